@@ -1,0 +1,108 @@
+#include "PackWriter.h"
+
+#include "PackError.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace segstudio::pack {
+
+PackWriter::PackWriter(std::string path, PackSpec spec, std::size_t count)
+    : m_path(std::move(path)), m_tempPath(m_path + ".partial"), m_spec(std::move(spec)), m_count(count),
+      m_recordHashes(2 * count, 0), m_written(count, false)
+{
+    if (m_spec.height == 0 || m_spec.width == 0 || m_spec.channels == 0)
+        throw PackError(m_path, "image size must not be zero");
+    if (m_spec.classes.empty() || m_spec.classes.size() > kMaxClasses)
+        throw PackError(m_path, "a pack needs between 1 and 255 classes");
+    m_file = std::fopen(m_tempPath.c_str(), "wb");
+    if (!m_file)
+        throw PackError(m_tempPath, std::string("cannot create: ") + std::strerror(errno));
+}
+
+PackWriter::~PackWriter()
+{
+    if (!m_finished)
+        abandon();
+}
+
+void PackWriter::abandon()
+{
+    if (m_file) {
+        std::fclose(m_file);
+        m_file = nullptr;
+    }
+    std::remove(m_tempPath.c_str());
+}
+
+void PackWriter::writeAt(std::uint64_t offset, const void* data, std::size_t size)
+{
+    if (std::fseek(m_file, static_cast<long>(offset), SEEK_SET) != 0 || std::fwrite(data, 1, size, m_file) != size)
+        throw PackError(m_tempPath, std::string("write failed: ") + std::strerror(errno));
+}
+
+void PackWriter::write(std::size_t index, const std::uint8_t* image, const std::uint8_t* label)
+{
+    if (index >= m_count)
+        throw PackError(m_path, "record " + std::to_string(index) + " is past the declared count");
+    const std::uint64_t header = packHeaderBytes(m_spec.classes.size());
+    const std::size_t imageBytes = m_spec.imageBytes();
+    const std::size_t labelBytes = m_spec.labelBytes();
+    writeAt(header + index * imageBytes, image, imageBytes);
+    writeAt(header + m_count * imageBytes + index * labelBytes, label, labelBytes);
+    m_recordHashes[2 * index] = fnv1a64(image, imageBytes);
+    m_recordHashes[2 * index + 1] = fnv1a64(label, labelBytes);
+    m_written[index] = true;
+}
+
+void PackWriter::setClasses(std::vector<PackClass> classes)
+{
+    if (classes.size() != m_spec.classes.size())
+        throw PackError(m_path, "the class count cannot change while packing");
+    m_spec.classes = std::move(classes);
+}
+
+void PackWriter::writeHeader(std::uint64_t checksum)
+{
+    std::vector<char> block(packHeaderBytes(m_spec.classes.size()), 0);
+    PackHeaderRecord header{};
+    std::memcpy(header.magic, kPackMagic, sizeof(kPackMagic));
+    header.version = kPackVersion;
+    header.headerBytes = static_cast<std::uint32_t>(block.size());
+    header.height = m_spec.height;
+    header.width = m_spec.width;
+    header.channels = m_spec.channels;
+    header.numClasses = static_cast<std::uint32_t>(m_spec.classes.size());
+    header.count = m_count;
+    header.checksum = checksum;
+    std::memcpy(block.data(), &header, sizeof(header));
+    for (std::size_t c = 0; c < m_spec.classes.size(); ++c) {
+        PackClassRecord record{};
+        const std::string& name = m_spec.classes[c].name;
+        std::memcpy(record.name, name.data(), std::min(name.size(), kClassNameBytes - 1));
+        record.pixelCount = m_spec.classes[c].pixelCount;
+        record.imagePixelCount = m_spec.classes[c].imagePixelCount;
+        std::memcpy(block.data() + sizeof(header) + c * sizeof(record), &record, sizeof(record));
+    }
+    writeAt(0, block.data(), block.size());
+}
+
+void PackWriter::finish()
+{
+    const auto missing = std::find(m_written.begin(), m_written.end(), false);
+    if (missing != m_written.end())
+        throw PackError(m_path, "record " + std::to_string(missing - m_written.begin()) + " was never written");
+    writeHeader(fnv1a64(m_recordHashes.data(), m_recordHashes.size() * sizeof(std::uint64_t)));
+    const bool flushed = std::fflush(m_file) == 0 && ::fsync(fileno(m_file)) == 0;
+    const bool closed = std::fclose(m_file) == 0;
+    m_file = nullptr;
+    if (!flushed || !closed)
+        throw PackError(m_tempPath, std::string("could not be flushed to disk: ") + std::strerror(errno));
+    if (std::rename(m_tempPath.c_str(), m_path.c_str()) != 0)
+        throw PackError(m_path, std::string("cannot move the finished pack into place: ") + std::strerror(errno));
+    m_finished = true;
+}
+
+}  // namespace segstudio::pack

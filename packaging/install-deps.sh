@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything SegStudio needs to build, test and run on Debian 12.
+# Idempotent: packages already present are left alone. Works as root or through sudo.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git
+  qt6-base-dev qt6-qpa-plugins libgl-dev
+  libqcustomplot-dev libqcustomplot2.1-qt6
+  libtorch-dev libgloo-dev
+  libopencv-dev libpng-dev
+  nlohmann-json3-dev libcli11-dev
+  python3-torch python3-numpy
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
