@@ -1,7 +1,243 @@
 #include "ClassesPanel.h"
 
+#include "ToolSettings.h"
+
+#include <QCheckBox>
+#include <QColorDialog>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
 namespace segstudio::ui {
 
-ClassesPanel::ClassesPanel(QWidget* parent) : QWidget(parent) {}
+namespace {
+
+QColor toQColor(const data::Rgb& c) { return QColor(c.r, c.g, c.b); }
+
+QIcon swatch(const data::Rgb& c)
+{
+    QPixmap pixmap(14, 14);
+    pixmap.fill(toQColor(c));
+    return QIcon(pixmap);
+}
+
+}  // namespace
+
+ClassesPanel::ClassesPanel(ToolSettings* settings, QWidget* parent)
+    : QWidget(parent), m_settings(settings), m_table(new QTableWidget(this)), m_onlyUnlabelled(new QCheckBox(this))
+{
+    setObjectName(QStringLiteral("ClassesPanel"));
+    setWindowTitle(tr("Classes"));
+    m_table->setColumnCount(ColumnCount);
+    m_table->setHorizontalHeaderLabels({tr("Show"), tr("Class"), tr("Key"), tr("Pixels"), tr("Lock")});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    for (int column : {VisibleColumn, KeyColumn, CountColumn, LockColumn})
+        m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    m_table->setToolTip(tr("Show: draw this class. Lock: protect its pixels from being painted over."));
+
+    m_onlyUnlabelled->setText(tr("Paint only into unlabelled pixels"));
+    auto* buttons = new QGridLayout;
+    const auto addButton = [&](const QString& text, int row, int column, auto slot) {
+        auto* button = new QPushButton(text, this);
+        connect(button, &QPushButton::clicked, this, slot);
+        buttons->addWidget(button, row, column);
+    };
+    addButton(tr("Add…"), 0, 0, &ClassesPanel::askAdd);
+    addButton(tr("Rename…"), 0, 1, &ClassesPanel::askRename);
+    addButton(tr("Colour…"), 0, 2, &ClassesPanel::askRecolour);
+    addButton(tr("Merge into…"), 1, 0, &ClassesPanel::askMerge);
+    addButton(tr("Delete…"), 1, 1, &ClassesPanel::askDelete);
+    addButton(tr("Fill unlabelled"), 1, 2, [this] {
+        if (selectedClass() >= 0)
+            emit fillUnlabelledRequested(selectedClass());
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_onlyUnlabelled);
+    layout->addLayout(buttons);
+
+    connect(m_table, &QTableWidget::cellChanged, this, &ClassesPanel::onCellChanged);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &ClassesPanel::onSelectionChanged);
+    connect(m_onlyUnlabelled, &QCheckBox::toggled, m_settings, &ToolSettings::setOnlyUnlabelled);
+    connect(m_settings, &ToolSettings::currentClassChanged, this, &ClassesPanel::selectCurrentClass);
+}
+
+void ClassesPanel::setSchema(const data::ClassSchema& schema)
+{
+    m_schema = schema;
+    rebuild();
+}
+
+void ClassesPanel::setCounts(const paint::LabelCounts& counts)
+{
+    m_counts = counts;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const int id = m_table->item(row, NameColumn)->data(Qt::UserRole).toInt();
+        m_table->item(row, CountColumn)->setText(QLocale().toString(static_cast<qlonglong>(m_counts[static_cast<std::size_t>(id)])));
+    }
+}
+
+int ClassesPanel::rowOf(int classId) const
+{
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        if (m_table->item(row, NameColumn)->data(Qt::UserRole).toInt() == classId)
+            return row;
+    }
+    return -1;
+}
+
+void ClassesPanel::rebuild()
+{
+    m_rebuilding = true;
+    m_table->setRowCount(static_cast<int>(m_schema.size()));
+    int row = 0;
+    for (const data::LabelClass& c : m_schema.classes()) {
+        auto* visible = new QTableWidgetItem;
+        visible->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        visible->setCheckState(Qt::Checked);
+        auto* name = new QTableWidgetItem(swatch(c.color), QString::fromStdString(c.name));
+        name->setData(Qt::UserRole, c.id);
+        auto* lock = new QTableWidgetItem;
+        lock->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        lock->setCheckState(m_settings->guard().isProtected(c.id) ? Qt::Checked : Qt::Unchecked);
+        m_table->setItem(row, VisibleColumn, visible);
+        m_table->setItem(row, NameColumn, name);
+        m_table->setItem(row, KeyColumn, new QTableWidgetItem(QString::fromStdString(c.hotkey)));
+        m_table->setItem(row, CountColumn, new QTableWidgetItem(QStringLiteral("0")));
+        m_table->setItem(row, LockColumn, lock);
+        ++row;
+    }
+    m_rebuilding = false;
+    setCounts(m_counts);
+    if (!m_schema.empty() && !m_schema.contains(m_settings->currentClass()))
+        m_settings->setCurrentClass(m_schema.classes().front().id);
+    selectCurrentClass();
+}
+
+void ClassesPanel::onCellChanged(int row, int column)
+{
+    if (m_rebuilding)
+        return;
+    const int id = m_table->item(row, NameColumn) ? m_table->item(row, NameColumn)->data(Qt::UserRole).toInt() : -1;
+    if (id < 0)
+        return;
+    const bool checked = m_table->item(row, column)->checkState() == Qt::Checked;
+    if (column == VisibleColumn)
+        emit visibilityChanged(id, checked);
+    else if (column == LockColumn)
+        m_settings->setProtected(id, checked);
+}
+
+void ClassesPanel::onSelectionChanged()
+{
+    const int id = selectedClass();
+    if (id >= 0)
+        m_settings->setCurrentClass(id);
+}
+
+void ClassesPanel::selectCurrentClass()
+{
+    const int row = rowOf(m_settings->currentClass());
+    if (row >= 0 && m_table->currentRow() != row)
+        m_table->selectRow(row);
+}
+
+int ClassesPanel::selectedClass() const
+{
+    const auto rows = m_table->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return -1;
+    return m_table->item(rows.first().row(), NameColumn)->data(Qt::UserRole).toInt();
+}
+
+void ClassesPanel::askAdd()
+{
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Add class"), tr("Name:"), QLineEdit::Normal, QString(), &ok);
+    if (!ok || name.trimmed().isEmpty())
+        return;
+    const QColor color = QColorDialog::getColor(Qt::red, this, tr("Colour of %1").arg(name));
+    if (color.isValid())
+        emit addRequested(name.trimmed(), color);
+}
+
+void ClassesPanel::askRename()
+{
+    const int id = selectedClass();
+    const data::LabelClass* c = m_schema.find(id);
+    if (!c)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename class"), tr("Name:"), QLineEdit::Normal,
+                                               QString::fromStdString(c->name), &ok);
+    if (ok && !name.trimmed().isEmpty())
+        emit renameRequested(id, name.trimmed());
+}
+
+void ClassesPanel::askRecolour()
+{
+    const int id = selectedClass();
+    const data::LabelClass* c = m_schema.find(id);
+    if (!c)
+        return;
+    const QColor color = QColorDialog::getColor(toQColor(c->color), this, tr("Colour of %1").arg(QString::fromStdString(c->name)));
+    if (color.isValid())
+        emit recolourRequested(id, color);
+}
+
+void ClassesPanel::askMerge()
+{
+    const int id = selectedClass();
+    const data::LabelClass* from = m_schema.find(id);
+    if (!from)
+        return;
+    QStringList names;
+    QList<int> ids;
+    for (const data::LabelClass& c : m_schema.classes()) {
+        if (c.id != id) {
+            names << QString::fromStdString(c.name);
+            ids << c.id;
+        }
+    }
+    bool ok = false;
+    const QString into = QInputDialog::getItem(this, tr("Merge class"),
+                                               tr("Merge \"%1\" into:").arg(QString::fromStdString(from->name)), names, 0,
+                                               false, &ok);
+    if (!ok)
+        return;
+    const int intoId = ids.value(names.indexOf(into), -1);
+    const auto answer = QMessageBox::question(
+        this, tr("Merge class"),
+        tr("Relabel every \"%1\" pixel in every image of the project as \"%2\" and remove \"%1\"? "
+           "This cannot be undone.")
+            .arg(QString::fromStdString(from->name), into));
+    if (answer == QMessageBox::Yes && intoId >= 0)
+        emit mergeRequested(id, intoId);
+}
+
+void ClassesPanel::askDelete()
+{
+    const int id = selectedClass();
+    const data::LabelClass* c = m_schema.find(id);
+    if (!c)
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Delete class"),
+        tr("Delete \"%1\" and make its pixels unlabelled in every image of the project? This cannot be undone.")
+            .arg(QString::fromStdString(c->name)));
+    if (answer == QMessageBox::Yes)
+        emit deleteRequested(id);
+}
 
 }  // namespace segstudio::ui

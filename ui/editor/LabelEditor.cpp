@@ -1,45 +1,579 @@
 #include "LabelEditor.h"
 
+#include "BrushTool.h"
 #include "ClassesPanel.h"
+#include "FillTool.h"
+#include "GrabCutTool.h"
+#include "LabelCanvas.h"
+#include "LabelDocument.h"
+#include "PickerTool.h"
+#include "PolygonTool.h"
+#include "SuperpixelTool.h"
+#include "ToolSettings.h"
 
+#include "data/DataError.h"
+#include "data/DatasetRelabeler.h"
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+#include "data/Project.h"
+#include "data/ProjectLock.h"
+#include "data/RecoveryStore.h"
+#include "paint/LabelCounts.h"
+#include "paint/RegionMask.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QMessageBox>
+#include <QShortcut>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+#include <QToolBar>
 #include <QUndoGroup>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace segstudio::ui {
 
-// Minimal placeholder so ui/app can compile and link against the facade; replaced by the real
-// editor in the following commits.
+namespace {
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+}  // namespace
+
+// Everything the editor owns. Kept out of the header so ui/app does not rebuild with it.
 class LabelEditor::Private {
 public:
+    data::Project* project = nullptr;
+    std::unique_ptr<data::ProjectLock> lock;
+    std::unique_ptr<data::RecoveryStore> recovery;
+    std::unique_ptr<LabelDocument> document;
+    std::optional<std::size_t> index;
     QUndoGroup* undoGroup = nullptr;
+    ToolSettings* settings = nullptr;
+    LabelCanvas* canvas = nullptr;
     ClassesPanel* classesPanel = nullptr;
+    QToolBar* toolBar = nullptr;
+    QActionGroup* toolGroup = nullptr;
+    QList<QAction*> toolActions;
+    QList<QAction*> viewActions;
+    QTimer* autosaveTimer = nullptr;
+    QTimer* countTimer = nullptr;
+    bool lastModified = false;
 };
 
 LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_unique<Private>())
 {
+    setObjectName(QStringLiteral("LabelEditor"));
     m_d->undoGroup = new QUndoGroup(this);
-    m_d->classesPanel = new ClassesPanel(this);
+    m_d->settings = new ToolSettings(this);
+    m_d->canvas = new LabelCanvas(this);
+    m_d->classesPanel = new ClassesPanel(m_d->settings, this);
+    m_d->toolBar = new QToolBar(tr("Label tools"), this);
+    m_d->toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_d->toolBar);
+    layout->addWidget(m_d->canvas, 1);
+
+    createTools();
+    createViewActions();
+    createToolBarControls();
+    createClassShortcuts();
+
+    // Recounting 12 MP takes ~10 ms: do it once after a burst of changes, not per dab.
+    m_d->countTimer = new QTimer(this);
+    m_d->countTimer->setSingleShot(true);
+    m_d->countTimer->setInterval(150);
+    connect(m_d->countTimer, &QTimer::timeout, this, &LabelEditor::updateCounts);
+
+    m_d->autosaveTimer = new QTimer(this);
+    m_d->autosaveTimer->setInterval(60'000);
+    connect(m_d->autosaveTimer, &QTimer::timeout, this, &LabelEditor::writeRecovery);
+    m_d->autosaveTimer->start();
+
+    connect(m_d->canvas, &LabelCanvas::hoverChanged, this, &LabelEditor::updateStatus);
+    connect(m_d->canvas, &LabelCanvas::scaleChanged, this, &LabelEditor::updateStatus);
+    connect(m_d->classesPanel, &ClassesPanel::addRequested, this, &LabelEditor::addClass);
+    connect(m_d->classesPanel, &ClassesPanel::renameRequested, this, &LabelEditor::renameClass);
+    connect(m_d->classesPanel, &ClassesPanel::recolourRequested, this, &LabelEditor::recolourClass);
+    connect(m_d->classesPanel, &ClassesPanel::mergeRequested, this, &LabelEditor::mergeClasses);
+    connect(m_d->classesPanel, &ClassesPanel::deleteRequested, this, &LabelEditor::deleteClass);
+    connect(m_d->classesPanel, &ClassesPanel::fillUnlabelledRequested, this, &LabelEditor::fillUnlabelled);
+    connect(m_d->classesPanel, &ClassesPanel::visibilityChanged, m_d->canvas, &LabelCanvas::setClassVisible);
+    updateTitle();
 }
 
-LabelEditor::~LabelEditor() = default;
-
-void LabelEditor::setProject(data::Project*) {}
-bool LabelEditor::openImage(std::size_t)
+LabelEditor::~LabelEditor()
 {
-    emit errorOccurred(tr("The label editor is not implemented yet."));
-    return false;
+    // Tools hold the canvas; drop the document before the widgets go.
+    m_d->canvas->setTool(nullptr);
+    m_d->canvas->setDocument(nullptr);
 }
-std::optional<std::size_t> LabelEditor::currentIndex() const { return std::nullopt; }
-bool LabelEditor::save() { return true; }
-bool LabelEditor::isModified() const { return false; }
-bool LabelEditor::maybeSave(QWidget*) { return true; }
+
+void LabelEditor::createTools()
+{
+    m_d->toolGroup = new QActionGroup(this);
+    m_d->toolGroup->setExclusive(true);
+    ToolSettings* s = m_d->settings;
+    addTool(new BrushTool(false, s, this), QStringLiteral("brush"), QKeySequence(Qt::Key_B));
+    addTool(new BrushTool(true, s, this), QStringLiteral("eraser"), QKeySequence(Qt::Key_E));
+    addTool(new PolygonTool(s, this), QStringLiteral("polygon"), QKeySequence(Qt::Key_P));
+    addTool(new FillTool(FillTool::Mode::Region, s, this), QStringLiteral("fill"), QKeySequence(Qt::Key_F));
+    addTool(new FillTool(FillTool::Mode::Wand, s, this), QStringLiteral("wand"), QKeySequence(Qt::Key_W));
+    addTool(new SuperpixelTool(s, this), QStringLiteral("superpixel"), QKeySequence(Qt::Key_S));
+    addTool(new GrabCutTool(s, this), QStringLiteral("grabcut"), QKeySequence(Qt::Key_G));
+    addTool(new PickerTool(s, this), QStringLiteral("picker"), QKeySequence(Qt::Key_I));
+    m_d->toolActions.first()->trigger();
+}
+
+void LabelEditor::addTool(AbstractTool* tool, const QString& id, const QKeySequence& key)
+{
+    auto* action = new QAction(tool->name(), this);
+    action->setObjectName(QStringLiteral("tool.") + id);
+    action->setCheckable(true);
+    action->setShortcut(key);
+    // Only while the editor has focus: a bare letter must not fire while typing in the browser.
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(tool->name(), key.toString()));
+    m_d->toolGroup->addAction(action);
+    m_d->toolActions << action;
+    addAction(action);
+    m_d->toolBar->addAction(action);
+    connect(action, &QAction::triggered, this, [this, tool] { m_d->canvas->setTool(tool); });
+    connect(tool, &AbstractTool::message, this, &LabelEditor::statusMessage);
+}
+
+QAction* LabelEditor::addViewAction(const QString& text, const QString& id, const QKeySequence& key)
+{
+    auto* action = new QAction(text, this);
+    action->setObjectName(QStringLiteral("view.") + id);
+    action->setShortcut(key);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_d->viewActions << action;
+    addAction(action);
+    return action;
+}
+
+void LabelEditor::createViewActions()
+{
+    LabelCanvas* canvas = m_d->canvas;
+    connect(addViewAction(tr("Zoom In"), QStringLiteral("zoomIn"), QKeySequence::ZoomIn), &QAction::triggered,
+            canvas, &LabelCanvas::zoomIn);
+    connect(addViewAction(tr("Zoom Out"), QStringLiteral("zoomOut"), QKeySequence::ZoomOut), &QAction::triggered,
+            canvas, &LabelCanvas::zoomOut);
+    connect(addViewAction(tr("Fit to Window"), QStringLiteral("fit"), QKeySequence(Qt::CTRL | Qt::Key_0)),
+            &QAction::triggered, canvas, &LabelCanvas::fitToWindow);
+    connect(addViewAction(tr("Actual Pixels (1:1)"), QStringLiteral("actual"), QKeySequence(Qt::CTRL | Qt::Key_1)),
+            &QAction::triggered, canvas, &LabelCanvas::actualSize);
+    QAction* labels = addViewAction(tr("Show Labels"), QStringLiteral("labels"), QKeySequence(Qt::Key_H));
+    labels->setCheckable(true);
+    labels->setChecked(true);
+    connect(labels, &QAction::toggled, canvas, &LabelCanvas::setLabelsVisible);
+    QAction* outline = addViewAction(tr("Outline Only"), QStringLiteral("outline"), QKeySequence(Qt::Key_O));
+    outline->setCheckable(true);
+    connect(outline, &QAction::toggled, canvas, &LabelCanvas::setOutlineMode);
+    // Brush size keys are not view actions, but belong with them to the editor's shortcuts.
+    auto* grow = new QShortcut(QKeySequence(Qt::Key_BracketRight), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(grow, &QShortcut::activated, m_d->settings, &ToolSettings::growBrush);
+    auto* shrink = new QShortcut(QKeySequence(Qt::Key_BracketLeft), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(shrink, &QShortcut::activated, m_d->settings, &ToolSettings::shrinkBrush);
+}
+
+void LabelEditor::createToolBarControls()
+{
+    QToolBar* bar = m_d->toolBar;
+    ToolSettings* s = m_d->settings;
+    bar->addSeparator();
+    auto* size = new QSpinBox(bar);
+    size->setRange(1, ToolSettings::kMaxBrushSize);
+    size->setValue(s->brushSize());
+    size->setPrefix(tr("Size "));
+    size->setToolTip(tr("Brush size ([ and ])"));
+    connect(size, &QSpinBox::valueChanged, s, &ToolSettings::setBrushSize);
+    auto* shape = new QComboBox(bar);
+    shape->addItems({tr("Round"), tr("Square")});
+    connect(shape, &QComboBox::currentIndexChanged, s, [s](int index) {
+        s->setBrushShape(index == 0 ? paint::BrushShape::Round : paint::BrushShape::Square);
+    });
+    auto* tolerance = new QSpinBox(bar);
+    tolerance->setRange(0, 255);
+    tolerance->setValue(s->tolerance());
+    tolerance->setPrefix(tr("Tolerance "));
+    connect(tolerance, &QSpinBox::valueChanged, s, &ToolSettings::setTolerance);
+    auto* opacity = new QSlider(Qt::Horizontal, bar);
+    opacity->setRange(0, 100);
+    opacity->setValue(static_cast<int>(m_d->canvas->labelOpacity() * 100));
+    opacity->setMaximumWidth(120);
+    opacity->setToolTip(tr("Label opacity (H hides the labels)"));
+    connect(opacity, &QSlider::valueChanged, m_d->canvas, [this](int v) { m_d->canvas->setLabelOpacity(v / 100.0); });
+    connect(s, &ToolSettings::changed, size, [s, size] { size->setValue(s->brushSize()); });
+    bar->addWidget(size);
+    bar->addWidget(shape);
+    bar->addWidget(tolerance);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Opacity "), bar));
+    bar->addWidget(opacity);
+}
+
+void LabelEditor::createClassShortcuts()
+{
+    // Hotkeys 1..9, 0 select the class whose schema hotkey matches, else the n-th class.
+    const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5,
+                            Qt::Key_6, Qt::Key_7, Qt::Key_8, Qt::Key_9, Qt::Key_0};
+    for (int i = 0; i < 10; ++i) {
+        auto* shortcut = new QShortcut(QKeySequence(keys[i]), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        const std::string digit = std::to_string((i + 1) % 10);
+        connect(shortcut, &QShortcut::activated, this, [this, digit, i] {
+            if (!m_d->project)
+                return;
+            const auto& classes = m_d->project->schema().classes();
+            for (const data::LabelClass& c : classes) {
+                if (c.hotkey == digit) {
+                    m_d->settings->setCurrentClass(c.id);
+                    return;
+                }
+            }
+            if (static_cast<std::size_t>(i) < classes.size())
+                m_d->settings->setCurrentClass(classes[static_cast<std::size_t>(i)].id);
+        });
+    }
+}
+
+void LabelEditor::setProject(data::Project* project)
+{
+    if (project == m_d->project)
+        return;
+    if (m_d->document && m_d->document->isModified())
+        save();  // autosave, as on image switch; a failure is reported and the recovery file kept
+    closeDocument();
+    m_d->lock.reset();
+    m_d->recovery.reset();
+    m_d->project = project;
+    if (!project) {
+        m_d->canvas->setSchema({});
+        m_d->classesPanel->setSchema({});
+        return;
+    }
+    schemaChanged();
+    m_d->recovery = std::make_unique<data::RecoveryStore>(project->root());
+    m_d->lock = std::make_unique<data::ProjectLock>(project->file());
+    try {
+        if (m_d->lock->acquire() == data::ProjectLock::Result::HeldByOther) {
+            const auto owner = m_d->lock->owner();
+            reportError(tr("%1 is already open in another SegStudio (process %2 on %3). Edits made in both will "
+                           "overwrite each other.")
+                            .arg(fromStd(project->file().string()))
+                            .arg(owner ? owner->pid : 0)
+                            .arg(owner ? fromStd(owner->host) : QString()));
+        }
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot create the project lock: %1").arg(fromStd(e.what())));
+    }
+    const auto recovered = m_d->recovery->entries();
+    if (!recovered.empty())
+        emit statusMessage(tr("Unsaved work from an earlier session was found for %n image(s); it is restored when "
+                              "you open them.", nullptr, static_cast<int>(recovered.size())));
+}
+
+bool LabelEditor::openImage(std::size_t index)
+{
+    if (!m_d->project || index >= m_d->project->size()) {
+        reportError(tr("There is no image %1 in the project.").arg(index));
+        return false;
+    }
+    if (m_d->document && m_d->document->isModified() && !save())
+        return false;  // keep the current image and its edits rather than lose them
+    const data::Project& project = *m_d->project;
+    try {
+        cv::Mat rgb = data::readImageRgb(project.imagePath(index));
+        const std::filesystem::path labelPath = project.labelMapPath(index);
+        cv::Mat saved = std::filesystem::exists(labelPath)
+                            ? data::readLabelMap(labelPath, project.schema(), rgb.size())
+                            : cv::Mat(rgb.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
+        const std::string key = project.entry(index).image;
+        std::optional<data::RecoveryStore::Entry> recovered = m_d->recovery ? m_d->recovery->find(key) : std::nullopt;
+        cv::Mat labels = recovered ? m_d->recovery->restore(*recovered, project.schema(), rgb.size()) : saved.clone();
+        closeDocument();
+        auto document = std::make_unique<LabelDocument>(key, std::move(rgb), std::move(labels));
+        if (recovered)
+            document->markRecovered(saved);
+        attachDocument(std::move(document), index);
+        if (recovered)
+            emit statusMessage(tr("Restored unsaved labels of %1 from the recovery folder.").arg(fromStd(key)));
+        return true;
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot open image %1: %2").arg(index).arg(fromStd(e.what())));
+        return false;
+    }
+}
+
+void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index)
+{
+    m_d->document = std::move(document);
+    m_d->index = index;
+    LabelDocument* doc = m_d->document.get();
+    m_d->undoGroup->addStack(doc->undoStack());
+    m_d->undoGroup->setActiveStack(doc->undoStack());
+    m_d->canvas->setDocument(doc);
+    connect(doc, &LabelDocument::labelsChanged, m_d->countTimer, qOverload<>(&QTimer::start));
+    connect(doc, &LabelDocument::modifiedChanged, this, &LabelEditor::onModifiedChanged);
+    updateCounts();
+    onModifiedChanged(doc->isModified());
+}
+
+void LabelEditor::closeDocument()
+{
+    if (!m_d->document)
+        return;
+    m_d->canvas->setDocument(nullptr);
+    m_d->undoGroup->removeStack(m_d->document->undoStack());
+    m_d->document.reset();
+    m_d->index.reset();
+    onModifiedChanged(false);
+}
+
+std::optional<std::size_t> LabelEditor::currentIndex() const { return m_d->index; }
+
+bool LabelEditor::save()
+{
+    LabelDocument* doc = m_d->document.get();
+    if (!doc || !m_d->project || !m_d->index)
+        return true;
+    const std::size_t index = *m_d->index;
+    try {
+        const std::filesystem::path path = m_d->project->labelMapPath(index);
+        std::error_code error;
+        std::filesystem::create_directories(path.parent_path(), error);  // a failure shows in the write
+        data::writeLabelMap(path, doc->labels(), m_d->project->schema());
+    } catch (const std::exception& e) {
+        reportError(tr("Could not save the labels of %1: %2. Your edits are kept; try again or fix the folder.")
+                        .arg(fromStd(doc->imageKey()), fromStd(e.what())));
+        return false;
+    }
+    doc->markSaved();
+    if (m_d->recovery)
+        m_d->recovery->discard(doc->imageKey());
+    const double fraction = paint::labelledFraction(paint::countLabels(doc->labels()));
+    if (fraction > 0.0 && m_d->project->entry(index).status == data::LabelStatus::Unlabelled)
+        m_d->project->setStatus(index, data::LabelStatus::InProgress);
+    emit imageLabelled(index, fraction);
+    return true;
+}
+
+bool LabelEditor::isModified() const { return m_d->document && m_d->document->isModified(); }
+
+bool LabelEditor::maybeSave(QWidget* dialogParent)
+{
+    if (!isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        dialogParent ? dialogParent : this, tr("Unsaved labels"),
+        tr("The labels of %1 have unsaved changes.").arg(fromStd(m_d->document->imageKey())),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return save();
+    m_d->document->revertToSaved();
+    if (m_d->recovery)
+        m_d->recovery->discard(m_d->document->imageKey());
+    return true;
+}
+
+bool LabelEditor::writeRecovery()
+{
+    LabelDocument* doc = m_d->document.get();
+    if (!doc || !doc->isModified() || !m_d->recovery || !m_d->project)
+        return true;
+    try {
+        m_d->recovery->store(doc->imageKey(), doc->labels(), m_d->project->schema());
+        return true;
+    } catch (const std::exception& e) {
+        reportError(tr("Could not write the recovery copy: %1").arg(fromStd(e.what())));
+        return false;
+    }
+}
+
+void LabelEditor::setAutosaveInterval(int milliseconds) { m_d->autosaveTimer->start(std::max(1, milliseconds)); }
+
 QUndoGroup* LabelEditor::undoGroup() const { return m_d->undoGroup; }
-QList<QAction*> LabelEditor::toolActions() const { return {}; }
-QList<QAction*> LabelEditor::viewActions() const { return {}; }
+QList<QAction*> LabelEditor::toolActions() const { return m_d->toolActions; }
+QList<QAction*> LabelEditor::viewActions() const { return m_d->viewActions; }
 ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
-LabelCanvas* LabelEditor::canvas() const { return nullptr; }
-LabelDocument* LabelEditor::document() const { return nullptr; }
-ToolSettings* LabelEditor::toolSettings() const { return nullptr; }
-void LabelEditor::setAutosaveInterval(int) {}
-bool LabelEditor::writeRecovery() { return true; }
+LabelCanvas* LabelEditor::canvas() const { return m_d->canvas; }
+LabelDocument* LabelEditor::document() const { return m_d->document.get(); }
+ToolSettings* LabelEditor::toolSettings() const { return m_d->settings; }
+
+std::optional<int> LabelEditor::addClass(const QString& name, const QColor& color)
+{
+    if (!m_d->project)
+        return std::nullopt;
+    data::ClassSchema schema = m_d->project->schema();
+    data::LabelClass c;
+    c.id = schema.nextFreeId();
+    c.name = name.toStdString();
+    c.color = {static_cast<std::uint8_t>(color.red()), static_cast<std::uint8_t>(color.green()),
+               static_cast<std::uint8_t>(color.blue())};
+    try {
+        schema.add(c);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot add class %1: %2").arg(name, fromStd(e.what())));
+        return std::nullopt;
+    }
+    if (!commitSchema(std::move(schema)))
+        return std::nullopt;
+    return c.id;
+}
+
+bool LabelEditor::renameClass(int classId, const QString& name)
+{
+    return updateClass(classId, [&](data::LabelClass& c) { c.name = name.toStdString(); });
+}
+
+bool LabelEditor::recolourClass(int classId, const QColor& color)
+{
+    return updateClass(classId, [&](data::LabelClass& c) {
+        c.color = {static_cast<std::uint8_t>(color.red()), static_cast<std::uint8_t>(color.green()),
+                   static_cast<std::uint8_t>(color.blue())};
+    });
+}
+
+bool LabelEditor::updateClass(int classId, const std::function<void(data::LabelClass&)>& change)
+{
+    if (!m_d->project || !m_d->project->schema().contains(classId))
+        return false;
+    data::ClassSchema schema = m_d->project->schema();
+    data::LabelClass c = *schema.find(classId);
+    change(c);
+    try {
+        schema.update(c);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot change class %1: %2").arg(classId).arg(fromStd(e.what())));
+        return false;
+    }
+    return commitSchema(std::move(schema));
+}
+
+bool LabelEditor::mergeClasses(int fromId, int intoId)
+{
+    if (!m_d->project || fromId == intoId || !m_d->project->schema().contains(fromId) ||
+        !m_d->project->schema().contains(intoId))
+        return false;
+    return relabelDataset(fromId, intoId);
+}
+
+bool LabelEditor::deleteClass(int classId)
+{
+    if (!m_d->project || !m_d->project->schema().contains(classId))
+        return false;
+    return relabelDataset(classId, data::kUnlabelled);
+}
+
+bool LabelEditor::relabelDataset(int fromId, int toId)
+{
+    // The open map must be on disk first: the relabeller works on files.
+    if (isModified() && !save())
+        return false;
+    const std::optional<std::size_t> reopen = m_d->index;
+    closeDocument();
+    const data::ClassSchema before = m_d->project->schema();
+    data::ClassSchema after = before;
+    after.remove(fromId);
+    data::DatasetRelabeler relabeler;
+    relabeler.map(fromId, toId);
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const data::DatasetRelabeler::Result result = relabeler.run(*m_d->project, before, after);
+    QApplication::restoreOverrideCursor();
+    bool ok = result.failures.empty();
+    for (const std::string& failure : result.failures)
+        reportError(tr("Could not relabel: %1").arg(fromStd(failure)));
+    // The schema changes only when every map was rewritten: a failed file still holds the old id.
+    if (ok)
+        ok = commitSchema(std::move(after));
+    emit statusMessage(tr("Relabelled %n label map(s)", nullptr, static_cast<int>(result.filesChanged)));
+    if (reopen)
+        openImage(*reopen);
+    return ok;
+}
+
+bool LabelEditor::commitSchema(data::ClassSchema schema)
+{
+    m_d->project->setSchema(std::move(schema));
+    schemaChanged();
+    try {
+        m_d->project->save();
+    } catch (const std::exception& e) {
+        reportError(tr("Could not save the project: %1").arg(fromStd(e.what())));
+        return false;
+    }
+    return true;
+}
+
+void LabelEditor::schemaChanged()
+{
+    const data::ClassSchema& schema = m_d->project ? m_d->project->schema() : data::ClassSchema();
+    m_d->canvas->setSchema(schema);
+    m_d->classesPanel->setSchema(schema);
+}
+
+bool LabelEditor::fillUnlabelled(int classId)
+{
+    LabelDocument* doc = m_d->document.get();
+    if (!doc || !m_d->project || !m_d->project->schema().contains(classId))
+        return false;
+    doc->paintRegion(paint::RegionMask::ofValue(doc->labels(), data::kUnlabelled), static_cast<std::uint8_t>(classId),
+                     m_d->settings->guard(), tr("Fill unlabelled"));
+    return true;
+}
+
+void LabelEditor::updateCounts()
+{
+    LabelDocument* doc = m_d->document.get();
+    if (!doc)
+        return;
+    const paint::LabelCounts counts = paint::countLabels(doc->labels());
+    m_d->classesPanel->setCounts(counts);
+    if (m_d->index)
+        emit imageLabelled(*m_d->index, paint::labelledFraction(counts));
+}
+
+void LabelEditor::updateStatus()
+{
+    const auto pixel = m_d->canvas->hoveredPixel();
+    QString text = tr("Zoom %1%").arg(qRound(m_d->canvas->scale() * 100));
+    LabelDocument* doc = m_d->document.get();
+    if (pixel && doc) {
+        const std::uint8_t value = doc->labels().at<std::uint8_t>(pixel->y(), pixel->x());
+        const data::LabelClass* c = m_d->project ? m_d->project->schema().find(value) : nullptr;
+        const QString name = value == data::kUnlabelled ? tr("unlabelled") : c ? fromStd(c->name) : tr("class %1").arg(value);
+        text = tr("x %1, y %2  |  %3  |  %4").arg(pixel->x()).arg(pixel->y()).arg(name, text);
+    }
+    emit statusMessage(text);
+}
+
+void LabelEditor::onModifiedChanged(bool modified)
+{
+    if (modified == m_d->lastModified)
+        return;
+    m_d->lastModified = modified;
+    updateTitle();
+    emit modifiedChanged(modified);
+}
+
+void LabelEditor::updateTitle()
+{
+    // Shown when the editor runs as its own window; the main window mirrors modifiedChanged().
+    const QString name = m_d->document ? fromStd(m_d->document->imageKey()) : tr("No image");
+    setWindowTitle(name + QStringLiteral("[*]"));
+    setWindowModified(m_d->lastModified);
+}
+
+void LabelEditor::reportError(const QString& message) { emit errorOccurred(message); }
 
 }  // namespace segstudio::ui

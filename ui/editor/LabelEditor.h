@@ -4,18 +4,23 @@
 #include <QWidget>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 
 class QAction;
+class QColor;
 class QUndoGroup;
 
 namespace segstudio::data {
+class ClassSchema;
 class Project;
+struct LabelClass;
 }  // namespace segstudio::data
 
 namespace segstudio::ui {
 
+class AbstractTool;
 class ClassesPanel;
 class LabelCanvas;
 class LabelDocument;
@@ -53,6 +58,17 @@ public:
     void setAutosaveInterval(int milliseconds);
     bool writeRecovery();  // writes unsaved edits to the recovery folder now (the timer calls it)
 
+    // Class operations (the classes panel's buttons end here). They change the project's schema
+    // and save the project file; merge and delete also relabel every label map of the dataset
+    // (after saving the open one) and clear the open image's undo history. false + errorOccurred
+    // on failure.
+    std::optional<int> addClass(const QString& name, const QColor& color);
+    bool renameClass(int classId, const QString& name);
+    bool recolourClass(int classId, const QColor& color);
+    bool mergeClasses(int fromId, int intoId);
+    bool deleteClass(int classId);
+    bool fillUnlabelled(int classId);  // one undoable edit on the open image
+
 signals:
     void imageLabelled(std::size_t index, double labelledFraction);
     void statusMessage(const QString& text);
@@ -60,6 +76,24 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
+    void createTools();
+    void addTool(AbstractTool* tool, const QString& id, const QKeySequence& key);
+    QAction* addViewAction(const QString& text, const QString& id, const QKeySequence& key);
+    void createViewActions();
+    void createToolBarControls();
+    void createClassShortcuts();
+    void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index);
+    void closeDocument();
+    bool updateClass(int classId, const std::function<void(data::LabelClass&)>& change);
+    bool relabelDataset(int fromId, int toId);
+    bool commitSchema(data::ClassSchema schema);
+    void schemaChanged();
+    void updateCounts();
+    void updateStatus();
+    void onModifiedChanged(bool modified);
+    void updateTitle();
+    void reportError(const QString& message);
+
     // The editor's parts live behind one pointer so that ui/app, which includes this header,
     // does not rebuild when the editor's internals change.
     class Private;

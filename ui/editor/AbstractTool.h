@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QObject>
+#include <QPointF>
+#include <QString>
+
+class QKeyEvent;
+class QMouseEvent;
+class QPainter;
+
+namespace segstudio::ui {
+
+class LabelCanvas;
+class LabelDocument;
+class ToolSettings;
+
+// Base of the editor's tools (Tiled's AbstractTool): the canvas forwards mouse and key events in
+// image coordinates to the active tool, which changes the document only through its edit API
+// (one undo command per gesture).
+// Requirements: activate() before events; the canvas outlives the activation.
+// Guarantees: deactivate() abandons any gesture in progress without leaving a partial edit.
+class AbstractTool : public QObject {
+    Q_OBJECT
+
+public:
+    AbstractTool(const QString& name, ToolSettings* settings, QObject* parent = nullptr);
+
+    const QString& name() const { return m_name; }
+    virtual void activate(LabelCanvas* canvas);
+    virtual void deactivate();
+    virtual void mousePressed(QMouseEvent* event, const QPointF& imagePos) = 0;
+    virtual void mouseMoved(QMouseEvent* event, const QPointF& imagePos);
+    virtual void mouseReleased(QMouseEvent* event, const QPointF& imagePos);
+    virtual void mouseDoubleClicked(QMouseEvent* event, const QPointF& imagePos);
+    virtual bool keyPressed(QKeyEvent* event);  // true when handled
+    // Drawn over the labels with the view transform set: coordinates are image pixels.
+    virtual void paintOverlay(QPainter& painter);
+    virtual void documentChanged();  // the canvas shows another document (or none)
+
+signals:
+    void message(const QString& text);
+
+protected:
+    LabelCanvas* canvas() const { return m_canvas; }
+    LabelDocument* document() const;
+    ToolSettings* settings() const { return m_settings; }
+    void requestRepaint();
+
+private:
+    QString m_name;
+    ToolSettings* m_settings;
+    LabelCanvas* m_canvas = nullptr;
+};
+
+}  // namespace segstudio::ui

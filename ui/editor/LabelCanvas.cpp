@@ -1,0 +1,358 @@
+#include "LabelCanvas.h"
+
+#include "AbstractTool.h"
+#include "LabelDocument.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPaintEvent>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace segstudio::ui {
+
+LabelCanvas::LabelCanvas(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(200, 150);
+    rebuildColors();
+}
+
+LabelCanvas::~LabelCanvas() = default;
+
+void LabelCanvas::setDocument(LabelDocument* document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (m_document)
+        connect(m_document, &LabelDocument::labelsChanged, this, &LabelCanvas::onLabelsChanged);
+    rebuildImage();
+    m_fitPending = true;
+    fitToWindow();
+    if (m_tool)
+        m_tool->documentChanged();
+}
+
+void LabelCanvas::setSchema(const data::ClassSchema& schema)
+{
+    m_schema = schema;
+    rebuildColors();
+}
+
+void LabelCanvas::setTool(AbstractTool* tool)
+{
+    if (tool == m_tool)
+        return;
+    if (m_tool)
+        m_tool->deactivate();
+    m_tool = tool;
+    if (m_tool)
+        m_tool->activate(this);
+    update();
+}
+
+void LabelCanvas::rebuildImage()
+{
+    if (!m_document) {
+        m_image = QImage();
+        m_overlay = QImage();
+        update();
+        return;
+    }
+    const cv::Mat& rgb = m_document->image();
+    const cv::Size size = m_document->size();
+    if (rgb.empty()) {
+        m_image = QImage(size.width, size.height, QImage::Format_RGB32);
+        m_image.fill(Qt::darkGray);
+    } else {
+        // RGB32 draws several times faster than RGB888 through QPainter's scaling paths.
+        m_image = QImage(rgb.data, rgb.cols, rgb.rows, static_cast<qsizetype>(rgb.step), QImage::Format_RGB888)
+                      .convertToFormat(QImage::Format_RGB32);
+    }
+    m_overlay = QImage(size.width, size.height, QImage::Format_ARGB32_Premultiplied);
+    recompose(QRect(0, 0, size.width, size.height));
+}
+
+void LabelCanvas::rebuildColors()
+{
+    m_colors.fill(qRgba(0, 0, 0, 0));
+    for (const data::LabelClass& c : m_schema.classes()) {
+        if (c.id >= 0 && c.id < 255 && !m_hidden[static_cast<std::size_t>(c.id)])
+            m_colors[static_cast<std::size_t>(c.id)] = qRgba(c.color.r, c.color.g, c.color.b, 255);
+    }
+    if (!m_overlay.isNull())
+        recompose(m_overlay.rect());
+}
+
+void LabelCanvas::recompose(const QRect& imageRect)
+{
+    if (!m_document || m_overlay.isNull())
+        return;
+    // Outlines depend on neighbours, so a change also redraws the ring around it.
+    const QRect rect = (m_outline ? imageRect.adjusted(-1, -1, 1, 1) : imageRect) & m_overlay.rect();
+    const cv::Mat& labels = m_document->labels();
+    const int w = labels.cols, h = labels.rows;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        const std::uint8_t* row = labels.ptr<std::uint8_t>(y);
+        auto* out = reinterpret_cast<QRgb*>(m_overlay.scanLine(y));
+        if (!m_outline) {
+            for (int x = rect.left(); x <= rect.right(); ++x)
+                out[x] = m_colors[row[x]];
+            continue;
+        }
+        const std::uint8_t* up = y > 0 ? labels.ptr<std::uint8_t>(y - 1) : row;
+        const std::uint8_t* down = y + 1 < h ? labels.ptr<std::uint8_t>(y + 1) : row;
+        for (int x = rect.left(); x <= rect.right(); ++x) {
+            const std::uint8_t v = row[x];
+            const bool edge = (x > 0 && row[x - 1] != v) || (x + 1 < w && row[x + 1] != v) || up[x] != v || down[x] != v;
+            out[x] = edge ? m_colors[v] : qRgba(0, 0, 0, 0);
+        }
+    }
+}
+
+void LabelCanvas::onLabelsChanged(const QRect& imageRect)
+{
+    recompose(imageRect);
+    update(widgetRectOf(imageRect.adjusted(-1, -1, 1, 1)));
+}
+
+QPointF LabelCanvas::mapToImage(const QPointF& widgetPos) const { return (widgetPos - m_offset) / m_scale; }
+QPointF LabelCanvas::mapFromImage(const QPointF& imagePos) const { return imagePos * m_scale + m_offset; }
+
+QRect LabelCanvas::widgetRectOf(const QRect& imageRect) const
+{
+    const QPointF tl = mapFromImage(imageRect.topLeft());
+    const QPointF br = mapFromImage(QPointF(imageRect.right() + 1, imageRect.bottom() + 1));
+    return QRectF(tl, br).toAlignedRect().adjusted(-1, -1, 1, 1);
+}
+
+QRect LabelCanvas::exposedImageRect(const QRect& widgetRect) const
+{
+    const QPointF tl = mapToImage(widgetRect.topLeft());
+    const QPointF br = mapToImage(QPointF(widgetRect.right() + 1, widgetRect.bottom() + 1));
+    const QRect rect(QPoint(static_cast<int>(std::floor(tl.x())), static_cast<int>(std::floor(tl.y()))),
+                     QPoint(static_cast<int>(std::ceil(br.x())), static_cast<int>(std::ceil(br.y()))));
+    return rect & m_image.rect();
+}
+
+void LabelCanvas::paintEvent(QPaintEvent* event)
+{
+    QPainter painter(this);
+    painter.fillRect(event->rect(), palette().color(QPalette::Dark));
+    if (m_image.isNull())
+        return;
+    const QRect source = exposedImageRect(event->rect());
+    if (source.isEmpty())
+        return;
+    painter.setClipRect(event->rect());
+    painter.translate(m_offset);
+    painter.scale(m_scale, m_scale);
+    // Nearest-neighbour when magnified (pixels must look like pixels); smooth when minified.
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, m_scale < 1.0);
+    painter.drawImage(QRectF(source), m_image, QRectF(source));
+    if (m_labelsVisible) {
+        painter.setOpacity(m_outline ? 1.0 : m_opacity);
+        painter.drawImage(QRectF(source), m_overlay, QRectF(source));
+        painter.setOpacity(1.0);
+    }
+    if (m_scale >= kGridScale)
+        drawPixelGrid(painter, source);
+    if (m_tool)
+        m_tool->paintOverlay(painter);
+}
+
+void LabelCanvas::drawPixelGrid(QPainter& painter, const QRect& imageRect) const
+{
+    QPen pen(QColor(128, 128, 128, 110));
+    pen.setCosmetic(true);
+    painter.setPen(pen);
+    for (int x = imageRect.left(); x <= imageRect.right() + 1; ++x)
+        painter.drawLine(QPointF(x, imageRect.top()), QPointF(x, imageRect.bottom() + 1));
+    for (int y = imageRect.top(); y <= imageRect.bottom() + 1; ++y)
+        painter.drawLine(QPointF(imageRect.left(), y), QPointF(imageRect.right() + 1, y));
+}
+
+void LabelCanvas::resizeEvent(QResizeEvent*)
+{
+    if (m_fitPending)
+        fitToWindow();
+}
+
+void LabelCanvas::setScale(double scale, const QPointF& anchor)
+{
+    scale = std::clamp(scale, kMinScale, kMaxScale);
+    const QPointF imagePoint = mapToImage(anchor);
+    m_scale = scale;
+    m_offset = anchor - imagePoint * m_scale;
+    m_fitPending = false;
+    update();
+    emit scaleChanged(m_scale);
+}
+
+void LabelCanvas::zoomIn() { setScale(m_scale * 1.25, QPointF(width() / 2.0, height() / 2.0)); }
+void LabelCanvas::zoomOut() { setScale(m_scale / 1.25, QPointF(width() / 2.0, height() / 2.0)); }
+
+void LabelCanvas::fitToWindow()
+{
+    if (m_image.isNull() || width() <= 0 || height() <= 0)
+        return;
+    m_scale = std::clamp(std::min(double(width()) / m_image.width(), double(height()) / m_image.height()), kMinScale, kMaxScale);
+    m_offset = QPointF((width() - m_image.width() * m_scale) / 2.0, (height() - m_image.height() * m_scale) / 2.0);
+    m_fitPending = true;
+    update();
+    emit scaleChanged(m_scale);
+}
+
+void LabelCanvas::actualSize()
+{
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    const QPointF imageCentre = mapToImage(centre);
+    m_scale = 1.0;
+    m_offset = centre - imageCentre;
+    m_fitPending = false;
+    update();
+    emit scaleChanged(m_scale);
+}
+
+void LabelCanvas::setLabelOpacity(double opacity)
+{
+    m_opacity = std::clamp(opacity, 0.0, 1.0);
+    update();
+}
+
+void LabelCanvas::setLabelsVisible(bool visible)
+{
+    m_labelsVisible = visible;
+    update();
+}
+
+void LabelCanvas::setOutlineMode(bool outline)
+{
+    if (outline == m_outline)
+        return;
+    m_outline = outline;
+    if (!m_overlay.isNull())
+        recompose(m_overlay.rect());
+    update();
+}
+
+void LabelCanvas::setClassVisible(int classId, bool visible)
+{
+    if (classId < 0 || classId > 255)
+        return;
+    m_hidden[static_cast<std::size_t>(classId)] = !visible;
+    rebuildColors();
+    update();
+}
+
+bool LabelCanvas::classVisible(int classId) const
+{
+    return classId >= 0 && classId < 256 && !m_hidden[static_cast<std::size_t>(classId)];
+}
+
+void LabelCanvas::updateHover(const QPointF& widgetPos)
+{
+    std::optional<QPoint> pixel;
+    if (!m_image.isNull()) {
+        const QPointF p = mapToImage(widgetPos);
+        const QPoint q(static_cast<int>(std::floor(p.x())), static_cast<int>(std::floor(p.y())));
+        if (m_image.rect().contains(q))
+            pixel = q;
+    }
+    if (pixel != m_hover) {
+        m_hover = pixel;
+        emit hoverChanged(pixel);
+    }
+}
+
+void LabelCanvas::mousePressEvent(QMouseEvent* event)
+{
+    setFocus(Qt::MouseFocusReason);
+    if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
+        m_panning = true;
+        m_panStart = event->position().toPoint();
+        m_panOffsetStart = m_offset;
+        setCursor(Qt::ClosedHandCursor);
+        return;
+    }
+    if (m_tool && m_document)
+        m_tool->mousePressed(event, mapToImage(event->position()));
+}
+
+void LabelCanvas::mouseMoveEvent(QMouseEvent* event)
+{
+    updateHover(event->position());
+    if (m_panning) {
+        m_offset = m_panOffsetStart + (event->position().toPoint() - m_panStart);
+        m_fitPending = false;
+        update();
+        return;
+    }
+    if (m_tool && m_document)
+        m_tool->mouseMoved(event, mapToImage(event->position()));
+}
+
+void LabelCanvas::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_panning) {
+        m_panning = false;
+        unsetCursor();
+        return;
+    }
+    if (m_tool && m_document)
+        m_tool->mouseReleased(event, mapToImage(event->position()));
+}
+
+void LabelCanvas::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (m_tool && m_document && !m_panning)
+        m_tool->mouseDoubleClicked(event, mapToImage(event->position()));
+}
+
+void LabelCanvas::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0.0)
+        return;
+    setScale(m_scale * std::pow(1.25, steps), event->position());
+    updateHover(event->position());
+}
+
+void LabelCanvas::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        m_spaceHeld = true;
+        setCursor(Qt::OpenHandCursor);
+        return;
+    }
+    if (m_tool && m_document && m_tool->keyPressed(event))
+        return;
+    QWidget::keyPressEvent(event);
+}
+
+void LabelCanvas::keyReleaseEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
+        m_spaceHeld = false;
+        if (!m_panning)
+            unsetCursor();
+        return;
+    }
+    QWidget::keyReleaseEvent(event);
+}
+
+void LabelCanvas::leaveEvent(QEvent*)
+{
+    if (m_hover) {
+        m_hover.reset();
+        emit hoverChanged(std::nullopt);
+    }
+}
+
+}  // namespace segstudio::ui

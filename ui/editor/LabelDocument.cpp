@@ -1,0 +1,131 @@
+#include "LabelDocument.h"
+
+#include "PaintLabels.h"
+
+#include "paint/RegionMask.h"
+#include "paint/WriteGuard.h"
+
+#include <QUndoStack>
+
+namespace segstudio::ui {
+
+namespace {
+
+QRect toQRect(const cv::Rect& rect) { return QRect(rect.x, rect.y, rect.width, rect.height); }
+
+}  // namespace
+
+LabelDocument::LabelDocument(std::string imageKey, cv::Mat rgb, cv::Mat labels, QObject* parent)
+    : QObject(parent), m_imageKey(std::move(imageKey)), m_image(std::move(rgb)), m_labels(std::move(labels)),
+      m_undoStack(new QUndoStack(this))
+{
+    CV_Assert(m_labels.type() == CV_8UC1 && (m_image.empty() || m_image.size() == m_labels.size()));
+    // 200 levels of tiled, run-length-coded patches stay far below 100 MB even on 12 MP maps.
+    m_undoStack->setUndoLimit(200);
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, &LabelDocument::emitModifiedIfChanged);
+    connect(m_undoStack, &QUndoStack::indexChanged, this, &LabelDocument::emitModifiedIfChanged);
+}
+
+LabelDocument::~LabelDocument() = default;
+
+void LabelDocument::beginEdit()
+{
+    if (m_recorder.active())
+        endEdit(tr("Edit"));
+    m_recorder.begin(m_labels);
+}
+
+cv::Mat& LabelDocument::touch(const cv::Rect& rect)
+{
+    m_recorder.touch(m_labels, rect);
+    return m_labels;
+}
+
+void LabelDocument::notifyChanged(const cv::Rect& rect)
+{
+    if (!rect.empty())
+        emit labelsChanged(toQRect(rect));
+}
+
+void LabelDocument::endEdit(const QString& text)
+{
+    if (!m_recorder.active())
+        return;
+    paint::LabelPatch patch = m_recorder.finish(m_labels);
+    if (patch.empty())
+        return;
+    // push() calls redo(), which re-applies the "after" tiles the stroke already wrote: harmless.
+    m_undoStack->push(new PaintLabels(this, std::move(patch), text));
+}
+
+void LabelDocument::cancelEdit()
+{
+    if (!m_recorder.active())
+        return;
+    m_recorder.restore(m_labels);
+    emit labelsChanged(QRect(0, 0, m_labels.cols, m_labels.rows));
+}
+
+std::int64_t LabelDocument::paintRegion(const paint::RegionMask& region, std::uint8_t value,
+                                        const paint::WriteGuard& guard, const QString& text)
+{
+    if (region.empty())
+        return 0;
+    beginEdit();
+    const std::int64_t changed = region.paint(touch(region.bounds), value, guard);
+    notifyChanged(region.bounds);
+    endEdit(text);
+    return changed;
+}
+
+void LabelDocument::applyPatch(const paint::LabelPatch& patch, bool after)
+{
+    if (after)
+        patch.applyAfter(m_labels);
+    else
+        patch.applyBefore(m_labels);
+    notifyChanged(patch.bounds());
+}
+
+bool LabelDocument::isModified() const { return m_recovered || !m_undoStack->isClean(); }
+
+void LabelDocument::markSaved()
+{
+    m_recovered = false;
+    m_savedLabels.release();
+    m_undoStack->setClean();
+    emitModifiedIfChanged();
+}
+
+void LabelDocument::markRecovered(cv::Mat savedLabels)
+{
+    m_recovered = true;
+    m_savedLabels = std::move(savedLabels);
+    emitModifiedIfChanged();
+}
+
+void LabelDocument::revertToSaved()
+{
+    if (m_recorder.active())
+        cancelEdit();
+    if (m_undoStack->cleanIndex() >= 0)
+        m_undoStack->setIndex(m_undoStack->cleanIndex());
+    if (m_recovered && !m_savedLabels.empty())
+        m_savedLabels.copyTo(m_labels);
+    m_recovered = false;
+    m_undoStack->clear();
+    m_undoStack->setClean();
+    emit labelsChanged(QRect(0, 0, m_labels.cols, m_labels.rows));
+    emitModifiedIfChanged();
+}
+
+void LabelDocument::emitModifiedIfChanged()
+{
+    const bool modified = isModified();
+    if (modified == m_lastModified)
+        return;
+    m_lastModified = modified;
+    emit modifiedChanged(modified);
+}
+
+}  // namespace segstudio::ui

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "AbstractTool.h"
+
+namespace segstudio::ui {
+
+// Eyedropper: makes the class under the cursor the current class (unlabelled pixels are ignored).
+class PickerTool : public AbstractTool {
+    Q_OBJECT
+
+public:
+    explicit PickerTool(ToolSettings* settings, QObject* parent = nullptr);
+    void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
+};
+
+}  // namespace segstudio::ui
