@@ -1,0 +1,34 @@
+#pragma once
+
+#include "data/ClassSchema.h"
+#include "data/ImageIO.h"
+#include "data/Project.h"
+
+#include <QTemporaryDir>
+
+#include <opencv2/imgproc.hpp>
+
+#include <memory>
+
+// A throwaway project for the editor tests: two 64×64 images with coloured shapes and three
+// classes, in a temporary folder that disappears with the object.
+struct EditorTestProject {
+    QTemporaryDir dir;
+    std::unique_ptr<segstudio::data::Project> project;
+
+    EditorTestProject()
+    {
+        using namespace segstudio::data;
+        const std::filesystem::path root = dir.path().toStdString();
+        ClassSchema schema({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}, {2, "tree", {0, 128, 0}, "3"}});
+        project = std::make_unique<Project>(root / "test.segstudio", schema);
+        for (int i = 0; i < 2; ++i) {
+            cv::Mat rgb(64, 64, CV_8UC3, cv::Scalar(40, 40, 40));
+            cv::rectangle(rgb, {10 + i, 10}, {30, 40}, cv::Scalar(220, 30, 30), cv::FILLED);
+            const std::filesystem::path image = root / ("image" + std::to_string(i) + ".png");
+            writeImageRgb(image, rgb);
+            project->addImage(image);
+        }
+        project->save();
+    }
+};

@@ -1,0 +1,294 @@
+#include "EditorTestProject.h"
+
+#include "editor/LabelCanvas.h"
+#include "editor/LabelDocument.h"
+#include "editor/LabelEditor.h"
+#include "editor/ToolSettings.h"
+
+#include "data/LabelMapIO.h"
+#include "data/ProjectLock.h"
+#include "data/RecoveryStore.h"
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QUndoGroup>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace segstudio;
+
+// The editor driven like a user: QTest mouse and key events on the offscreen canvas, then the
+// label bytes compared with OpenCV references; plus undo, saving, recovery and class operations.
+class TestLabelEditor : public QObject {
+    Q_OBJECT
+
+private:
+    // The canvas is 256×256 showing a 64×64 image: 4 screen pixels per image pixel, no offset.
+    static QPoint screenOf(cv::Point p) { return QPoint(p.x * 4 + 2, p.y * 4 + 2); }
+
+    static std::unique_ptr<ui::LabelEditor> makeEditor(EditorTestProject& test)
+    {
+        auto editor = std::make_unique<ui::LabelEditor>();
+        editor->setProject(test.project.get());
+        editor->canvas()->setFixedSize(256, 256);
+        editor->show();
+        editor->canvas()->fitToWindow();
+        return editor;
+    }
+
+    static void selectTool(ui::LabelEditor& editor, const char* id)
+    {
+        for (QAction* action : editor.toolActions()) {
+            if (action->objectName() == QLatin1String("tool.") + QLatin1String(id))
+                action->trigger();
+        }
+    }
+
+    static void drag(QWidget* canvas, const std::vector<cv::Point>& path)
+    {
+        QTest::mousePress(canvas, Qt::LeftButton, {}, screenOf(path.front()));
+        for (std::size_t i = 1; i < path.size(); ++i)
+            QTest::mouseMove(canvas, screenOf(path[i]));
+        QTest::mouseRelease(canvas, Qt::LeftButton, {}, screenOf(path.back()));
+    }
+
+private slots:
+    void brushStrokeSetsExactPixels()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QCOMPARE(editor->canvas()->scale(), 4.0);
+        selectTool(*editor, "brush");
+        editor->toolSettings()->setCurrentClass(1);
+        editor->toolSettings()->setBrushSize(5);
+        const std::vector<cv::Point> path{{5, 5}, {40, 8}, {20, 50}};
+        drag(editor->canvas(), path);
+
+        cv::Mat ref(64, 64, CV_8UC1, cv::Scalar(255));
+        cv::circle(ref, path[0], 2, cv::Scalar(1), cv::FILLED, cv::LINE_8);
+        for (std::size_t i = 1; i < path.size(); ++i) {
+            cv::LineIterator it(path[i - 1], path[i], 8);
+            for (int k = 0; k < it.count; ++k, ++it)
+                cv::circle(ref, it.pos(), 2, cv::Scalar(1), cv::FILLED, cv::LINE_8);
+        }
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != ref), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 1);  // one stroke, one entry
+        QVERIFY(editor->isModified());
+    }
+
+    void fastStrokeHasNoGaps()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "brush");
+        editor->toolSettings()->setBrushSize(1);
+        // Three mouse events 60 pixels apart: a 1-pixel brush must still draw a connected line.
+        drag(editor->canvas(), {{1, 1}, {62, 30}, {2, 62}});
+        const cv::Mat painted = editor->document()->labels() == 0;
+        cv::Mat components;
+        QCOMPARE(cv::connectedComponents(painted, components, 8), 2);
+        QVERIFY(cv::countNonZero(painted) >= 61 + 60);
+    }
+
+    void polygonToolEqualsFillPoly()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "polygon");
+        editor->toolSettings()->setCurrentClass(2);
+        const std::vector<cv::Point> points{{4, 4}, {50, 10}, {30, 30}, {58, 58}, {6, 40}};
+        for (const cv::Point& p : points)
+            QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf(p));
+        QTest::keyClick(editor->canvas(), Qt::Key_Return);
+        cv::Mat ref(64, 64, CV_8UC1, cv::Scalar(255));
+        cv::fillPoly(ref, std::vector<std::vector<cv::Point>>{points}, cv::Scalar(2), cv::LINE_8);
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != ref), 0);
+    }
+
+    void undoRedoRestoresExactBytesAfterMixedEdits()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        ui::LabelDocument* doc = editor->document();
+        std::vector<cv::Mat> states{doc->labels().clone()};
+
+        selectTool(*editor, "brush");
+        editor->toolSettings()->setCurrentClass(1);
+        editor->toolSettings()->setBrushSize(9);
+        drag(editor->canvas(), {{10, 10}, {50, 50}});
+        states.push_back(doc->labels().clone());
+
+        selectTool(*editor, "wand");  // the red rectangle of the image, by colour
+        editor->toolSettings()->setCurrentClass(2);
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf({20, 35}));
+        states.push_back(doc->labels().clone());
+
+        selectTool(*editor, "eraser");
+        editor->toolSettings()->setBrushShape(paint::BrushShape::Square);
+        drag(editor->canvas(), {{0, 30}, {63, 30}});
+        states.push_back(doc->labels().clone());
+
+        selectTool(*editor, "fill");  // the unlabelled background
+        editor->toolSettings()->setCurrentClass(0);
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf({60, 2}));
+        states.push_back(doc->labels().clone());
+
+        QCOMPARE(doc->undoStack()->count(), 4);
+        for (std::size_t i = 1; i < states.size(); ++i)
+            QVERIFY2(cv::countNonZero(states[i] != states[i - 1]) > 0, "every edit changed something");
+        for (int i = 3; i >= 0; --i) {
+            editor->undoGroup()->undo();
+            QCOMPARE(cv::countNonZero(doc->labels() != states[static_cast<std::size_t>(i)]), 0);
+        }
+        QVERIFY(!editor->isModified());
+        for (std::size_t i = 1; i < states.size(); ++i) {
+            editor->undoGroup()->redo();
+            QCOMPARE(cv::countNonZero(doc->labels() != states[i]), 0);
+        }
+        QVERIFY(editor->isModified());
+        // The overlay follows undo: pixel (60,2) shows class 0's colour.
+        QCOMPARE(QColor(editor->canvas()->overlay().pixel(60, 2)), QColor(128, 64, 128));
+    }
+
+    void saveWritesMapAndSwitchAutosaves()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QSignalSpy labelled(editor.get(), &ui::LabelEditor::imageLabelled);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->fillUnlabelled(2));
+        const cv::Mat edited = editor->document()->labels().clone();
+        QVERIFY(editor->openImage(1));  // autosaves image 0
+        QVERIFY(!editor->isModified());
+        const cv::Mat onDisk = data::readLabelMap(test.project->labelMapPath(0), test.project->schema());
+        QCOMPARE(cv::countNonZero(onDisk != edited), 0);
+        QVERIFY(!labelled.isEmpty());
+    }
+
+    void crashRecoveryRestoresUnsavedWork()
+    {
+        EditorTestProject test;
+        cv::Mat painted;
+        {
+            auto editor = makeEditor(test);
+            QVERIFY(editor->openImage(1));
+            selectTool(*editor, "brush");
+            drag(editor->canvas(), {{3, 3}, {60, 20}});
+            painted = editor->document()->labels().clone();
+            QVERIFY(editor->writeRecovery());
+            // "Crash": the editor goes away without saving (no setProject(nullptr), no save()).
+        }
+        QVERIFY(!std::filesystem::exists(test.project->labelMapPath(1)));
+        data::RecoveryStore store(test.project->root());
+        QVERIFY(store.find(test.project->entry(1).image).has_value());
+
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(1));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != painted), 0);
+        QVERIFY(editor->isModified());
+        QVERIFY(editor->save());
+        QVERIFY(!store.find(test.project->entry(1).image).has_value());
+        QVERIFY(!editor->isModified());
+    }
+
+    void saveIntoReadOnlyFolderKeepsEdits()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QSignalSpy errors(editor.get(), &ui::LabelEditor::errorOccurred);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->fillUnlabelled(1));
+        const cv::Mat edited = editor->document()->labels().clone();
+        const std::filesystem::path labelDir = test.project->labelRoot();
+        std::filesystem::create_directories(labelDir);
+        std::filesystem::permissions(labelDir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+        const bool permissionsBite = !std::ofstream(labelDir / "probe").good();
+        if (!permissionsBite) {
+            // Running as root, where permissions do not stop writes: a file where the folder
+            // should be fails the same way, for everybody.
+            std::filesystem::remove_all(labelDir);
+            std::ofstream(labelDir) << "not a folder";
+        }
+        QVERIFY(!editor->save());
+        QCOMPARE(errors.count(), 1);
+        const QString message = errors.first().first().toString();
+        QVERIFY2(message.contains(QStringLiteral("image0")), qPrintable(message));
+        QVERIFY(editor->isModified());
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != edited), 0);
+        QVERIFY(!editor->openImage(1));  // switching would lose the edits: refused
+        QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
+        std::filesystem::permissions(labelDir, std::filesystem::perms::owner_all);
+    }
+
+    void mergeAndDeleteRelabelTheDataset()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        for (std::size_t i = 0; i < 2; ++i) {
+            cv::Mat labels(64, 64, CV_8UC1, cv::Scalar(0));
+            labels(cv::Rect(0, 0, 32, 64)).setTo(1);
+            labels(cv::Rect(0, 0, 10, 10)).setTo(2);
+            std::filesystem::create_directories(test.project->labelRoot());
+            data::writeLabelMap(test.project->labelMapPath(i), labels, test.project->schema());
+        }
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(!test.project->schema().contains(1));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const cv::Mat map = data::readLabelMap(test.project->labelMapPath(i), test.project->schema());
+            QCOMPARE(cv::countNonZero(map == 2), 32 * 64);
+            QCOMPARE(cv::countNonZero(map == 0), 32 * 64);
+        }
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 2), 32 * 64);  // the open image too
+        QVERIFY(editor->deleteClass(2));
+        const cv::Mat map = data::readLabelMap(test.project->labelMapPath(1), test.project->schema());
+        QCOMPARE(cv::countNonZero(map == 255), 32 * 64);
+        // The project file on disk carries the new schema.
+        QVERIFY(!data::Project::load(test.project->file()).schema().contains(2));
+    }
+
+    void lockGuardsAgainstSecondWriter()
+    {
+        EditorTestProject test;
+        // A live foreign process holds the lock: pid 1 always exists.
+        std::ofstream(test.project->file().string() + ".lock") << "{\"pid\": 1, \"host\": \""
+                                                                << data::ProjectLock::currentProcess().host << "\"}";
+        ui::LabelEditor editor;
+        QSignalSpy errors(&editor, &ui::LabelEditor::errorOccurred);
+        editor.setProject(test.project.get());
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.first().first().toString().contains(QStringLiteral("another SegStudio")));
+    }
+
+    void hotkeysAndStatus()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        // Shortcuts fire only in the active window.
+        editor->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(editor.get()));
+        editor->canvas()->setFocus();
+        QTest::keyClick(editor->canvas(), Qt::Key_3);
+        QCOMPARE(editor->toolSettings()->currentClass(), 2);
+        QTest::keyClick(editor->canvas(), Qt::Key_P);
+        QVERIFY(editor->toolActions().at(2)->isChecked());
+        const int size = editor->toolSettings()->brushSize();
+        QTest::keyClick(editor->canvas(), Qt::Key_BracketRight);
+        QVERIFY(editor->toolSettings()->brushSize() > size);
+        QTest::mouseMove(editor->canvas(), screenOf({12, 7}));
+        QVERIFY(!status.isEmpty());
+        QVERIFY2(status.last().first().toString().contains(QStringLiteral("x 12, y 7")),
+                 qPrintable(status.last().first().toString()));
+    }
+};
+
+QTEST_MAIN(TestLabelEditor)
+#include "test_LabelEditor.moc"
