@@ -1,0 +1,54 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace segstudio::engine {
+
+struct AugmentOptions {
+    bool flip = true;
+    int translate = 10;
+    bool scaleCrop = false;
+    double scaleMin = 0.75;
+    double scaleMax = 1.25;
+};
+
+// The random transform of one sample; drawn on the host so it is reproducible, applied on the device.
+struct SampleTransform {
+    bool flip = false;
+    int dx = 0;  // content moves right by dx (negative: left)
+    int dy = 0;  // content moves down by dy
+    double scale = 1.0;
+    double cropX = 0.5;  // where, in [0, 1], the scaled image is cropped or placed
+    double cropY = 0.5;
+};
+
+// Training augmentation on the training device: random left/right reflection, random X/Y
+// translation, optional random scale with crop/pad back to the batch size.
+// Guarantees: image and label of a sample always get the same geometric transform, so every label
+// pixel stays on its image pixel; pixels shifted in are black in the image and unlabelled (255) in
+// the label; the output has the input's size.
+class Augmenter {
+public:
+    explicit Augmenter(AugmentOptions options);
+
+    // Deterministic in (seed): a resumed run redraws exactly the same transforms.
+    std::vector<SampleTransform> draw(std::int64_t samples, std::uint64_t seed) const;
+
+    // images: N x 3 x H x W float; labels: N x H x W (any integer type). Returns transformed copies.
+    std::pair<torch::Tensor, torch::Tensor> apply(const torch::Tensor& images, const torch::Tensor& labels,
+                                                  const std::vector<SampleTransform>& transforms) const;
+
+    bool enabled() const { return m_options.flip || m_options.translate > 0 || m_options.scaleCrop; }
+
+private:
+    static torch::Tensor shift(const torch::Tensor& tensor, int dy, int dx, double fill);
+    static torch::Tensor fitTo(const torch::Tensor& tensor, std::int64_t height, std::int64_t width, double cropY,
+                               double cropX, double fill);
+
+    AugmentOptions m_options;
+};
+
+}  // namespace segstudio::engine

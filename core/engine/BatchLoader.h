@@ -1,0 +1,71 @@
+#pragma once
+
+#include "pack/PackReader.h"
+
+#include <torch/torch.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace segstudio::engine {
+
+// A batch as it sits in host memory: straight copies of pack records, no decoding.
+struct HostBatch {
+    torch::Tensor images;  // N x H x W x 3 uint8 RGB
+    torch::Tensor labels;  // N x H x W uint8, 255 = unlabelled
+    std::int64_t index = 0;  // batch number within its epoch
+};
+
+// Gathers batches from a memory-mapped pack on a background thread, prefetch batches ahead, into
+// pinned memory when the consumer trains on CUDA. The order of an epoch is a permutation drawn
+// from (seed, epoch) alone, so a resumed run sees exactly the batches an uninterrupted one would.
+// Requirements: the PackReader outlives the loader; start() and next() from one thread.
+// Guarantees: next() returns the batches of the started epoch in order, then std::nullopt.
+class BatchLoader {
+public:
+    struct Options {
+        int batchSize = 4;
+        bool shuffle = true;
+        bool dropLast = true;  // training drops a final partial batch, as the recipe does
+        std::uint64_t seed = 1;
+        bool pinMemory = false;
+        int prefetch = 2;
+        int rank = 0;  // data parallel: this rank takes every worldSize-th sample of the order
+        int worldSize = 1;
+    };
+
+    BatchLoader(const pack::PackReader& reader, Options options);
+    ~BatchLoader();
+    BatchLoader(const BatchLoader&) = delete;
+    BatchLoader& operator=(const BatchLoader&) = delete;
+
+    std::int64_t batchesPerEpoch() const;
+    std::vector<std::int64_t> epochOrder(int epoch) const;
+
+    // Starts producing the batches of epoch from batch firstBatch on.
+    void start(int epoch, std::int64_t firstBatch = 0);
+    std::optional<HostBatch> next();
+    void stop();
+
+private:
+    void produce(std::vector<std::int64_t> order, std::int64_t firstBatch, std::int64_t batchCount);
+    HostBatch gather(const std::vector<std::int64_t>& order, std::int64_t batch) const;
+
+    const pack::PackReader& m_reader;
+    Options m_options;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<HostBatch> m_queue;
+    bool m_finished = true;
+    std::atomic<bool> m_stop{false};
+    std::string m_error;
+};
+
+}  // namespace segstudio::engine

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "SegmentationModel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace segstudio::engine {
+
+// One checkpoint file: model parameters and buffers, optimiser state, the CPU RNG state and a JSON
+// state (training position, best score, the run's config, class names), so a file alone is enough
+// to resume, evaluate or predict.
+// Guarantees: save() is atomic (temp file + rename): a crash leaves the previous checkpoint intact.
+class Checkpoint {
+public:
+    static void save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,
+                     const nlohmann::json& state);
+    // Returns the JSON state; throws EngineError naming the file when it is missing or unreadable.
+    static nlohmann::json readState(const std::string& path);
+    // Loads parameters (and optimiser state when optimizer is not null) onto device, restores the
+    // CPU RNG state, and returns the JSON state.
+    static nlohmann::json load(const std::string& path, SegmentationModelImpl& model, torch::optim::Optimizer* optimizer,
+                               torch::Device device);
+};
+
+}  // namespace segstudio::engine

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace segstudio::engine {
+
+// The one error type of the engine: a bad configuration, a checkpoint or pack that cannot be used,
+// a diverged run. The message is meant to be shown to the user as it is (it names the file, if any).
+class EngineError : public std::runtime_error {
+public:
+    explicit EngineError(const std::string& message) : std::runtime_error(message) {}
+};
+
+}  // namespace segstudio::engine

@@ -1,0 +1,27 @@
+#include "LoadedModel.h"
+
+#include "Checkpoint.h"
+#include "EngineError.h"
+#include "ModelRegistry.h"
+
+namespace segstudio::engine {
+
+LoadedModel LoadedModel::fromCheckpoint(const std::string& checkpoint, torch::Device device)
+{
+    const auto state = Checkpoint::readState(checkpoint);
+    LoadedModel loaded;
+    try {
+        loaded.name = state.at("model").get<std::string>();
+        loaded.classNames = state.at("classNames").get<std::vector<std::string>>();
+        loaded.classWeights = state.value("classWeights", std::vector<double>{});
+    } catch (const nlohmann::json::exception& error) {
+        throw EngineError(checkpoint + ": checkpoint state lacks the model description (" + error.what() + ")");
+    }
+    loaded.model = ModelRegistry::instance().create(loaded.name, int(loaded.classNames.size()));
+    loaded.model->to(device);
+    Checkpoint::load(checkpoint, *loaded.model, nullptr, device);
+    loaded.model->eval();
+    return loaded;
+}
+
+}  // namespace segstudio::engine

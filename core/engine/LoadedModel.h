@@ -1,0 +1,21 @@
+#pragma once
+
+#include "SegmentationModel.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace segstudio::engine {
+
+// A model rebuilt from a checkpoint alone (name and classes from its state), in eval mode.
+struct LoadedModel {
+    std::shared_ptr<SegmentationModelImpl> model;
+    std::string name;
+    std::vector<std::string> classNames;
+    std::vector<double> classWeights;
+
+    static LoadedModel fromCheckpoint(const std::string& checkpoint, torch::Device device);
+};
+
+}  // namespace segstudio::engine

@@ -1,0 +1,54 @@
+#include "ModelRegistry.h"
+
+#include "EngineError.h"
+#include "SegNet.h"
+
+namespace segstudio::engine {
+
+ModelRegistry& ModelRegistry::instance()
+{
+    static ModelRegistry registry;
+    return registry;
+}
+
+ModelRegistry::ModelRegistry()
+{
+    add("segnet", "SegNet: VGG-16 encoder (13 conv+BN+ReLU, 5 index-keeping max-pools), mirrored decoder",
+        [](int classes) { return std::make_shared<SegNetImpl>(SegNetOptions::vgg16(classes)); });
+    add("segnet-basic", "SegNet-Basic: 4 stages of one 7x7 conv, 64 channels (paper's small model)",
+        [](int classes) { return std::make_shared<SegNetImpl>(SegNetOptions::basic(classes)); });
+    add("segnet-tiny", "fast 3x3 SegNet with 16-32-64-64 channels, for CPUs and quick experiments",
+        [](int classes) { return std::make_shared<SegNetImpl>(SegNetOptions::tiny(classes)); });
+}
+
+void ModelRegistry::add(const std::string& name, const std::string& description, ModelFactory factory)
+{
+    m_entries[name] = Entry{description, std::move(factory)};
+}
+
+std::shared_ptr<SegmentationModelImpl> ModelRegistry::create(const std::string& name, int classes) const
+{
+    const auto it = m_entries.find(name);
+    if (it == m_entries.end()) {
+        std::string known;
+        for (const auto& entry : m_entries)
+            known += (known.empty() ? "" : ", ") + entry.first;
+        throw EngineError("unknown model '" + name + "' (known: " + known + ")");
+    }
+    return it->second.factory(classes);
+}
+
+std::vector<ModelInfo> ModelRegistry::models() const
+{
+    std::vector<ModelInfo> result;
+    for (const auto& entry : m_entries)
+        result.push_back({entry.first, entry.second.description});
+    return result;
+}
+
+std::vector<ModelInfo> availableModels()
+{
+    return ModelRegistry::instance().models();
+}
+
+}  // namespace segstudio::engine

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <string>
+
+namespace segstudio::engine {
+
+struct TrainConfig;
+
+// The one place that picks the device and sets process-wide LibTorch switches.
+// "auto" = CUDA when available, else CPU; throws EngineError for CUDA requested but absent.
+torch::Device chooseDevice(const std::string& name);
+// CPU threads (0 = all cores), deterministic algorithms, cuDNN benchmark (off when deterministic).
+void configureRuntime(int threads, bool deterministic, bool cudnnBenchmark);
+
+// Uint8 N x H x W x 3 host batch -> float N x 3 x H x W in 0..255 on device.
+torch::Tensor imagesToDevice(const torch::Tensor& hostImages, torch::Device device);
+// 0..255 RGB -> ImageNet-normalised model input, channels-last when asked.
+torch::Tensor normaliseImages(const torch::Tensor& images, bool channelsLast);
+
+// Autocast for CUDA in the dtype of amp ("bf16" | "fp16"); a no-op for "none" or a CPU device.
+// Covers the API change between LibTorch 1.x and 2.4+.
+class AutocastScope {
+public:
+    AutocastScope(const std::string& amp, torch::Device device);
+    ~AutocastScope();
+    AutocastScope(const AutocastScope&) = delete;
+    AutocastScope& operator=(const AutocastScope&) = delete;
+
+private:
+    bool m_active = false;
+    bool m_previous = false;
+};
+
+}  // namespace segstudio::engine

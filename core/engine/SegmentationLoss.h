@@ -1,0 +1,26 @@
+#pragma once
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace segstudio::engine {
+
+// Class-weighted cross-entropy that ignores unlabelled pixels (255):
+//   loss = sum_i w[y_i] * -log softmax(logits_i)[y_i] / sum_i w[y_i]   over labelled pixels i,
+// PyTorch's weighted mean. A batch without labelled pixels gives 0, never NaN.
+// Requirements: logits N x C x H x W, labels N x H x W integer; weights empty (all 1) or C values.
+class SegmentationLoss {
+public:
+    static constexpr std::int64_t kIgnoreIndex = 255;
+
+    explicit SegmentationLoss(const std::vector<double>& classWeights = {}, torch::Device device = torch::kCPU);
+
+    torch::Tensor operator()(const torch::Tensor& logits, const torch::Tensor& labels) const;
+    const torch::Tensor& weights() const { return m_weights; }
+
+private:
+    torch::Tensor m_weights;  // float, undefined = unweighted
+};
+
+}  // namespace segstudio::engine

@@ -1,0 +1,41 @@
+#include "StopFlag.h"
+
+#include <atomic>
+#include <csignal>
+
+namespace segstudio::engine {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the stop flag is set from a signal handler");
+
+extern "C" void onStopSignal(int)
+{
+    g_stop.store(true);
+}
+
+}  // namespace
+
+void requestStop()
+{
+    g_stop.store(true);
+}
+
+bool stopRequested()
+{
+    return g_stop.load();
+}
+
+void clearStopRequest()
+{
+    g_stop.store(false);
+}
+
+void installStopSignalHandlers()
+{
+    std::signal(SIGINT, onStopSignal);
+    std::signal(SIGTERM, onStopSignal);
+}
+
+}  // namespace segstudio::engine

@@ -1,0 +1,14 @@
+#pragma once
+
+namespace segstudio::engine {
+
+// A process-wide "please stop" request, set from a signal handler or another thread and read by
+// the trainer between iterations, which then writes a checkpoint and returns.
+// Guarantees: requestStop() is async-signal-safe (a lock-free atomic store).
+void requestStop();
+bool stopRequested();
+void clearStopRequest();
+// Routes SIGINT and SIGTERM to requestStop().
+void installStopSignalHandlers();
+
+}  // namespace segstudio::engine

@@ -1,0 +1,109 @@
+#include "TrainConfig.h"
+
+#include "AtomicWrite.h"
+#include "EngineError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace segstudio::engine {
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, vggWeights,
+                                                epochs, batchSize, maxIterations, optimizer, learningRate, momentum,
+                                                weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
+                                                minLearningRate, warmupIterations, flip, translate, scaleCrop,
+                                                scaleMin, scaleMax, classWeighting, seed, device, amp, channelsLast,
+                                                cudnnBenchmark, deterministic, threads, prefetch, logInterval,
+                                                valInterval, checkpointEachEpoch, rank, worldSize,
+                                                debugNanAtIteration)
+
+namespace {
+
+void require(bool ok, const std::string& problem)
+{
+    if (!ok)
+        throw EngineError("training configuration: " + problem);
+}
+
+bool oneOf(const std::string& value, std::initializer_list<const char*> allowed)
+{
+    for (const char* candidate : allowed)
+        if (value == candidate)
+            return true;
+    return false;
+}
+
+}  // namespace
+
+bool TrainConfig::operator==(const TrainConfig& other) const
+{
+    return toJson(*this) == toJson(other);
+}
+
+void TrainConfig::validate() const
+{
+    require(!trainPack.empty(), "trainPack is empty");
+    require(classes >= 0 && classes <= 255, "classes must be 0..255");
+    require(epochs > 0, "epochs must be positive");
+    require(batchSize > 0, "batchSize must be positive");
+    require(maxIterations >= 0, "maxIterations must be >= 0");
+    require(oneOf(optimizer, {"sgd", "adam", "adamw"}), "optimizer must be sgd, adam or adamw, not '" + optimizer + "'");
+    require(learningRate > 0, "learningRate must be positive");
+    require(momentum >= 0 && momentum < 1, "momentum must be in [0, 1)");
+    require(weightDecay >= 0, "weightDecay must be >= 0");
+    require(oneOf(schedule, {"none", "step", "cosine"}), "schedule must be none, step or cosine, not '" + schedule + "'");
+    require(dropPeriod > 0, "dropPeriod must be positive");
+    require(dropFactor > 0 && dropFactor <= 1, "dropFactor must be in (0, 1]");
+    require(warmupIterations >= 0, "warmupIterations must be >= 0");
+    require(translate >= 0, "translate must be >= 0");
+    require(scaleMin > 0 && scaleMin <= scaleMax, "scaleMin must be positive and <= scaleMax");
+    require(oneOf(classWeighting, {"median", "inverse", "none"}),
+            "classWeighting must be median, inverse or none, not '" + classWeighting + "'");
+    require(oneOf(amp, {"none", "bf16", "fp16"}), "amp must be none, bf16 or fp16, not '" + amp + "'");
+    require(threads >= 0, "threads must be >= 0");
+    require(prefetch >= 1, "prefetch must be >= 1");
+    require(logInterval > 0, "logInterval must be positive");
+    require(valInterval >= 0, "valInterval must be >= 0");
+    require(worldSize >= 1 && rank >= 0 && rank < worldSize, "rank must be in [0, worldSize)");
+}
+
+nlohmann::json toJson(const TrainConfig& config)
+{
+    nlohmann::json json = config;
+    return json;
+}
+
+TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& file)
+{
+    const std::string where = file.empty() ? std::string("training configuration") : file;
+    if (!json.is_object())
+        throw EngineError(where + ": expected a JSON object");
+    try {
+        return json.get<TrainConfig>();
+    } catch (const nlohmann::json::exception& error) {
+        throw EngineError(where + ": " + error.what());
+    }
+}
+
+TrainConfig loadTrainConfig(const std::string& file)
+{
+    std::ifstream in(file);
+    if (!in)
+        throw EngineError(file + ": cannot open the training configuration");
+    nlohmann::json json;
+    try {
+        in >> json;
+    } catch (const nlohmann::json::exception& error) {
+        throw EngineError(file + ": not valid JSON (" + error.what() + ")");
+    }
+    return trainConfigFromJson(json, file);
+}
+
+void saveTrainConfig(const TrainConfig& config, const std::string& file)
+{
+    writeFileAtomically(file, toJson(config).dump(2) + "\n");
+}
+
+}  // namespace segstudio::engine

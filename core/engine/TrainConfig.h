@@ -1,0 +1,80 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace segstudio::engine {
+
+// Everything needed to reproduce a training run; written to RUN_DIR/config.json and into every
+// checkpoint. Plain data without LibTorch, so the UI can build and show one.
+// Guarantees: fromJson(toJson(c)) == c; missing keys take the defaults below (older configs load).
+struct TrainConfig {
+    // Data and output.
+    std::string trainPack;
+    std::string valPack;  // empty = no validation
+    std::string runDir;
+
+    // Model.
+    std::string model = "segnet-tiny";  // see ModelRegistry::names()
+    int classes = 0;                    // 0 = the pack's class count
+    std::string vggWeights;             // optional VGG-16 encoder weights (docs/ENGINE.md)
+
+    // Loop. The defaults are the SegNet recipe: SGD, momentum 0.9, lr 1e-3, L2 5e-4, batch 4.
+    int epochs = 100;
+    int batchSize = 4;
+    std::int64_t maxIterations = 0;  // 0 = no limit; for quick experiments and benchmarks
+    std::string optimizer = "sgd";   // sgd | adam | adamw
+    double learningRate = 1e-3;
+    double momentum = 0.9;
+    double weightDecay = 5e-4;
+    double beta1 = 0.9;
+    double beta2 = 0.999;
+    std::string schedule = "none";  // none | step | cosine
+    int dropPeriod = 10;            // step: epochs between drops
+    double dropFactor = 0.1;        // step: lr multiplier at each drop
+    double minLearningRate = 0.0;   // cosine: floor
+    int warmupIterations = 0;       // linear warm-up from 0, before any schedule
+
+    // Augmentation, on the training device; image and label always move together.
+    bool flip = true;
+    int translate = 10;  // max |dx|, |dy| in pixels; label padding is unlabelled
+    bool scaleCrop = false;
+    double scaleMin = 0.75;
+    double scaleMax = 1.25;
+    std::string classWeighting = "median";  // median | inverse | none
+
+    // Runtime.
+    std::uint64_t seed = 1;
+    std::string device = "auto";  // auto | cpu | cuda | cuda:N
+    std::string amp = "none";     // none | bf16 | fp16 (CUDA only)
+    bool channelsLast = true;     // CUDA only
+    bool cudnnBenchmark = true;
+    bool deterministic = false;
+    int threads = 0;   // CPU threads, 0 = all cores
+    int prefetch = 2;  // batches prepared ahead by the loader thread
+    int logInterval = 10;  // iterations between metrics.jsonl lines
+    int valInterval = 0;   // iterations between extra validations, 0 = once per epoch only
+    bool checkpointEachEpoch = true;
+
+    // Data parallel (not implemented yet, docs/ENGINE.md): this process's rank and the world size.
+    int rank = 0;
+    int worldSize = 1;
+
+    // Test hook: poison the loss at this iteration (-1 = never).
+    std::int64_t debugNanAtIteration = -1;
+
+    bool operator==(const TrainConfig& other) const;
+
+    // Throws EngineError naming the first bad field.
+    void validate() const;
+};
+
+nlohmann::json toJson(const TrainConfig& config);
+// Throws EngineError naming file (may be empty) and the problem.
+TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& file = {});
+TrainConfig loadTrainConfig(const std::string& file);
+void saveTrainConfig(const TrainConfig& config, const std::string& file);
+
+}  // namespace segstudio::engine

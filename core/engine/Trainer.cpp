@@ -1,0 +1,489 @@
+#include "Trainer.h"
+
+#include "Augmenter.h"
+#include "BatchLoader.h"
+#include "Checkpoint.h"
+#include "EngineError.h"
+#include "LossScaler.h"
+#include "LrSchedule.h"
+#include "MetricsLog.h"
+#include "ModelRegistry.h"
+#include "Runtime.h"
+#include "SegNet.h"
+#include "SegmentationLoss.h"
+#include "StopFlag.h"
+#include "Validation.h"
+#include "VggWeights.h"
+#include "pack/ClassWeights.h"
+#include "pack/PackError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace segstudio::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0, double e = 0)
+{
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d, e);
+    return buffer;
+}
+
+std::uint64_t mix(std::uint64_t x)  // splitmix64 finaliser: well-spread per-batch seeds
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+    TrainConfig config;
+    torch::Device device{torch::kCPU};
+    std::unique_ptr<pack::PackReader> trainPack;
+    std::unique_ptr<pack::PackReader> valPack;
+    std::vector<std::string> classNames;
+    std::vector<double> classWeights;
+    std::shared_ptr<SegmentationModelImpl> model;
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+    std::unique_ptr<SegmentationLoss> loss;
+    std::unique_ptr<Augmenter> augmenter;
+    std::unique_ptr<BatchLoader> loader;
+    std::unique_ptr<LrSchedule> schedule;
+    std::unique_ptr<LossScaler> scaler;
+    std::unique_ptr<MetricsLog> metricsLog;
+    std::ofstream logFile;
+    ProgressFunction progress;
+    IterationHook hook;
+
+    // Position: the next batch to train is batchInEpoch of epoch; iteration counts finished steps.
+    int epoch = 0;
+    std::int64_t batchInEpoch = 0;
+    std::int64_t iteration = 0;
+    double bestMeanIoU = -1.0;
+    double elapsedBefore = 0.0;
+    std::chrono::steady_clock::time_point sessionStart = std::chrono::steady_clock::now();
+
+    void openPacks();
+    void computeClassWeights();
+    void buildModel();
+    void buildOptimizer();
+    void prepareRunDirectory(bool resuming);
+    void restore(const std::string& checkpoint);
+
+    std::string checkpointPath(const char* name) const { return (fs::path(config.runDir) / "checkpoints" / name).string(); }
+    nlohmann::json state() const;
+    void saveCheckpoint(const char* name);
+    double trainStep(const HostBatch& batch, bool measureAccuracy, double& accuracy);
+    SegmentationMetrics validateNow(TrainOutcome& outcome);
+    void say(const std::string& line);
+    double elapsed() const;
+    std::int64_t totalIterations() const;
+};
+
+void Trainer::Impl::openPacks()
+{
+    try {
+        trainPack = std::make_unique<pack::PackReader>(config.trainPack);
+        if (!config.valPack.empty())
+            valPack = std::make_unique<pack::PackReader>(config.valPack);
+    } catch (const pack::PackError& error) {
+        throw EngineError(std::string("refusing to train on a bad pack: ") + error.what());
+    }
+    const auto& classes = trainPack->spec().classes;
+    if (classes.empty() || trainPack->size() == 0)
+        throw EngineError(config.trainPack + ": pack has no classes or no records");
+    if (config.classes != 0 && config.classes != int(classes.size()))
+        throw EngineError(config.trainPack + ": pack has " + std::to_string(classes.size()) + " classes, config asks for " +
+                          std::to_string(config.classes));
+    config.classes = int(classes.size());
+    if (valPack && valPack->spec().classes.size() != classes.size())
+        throw EngineError(config.valPack + ": validation pack has " + std::to_string(valPack->spec().classes.size()) +
+                          " classes, the training pack " + std::to_string(classes.size()));
+    for (const auto& c : classes)
+        classNames.push_back(c.name);
+    if (std::int64_t(trainPack->size()) / config.worldSize < config.batchSize)
+        throw EngineError(config.trainPack + ": " + std::to_string(trainPack->size()) +
+                          " records are fewer than one batch of " + std::to_string(config.batchSize));
+}
+
+void Trainer::Impl::computeClassWeights()
+{
+    std::vector<std::uint64_t> pixels, imagePixels;
+    for (const auto& c : trainPack->spec().classes) {
+        pixels.push_back(c.pixelCount);
+        imagePixels.push_back(c.imagePixelCount);
+    }
+    if (config.classWeighting == "median")
+        classWeights = pack::medianFrequencyWeights(pixels, imagePixels);
+    else if (config.classWeighting == "inverse")
+        classWeights = pack::inverseFrequencyWeights(pixels);
+    double sum = 0.0;
+    for (double w : classWeights)
+        sum += w;
+    if (!classWeights.empty() && !(sum > 0.0))
+        throw EngineError(config.trainPack + ": the pack header counts no labelled pixels, so class weights are undefined");
+}
+
+void Trainer::Impl::buildModel()
+{
+    torch::manual_seed(config.seed);  // the same seed gives the same initial weights
+    model = ModelRegistry::instance().create(config.model, config.classes);
+    if (!config.vggWeights.empty()) {
+        auto* segnet = dynamic_cast<SegNetImpl*>(model.get());
+        if (!segnet)
+            throw EngineError("vggWeights given but model '" + config.model + "' has no VGG-16 encoder");
+        loadVgg16Encoder(*segnet, config.vggWeights);
+    }
+    model->to(device);
+}
+
+void Trainer::Impl::buildOptimizer()
+{
+    auto parameters = model->parameters();
+    if (config.optimizer == "sgd") {
+        optimizer = std::make_unique<torch::optim::SGD>(
+            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(config.weightDecay));
+    } else if (config.optimizer == "adam") {
+        optimizer = std::make_unique<torch::optim::Adam>(
+            parameters, torch::optim::AdamOptions(config.learningRate)
+                            .betas(std::make_tuple(config.beta1, config.beta2))
+                            .weight_decay(config.weightDecay));
+    } else {
+        optimizer = std::make_unique<torch::optim::AdamW>(
+            parameters, torch::optim::AdamWOptions(config.learningRate)
+                            .betas(std::make_tuple(config.beta1, config.beta2))
+                            .weight_decay(config.weightDecay));
+    }
+}
+
+void Trainer::Impl::prepareRunDirectory(bool resuming)
+{
+    if (config.runDir.empty())
+        throw EngineError("training configuration: runDir is empty");
+    std::error_code error;
+    fs::create_directories(fs::path(config.runDir) / "checkpoints", error);
+    if (error)
+        throw EngineError(config.runDir + ": cannot create the run directory (" + error.message() + ")");
+    if (!resuming) {
+        if (fs::exists(checkpointPath("last.pt")))
+            throw EngineError(config.runDir + ": already holds a run; resume it (--resume) or choose another directory");
+        fs::remove(fs::path(config.runDir) / "metrics.jsonl", error);  // leftovers of a run that never checkpointed
+    }
+    saveTrainConfig(config, (fs::path(config.runDir) / "config.json").string());
+    logFile.open(fs::path(config.runDir) / "log.txt", std::ios::app);
+    metricsLog = std::make_unique<MetricsLog>((fs::path(config.runDir) / "metrics.jsonl").string());
+}
+
+nlohmann::json Trainer::Impl::state() const
+{
+    return {{"epoch", epoch},
+            {"batchInEpoch", batchInEpoch},
+            {"iteration", iteration},
+            {"bestMeanIoU", bestMeanIoU},
+            {"elapsedSeconds", elapsed()},
+            {"lossScale", scaler ? scaler->scale() : 1.0},
+            {"model", config.model},
+            {"classes", config.classes},
+            {"classNames", classNames},
+            {"classWeights", classWeights},
+            {"height", trainPack->spec().height},
+            {"width", trainPack->spec().width},
+            {"config", toJson(config)}};
+}
+
+void Trainer::Impl::restore(const std::string& checkpoint)
+{
+    const auto saved = Checkpoint::load(checkpoint, *model, optimizer.get(), device);
+    epoch = saved.at("epoch").get<int>();
+    batchInEpoch = saved.at("batchInEpoch").get<std::int64_t>();
+    iteration = saved.at("iteration").get<std::int64_t>();
+    bestMeanIoU = saved.value("bestMeanIoU", -1.0);
+    elapsedBefore = saved.value("elapsedSeconds", 0.0);
+    scaler->setScale(saved.value("lossScale", scaler->scale()));
+}
+
+void Trainer::Impl::saveCheckpoint(const char* name)
+{
+    Checkpoint::save(checkpointPath(name), *model, optimizer.get(), state());
+}
+
+double Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy, double& accuracy)
+{
+    model->train();
+    auto images = imagesToDevice(batch.images, device);
+    auto labels = batch.labels.to(device, /*non_blocking=*/batch.labels.is_pinned()).to(torch::kLong);
+    if (augmenter->enabled()) {
+        // The transforms depend only on (seed, epoch, batch): resuming redraws them exactly.
+        const std::uint64_t seed = mix(mix(config.seed) ^ mix(std::uint64_t(epoch) << 32 | std::uint64_t(batch.index)));
+        std::tie(images, labels) = augmenter->apply(images, labels, augmenter->draw(images.size(0), seed));
+    }
+    const auto input = normaliseImages(images, config.channelsLast && device.is_cuda());
+
+    const double lr = schedule->at(iteration);
+    for (auto& group : optimizer->param_groups())
+        group.options().set_lr(lr);
+    optimizer->zero_grad();
+    torch::Tensor logits, value;
+    {
+        AutocastScope autocast(config.amp, device);
+        logits = model->forward(input);
+    }
+    value = (*loss)(logits, labels);
+    if (config.debugNanAtIteration >= 0 && iteration == config.debugNanAtIteration)
+        value = value * std::numeric_limits<double>::quiet_NaN();
+    const double lossValue = value.item<double>();
+    if (!std::isfinite(lossValue))
+        return lossValue;  // no backward, no step: the caller stops the run
+    (value * scaler->scale()).backward();
+    // Data-parallel hook point: an all-reduce of the gradients over a c10d ProcessGroup goes here
+    // (worldSize > 1 is refused until then; docs/ENGINE.md).
+    if (scaler->unscaleAndCheck(model->parameters()))
+        optimizer->step();
+    if (measureAccuracy) {
+        torch::NoGradGuard noGrad;
+        const auto valid = labels.ne(SegmentationLoss::kIgnoreIndex);
+        const auto hits = logits.argmax(1).eq(labels).logical_and(valid).sum();
+        accuracy = hits.item<double>() / std::max<double>(1.0, valid.sum().item<double>());
+    }
+    return lossValue;
+}
+
+SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
+{
+    ValidationSettings settings;
+    settings.device = device;
+    settings.batchSize = config.batchSize;
+    settings.amp = config.amp;
+    settings.channelsLast = config.channelsLast && device.is_cuda();
+    settings.pinMemory = device.is_cuda();
+    const auto metrics = validate(*model, *valPack, *loss, settings);
+    metricsLog->append({{"kind", "val"},
+                        {"epoch", epoch + 1},
+                        {"iteration", iteration},
+                        {"loss", metrics.loss},
+                        {"accuracy", metrics.globalAccuracy},
+                        {"mean_accuracy", metrics.meanClassAccuracy},
+                        {"mean_iou", metrics.meanIoU},
+                        {"weighted_iou", metrics.weightedIoU},
+                        {"class_iou", metrics.classIoU},
+                        {"elapsed_s", elapsed()}});
+    say(format("val    epoch %.0f iter %.0f: loss %.4f  global acc %.4f  mIoU %.4f", epoch + 1, double(iteration),
+               metrics.loss, metrics.globalAccuracy, metrics.meanIoU) +
+        format("  mean acc %.4f  weighted IoU %.4f", metrics.meanClassAccuracy, metrics.weightedIoU));
+    outcome.validated = true;
+    outcome.lastValidation = metrics;
+    if (metrics.meanIoU > bestMeanIoU) {
+        bestMeanIoU = metrics.meanIoU;
+        saveCheckpoint("best.pt");
+    }
+    outcome.bestMeanIoU = bestMeanIoU;
+    return metrics;
+}
+
+void Trainer::Impl::say(const std::string& line)
+{
+    if (logFile)
+        logFile << line << '\n' << std::flush;
+    if (progress)
+        progress(line);
+}
+
+double Trainer::Impl::elapsed() const
+{
+    return elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - sessionStart).count();
+}
+
+std::int64_t Trainer::Impl::totalIterations() const
+{
+    const std::int64_t all = std::int64_t(config.epochs) * loader->batchesPerEpoch();
+    return config.maxIterations > 0 ? std::min(all, config.maxIterations) : all;
+}
+
+Trainer::Trainer(TrainConfig config)
+    : Trainer(std::move(config), false)
+{
+}
+
+Trainer::Trainer(TrainConfig config, bool resuming)
+    : m_impl(std::make_unique<Impl>())
+{
+    auto& d = *m_impl;
+    config.validate();
+    if (config.worldSize > 1)
+        throw EngineError("data-parallel training (worldSize > 1) is not implemented yet; see docs/ENGINE.md");
+    d.config = std::move(config);
+    d.device = chooseDevice(d.config.device);
+    configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
+    d.openPacks();
+    d.computeClassWeights();
+    d.buildModel();
+    d.buildOptimizer();
+    d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device);
+    d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
+                                                             d.config.scaleMin, d.config.scaleMax});
+    BatchLoader::Options options;
+    options.batchSize = d.config.batchSize;
+    options.seed = d.config.seed;
+    options.pinMemory = d.device.is_cuda();
+    options.prefetch = d.config.prefetch;
+    options.rank = d.config.rank;
+    options.worldSize = d.config.worldSize;
+    d.loader = std::make_unique<BatchLoader>(*d.trainPack, options);
+    d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
+    d.scaler = std::make_unique<LossScaler>(d.config.amp == "fp16" && d.device.is_cuda());
+    d.prepareRunDirectory(resuming);
+    if (resuming)
+        d.restore(d.checkpointPath("last.pt"));
+    if (d.config.channelsLast && d.device.is_cuda()) {
+        torch::NoGradGuard noGrad;
+        for (auto& parameter : d.model->parameters())
+            if (parameter.dim() == 4)
+                parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
+    }
+}
+
+std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs)
+{
+    const std::string checkpoint = (fs::path(runDir) / "checkpoints" / "last.pt").string();
+    const auto state = Checkpoint::readState(checkpoint);
+    TrainConfig config = trainConfigFromJson(state.at("config"), checkpoint);
+    config.runDir = runDir;
+    if (epochs > 0)
+        config.epochs = epochs;
+    return std::unique_ptr<Trainer>(new Trainer(std::move(config), true));
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::setProgress(ProgressFunction progress)
+{
+    m_impl->progress = std::move(progress);
+}
+
+void Trainer::setIterationHook(IterationHook hook)
+{
+    m_impl->hook = std::move(hook);
+}
+
+const TrainConfig& Trainer::config() const
+{
+    return m_impl->config;
+}
+
+std::string Trainer::lastCheckpointPath() const
+{
+    return m_impl->checkpointPath("last.pt");
+}
+
+std::string Trainer::bestCheckpointPath() const
+{
+    return m_impl->checkpointPath("best.pt");
+}
+
+TrainOutcome Trainer::run()
+{
+    auto& d = *m_impl;
+    TrainOutcome outcome;
+    outcome.bestMeanIoU = d.bestMeanIoU;
+    d.sessionStart = std::chrono::steady_clock::now();
+    d.say("training " + d.config.model + " on " + d.device.str() + ": " + std::to_string(d.trainPack->size()) +
+          " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
+          std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
+          " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
+    const std::int64_t limit = d.totalIterations();
+    std::int64_t sessionImages = 0, windowImages = 0, windowSteps = 0;
+    double windowLoss = 0.0;
+    auto windowStart = std::chrono::steady_clock::now();
+    bool first = true;
+
+    auto finish = [&](TrainOutcome::Status status, std::string message) {
+        d.loader->stop();
+        outcome.status = status;
+        outcome.message = std::move(message);
+        outcome.epochsCompleted = d.epoch;
+        outcome.iterations = d.iteration;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.sessionStart).count();
+        outcome.imagesPerSecond = seconds > 0 ? double(sessionImages) / seconds : 0.0;
+        d.say(outcome.message);
+        return outcome;
+    };
+
+    while (d.epoch < d.config.epochs && d.iteration < limit) {
+        d.loader->start(d.epoch, d.batchInEpoch);
+        while (auto batch = d.loader->next()) {
+            if (stopRequested()) {
+                d.batchInEpoch = batch->index;  // this batch has not been trained on
+                d.saveCheckpoint("last.pt");
+                return finish(TrainOutcome::Status::Stopped,
+                              "stopped at epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration) +
+                                  "; checkpoint written, continue with --resume " + d.config.runDir);
+            }
+            const bool logNow = (d.iteration + 1) % d.config.logInterval == 0;
+            double accuracy = 0.0;
+            const double lossValue = d.trainStep(*batch, logNow, accuracy);
+            if (!std::isfinite(lossValue))
+                return finish(TrainOutcome::Status::Diverged,
+                              "loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") + " at iteration " +
+                                  std::to_string(d.iteration + 1) + " (epoch " + std::to_string(d.epoch + 1) +
+                                  "); stopped, the last good checkpoint is kept. Try a lower learning rate.");
+            ++d.iteration;
+            d.batchInEpoch = batch->index + 1;
+            if (first)
+                outcome.firstLoss = lossValue;
+            first = false;
+            outcome.lastLoss = lossValue;
+            sessionImages += batch->images.size(0);
+            windowImages += batch->images.size(0);
+            windowLoss += lossValue;
+            ++windowSteps;
+            if (logNow) {
+                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - windowStart).count();
+                const double imagesPerSecond = seconds > 0 ? double(windowImages) / seconds : 0.0;
+                const double lr = d.schedule->at(d.iteration - 1);
+                d.metricsLog->append({{"kind", "train"}, {"epoch", d.epoch + 1}, {"iteration", d.iteration},
+                                      {"loss", windowLoss / double(windowSteps)}, {"accuracy", accuracy}, {"lr", lr},
+                                      {"images_per_s", imagesPerSecond}, {"elapsed_s", d.elapsed()}});
+                d.say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", d.epoch + 1, double(d.iteration),
+                             windowLoss / double(windowSteps), accuracy, lr) +
+                      format("  %.1f img/s", imagesPerSecond));
+                windowImages = windowSteps = 0;
+                windowLoss = 0.0;
+                windowStart = std::chrono::steady_clock::now();
+            }
+            if (d.hook)
+                d.hook(d.iteration);
+            if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
+                d.validateNow(outcome);
+            if (d.iteration >= limit)
+                break;
+        }
+        d.loader->stop();
+        const bool epochDone = d.batchInEpoch >= d.loader->batchesPerEpoch();
+        if (d.valPack && (epochDone || d.iteration >= limit))
+            d.validateNow(outcome);  // still counted as the epoch just trained
+        if (epochDone) {
+            ++d.epoch;
+            d.batchInEpoch = 0;
+            if (d.config.checkpointEachEpoch && d.epoch < d.config.epochs && d.iteration < limit)
+                d.saveCheckpoint("last.pt");
+        }
+    }
+    d.saveCheckpoint("last.pt");
+    return finish(TrainOutcome::Status::Finished,
+                  format("finished: %.0f epochs, %.0f iterations, last loss %.4f, best val mIoU %.4f", d.epoch,
+                         double(d.iteration), outcome.lastLoss, d.bestMeanIoU));
+}
+
+}  // namespace segstudio::engine

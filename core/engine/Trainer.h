@@ -1,0 +1,62 @@
+#pragma once
+
+#include "SegmentationMetrics.h"
+#include "TrainConfig.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace segstudio::engine {
+
+struct TrainOutcome {
+    enum class Status { Finished, Stopped, Diverged };
+    Status status = Status::Finished;
+    int epochsCompleted = 0;
+    std::int64_t iterations = 0;
+    double firstLoss = 0.0;  // first logged training loss of this session
+    double lastLoss = 0.0;
+    double imagesPerSecond = 0.0;  // this session's training throughput
+    bool validated = false;
+    SegmentationMetrics lastValidation;
+    double bestMeanIoU = -1.0;
+    std::string message;
+};
+
+// Trains one run into its run directory: config.json, metrics.jsonl, log.txt and
+// checkpoints/last.pt + checkpoints/best.pt (best validation mIoU).
+// Requirements: one Trainer per run directory at a time; construct and run() on one thread.
+// Guarantees: packs, model name and weights are checked in the constructor (EngineError), before
+// any training; a stop request (SIGINT/SIGTERM via installStopSignalHandlers(), or requestStop())
+// is honoured between iterations by writing checkpoints/last.pt at the exact position; a NaN/Inf
+// loss ends the run as Diverged without overwriting the last good checkpoint; resume() continues
+// with the same batches, augmentations and optimiser state as an uninterrupted run.
+class Trainer {
+public:
+    using ProgressFunction = std::function<void(const std::string& line)>;
+    using IterationHook = std::function<void(std::int64_t iteration)>;
+
+    // A new run; throws EngineError when runDir already holds a checkpoint (resume it instead).
+    explicit Trainer(TrainConfig config);
+    // Continues RUN_DIR from checkpoints/last.pt; epochs > 0 extends (or shortens) the run.
+    static std::unique_ptr<Trainer> resume(const std::string& runDir, int epochs = 0);
+    ~Trainer();
+
+    void setProgress(ProgressFunction progress);
+    void setIterationHook(IterationHook hook);  // called after every iteration (tests, UI)
+
+    TrainOutcome run();
+
+    const TrainConfig& config() const;
+    std::string lastCheckpointPath() const;
+    std::string bestCheckpointPath() const;
+
+private:
+    struct Impl;
+    Trainer(TrainConfig config, bool resuming);
+
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace segstudio::engine

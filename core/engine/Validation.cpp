@@ -1,0 +1,43 @@
+#include "Validation.h"
+
+#include "BatchLoader.h"
+#include "ConfusionMatrix.h"
+#include "Runtime.h"
+
+namespace segstudio::engine {
+
+SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReader& pack, const SegmentationLoss& loss,
+                             const ValidationSettings& settings)
+{
+    const bool wasTraining = model.is_training();
+    model.eval();
+    torch::NoGradGuard noGrad;
+    BatchLoader::Options options;
+    options.batchSize = settings.batchSize;
+    options.shuffle = false;
+    options.dropLast = false;
+    options.pinMemory = settings.pinMemory;
+    BatchLoader loader(pack, options);
+    ConfusionMatrix confusion(model.classes(), settings.device);
+    auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(settings.device));
+    std::int64_t samples = 0;
+    loader.start(/*epoch=*/0);
+    while (auto batch = loader.next()) {
+        const auto images = normaliseImages(imagesToDevice(batch->images, settings.device), settings.channelsLast);
+        const auto labels = batch->labels.to(settings.device).to(torch::kLong);
+        torch::Tensor logits;
+        {
+            AutocastScope autocast(settings.amp, settings.device);
+            logits = model.forward(images);
+        }
+        lossSum += loss(logits, labels).to(torch::kDouble) * double(images.size(0));
+        samples += images.size(0);
+        confusion.add(logits.argmax(1), labels);
+    }
+    auto metrics = confusion.metrics();
+    metrics.loss = samples > 0 ? lossSum.item<double>() / double(samples) : 0.0;
+    model.train(wasTraining);
+    return metrics;
+}
+
+}  // namespace segstudio::engine
