@@ -35,6 +35,7 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace segstudio::ui {
 
@@ -291,11 +292,26 @@ bool LabelEditor::openImage(std::size_t index)
         return false;  // keep the current image and its edits rather than lose them
     const data::Project& project = *m_d->project;
     try {
-        cv::Mat rgb = data::readImageRgb(project.imagePath(index));
+        // Decoding two 12-megapixel PNGs dominates opening: do the label map on a second core.
         const std::filesystem::path labelPath = project.labelMapPath(index);
-        cv::Mat saved = std::filesystem::exists(labelPath)
-                            ? data::readLabelMap(labelPath, project.schema(), rgb.size())
-                            : cv::Mat(rgb.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
+        const data::ClassSchema schema = project.schema();
+        QFuture<cv::Mat> savedFuture = QtConcurrent::run([labelPath, schema] {
+            return std::filesystem::exists(labelPath) ? data::readLabelMap(labelPath, schema) : cv::Mat();
+        });
+        cv::Mat rgb;
+        try {
+            rgb = data::readImageRgb(project.imagePath(index));
+        } catch (...) {
+            savedFuture.waitForFinished();
+            throw;
+        }
+        cv::Mat saved = savedFuture.result();  // rethrows the worker's DataError
+        if (saved.empty())
+            saved = cv::Mat(rgb.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
+        if (saved.size() != rgb.size())
+            throw data::DataError(labelPath.string(), "the label map is " + std::to_string(saved.cols) + "x" +
+                                                          std::to_string(saved.rows) + " but the image is " +
+                                                          std::to_string(rgb.cols) + "x" + std::to_string(rgb.rows));
         const std::string key = project.entry(index).image;
         std::optional<data::RecoveryStore::Entry> recovered = m_d->recovery ? m_d->recovery->find(key) : std::nullopt;
         cv::Mat labels = recovered ? m_d->recovery->restore(*recovered, project.schema(), rgb.size()) : saved.clone();

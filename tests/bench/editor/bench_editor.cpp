@@ -1,0 +1,226 @@
+// Editor benchmarks on a 4000×3000 image (issue 4): brush dab, repaint after a dab, flood fill of
+// a 6-megapixel region, undo memory per stroke, and image+labels open time. Prints one line per
+// measurement; results go to docs/BENCHMARKS.md. Run: bench_editor [--rounds N] [--screenshot out.png]
+#include "editor/ClassesPanel.h"
+#include "editor/LabelCanvas.h"
+#include "editor/LabelDocument.h"
+#include "editor/LabelEditor.h"
+#include "editor/PaintLabels.h"
+#include "editor/ToolSettings.h"
+
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+#include "data/Project.h"
+#include "paint/Brush.h"
+#include "paint/RegionMask.h"
+#include "paint/WriteGuard.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QPainter>
+#include <QTimer>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+using namespace segstudio;
+
+namespace {
+
+constexpr int kWidth = 4000;
+constexpr int kHeight = 3000;
+
+cv::Mat makeImage()
+{
+    cv::Mat rgb(kHeight, kWidth, CV_8UC3);
+    for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x)
+            rgb.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(x / 16), uchar(y / 12), uchar((x + y) / 28));
+    cv::rectangle(rgb, {600, 500}, {1800, 1400}, cv::Scalar(220, 40, 40), cv::FILLED);
+    cv::circle(rgb, {3000, 2000}, 600, cv::Scalar(30, 200, 60), cv::FILLED);
+    return rgb;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double msSince(const QElapsedTimer& timer) { return timer.nsecsElapsed() / 1e6; }
+
+}  // namespace
+
+// Renders the editor with a few labelled regions beside its classes panel (for docs/editor.png).
+void writeScreenshot(const std::filesystem::path& root, const char* path)
+{
+    cv::Mat rgb(480, 640, CV_8UC3, cv::Scalar(90, 140, 200));
+    cv::rectangle(rgb, {0, 300}, {639, 479}, cv::Scalar(90, 90, 90), cv::FILLED);
+    cv::rectangle(rgb, {180, 250}, {380, 340}, cv::Scalar(200, 30, 30), cv::FILLED);
+    cv::circle(rgb, {520, 200}, 90, cv::Scalar(40, 150, 50), cv::FILLED);
+    data::ClassSchema schema({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"},
+                              {2, "tree", {128, 128, 0}, "3"}, {3, "sky", {128, 128, 128}, "4"}});
+    data::Project project(root / "shot.segstudio", schema);
+    data::writeImageRgb(root / "street.png", rgb);
+    project.addImage(root / "street.png");
+    project.save();
+    ui::LabelEditor editor;
+    editor.resize(1080, 560);
+    editor.show();
+    editor.setProject(&project);
+    editor.openImage(0);
+    ui::LabelDocument* doc = editor.document();
+    const paint::WriteGuard guard;
+    doc->paintRegion(paint::RegionMask::polygon(doc->size(), {{0, 301}, {639, 301}, {639, 479}, {0, 479}}), 0, guard,
+                     QStringLiteral("road"));
+    doc->paintRegion(paint::RegionMask::magicWand(doc->image(), {300, 300}, 10), 1, guard, QStringLiteral("car"));
+    doc->paintRegion(paint::RegionMask::magicWand(doc->image(), {520, 200}, 10), 2, guard, QStringLiteral("tree"));
+    editor.toolSettings()->setCurrentClass(3);
+    QEventLoop wait;  // let the debounced pixel counts arrive
+    QTimer::singleShot(400, &wait, &QEventLoop::quit);
+    wait.exec();
+    QWidget* panel = editor.classesPanel();
+    panel->setParent(nullptr);
+    panel->resize(330, 560);
+    panel->show();
+    QApplication::processEvents();
+    QImage shot(editor.width() + panel->width(), 560, QImage::Format_RGB32);
+    shot.fill(Qt::white);
+    QPainter painter(&shot);
+    painter.drawPixmap(0, 0, editor.grab());
+    painter.drawPixmap(editor.width(), 0, panel->grab());
+    painter.end();
+    shot.save(QString::fromLocal8Bit(path));
+    editor.setProject(nullptr);
+    panel->setParent(&editor);
+}
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    int rounds = 5;
+    const char* screenshot = nullptr;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (std::string(argv[i]) == "--rounds")
+            rounds = std::max(1, std::atoi(argv[i + 1]));
+        else if (std::string(argv[i]) == "--screenshot")
+            screenshot = argv[i + 1];
+    }
+    const cv::Mat rgb = makeImage();
+    cv::Mat labels(kHeight, kWidth, CV_8UC1, cv::Scalar(255));
+    labels(cv::Rect(0, 0, 2000, 3000)).setTo(1);  // exactly 6 megapixels of class 1
+
+    // Open: a real project on disk, timed through LabelEditor::openImage.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    data::ClassSchema schema({{0, "a", {200, 0, 0}, "1"}, {1, "b", {0, 200, 0}, "2"}, {2, "c", {0, 0, 200}, "3"}});
+    data::Project project(root / "bench.segstudio", schema);
+    data::writeImageRgb(root / "big.png", rgb);
+    project.addImage(root / "big.png");
+    std::filesystem::create_directories(project.labelRoot());
+    data::writeLabelMap(project.labelMapPath(0), labels, schema);
+    project.save();
+    if (screenshot) {
+        writeScreenshot(root, screenshot);
+        return 0;
+    }
+    ui::LabelEditor editor;
+    editor.resize(1600, 1000);
+    editor.show();
+    editor.setProject(&project);
+    std::vector<double> openMs;
+    for (int i = 0; i < rounds; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        if (!editor.openImage(0))
+            return 1;
+        openMs.push_back(msSince(timer));
+        editor.setProject(nullptr);
+        editor.setProject(&project);
+    }
+    editor.openImage(0);
+    std::printf("open image+labels (4000x3000 PNG pair, via LabelEditor::openImage): median %.1f ms\n", median(openMs));
+
+    ui::LabelDocument* doc = editor.document();
+    ui::LabelCanvas* canvas = editor.canvas();
+    canvas->actualSize();
+    QApplication::processEvents();
+
+    // Dabs: what BrushTool does per mouse move (touch tiles, stroke a 6-px segment, notify),
+    // with the canvas recomposing the dirty rectangle; the repaint is timed separately.
+    const paint::WriteGuard guard;
+    std::mt19937 rng(7);
+    for (int size : {20, 100}) {
+        const paint::Brush brush(size, paint::BrushShape::Round);
+        std::vector<double> dabMs, repaintMs;
+        doc->beginEdit();
+        cv::Point last(kWidth / 2, kHeight / 2);
+        for (int i = 0; i < 500; ++i) {
+            const cv::Point next = last + cv::Point(int(rng() % 13) - 6, int(rng() % 13) - 6);
+            QElapsedTimer timer;
+            timer.start();
+            cv::Mat& map = doc->touch(brush.strokeRect(last, next));
+            const cv::Rect changed = brush.stroke(map, last, next, 2, guard) | brush.dabRect(next);
+            dabMs.push_back(msSince(timer));
+            timer.restart();
+            doc->notifyChanged(changed & cv::Rect(0, 0, kWidth, kHeight));  // recomposes the overlay rect
+            canvas->repaint(canvas->widgetRectOf(QRect(changed.x, changed.y, changed.width, changed.height)));
+            repaintMs.push_back(msSince(timer));
+            last = next;
+        }
+        doc->endEdit(QStringLiteral("bench"));
+        std::printf("brush dab size %d: median %.3f ms; recompose+repaint dirty rect at 1:1: median %.3f ms\n", size,
+                    median(dabMs), median(repaintMs));
+    }
+
+    // Full-view repaint for comparison (fit to window, whole widget).
+    canvas->fitToWindow();
+    std::vector<double> fullMs;
+    for (int i = 0; i < 10; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        canvas->repaint();
+        fullMs.push_back(msSince(timer));
+    }
+    std::printf("full repaint, fit to window (%dx%d widget): median %.1f ms\n", canvas->width(), canvas->height(),
+                median(fullMs));
+
+    // Flood fill of the 6-megapixel class-1 half, as FillTool does (region + paint + undo patch).
+    std::vector<double> floodMs, floodOnlyMs;
+    for (int i = 0; i < rounds; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        const paint::RegionMask region = paint::RegionMask::floodLabel(doc->labels(), {100, 100});
+        floodOnlyMs.push_back(msSince(timer));
+        doc->paintRegion(region, static_cast<std::uint8_t>(i % 2 == 0 ? 0 : 1), guard, QStringLiteral("fill"));
+        floodMs.push_back(msSince(timer));
+    }
+    std::printf("flood fill 6 MP region: region %.1f ms, region+paint+undo patch %.1f ms (median)\n",
+                median(floodOnlyMs), median(floodMs));
+
+    // Undo memory: 200 strokes of 1000 px (size 20), each one command.
+    QUndoStack* stack = doc->undoStack();
+    stack->clear();
+    const paint::Brush brush(20, paint::BrushShape::Round);
+    std::size_t total = 0;
+    for (int i = 0; i < 200; ++i) {
+        const cv::Point a(int(rng() % 3000) + 200, int(rng() % 2000) + 200);
+        const cv::Point b = a + cv::Point(700, 700);
+        doc->beginEdit();
+        brush.stroke(doc->touch(brush.strokeRect(a, b)), a, b, static_cast<std::uint8_t>(i % 3), guard);
+        doc->endEdit(QStringLiteral("stroke"));
+    }
+    for (int i = 0; i < stack->count(); ++i)
+        total += static_cast<const ui::PaintLabels*>(stack->command(i))->patch().memoryBytes();
+    std::printf("undo memory: %d strokes of ~990 px, size 20: %.1f KB per stroke, %.2f MB total\n", stack->count(),
+                total / 1024.0 / std::max(1, stack->count()), total / 1048576.0);
+    editor.setProject(nullptr);
+    return 0;
+}
