@@ -1,0 +1,66 @@
+#include "UiTestProject.h"
+#include "app/CommandLineOptions.h"
+
+#include <QTest>
+
+using segstudio::ui::CommandLineOptions;
+
+class TestCommandLineOptions : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parse_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<bool>("demo");
+        QTest::addColumn<QString>("demoDir");
+        QTest::addColumn<QString>("screenshot");
+        QTest::addColumn<bool>("error");
+
+        QTest::newRow("start page") << segstudio::test::strings({"segstudio"}) << QString() << false << QString() << QString() << false;
+        QTest::newRow("project") << segstudio::test::strings({"segstudio", "/d/p.segstudio"}) << QStringLiteral("/d/p.segstudio") << false
+                                 << QString() << QString() << false;
+        QTest::newRow("demo") << segstudio::test::strings({"segstudio", "--demo"}) << QString() << true << QString() << QString() << false;
+        QTest::newRow("demo dir implies demo") << segstudio::test::strings({"segstudio", "--demo-dir", "/tmp/d"}) << QString() << true
+                                               << QStringLiteral("/tmp/d") << QString() << false;
+        QTest::newRow("screenshot") << segstudio::test::strings({"segstudio", "--demo", "--screenshot", "w.png"}) << QString() << true
+                                    << QString() << QStringLiteral("w.png") << false;
+        QTest::newRow("two projects") << segstudio::test::strings({"segstudio", "a.segstudio", "b.segstudio"}) << QString() << false
+                                      << QString() << QString() << true;
+        QTest::newRow("demo and project") << segstudio::test::strings({"segstudio", "--demo", "a.segstudio"}) << QStringLiteral("a.segstudio")
+                                          << true << QString() << QString() << true;
+        QTest::newRow("unknown option") << segstudio::test::strings({"segstudio", "--frobnicate"}) << QString() << false << QString()
+                                        << QString() << true;
+        QTest::newRow("missing value") << segstudio::test::strings({"segstudio", "--screenshot"}) << QString() << false << QString()
+                                       << QString() << true;
+    }
+
+    void parse()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, project);
+        QFETCH(bool, demo);
+        QFETCH(QString, demoDir);
+        QFETCH(QString, screenshot);
+        QFETCH(bool, error);
+        const CommandLineOptions options = CommandLineOptions::parse(arguments);
+        QCOMPARE(!options.error.isEmpty(), error);
+        if (error)
+            return;
+        QCOMPARE(options.projectFile, project);
+        QCOMPARE(options.demo, demo);
+        QCOMPARE(options.demoDir, demoDir);
+        QCOMPARE(options.screenshotFile, screenshot);
+    }
+
+    void helpIsRecognised()
+    {
+        const auto options = CommandLineOptions::parse({QStringLiteral("segstudio"), QStringLiteral("--help")});
+        QVERIFY(options.helpRequested);
+        QVERIFY(options.helpText.contains(QStringLiteral("--demo")));
+    }
+};
+
+QTEST_MAIN(TestCommandLineOptions)
+#include "test_CommandLineOptions.moc"

@@ -1,0 +1,160 @@
+#include "UiTestProject.h"
+#include "app/ImageFilterProxyModel.h"
+#include "app/ImageListModel.h"
+
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using segstudio::data::LabelStatus;
+using segstudio::data::Split;
+using segstudio::ui::ImageFilterProxyModel;
+using segstudio::ui::ImageListModel;
+
+namespace {
+
+QStringList visibleNames(const QAbstractItemModel& model)
+{
+    QStringList names;
+    for (int row = 0; row < model.rowCount(); ++row)
+        names << model.index(row, 0).data(ImageListModel::PathRole).toString().section(u'/', -1);
+    return names;
+}
+
+}  // namespace
+
+class TestImageFilterProxyModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        // Names are deliberately not in insertion order, so sorting by name is visible.
+        m_project = segstudio::test::writeProject(
+            m_dir.path(), {{"delta.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                           {"alpha.png", Split::Val, LabelStatus::InProgress, {2}, 1},
+                           {"charlie.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                           {"bravo.png", Split::Test, LabelStatus::Reviewed, {1}, 3},
+                           {"echo_street.png", Split::Train, LabelStatus::Labelled, {1, 2}, 2}});
+        std::filesystem::remove(m_project.imagePath(2));  // charlie: a problem
+        m_model.setProject(&m_project);
+        QSignalSpy finished(&m_model, &ImageListModel::statsFinished);
+        QVERIFY(finished.wait(5000));
+        m_proxy.setSourceModel(&m_model);
+    }
+
+    void init()
+    {
+        m_proxy.setSplitFilter(std::nullopt);
+        m_proxy.setStatusFilter(std::nullopt);
+        m_proxy.setClassFilter(std::nullopt);
+        m_proxy.setProblemsOnly(false);
+        m_proxy.setSearchText({});
+        m_proxy.setSortKey(ImageFilterProxyModel::SortKey::Name);
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<int>("split");   // -1 = any
+        QTest::addColumn<int>("status");  // -1 = any
+        QTest::addColumn<int>("classId"); // -1 = any
+        QTest::addColumn<bool>("problems");
+        QTest::addColumn<QString>("search");
+        QTest::addColumn<QStringList>("expected");
+
+        const QStringList all = segstudio::test::strings({"alpha.png", "bravo.png", "charlie.png", "delta.png", "echo_street.png"});
+        QTest::newRow("nothing") << -1 << -1 << -1 << false << QString() << all;
+        QTest::newRow("train") << int(Split::Train) << -1 << -1 << false << QString()
+                               << segstudio::test::strings({"charlie.png", "delta.png", "echo_street.png"});
+        QTest::newRow("labelled") << -1 << int(LabelStatus::Labelled) << -1 << false << QString()
+                                  << segstudio::test::strings({"delta.png", "echo_street.png"});
+        QTest::newRow("has car") << -1 << -1 << 1 << false << QString()
+                                 << segstudio::test::strings({"bravo.png", "delta.png", "echo_street.png"});
+        QTest::newRow("train with sky") << int(Split::Train) << -1 << 2 << false << QString() << segstudio::test::strings({"echo_street.png"});
+        QTest::newRow("problems") << -1 << -1 << -1 << true << QString() << segstudio::test::strings({"charlie.png"});
+        QTest::newRow("search, any case") << -1 << -1 << -1 << false << QStringLiteral("STREET")
+                                          << segstudio::test::strings({"echo_street.png"});
+        QTest::newRow("search no match") << -1 << -1 << -1 << false << QStringLiteral("zulu") << QStringList{};
+        QTest::newRow("val and labelled") << int(Split::Val) << int(LabelStatus::Labelled) << -1 << false << QString()
+                                          << QStringList{};
+    }
+
+    void filters()
+    {
+        QFETCH(int, split);
+        QFETCH(int, status);
+        QFETCH(int, classId);
+        QFETCH(bool, problems);
+        QFETCH(QString, search);
+        QFETCH(QStringList, expected);
+        m_proxy.setSplitFilter(split < 0 ? std::nullopt : std::optional(Split(split)));
+        m_proxy.setStatusFilter(status < 0 ? std::nullopt : std::optional(LabelStatus(status)));
+        m_proxy.setClassFilter(classId < 0 ? std::nullopt : std::optional(classId));
+        m_proxy.setProblemsOnly(problems);
+        m_proxy.setSearchText(search);
+        QCOMPARE(visibleNames(m_proxy), expected);
+    }
+
+    void sorts_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QStringList>("expected");
+        // Labelled fractions: delta 1, alpha 0.5, bravo 0.25, echo 0.5, charlie 0 (no labels).
+        QTest::newRow("labelled ascending, ties by name")
+            << int(ImageFilterProxyModel::SortKey::LabelledFraction) << false
+            << segstudio::test::strings({"charlie.png", "bravo.png", "alpha.png", "echo_street.png", "delta.png"});
+        QTest::newRow("labelled descending, ties still by name")
+            << int(ImageFilterProxyModel::SortKey::LabelledFraction) << true
+            << segstudio::test::strings({"delta.png", "alpha.png", "echo_street.png", "bravo.png", "charlie.png"});
+        QTest::newRow("name descending") << int(ImageFilterProxyModel::SortKey::Name) << true
+                                         << segstudio::test::strings({"echo_street.png", "delta.png", "charlie.png", "bravo.png", "alpha.png"});
+    }
+
+    void sorts()
+    {
+        QFETCH(int, key);
+        QFETCH(bool, descending);
+        QFETCH(QStringList, expected);
+        m_proxy.setSortKey(ImageFilterProxyModel::SortKey(key), descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        QCOMPARE(visibleNames(m_proxy), expected);
+    }
+
+    void sortsByIoUOnceItExists()
+    {
+        m_model.setIoU(0, 0.9);  // delta
+        m_model.setIoU(3, 0.4);  // bravo
+        m_model.setIoU(1, 0.6);  // alpha
+        m_proxy.setSortKey(ImageFilterProxyModel::SortKey::IoU, Qt::DescendingOrder);
+        QCOMPARE(visibleNames(m_proxy).mid(0, 3), (segstudio::test::strings({"delta.png", "alpha.png", "bravo.png"})));
+        // A new IoU moves its row while the sort stays on.
+        m_model.setIoU(3, 0.95);
+        QCOMPARE(visibleNames(m_proxy).first(), QStringLiteral("bravo.png"));
+        for (int row = 0; row < m_model.rowCount(); ++row)
+            m_model.setIoU(row, std::nullopt);
+    }
+
+    void filterFollowsEdits()
+    {
+        m_proxy.setSplitFilter(Split::Test);
+        QCOMPARE(visibleNames(m_proxy), segstudio::test::strings({"bravo.png"}));
+        m_model.setSplit({1}, Split::Test);  // alpha
+        QCOMPARE(visibleNames(m_proxy), (segstudio::test::strings({"alpha.png", "bravo.png"})));
+        QCOMPARE(m_proxy.rowOfEntry(1), 0);
+        QCOMPARE(m_proxy.entryOfRow(1), std::size_t(3));
+        QCOMPARE(m_proxy.rowOfEntry(0), -1);  // delta is filtered out
+        m_model.setSplit({1}, Split::Val);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    segstudio::data::Project m_project;
+    ImageListModel m_model;
+    ImageFilterProxyModel m_proxy;
+};
+
+QTEST_MAIN(TestImageFilterProxyModel)
+#include "test_ImageFilterProxyModel.moc"

@@ -1,0 +1,140 @@
+#include "UiTestProject.h"
+#include "app/ImageListModel.h"
+#include "app/LabelStatsLoader.h"
+
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+#include <memory>
+
+using segstudio::data::LabelStatus;
+using segstudio::data::Split;
+using segstudio::test::ImageSpec;
+using segstudio::ui::ImageListModel;
+
+class TestImageListModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_project = segstudio::test::writeProject(
+            m_dir->path(), {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                           {"b.png", Split::Val, LabelStatus::InProgress, {2}, 1},
+                           {"c.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
+    }
+
+    void rowsAndColumnsFollowTheProject()
+    {
+        ImageListModel model;
+        QCOMPARE(model.rowCount(), 0);
+        model.setProject(&m_project);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(ImageListModel::ColumnCount));
+        QCOMPARE(model.index(1, ImageListModel::NameColumn).data().toString(), QStringLiteral("images/b.png"));
+        QCOMPARE(model.index(1, ImageListModel::SplitColumn).data().toString(), QStringLiteral("val"));
+        QCOMPARE(model.index(1, ImageListModel::StatusColumn).data().toString(), QStringLiteral("in progress"));
+        QCOMPARE(model.index(2, 0).data(ImageListModel::EntryIndexRole).toULongLong(), 2ULL);
+        model.setProject(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void statsArriveInTheBackground()
+    {
+        ImageListModel model;
+        QSignalSpy finished(&model, &ImageListModel::statsFinished);
+        model.setProject(&m_project);
+        QVERIFY(finished.wait(5000));
+        QVERIFY(model.statsComplete());
+        QCOMPARE(model.index(0, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 1.0);
+        QCOMPARE(model.index(1, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.5);
+        QCOMPARE(model.index(2, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.0);
+        QCOMPARE(model.index(0, ImageListModel::ClassesColumn).data().toString(), QStringLiteral("road, car"));
+        QCOMPARE(model.index(1, ImageListModel::ClassesColumn).data().toString(), QStringLiteral("sky"));
+        QCOMPARE(model.index(1, ImageListModel::LabelledColumn).data().toString(), QStringLiteral("50.0 %"));
+        const QByteArray mask = model.index(1, 0).data(ImageListModel::ClassMaskRole).toByteArray();
+        QCOMPARE(mask.size(), 32);
+        QCOMPARE(uchar(mask[0]), uchar(1 << 2));
+        QVERIFY(model.problemRows().isEmpty());
+    }
+
+    void missingAndBrokenImagesAreProblemsNamingTheFile()
+    {
+        std::filesystem::remove(m_project.imagePath(0));
+        {
+            std::ofstream broken(m_project.imagePath(2), std::ios::trunc | std::ios::binary);
+            broken << "not a png";
+        }
+        ImageListModel model;
+        QSignalSpy finished(&model, &ImageListModel::statsFinished);
+        model.setProject(&m_project);
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(model.problemRows(), (QList<int>{0, 2}));
+        const QString missing = model.index(0, 0).data(ImageListModel::ProblemRole).toString();
+        QVERIFY2(missing.contains(QStringLiteral("a.png")) && missing.contains(QStringLiteral("not found")), qPrintable(missing));
+        QVERIFY(model.index(2, 0).data(ImageListModel::ProblemRole).toString().contains(QStringLiteral("c.png")));
+        // The healthy row is unaffected.
+        QCOMPARE(model.index(1, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.5);
+    }
+
+    void setSplitAndStatusChangeTheProject()
+    {
+        ImageListModel model;
+        model.setProject(&m_project);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy modified(&model, &ImageListModel::projectModified);
+        model.setSplit({0, 2}, Split::Val);
+        QVERIFY(m_project.entry(0).split == Split::Val);
+        QVERIFY(m_project.entry(2).split == Split::Val);
+        QVERIFY(m_project.entry(1).split == Split::Val);
+        QCOMPARE(changed.count(), 2);  // row 1 was already val
+        QCOMPARE(modified.count(), 1);
+        model.setStatus({1}, LabelStatus::Reviewed);
+        QVERIFY(m_project.entry(1).status == LabelStatus::Reviewed);
+        QCOMPARE(model.index(1, 0).data(ImageListModel::StatusRole).toInt(), int(LabelStatus::Reviewed));
+        model.setStatus({1}, LabelStatus::Reviewed);
+        QCOMPARE(modified.count(), 2);  // no change, no signal
+    }
+
+    void removeEntriesDropsRowsAndRecomputes()
+    {
+        ImageListModel model;
+        QSignalSpy finished(&model, &ImageListModel::statsFinished);
+        model.setProject(&m_project);
+        QVERIFY(finished.wait(5000));
+        model.removeEntries({0});
+        QCOMPARE(m_project.size(), std::size_t(2));
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, 0).data(ImageListModel::PathRole).toString(), QStringLiteral("images/b.png"));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(model.index(0, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.5);
+    }
+
+    void liveLabelledFractionAndIoU()
+    {
+        ImageListModel model;
+        model.setProject(&m_project);
+        QVERIFY(!model.hasIoU());
+        QCOMPARE(model.index(2, 0).data(ImageListModel::IoURole).toDouble(), -1.0);
+        model.setLabelledFraction(2, 0.25);
+        QCOMPARE(model.index(2, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.25);
+        model.setIoU(2, 0.75);
+        QVERIFY(model.hasIoU());
+        QCOMPARE(model.index(2, ImageListModel::IoUColumn).data().toString(), QStringLiteral("0.750"));
+        model.setIoU(2, std::nullopt);
+        QVERIFY(!model.hasIoU());
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    segstudio::data::Project m_project;
+};
+
+QTEST_MAIN(TestImageListModel)
+#include "test_ImageListModel.moc"

@@ -1,0 +1,88 @@
+#include "AppLauncher.h"
+
+#include "CommandLineOptions.h"
+#include "DatasetBrowser.h"
+#include "ImageListModel.h"
+#include "MainWindow.h"
+#include "ThumbnailCache.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <cstdio>
+
+namespace segstudio::ui {
+
+namespace {
+
+constexpr int kScreenshotPollMs = 100;
+constexpr int kScreenshotMaxWaitMs = 20000;
+
+void printLine(FILE* stream, const QString& text)
+{
+    std::fprintf(stream, "%s\n", qPrintable(text));
+}
+
+// Waits (without blocking the event loop) until the visible thumbnails and the label counts are
+// in, or the time is up, then saves the window and quits.
+void grabWhenSettled(MainWindow& window, const QString& file)
+{
+    auto* timer = new QTimer(&window);
+    auto* clock = new QElapsedTimer;
+    clock->start();
+    QObject::connect(timer, &QTimer::timeout, &window, [&window, timer, clock, file] {
+        ImageListModel* model = window.browser()->model();
+        const bool settled = clock->elapsed() > 500 && model->thumbnails()->pendingCount() == 0 && model->statsComplete();
+        if (!settled && clock->elapsed() < kScreenshotMaxWaitMs)
+            return;
+        timer->stop();
+        delete clock;
+        const bool saved = window.grab().save(file);
+        printLine(saved ? stdout : stderr, saved ? QStringLiteral("Saved %1").arg(file)
+                                                 : QStringLiteral("%1: cannot write the screenshot").arg(file));
+        QApplication::exit(saved ? 0 : 1);
+    });
+    timer->start(kScreenshotPollMs);
+}
+
+}  // namespace
+
+void AppLauncher::setApplicationNames()
+{
+    QApplication::setOrganizationName(QStringLiteral("SegStudio"));
+    QApplication::setApplicationName(QStringLiteral("SegStudio"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+}
+
+int AppLauncher::run(QApplication& app)
+{
+    const CommandLineOptions options = CommandLineOptions::parse(app.arguments());
+    if (!options.error.isEmpty()) {
+        printLine(stderr, options.error);
+        printLine(stderr, options.helpText);
+        return 2;
+    }
+    if (options.helpRequested) {
+        printLine(stdout, options.helpText);
+        return 0;
+    }
+
+    MainWindow window;
+    window.show();
+    bool opened = true;
+    if (options.demo)
+        opened = window.openDemo(options.demoDir);
+    else if (!options.projectFile.isEmpty())
+        opened = window.openProject(options.projectFile);
+    if (!opened) {
+        printLine(stderr, window.lastError());
+        // A screenshot of a failed start is useless; an interactive user keeps the start page.
+        if (!options.screenshotFile.isEmpty())
+            return 1;
+    }
+    if (!options.screenshotFile.isEmpty())
+        grabWhenSettled(window, options.screenshotFile);
+    return app.exec();
+}
+
+}  // namespace segstudio::ui

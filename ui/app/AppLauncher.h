@@ -1,0 +1,17 @@
+#pragma once
+
+class QApplication;
+
+namespace segstudio::ui {
+
+// What `segstudio` does between QApplication and exec(): names the application (QSettings and
+// QStandardPaths use them), parses the command line (CommandLineOptions), shows the main window
+// with the start page, a project or the demo, and for --screenshot saves the window once its
+// thumbnails are in and quits. Keeps app/segstudio/main.cpp to a few lines.
+class AppLauncher {
+public:
+    static void setApplicationNames();
+    static int run(QApplication& app);  // the process exit code
+};
+
+}  // namespace segstudio::ui

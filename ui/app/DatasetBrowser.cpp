@@ -1,0 +1,338 @@
+#include "DatasetBrowser.h"
+
+#include "ImageFilterProxyModel.h"
+#include "ImageListModel.h"
+#include "ImageNavigator.h"
+#include "LabelStatsLoader.h"
+#include "ThumbnailCache.h"
+#include "ThumbnailDelegate.h"
+#include "data/Project.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMenu>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace segstudio::ui {
+
+namespace {
+
+// Status filter entries beyond the four statuses.
+constexpr int kAnyStatus = -1;
+constexpr int kProblems = -2;
+
+}  // namespace
+
+DatasetBrowser::DatasetBrowser(QWidget* parent)
+    : QWidget(parent),
+      m_model(new ImageListModel(this)),
+      m_proxy(new ImageFilterProxyModel(this)),
+      m_delegate(new ThumbnailDelegate(QSize(160, 120), this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_model->thumbnails()->setThumbnailSize(QSize(160, 120));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(createFilterBar());
+    createViews();
+    layout->addWidget(m_stack, 1);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("summary"));
+    layout->addWidget(m_summary);
+    createActions();
+
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &DatasetBrowser::updateSummary);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &DatasetBrowser::updateSummary);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &DatasetBrowser::updateSummary);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &DatasetBrowser::updateSummary);
+    connect(m_model, &ImageListModel::statsFinished, this, &DatasetBrowser::updateSummary);
+    connect(m_model->statsLoader(), &LabelStatsLoader::statsReady, this, &DatasetBrowser::updateSummary);
+    updateSummary();
+}
+
+DatasetBrowser::~DatasetBrowser() = default;
+
+QWidget* DatasetBrowser::createFilterBar()
+{
+    auto* bar = new QWidget(this);
+    auto* grid = new QVBoxLayout(bar);
+    grid->setContentsMargins(2, 2, 2, 2);
+    grid->setSpacing(2);
+
+    m_search = new QLineEdit(bar);
+    m_search->setObjectName(QStringLiteral("search"));
+    m_search->setPlaceholderText(tr("Search file names…"));
+    m_search->setClearButtonEnabled(true);
+    grid->addWidget(m_search);
+
+    auto* row = new QHBoxLayout;
+    m_splitFilter = new QComboBox(bar);
+    m_splitFilter->setObjectName(QStringLiteral("splitFilter"));
+    m_splitFilter->addItem(tr("All splits"), -1);
+    m_splitFilter->addItem(tr("Train"), int(data::Split::Train));
+    m_splitFilter->addItem(tr("Val"), int(data::Split::Val));
+    m_splitFilter->addItem(tr("Test"), int(data::Split::Test));
+    m_splitFilter->addItem(tr("Unassigned"), int(data::Split::Unassigned));
+    m_statusFilter = new QComboBox(bar);
+    m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
+    m_statusFilter->addItem(tr("Any status"), kAnyStatus);
+    m_statusFilter->addItem(tr("Unlabelled"), int(data::LabelStatus::Unlabelled));
+    m_statusFilter->addItem(tr("In progress"), int(data::LabelStatus::InProgress));
+    m_statusFilter->addItem(tr("Labelled"), int(data::LabelStatus::Labelled));
+    m_statusFilter->addItem(tr("Reviewed"), int(data::LabelStatus::Reviewed));
+    m_statusFilter->addItem(tr("Problems"), kProblems);
+    m_classFilter = new QComboBox(bar);
+    m_classFilter->setObjectName(QStringLiteral("classFilter"));
+    row->addWidget(m_splitFilter);
+    row->addWidget(m_statusFilter);
+    row->addWidget(m_classFilter);
+    grid->addLayout(row);
+
+    auto* sortRow = new QHBoxLayout;
+    sortRow->addWidget(new QLabel(tr("Sort:"), bar));
+    m_sortKey = new QComboBox(bar);
+    m_sortKey->setObjectName(QStringLiteral("sortKey"));
+    m_sortKey->addItem(tr("Name"), int(ImageFilterProxyModel::SortKey::Name));
+    m_sortKey->addItem(tr("Labelled %"), int(ImageFilterProxyModel::SortKey::LabelledFraction));
+    m_sortKey->addItem(tr("IoU"), int(ImageFilterProxyModel::SortKey::IoU));
+    m_sortOrder = new QToolButton(bar);
+    m_sortOrder->setCheckable(true);
+    m_sortOrder->setArrowType(Qt::UpArrow);
+    m_sortOrder->setToolTip(tr("Ascending / descending"));
+    sortRow->addWidget(m_sortKey, 1);
+    sortRow->addWidget(m_sortOrder);
+    grid->addLayout(sortRow);
+
+    connect(m_search, &QLineEdit::textChanged, this, &DatasetBrowser::applyFilters);
+    for (QComboBox* combo : {m_splitFilter, m_statusFilter, m_classFilter})
+        connect(combo, &QComboBox::currentIndexChanged, this, &DatasetBrowser::applyFilters);
+    connect(m_sortKey, &QComboBox::currentIndexChanged, this, &DatasetBrowser::applySort);
+    connect(m_sortOrder, &QToolButton::toggled, this, [this](bool descending) {
+        m_sortOrder->setArrowType(descending ? Qt::DownArrow : Qt::UpArrow);
+        applySort();
+    });
+    return bar;
+}
+
+void DatasetBrowser::createViews()
+{
+    m_stack = new QStackedWidget(this);
+    m_grid = new QListView(m_stack);
+    m_grid->setObjectName(QStringLiteral("thumbnailGrid"));
+    m_grid->setViewMode(QListView::IconMode);
+    m_grid->setMovement(QListView::Static);
+    m_grid->setResizeMode(QListView::Adjust);
+    m_grid->setWrapping(true);
+    // Uniform sizes keep layout O(1) per item: the grid never asks 10,000 cells for a size hint.
+    m_grid->setUniformItemSizes(true);
+    m_grid->setItemDelegate(m_delegate);
+    m_grid->setGridSize(m_delegate->cellSize() + QSize(4, 4));
+    m_grid->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_grid->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_grid->setMouseTracking(true);
+    m_grid->setModel(m_proxy);
+    m_grid->setModelColumn(ImageListModel::NameColumn);
+
+    m_list = new QTableView(m_stack);
+    m_list->setObjectName(QStringLiteral("detailList"));
+    m_list->setModel(m_proxy);
+    m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_list->setSortingEnabled(false);
+    m_list->verticalHeader()->hide();
+    m_list->verticalHeader()->setDefaultSectionSize(m_list->fontMetrics().height() + 6);
+    m_list->horizontalHeader()->setStretchLastSection(true);
+    m_list->setWordWrap(false);
+
+    m_selection = m_grid->selectionModel();
+    m_list->setSelectionModel(m_selection);
+    m_stack->addWidget(m_grid);
+    m_stack->addWidget(m_list);
+
+    connect(m_selection, &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+        if (!current.isValid())
+            return;
+        const std::size_t entry = m_proxy->entryOfRow(current.row());
+        if (m_lastEmitted == entry)
+            return;
+        m_lastEmitted = entry;
+        emit currentEntryChanged(entry);
+    });
+    for (QAbstractItemView* view : {static_cast<QAbstractItemView*>(m_grid), static_cast<QAbstractItemView*>(m_list)}) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, this,
+                [this, view](const QPoint& pos) { showContextMenu(view->viewport()->mapToGlobal(pos)); });
+    }
+}
+
+void DatasetBrowser::createActions()
+{
+    m_nextAction = new QAction(tr("&Next Image"), this);
+    m_nextAction->setShortcut(QKeySequence(Qt::Key_PageDown));
+    connect(m_nextAction, &QAction::triggered, this, &DatasetBrowser::selectNext);
+    m_previousAction = new QAction(tr("&Previous Image"), this);
+    m_previousAction->setShortcut(QKeySequence(Qt::Key_PageUp));
+    connect(m_previousAction, &QAction::triggered, this, &DatasetBrowser::selectPrevious);
+    m_nextUnlabelledAction = new QAction(tr("Next &Unlabelled Image"), this);
+    m_nextUnlabelledAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    connect(m_nextUnlabelledAction, &QAction::triggered, this, &DatasetBrowser::selectNextUnlabelled);
+
+    m_showListAction = new QAction(tr("Show Detail &List"), this);
+    m_showListAction->setCheckable(true);
+    connect(m_showListAction, &QAction::toggled, this, [this](bool list) { m_stack->setCurrentIndex(list ? 1 : 0); });
+    m_overlayAction = new QAction(tr("Label &Overlay on Thumbnails"), this);
+    m_overlayAction->setCheckable(true);
+    connect(m_overlayAction, &QAction::toggled, m_model, &ImageListModel::setOverlayEnabled);
+}
+
+void DatasetBrowser::setProject(data::Project* project)
+{
+    m_lastEmitted.reset();
+    m_model->setProject(project);
+    fillClassFilter();
+    updateSummary();
+}
+
+void DatasetBrowser::fillClassFilter()
+{
+    const QSignalBlocker blocker(m_classFilter);
+    m_classFilter->clear();
+    m_classFilter->addItem(tr("Any class"), -1);
+    if (data::Project* project = m_model->project())
+        for (const auto& labelClass : project->schema().classes())
+            m_classFilter->addItem(QString::fromStdString(labelClass.name), labelClass.id);
+    m_proxy->setClassFilter(std::nullopt);
+}
+
+void DatasetBrowser::applyFilters()
+{
+    const int split = m_splitFilter->currentData().toInt();
+    const int status = m_statusFilter->currentData().toInt();
+    const int classId = m_classFilter->currentData().toInt();
+    m_proxy->setSplitFilter(split < 0 ? std::nullopt : std::optional(data::Split(split)));
+    m_proxy->setStatusFilter(status < 0 ? std::nullopt : std::optional(data::LabelStatus(status)));
+    m_proxy->setProblemsOnly(status == kProblems);
+    m_proxy->setClassFilter(classId < 0 ? std::nullopt : std::optional(classId));
+    m_proxy->setSearchText(m_search->text());
+    updateSummary();
+}
+
+void DatasetBrowser::applySort()
+{
+    m_proxy->setSortKey(ImageFilterProxyModel::SortKey(m_sortKey->currentData().toInt()),
+                        m_sortOrder->isChecked() ? Qt::DescendingOrder : Qt::AscendingOrder);
+}
+
+std::optional<std::size_t> DatasetBrowser::currentEntry() const
+{
+    const QModelIndex current = m_selection->currentIndex();
+    if (!current.isValid())
+        return std::nullopt;
+    return m_proxy->entryOfRow(current.row());
+}
+
+QList<int> DatasetBrowser::selectedRows() const
+{
+    QList<int> rows;
+    for (const QModelIndex& index : m_selection->selectedIndexes())
+        if (index.column() == 0)
+            rows << m_proxy->mapToSource(index).row();
+    // The grid selects column 0 only, the list whole rows; both give one index in column 0.
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+}
+
+QList<std::size_t> DatasetBrowser::selectedEntries() const
+{
+    QList<std::size_t> entries;
+    for (int row : selectedRows())
+        entries << std::size_t(row);
+    return entries;
+}
+
+bool DatasetBrowser::selectEntry(std::size_t entry)
+{
+    const int row = m_proxy->rowOfEntry(entry);
+    if (row < 0)
+        return false;
+    selectProxyRow(row);
+    return true;
+}
+
+void DatasetBrowser::selectProxyRow(int row)
+{
+    const QModelIndex index = m_proxy->index(row, 0);
+    m_selection->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_grid->scrollTo(index);
+    m_list->scrollTo(index);
+}
+
+void DatasetBrowser::selectNext()
+{
+    if (auto row = ImageNavigator::find(*m_proxy, m_selection->currentIndex().row(), +1))
+        selectProxyRow(*row);
+}
+
+void DatasetBrowser::selectPrevious()
+{
+    const QModelIndex current = m_selection->currentIndex();
+    if (auto row = ImageNavigator::find(*m_proxy, current.isValid() ? current.row() : -1, -1))
+        selectProxyRow(*row);
+}
+
+void DatasetBrowser::selectNextUnlabelled()
+{
+    if (auto row = ImageNavigator::find(*m_proxy, m_selection->currentIndex().row(), +1, &ImageNavigator::needsLabelling))
+        selectProxyRow(*row);
+    else
+        emit statusMessage(tr("No unlabelled image after this one"));
+}
+
+void DatasetBrowser::showContextMenu(const QPoint& globalPos)
+{
+    const QList<int> rows = selectedRows();
+    if (rows.isEmpty())
+        return;
+    QMenu menu(this);
+    QMenu* splitMenu = menu.addMenu(tr("Set &Split"));
+    const std::pair<data::Split, QString> splits[] = {{data::Split::Train, tr("Train")},
+                                                      {data::Split::Val, tr("Val")},
+                                                      {data::Split::Test, tr("Test")},
+                                                      {data::Split::Unassigned, tr("Unassigned")}};
+    for (const auto& [split, name] : splits)
+        connect(splitMenu->addAction(name), &QAction::triggered, this, [this, rows, split = split] { m_model->setSplit(rows, split); });
+    QMenu* statusMenu = menu.addMenu(tr("Set S&tatus"));
+    const std::pair<data::LabelStatus, QString> statuses[] = {{data::LabelStatus::Unlabelled, tr("Unlabelled")},
+                                                              {data::LabelStatus::InProgress, tr("In progress")},
+                                                              {data::LabelStatus::Labelled, tr("Labelled")},
+                                                              {data::LabelStatus::Reviewed, tr("Reviewed")}};
+    for (const auto& [status, name] : statuses)
+        connect(statusMenu->addAction(name), &QAction::triggered, this,
+                [this, rows, status = status] { m_model->setStatus(rows, status); });
+    menu.addSeparator();
+    connect(menu.addAction(tr("&Remove %n Image(s) from Project…", nullptr, int(rows.size()))), &QAction::triggered, this,
+            [this] { emit removeRequested(selectedEntries()); });
+    menu.exec(globalPos);
+}
+
+void DatasetBrowser::updateSummary()
+{
+    const int total = m_model->rowCount();
+    QString text = tr("%1 of %2 images").arg(m_proxy->rowCount()).arg(total);
+    if (total > 0 && !m_model->statsComplete())
+        text += tr(" · reading labels %1 %").arg(100 * (total - m_model->pendingStatsCount()) / total);
+    m_summary->setText(text);
+}
+
+}  // namespace segstudio::ui

@@ -1,0 +1,100 @@
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QItemSelectionModel;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QStackedWidget;
+class QTableView;
+class QToolButton;
+
+namespace segstudio::data {
+class Project;
+}
+
+namespace segstudio::ui {
+
+class ImageFilterProxyModel;
+class ImageListModel;
+class ThumbnailDelegate;
+
+// The way through a project's images: a thumbnail grid and a detail list over one filtered,
+// sorted model with one shared selection; filter bar (split, status/problems, class, search,
+// sort); a context menu to set split or status of the selection or remove it; next/previous/next
+// unlabelled navigation.
+// Requirements: GUI thread; the project outlives the browser or is replaced with setProject(nullptr).
+// Guarantees: currentEntryChanged fires once per change of the current image, with the project
+//   index (not the view row); removal is only requested, the window decides (it owns the editor).
+class DatasetBrowser : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DatasetBrowser(QWidget* parent = nullptr);
+    ~DatasetBrowser() override;
+
+    void setProject(data::Project* project);
+    ImageListModel* model() const { return m_model; }
+    ImageFilterProxyModel* proxy() const { return m_proxy; }
+    QListView* gridView() const { return m_grid; }
+    QTableView* listView() const { return m_list; }
+
+    std::optional<std::size_t> currentEntry() const;
+    QList<std::size_t> selectedEntries() const;
+    bool selectEntry(std::size_t entry);  // false when the filter hides it
+
+    QAction* nextAction() const { return m_nextAction; }
+    QAction* previousAction() const { return m_previousAction; }
+    QAction* nextUnlabelledAction() const { return m_nextUnlabelledAction; }
+    QAction* showListAction() const { return m_showListAction; }
+    QAction* overlayAction() const { return m_overlayAction; }
+
+public slots:
+    void selectNext();
+    void selectPrevious();
+    void selectNextUnlabelled();
+
+signals:
+    void currentEntryChanged(std::size_t entry);
+    void removeRequested(const QList<std::size_t>& entries);
+    void statusMessage(const QString& text);
+
+private:
+    QWidget* createFilterBar();
+    void createViews();
+    void createActions();
+    void fillClassFilter();
+    void applyFilters();
+    void applySort();
+    void selectProxyRow(int row);
+    void showContextMenu(const QPoint& globalPos);
+    void updateSummary();
+    QList<int> selectedRows() const;
+
+    ImageListModel* m_model;
+    ImageFilterProxyModel* m_proxy;
+    ThumbnailDelegate* m_delegate;
+    QItemSelectionModel* m_selection = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QListView* m_grid = nullptr;
+    QTableView* m_list = nullptr;
+    QLineEdit* m_search = nullptr;
+    QComboBox* m_splitFilter = nullptr;
+    QComboBox* m_statusFilter = nullptr;
+    QComboBox* m_classFilter = nullptr;
+    QComboBox* m_sortKey = nullptr;
+    QToolButton* m_sortOrder = nullptr;
+    QLabel* m_summary = nullptr;
+    QAction* m_nextAction = nullptr;
+    QAction* m_previousAction = nullptr;
+    QAction* m_nextUnlabelledAction = nullptr;
+    QAction* m_showListAction = nullptr;
+    QAction* m_overlayAction = nullptr;
+    std::optional<std::size_t> m_lastEmitted;
+};
+
+}  // namespace segstudio::ui

@@ -1,0 +1,113 @@
+#include "ImageFilterProxyModel.h"
+
+#include "ImageListModel.h"
+
+namespace segstudio::ui {
+
+ImageFilterProxyModel::ImageFilterProxyModel(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setSortCaseSensitivity(Qt::CaseInsensitive);
+    setDynamicSortFilter(true);
+    sort(ImageListModel::NameColumn, Qt::AscendingOrder);
+}
+
+void ImageFilterProxyModel::setSplitFilter(std::optional<data::Split> split)
+{
+    m_split = split;
+    refilter();
+}
+
+void ImageFilterProxyModel::setStatusFilter(std::optional<data::LabelStatus> status)
+{
+    m_status = status;
+    refilter();
+}
+
+void ImageFilterProxyModel::setClassFilter(std::optional<int> classId)
+{
+    m_classId = classId;
+    refilter();
+}
+
+void ImageFilterProxyModel::setProblemsOnly(bool problemsOnly)
+{
+    m_problemsOnly = problemsOnly;
+    refilter();
+}
+
+void ImageFilterProxyModel::setSearchText(const QString& text)
+{
+    m_search = text.trimmed();
+    refilter();
+}
+
+void ImageFilterProxyModel::setSortKey(SortKey key, Qt::SortOrder order)
+{
+    m_sortKey = key;
+    // The column only tells views which header shows the arrow; lessThan reads m_sortKey.
+    const int column = key == SortKey::Name ? ImageListModel::NameColumn
+        : key == SortKey::LabelledFraction  ? ImageListModel::LabelledColumn
+                                            : ImageListModel::IoUColumn;
+    invalidate();
+    sort(column, order);
+}
+
+void ImageFilterProxyModel::refilter()
+{
+    invalidateRowsFilter();
+}
+
+int ImageFilterProxyModel::rowOfEntry(std::size_t entry) const
+{
+    if (!sourceModel() || entry >= std::size_t(sourceModel()->rowCount()))
+        return -1;
+    return mapFromSource(sourceModel()->index(int(entry), 0)).row();
+}
+
+std::size_t ImageFilterProxyModel::entryOfRow(int proxyRow) const
+{
+    return std::size_t(mapToSource(index(proxyRow, 0)).row());
+}
+
+bool ImageFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    const QModelIndex cell = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (m_split && cell.data(ImageListModel::SplitRole).toInt() != int(*m_split))
+        return false;
+    if (m_status && cell.data(ImageListModel::StatusRole).toInt() != int(*m_status))
+        return false;
+    if (m_classId) {
+        const QByteArray mask = cell.data(ImageListModel::ClassMaskRole).toByteArray();
+        const int id = *m_classId;
+        if (id < 0 || id / 8 >= mask.size() || !(uchar(mask[id / 8]) & (1 << (id % 8))))
+            return false;
+    }
+    if (m_problemsOnly && cell.data(ImageListModel::ProblemRole).toString().isEmpty())
+        return false;
+    if (!m_search.isEmpty() && !cell.data(ImageListModel::PathRole).toString().contains(m_search, Qt::CaseInsensitive))
+        return false;
+    return true;
+}
+
+bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    const QModelIndex l = left.siblingAtColumn(0);
+    const QModelIndex r = right.siblingAtColumn(0);
+    auto byName = [&] {
+        return QString::compare(l.data(ImageListModel::PathRole).toString(), r.data(ImageListModel::PathRole).toString(),
+                                Qt::CaseInsensitive) < 0;
+    };
+    const int role = m_sortKey == SortKey::LabelledFraction ? ImageListModel::LabelledFractionRole
+        : m_sortKey == SortKey::IoU                         ? ImageListModel::IoURole
+                                                            : -1;
+    if (role < 0)
+        return byName();
+    const double a = l.data(role).toDouble();
+    const double b = r.data(role).toDouble();
+    if (a != b)
+        return a < b;
+    // Ties keep name order whichever way the sort goes, so equal values do not shuffle.
+    return sortOrder() == Qt::AscendingOrder ? byName() : !byName();
+}
+
+}  // namespace segstudio::ui

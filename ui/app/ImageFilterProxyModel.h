@@ -1,0 +1,54 @@
+#pragma once
+
+#include "data/ImageEntry.h"
+
+#include <QSortFilterProxyModel>
+#include <optional>
+
+namespace segstudio::ui {
+
+// Filters and sorts an ImageListModel for the browser: by split, status, class present, problems
+// and a text search over the image path; sorted by name, labelled % or IoU (ties by name, so the
+// order is stable). Reads only the model's roles, so it is tested without any view.
+class ImageFilterProxyModel : public QSortFilterProxyModel {
+    Q_OBJECT
+
+public:
+    enum class SortKey { Name, LabelledFraction, IoU };
+
+    explicit ImageFilterProxyModel(QObject* parent = nullptr);
+
+    void setSplitFilter(std::optional<data::Split> split);
+    void setStatusFilter(std::optional<data::LabelStatus> status);
+    void setClassFilter(std::optional<int> classId);
+    void setProblemsOnly(bool problemsOnly);
+    void setSearchText(const QString& text);
+    void setSortKey(SortKey key, Qt::SortOrder order = Qt::AscendingOrder);
+
+    std::optional<data::Split> splitFilter() const { return m_split; }
+    std::optional<data::LabelStatus> statusFilter() const { return m_status; }
+    std::optional<int> classFilter() const { return m_classId; }
+    bool problemsOnly() const { return m_problemsOnly; }
+    QString searchText() const { return m_search; }
+    SortKey sortKey() const { return m_sortKey; }
+
+    // The proxy row showing project entry `entry`, or -1 when it is filtered out.
+    int rowOfEntry(std::size_t entry) const;
+    std::size_t entryOfRow(int proxyRow) const;
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+
+private:
+    void refilter();
+
+    std::optional<data::Split> m_split;
+    std::optional<data::LabelStatus> m_status;
+    std::optional<int> m_classId;
+    bool m_problemsOnly = false;
+    QString m_search;
+    SortKey m_sortKey = SortKey::Name;
+};
+
+}  // namespace segstudio::ui

@@ -1,0 +1,323 @@
+#include "ImageListModel.h"
+
+#include "LabelStatsLoader.h"
+#include "ThumbnailCache.h"
+#include "data/Project.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <algorithm>
+
+namespace segstudio::ui {
+
+namespace {
+
+QString splitText(data::Split split)
+{
+    switch (split) {
+    case data::Split::Train: return ImageListModel::tr("train");
+    case data::Split::Val: return ImageListModel::tr("val");
+    case data::Split::Test: return ImageListModel::tr("test");
+    case data::Split::Unassigned: break;
+    }
+    return ImageListModel::tr("—");
+}
+
+QString statusText(data::LabelStatus status)
+{
+    switch (status) {
+    case data::LabelStatus::InProgress: return ImageListModel::tr("in progress");
+    case data::LabelStatus::Labelled: return ImageListModel::tr("labelled");
+    case data::LabelStatus::Reviewed: return ImageListModel::tr("reviewed");
+    case data::LabelStatus::Unlabelled: break;
+    }
+    return ImageListModel::tr("unlabelled");
+}
+
+QByteArray maskBytes(const std::bitset<256>& classes)
+{
+    QByteArray bytes(32, '\0');
+    for (int id = 0; id < 256; ++id)
+        if (classes[id])
+            bytes[id / 8] = char(bytes[id / 8] | (1 << (id % 8)));
+    return bytes;
+}
+
+}  // namespace
+
+ImageListModel::ImageListModel(QObject* parent)
+    : QAbstractTableModel(parent), m_loader(new LabelStatsLoader(this)), m_thumbnails(new ThumbnailCache(this))
+{
+    const QString cacheRoot = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (!cacheRoot.isEmpty())
+        m_thumbnails->setDiskCacheDir(cacheRoot + QStringLiteral("/thumbnails"));
+
+    connect(m_loader, &LabelStatsLoader::statsReady, this, [this](const std::vector<LabelStatsLoader::RowStats>& batch) {
+        int first = rowCount();
+        int last = -1;
+        for (const auto& item : batch) {
+            if (item.row >= int(m_stats.size()))
+                continue;
+            applyStats(item.row, item.stats);
+            first = std::min(first, item.row);
+            last = std::max(last, item.row);
+        }
+        if (last >= first)
+            emitRowChanged(first, last);
+    });
+    connect(m_loader, &LabelStatsLoader::finished, this, &ImageListModel::statsFinished);
+    connect(m_thumbnails, &ThumbnailCache::thumbnailReady, this, [this](int row) {
+        const QModelIndex cell = index(row, NameColumn);
+        emit dataChanged(cell, cell, {Qt::DecorationRole, ThumbnailRole});
+    });
+    connect(m_thumbnails, &ThumbnailCache::thumbnailFailed, this, [this](int row, const QString&) {
+        emitRowChanged(row, row);
+    });
+}
+
+ImageListModel::~ImageListModel() = default;
+
+void ImageListModel::setProject(data::Project* project)
+{
+    beginResetModel();
+    m_project = project;
+    const std::size_t count = project ? project->size() : 0;
+    m_stats.assign(count, ImageStats{});
+    m_iou.assign(count, -1.0);
+    m_iouCount = 0;
+    m_pendingStats = int(count);
+    endResetModel();
+    startBackgroundWork();
+}
+
+void ImageListModel::startBackgroundWork()
+{
+    std::vector<LabelStatsLoader::Source> statsSources;
+    std::vector<ThumbnailCache::Source> thumbSources;
+    data::ClassSchema schema;
+    if (m_project) {
+        schema = m_project->schema();
+        statsSources.reserve(m_project->size());
+        thumbSources.reserve(m_project->size());
+        for (std::size_t i = 0; i < m_project->size(); ++i) {
+            const auto image = m_project->imagePath(i);
+            const auto labels = m_project->labelMapPath(i);
+            statsSources.push_back({image, labels});
+            thumbSources.push_back({image, labels});
+        }
+    }
+    m_thumbnails->setSources(std::move(thumbSources), schema);
+    if (m_project)
+        m_loader->start(std::move(statsSources), std::move(schema));
+    else
+        m_loader->cancel();
+}
+
+void ImageListModel::setOverlayEnabled(bool enabled)
+{
+    if (enabled == m_overlay)
+        return;
+    m_overlay = enabled;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, NameColumn), index(rowCount() - 1, NameColumn), {Qt::DecorationRole, ThumbnailRole});
+}
+
+int ImageListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_project ? 0 : int(m_stats.size());
+}
+
+int ImageListModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ImageListModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !m_project || index.row() >= rowCount())
+        return {};
+    const int row = index.row();
+    const data::ImageEntry& entry = m_project->entry(std::size_t(row));
+    const ImageStats& stats = m_stats[std::size_t(row)];
+    switch (role) {
+    case Qt::DisplayRole: return displayData(row, index.column());
+    case Qt::ToolTipRole: {
+        const QString problem = data(index, ProblemRole).toString();
+        return problem.isEmpty() ? QString::fromStdString(entry.image) : problem;
+    }
+    case Qt::TextAlignmentRole:
+        if (index.column() == LabelledColumn || index.column() == IoUColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case EntryIndexRole: return qulonglong(row);
+    case PathRole: return QString::fromStdString(entry.image);
+    case SplitRole: return int(entry.split);
+    case StatusRole: return int(entry.status);
+    case LabelledFractionRole: return stats.ready ? stats.labelledFraction : -1.0;
+    case ClassMaskRole: return maskBytes(stats.classes);
+    case IoURole: return m_iou[std::size_t(row)];
+    case ProblemRole: {
+        if (!stats.problem.isEmpty())
+            return stats.problem;
+        return m_thumbnails->problem(row);
+    }
+    case ThumbnailRole: return m_thumbnails->thumbnail(row, m_overlay);
+    default: return {};
+    }
+}
+
+QVariant ImageListModel::displayData(int row, int column) const
+{
+    const data::ImageEntry& entry = m_project->entry(std::size_t(row));
+    const ImageStats& stats = m_stats[std::size_t(row)];
+    switch (column) {
+    case NameColumn: return QString::fromStdString(entry.image);
+    case SplitColumn: return splitText(entry.split);
+    case StatusColumn: return statusText(entry.status);
+    case LabelledColumn:
+        return stats.ready ? QStringLiteral("%1 %").arg(stats.labelledFraction * 100.0, 0, 'f', 1) : tr("…");
+    case ClassesColumn: return stats.ready ? classNames(stats) : tr("…");
+    case IoUColumn: {
+        const double iou = m_iou[std::size_t(row)];
+        return iou < 0 ? tr("—") : QString::number(iou, 'f', 3);
+    }
+    default: return {};
+    }
+}
+
+QString ImageListModel::classNames(const ImageStats& stats) const
+{
+    QStringList names;
+    for (const auto& labelClass : m_project->schema().classes())
+        if (labelClass.id >= 0 && labelClass.id < 256 && stats.classes[std::size_t(labelClass.id)])
+            names << QString::fromStdString(labelClass.name);
+    return names.join(QStringLiteral(", "));
+}
+
+QVariant ImageListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn: return tr("Image");
+    case SplitColumn: return tr("Split");
+    case StatusColumn: return tr("Status");
+    case LabelledColumn: return tr("Labelled");
+    case ClassesColumn: return tr("Classes present");
+    case IoUColumn: return tr("IoU");
+    default: return {};
+    }
+}
+
+QList<int> ImageListModel::problemRows() const
+{
+    QList<int> rows;
+    for (int row = 0; row < rowCount(); ++row)
+        if (!data(index(row, 0), ProblemRole).toString().isEmpty())
+            rows << row;
+    return rows;
+}
+
+void ImageListModel::setSplit(const QList<int>& rows, data::Split split)
+{
+    bool changed = false;
+    for (int row : rows) {
+        if (row < 0 || row >= rowCount() || m_project->entry(std::size_t(row)).split == split)
+            continue;
+        m_project->setSplit(std::size_t(row), split);
+        emitRowChanged(row, row);
+        changed = true;
+    }
+    if (changed)
+        emit projectModified();
+}
+
+void ImageListModel::setStatus(const QList<int>& rows, data::LabelStatus status)
+{
+    bool changed = false;
+    for (int row : rows) {
+        if (row < 0 || row >= rowCount() || m_project->entry(std::size_t(row)).status == status)
+            continue;
+        m_project->setStatus(std::size_t(row), status);
+        emitRowChanged(row, row);
+        changed = true;
+    }
+    if (changed)
+        emit projectModified();
+}
+
+void ImageListModel::removeEntries(QList<int> rows)
+{
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    if (rows.isEmpty())
+        return;
+    // Rows after a removed one shift, and the background work is keyed by row: start it over.
+    beginResetModel();
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+        const int row = *it;
+        if (row < 0 || row >= int(m_stats.size()))
+            continue;
+        m_project->removeImage(std::size_t(row));
+        if (m_iou[std::size_t(row)] >= 0)
+            --m_iouCount;
+        m_stats.erase(m_stats.begin() + row);
+        m_iou.erase(m_iou.begin() + row);
+    }
+    for (auto& stats : m_stats)
+        stats.ready = false;
+    m_pendingStats = int(m_stats.size());
+    endResetModel();
+    startBackgroundWork();
+    emit projectModified();
+}
+
+void ImageListModel::setLabelledFraction(int row, double fraction)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    ImageStats& stats = m_stats[std::size_t(row)];
+    if (!stats.ready) {
+        stats.ready = true;
+        --m_pendingStats;
+    }
+    stats.labelledFraction = std::clamp(fraction, 0.0, 1.0);
+    m_thumbnails->invalidate(row);
+    emitRowChanged(row, row);
+}
+
+void ImageListModel::refreshRow(int row)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    m_thumbnails->invalidate(row);
+    m_loader->refresh(row);
+    emitRowChanged(row, row);
+}
+
+void ImageListModel::setIoU(int row, std::optional<double> iou)
+{
+    if (row < 0 || row >= rowCount())
+        return;
+    double& slot = m_iou[std::size_t(row)];
+    const double value = iou ? std::clamp(*iou, 0.0, 1.0) : -1.0;
+    if ((slot >= 0) != (value >= 0))
+        m_iouCount += value >= 0 ? 1 : -1;
+    slot = value;
+    emitRowChanged(row, row);
+}
+
+void ImageListModel::applyStats(int row, const ImageStats& stats)
+{
+    ImageStats& slot = m_stats[std::size_t(row)];
+    if (!slot.ready)
+        --m_pendingStats;
+    slot = stats;
+}
+
+void ImageListModel::emitRowChanged(int first, int last)
+{
+    emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+}  // namespace segstudio::ui

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QModelIndex>
+#include <functional>
+#include <optional>
+
+class QAbstractItemModel;
+
+namespace segstudio::ui {
+
+// Keyboard navigation through the browser's visible (filtered, sorted) rows: next, previous and
+// next unlabelled. Pure functions over a model, so they are tested without a view.
+class ImageNavigator {
+public:
+    using Predicate = std::function<bool(const QModelIndex&)>;
+
+    // The first row after (step +1) or before (step -1) `row` that `accept` takes (any row when
+    // empty); row -1 starts before the first row. nullopt at the end: navigation does not wrap.
+    static std::optional<int> find(const QAbstractItemModel& model, int row, int step, const Predicate& accept = {});
+
+    // Still needs labelling: status Unlabelled or InProgress (reads ImageListModel::StatusRole).
+    static bool needsLabelling(const QModelIndex& index);
+};
+
+}  // namespace segstudio::ui

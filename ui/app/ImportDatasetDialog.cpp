@@ -1,0 +1,122 @@
+#include "ImportDatasetDialog.h"
+
+#include "PathField.h"
+#include "SchemaChooser.h"
+#include "data/Project.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace segstudio::ui {
+
+ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
+    : QDialog(parent),
+      m_format(new QComboBox(this)),
+      m_pages(new QStackedWidget(this)),
+      m_datasetDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_voidValue(new QSpinBox(this)),
+      m_imageDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_maskDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_schema(new SchemaChooser(this)),
+      m_projectFile(new PathField(PathField::Kind::SaveFile, tr("SegStudio projects (*.segstudio)"), this)),
+      m_error(new QLabel(this))
+{
+    setWindowTitle(tr("Import Dataset"));
+    m_format->addItem(tr("CamVid / SegNet layout (index PNG label maps)"));
+    m_format->addItem(tr("Images + colour-coded masks"));
+
+    auto* segnet = new QWidget(m_pages);
+    auto* segnetForm = new QFormLayout(segnet);
+    segnetForm->addRow(tr("Dataset folder:"), m_datasetDir);
+    m_voidValue->setRange(-1, 255);
+    m_voidValue->setValue(11);
+    m_voidValue->setSpecialValueText(tr("none"));
+    m_voidValue->setToolTip(tr("Label value that means unlabelled/void (11 in CamVid)"));
+    segnetForm->addRow(tr("Void value:"), m_voidValue);
+    auto* masks = new QWidget(m_pages);
+    auto* masksForm = new QFormLayout(masks);
+    masksForm->addRow(tr("Images folder:"), m_imageDir);
+    masksForm->addRow(tr("Masks folder:"), m_maskDir);
+    m_pages->addWidget(segnet);
+    m_pages->addWidget(masks);
+    connect(m_format, &QComboBox::currentIndexChanged, m_pages, &QStackedWidget::setCurrentIndex);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(m_pages);
+    form->addRow(tr("Classes:"), m_schema);
+    form->addRow(tr("New project file:"), m_projectFile);
+    m_error->setStyleSheet(QStringLiteral("color: #c03030"));
+    m_error->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ImportDatasetDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ImportDatasetDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+    connect(m_datasetDir, &PathField::pathChanged, this, [this](const QString& dir) {
+        if (m_projectFile->path().isEmpty() && !dir.isEmpty())
+            m_projectFile->setPath(QDir(dir).filePath(QStringLiteral("project.segstudio")));
+    });
+}
+
+void ImportDatasetDialog::accept()
+{
+    Request request;
+    const QString problem = check(request);
+    if (!problem.isEmpty()) {
+        m_error->setText(problem);
+        return;
+    }
+    m_request = request;
+    QDialog::accept();
+}
+
+QString ImportDatasetDialog::check(Request& request) const
+{
+    request.format = Format(m_format->currentIndex());
+    request.datasetDir = m_datasetDir->path();
+    request.imageDir = m_imageDir->path();
+    request.maskDir = m_maskDir->path();
+    request.voidValue = m_voidValue->value();
+    request.projectFile = m_projectFile->path();
+    const QStringList folders = request.format == Format::SegNetLayout ? QStringList{request.datasetDir}
+                                                                      : QStringList{request.imageDir, request.maskDir};
+    for (const QString& folder : folders)
+        if (!QFileInfo(folder).isDir())
+            return tr("%1: not a folder").arg(folder.isEmpty() ? tr("(empty)") : folder);
+    if (request.projectFile.isEmpty())
+        return tr("Choose where the new project file goes");
+    if (!request.projectFile.endsWith(QStringLiteral(".segstudio")))
+        request.projectFile += QStringLiteral(".segstudio");
+    if (QFileInfo::exists(request.projectFile))
+        return tr("%1: already exists; choose a new project file").arg(request.projectFile);
+    try {
+        request.schema = m_schema->schema();
+    } catch (const std::exception& error) {
+        return QString::fromStdString(error.what());
+    }
+    return {};
+}
+
+data::Project ImportDatasetDialog::import(const Request& request, const data::ImportProgress& progress)
+{
+    data::Project project = request.format == Format::SegNetLayout
+        ? data::DatasetImporter::importSegNetLayout(request.datasetDir.toStdString(), request.projectFile.toStdString(),
+                                                    request.schema, request.voidValue, progress)
+        : data::DatasetImporter::importColorMasks(request.imageDir.toStdString(), request.maskDir.toStdString(),
+                                                  request.projectFile.toStdString(), request.schema, {{0, 0, 0}},
+                                                  progress);
+    project.save();
+    return project;
+}
+
+}  // namespace segstudio::ui

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "data/ClassSchema.h"
+#include "data/DatasetImporter.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QStackedWidget;
+
+namespace segstudio::ui {
+
+class PathField;
+class SchemaChooser;
+
+// "Import dataset…": a CamVid/SegNet-layout folder (index-PNG label maps) or images with colour
+// masks, into a new project. The dialog collects and checks; import() does the work through the
+// importers of core/data (on a worker, with progress and cancel).
+class ImportDatasetDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    enum class Format { SegNetLayout, ColorMasks };
+    struct Request {
+        Format format = Format::SegNetLayout;
+        QString datasetDir;  // SegNet layout
+        QString imageDir;    // colour masks
+        QString maskDir;
+        int voidValue = 11;
+        QString projectFile;
+        data::ClassSchema schema;
+    };
+
+    explicit ImportDatasetDialog(QWidget* parent = nullptr);
+
+    const Request& request() const { return m_request; }
+    void accept() override;
+
+    static data::Project import(const Request& request, const data::ImportProgress& progress);
+
+private:
+    QString check(Request& request) const;  // empty when fine, else what is wrong
+
+    QComboBox* m_format;
+    QStackedWidget* m_pages;
+    PathField* m_datasetDir;
+    QSpinBox* m_voidValue;
+    PathField* m_imageDir;
+    PathField* m_maskDir;
+    SchemaChooser* m_schema;
+    PathField* m_projectFile;
+    QLabel* m_error;
+    Request m_request;
+};
+
+}  // namespace segstudio::ui

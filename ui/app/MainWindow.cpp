@@ -1,0 +1,510 @@
+#include "MainWindow.h"
+
+#include "DatasetBrowser.h"
+#include "DemoProject.h"
+#include "ImageListModel.h"
+#include "ImportDatasetDialog.h"
+#include "NewProjectDialog.h"
+#include "RecentProjects.h"
+#include "StartPage.h"
+#include "TaskRunner.h"
+#include "data/DatasetExporter.h"
+#include "data/Project.h"
+#include "editor/ClassesPanel.h"
+#include "editor/LabelEditor.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoGroup>
+
+namespace segstudio::ui {
+
+namespace {
+
+// Long enough to collect a burst of split/status changes into one write, short enough that a
+// crash loses almost nothing.
+constexpr int kProjectSaveDelayMs = 800;
+constexpr int kStatusTimeoutMs = 6000;
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_central(new QStackedWidget(this)),
+      m_startPage(new StartPage(m_central)),
+      m_editor(new LabelEditor(m_central)),
+      m_browser(new DatasetBrowser(this)),
+      m_projectSaveTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    m_central->addWidget(m_startPage);
+    m_central->addWidget(m_editor);
+    setCentralWidget(m_central);
+    m_projectSaveTimer->setSingleShot(true);
+    m_projectSaveTimer->setInterval(kProjectSaveDelayMs);
+    connect(m_projectSaveTimer, &QTimer::timeout, this, &MainWindow::saveProjectFile);
+
+    createActions();
+    createDocks();
+    createMenus();
+    connectParts();
+    m_projectLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_projectLabel);
+    readSettings();
+    updateRecentMenu();
+    updateTitle();
+    updateActions();
+}
+
+MainWindow::~MainWindow()
+{
+    // The editor and browser hold raw pointers to the project: detach them before it goes.
+    m_editor->setProject(nullptr);
+    m_browser->setProject(nullptr);
+}
+
+void MainWindow::createActions()
+{
+    auto make = [this](const QString& text, const QString& icon, const QKeySequence& shortcut, auto slot) {
+        auto* action = new QAction(QIcon::fromTheme(icon), text, this);
+        action->setShortcut(shortcut);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make(tr("&New Project…"), QStringLiteral("document-new"), QKeySequence::New, &MainWindow::newProject);
+    m_openAction = make(tr("&Open Project…"), QStringLiteral("document-open"), QKeySequence::Open,
+                        &MainWindow::openProjectFromDialog);
+    m_demoAction = make(tr("Open &Demo Project"), QString(), QKeySequence(), [this] {
+        if (!openDemo())
+            showError(tr("Demo project"), m_lastError);
+    });
+    m_saveAction = make(tr("&Save"), QStringLiteral("document-save"), QKeySequence::Save, &MainWindow::save);
+    m_importAction = make(tr("&Import Dataset…"), QStringLiteral("document-import"), QKeySequence(Qt::CTRL | Qt::Key_I),
+                          &MainWindow::importDataset);
+    m_exportIndexAction = make(tr("Label Maps as &Index PNGs…"), QString(), QKeySequence(), [this] { exportLabels(false); });
+    m_exportColourAction = make(tr("Label Maps as &Colour Masks…"), QString(), QKeySequence(), [this] { exportLabels(true); });
+    m_closeAction = make(tr("&Close Project"), QStringLiteral("document-close"), QKeySequence::Close, &MainWindow::closeProject);
+    m_quitAction = make(tr("&Quit"), QStringLiteral("application-exit"), QKeySequence::Quit, &QWidget::close);
+    m_removeProblemsAction = make(tr("&Remove Images with Problems…"), QString(), QKeySequence(), &MainWindow::removeProblemImages);
+
+    m_undoAction = m_editor->undoGroup()->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+    m_redoAction = m_editor->undoGroup()->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    m_redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+}
+
+void MainWindow::createDocks()
+{
+    m_browserDock = new QDockWidget(tr("Dataset"), this);
+    m_browserDock->setObjectName(QStringLiteral("browserDock"));
+    m_browserDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, m_browserDock);
+
+    m_classesDock = new QDockWidget(tr("Classes"), this);
+    m_classesDock->setObjectName(QStringLiteral("classesDock"));
+    m_classesDock->setWidget(m_editor->classesPanel());
+    addDockWidget(Qt::RightDockWidgetArea, m_classesDock);
+    resizeDocks({m_browserDock}, {380}, Qt::Horizontal);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addActions({m_newAction, m_openAction, m_demoAction});
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    file->addSeparator();
+    file->addAction(m_importAction);
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addActions({m_exportIndexAction, m_exportColourAction});
+    file->addSeparator();
+    file->addActions({m_closeAction, m_quitAction});
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions({m_undoAction, m_redoAction});
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addActions(m_editor->viewActions());
+    view->addSeparator();
+    view->addActions({m_browser->showListAction(), m_browser->overlayAction()});
+    view->addSeparator();
+    view->addActions({m_browserDock->toggleViewAction(), m_classesDock->toggleViewAction()});
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction()});
+
+    QMenu* dataset = menuBar()->addMenu(tr("&Dataset"));
+    dataset->addAction(m_removeProblemsAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About SegStudio"), this, [this] {
+        QMessageBox::about(this, tr("About SegStudio"),
+                           tr("<b>SegStudio %1</b><p>Semantic segmentation: label, browse, train, inspect.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    QToolBar* main = addToolBar(tr("Project"));
+    main->setObjectName(QStringLiteral("projectToolBar"));
+    main->addActions({m_openAction, m_saveAction, m_undoAction, m_redoAction});
+    QToolBar* tools = addToolBar(tr("Tools"));
+    tools->setObjectName(QStringLiteral("toolsToolBar"));
+    tools->addActions(m_editor->toolActions());
+    if (!m_editor->viewActions().isEmpty()) {
+        tools->addSeparator();
+        tools->addActions(m_editor->viewActions());
+    }
+}
+
+void MainWindow::connectParts()
+{
+    connect(m_startPage, &StartPage::newProjectRequested, this, &MainWindow::newProject);
+    connect(m_startPage, &StartPage::openProjectRequested, this, &MainWindow::openProjectFromDialog);
+    connect(m_startPage, &StartPage::importRequested, this, &MainWindow::importDataset);
+    connect(m_startPage, &StartPage::demoRequested, m_demoAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::recentProjectRequested, this, &MainWindow::openInteractively);
+
+    connect(m_browser, &DatasetBrowser::currentEntryChanged, this, &MainWindow::followSelection);
+    connect(m_browser, &DatasetBrowser::removeRequested, this, &MainWindow::removeEntries);
+    connect(m_browser, &DatasetBrowser::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
+    connect(m_browser->model(), &ImageListModel::projectModified, this, &MainWindow::scheduleProjectSave);
+
+    connect(m_editor, &LabelEditor::imageLabelled, this, [this](std::size_t index, double fraction) {
+        m_browser->model()->setLabelledFraction(int(index), fraction);
+    });
+    connect(m_editor, &LabelEditor::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
+    connect(m_editor, &LabelEditor::errorOccurred, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 2 * kStatusTimeoutMs); });
+    connect(m_editor, &LabelEditor::modifiedChanged, this, [this](bool modified) {
+        setWindowModified(modified);
+        // A label map just reached disk: its status (set by the editor) and counts follow.
+        if (!modified && m_project) {
+            if (auto index = m_editor->currentIndex())
+                m_browser->model()->refreshRow(int(*index));
+            scheduleProjectSave();
+        }
+    });
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1400, 860);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_browser->showListAction()->setChecked(settings.value(QStringLiteral("browser/list"), false).toBool());
+    m_browser->overlayAction()->setChecked(settings.value(QStringLiteral("browser/overlay"), false).toBool());
+}
+
+void MainWindow::writeSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("browser/list"), m_browser->showListAction()->isChecked());
+    settings.setValue(QStringLiteral("browser/overlay"), m_browser->overlayAction()->isChecked());
+}
+
+bool MainWindow::openProject(const QString& file)
+{
+    if (!closeProject())
+        return false;
+    try {
+        auto project = std::make_unique<data::Project>(data::Project::load(file.toStdString()));
+        showProject(std::move(project));
+    } catch (const std::exception& error) {
+        m_lastError = QString::fromStdString(error.what());
+        statusBar()->showMessage(m_lastError, 2 * kStatusTimeoutMs);
+        return false;
+    }
+    QSettings settings;
+    RecentProjects(settings).add(file);
+    updateRecentMenu();
+    emit projectOpened(file);
+    return true;
+}
+
+bool MainWindow::openDemo(const QString& dir)
+{
+    const std::filesystem::path demoDir = (dir.isEmpty() ? DemoProject::defaultDir() : dir).toStdString();
+    std::filesystem::path file;
+    const auto result = TaskRunner::run(this, tr("Generating the demo project…"),
+                                        [&](const data::ImportProgress&) { file = DemoProject::ensure(demoDir); });
+    if (result.outcome != TaskRunner::Outcome::Done) {
+        m_lastError = result.error.isEmpty() ? tr("Demo generation cancelled") : result.error;
+        return false;
+    }
+    return openProject(QString::fromStdString(file.string()));
+}
+
+void MainWindow::showProject(std::unique_ptr<data::Project> project)
+{
+    m_project = std::move(project);
+    m_browser->setProject(m_project.get());
+    m_editor->setProject(m_project.get());
+    m_central->setCurrentWidget(m_editor);
+    m_browserDock->show();
+    m_classesDock->show();
+    updateTitle();
+    updateActions();
+    if (m_project->size() > 0)
+        m_browser->selectEntry(0);
+}
+
+bool MainWindow::closeProject()
+{
+    if (!m_project) {
+        m_central->setCurrentWidget(m_startPage);
+        return true;
+    }
+    if (!m_editor->maybeSave(this))
+        return false;
+    if (m_projectSaveTimer->isActive()) {
+        m_projectSaveTimer->stop();
+        if (!saveProjectFile()
+            && QMessageBox::warning(this, tr("Close project"), tr("%1\n\nClose anyway and lose these changes?").arg(m_lastError),
+                                    QMessageBox::Discard | QMessageBox::Cancel)
+                   == QMessageBox::Cancel)
+            return false;
+    }
+    m_editor->setProject(nullptr);
+    m_browser->setProject(nullptr);
+    m_project.reset();
+    QSettings settings;
+    m_startPage->setRecentProjects(RecentProjects(settings).files());
+    m_central->setCurrentWidget(m_startPage);
+    setWindowModified(false);
+    updateTitle();
+    updateActions();
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (!m_project)
+        return false;
+    const bool labelsSaved = m_editor->save();
+    m_projectSaveTimer->stop();
+    const bool projectSaved = saveProjectFile();
+    if (projectSaved && labelsSaved)
+        statusBar()->showMessage(tr("Saved"), kStatusTimeoutMs);
+    return labelsSaved && projectSaved;
+}
+
+bool MainWindow::saveProjectFile()
+{
+    if (!m_project)
+        return true;
+    try {
+        m_project->save();
+        return true;
+    } catch (const std::exception& error) {
+        m_lastError = QString::fromStdString(error.what());
+        statusBar()->showMessage(m_lastError, 2 * kStatusTimeoutMs);
+        return false;
+    }
+}
+
+void MainWindow::scheduleProjectSave()
+{
+    m_projectSaveTimer->start();
+}
+
+void MainWindow::followSelection(std::size_t entry)
+{
+    if (m_editor->currentIndex() == entry)
+        return;
+    m_editor->openImage(entry);
+}
+
+void MainWindow::newProject()
+{
+    NewProjectDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !closeProject())
+        return;
+    auto project = std::make_unique<data::Project>();
+    const auto request = dialog.request();
+    const auto result = TaskRunner::run(this, tr("Adding images…"), [&](const data::ImportProgress& progress) {
+        *project = NewProjectDialog::create(request, progress);
+    });
+    if (result.outcome == TaskRunner::Outcome::Failed)
+        showError(tr("New project"), result.error);
+    if (result.outcome != TaskRunner::Outcome::Done)
+        return;
+    showProject(std::move(project));
+    QSettings settings;
+    RecentProjects(settings).add(request.projectFile);
+    updateRecentMenu();
+}
+
+void MainWindow::importDataset()
+{
+    ImportDatasetDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !closeProject())
+        return;
+    auto project = std::make_unique<data::Project>();
+    const auto request = dialog.request();
+    const auto result = TaskRunner::run(this, tr("Importing dataset…"), [&](const data::ImportProgress& progress) {
+        *project = ImportDatasetDialog::import(request, progress);
+    });
+    if (result.outcome == TaskRunner::Outcome::Failed)
+        showError(tr("Import dataset"), result.error);
+    if (result.outcome != TaskRunner::Outcome::Done)
+        return;
+    showProject(std::move(project));
+    QSettings settings;
+    RecentProjects(settings).add(request.projectFile);
+    updateRecentMenu();
+}
+
+void MainWindow::openProjectFromDialog()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
+                                                      tr("SegStudio projects (*.segstudio);;All files (*)"));
+    if (!file.isEmpty())
+        openInteractively(file);
+}
+
+void MainWindow::openInteractively(const QString& file)
+{
+    if (!openProject(file))
+        showError(tr("Open project"), m_lastError);
+}
+
+void MainWindow::exportLabels(bool colourMasks)
+{
+    if (!m_project || !m_editor->maybeSave(this))
+        return;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export label maps into"));
+    if (dir.isEmpty())
+        return;
+    std::size_t count = 0;
+    const data::Project& project = *m_project;
+    const auto result = TaskRunner::run(this, tr("Exporting label maps…"), [&](const data::ImportProgress& progress) {
+        count = colourMasks ? data::DatasetExporter::exportColorMasks(project, dir.toStdString(), progress)
+                            : data::DatasetExporter::exportIndexPngs(project, dir.toStdString(), progress);
+    });
+    if (result.outcome == TaskRunner::Outcome::Failed)
+        showError(tr("Export"), result.error);
+    else if (result.outcome == TaskRunner::Outcome::Done)
+        statusBar()->showMessage(tr("Exported %n label map(s) to %1", nullptr, int(count)).arg(dir), kStatusTimeoutMs);
+}
+
+void MainWindow::removeEntries(const QList<std::size_t>& entries)
+{
+    if (!m_project || entries.isEmpty())
+        return;
+    if (QMessageBox::question(this, tr("Remove images"),
+                              tr("Remove %n image(s) from the project? The files stay on disk.", nullptr, int(entries.size())))
+        != QMessageBox::Yes)
+        return;
+    if (!m_editor->maybeSave(this))
+        return;
+    // Indices shift on removal: the editor lets go of its image first and reopens afterwards.
+    m_editor->setProject(nullptr);
+    QList<int> rows;
+    for (std::size_t entry : entries)
+        rows << int(entry);
+    m_browser->model()->removeEntries(rows);
+    m_editor->setProject(m_project.get());
+    updateTitle();
+}
+
+void MainWindow::removeProblemImages()
+{
+    if (!m_project)
+        return;
+    const QList<int> rows = m_browser->model()->problemRows();
+    if (rows.isEmpty()) {
+        QMessageBox::information(this, tr("Images with problems"),
+                                 m_browser->model()->statsComplete()
+                                     ? tr("No image with a problem was found.")
+                                     : tr("No problem found so far; the images are still being checked."));
+        return;
+    }
+    QStringList lines;
+    for (int row : rows.mid(0, 20))
+        lines << m_browser->model()->data(m_browser->model()->index(row, 0), ImageListModel::ProblemRole).toString();
+    if (rows.size() > 20)
+        lines << tr("… and %1 more").arg(rows.size() - 20);
+    QList<std::size_t> entries;
+    for (int row : rows)
+        entries << std::size_t(row);
+    QMessageBox box(QMessageBox::Warning, tr("Images with problems"),
+                    tr("%n image(s) cannot be used:", nullptr, int(rows.size())), QMessageBox::Cancel, this);
+    box.setDetailedText(lines.join(u'\n'));
+    box.setInformativeText(lines.mid(0, 5).join(u'\n'));
+    QPushButton* remove = box.addButton(tr("Remove from Project"), QMessageBox::DestructiveRole);
+    box.exec();
+    if (box.clickedButton() == remove)
+        removeEntries(entries);
+}
+
+void MainWindow::updateRecentMenu()
+{
+    QSettings settings;
+    const QStringList files = RecentProjects(settings).files();
+    m_recentMenu->clear();
+    for (const QString& file : files)
+        m_recentMenu->addAction(QFileInfo(file).fileName(), this, [this, file] { openInteractively(file); })->setToolTip(file);
+    m_recentMenu->setEnabled(!files.isEmpty());
+    m_startPage->setRecentProjects(files);
+}
+
+void MainWindow::updateTitle()
+{
+    if (!m_project) {
+        setWindowTitle(QStringLiteral("SegStudio"));
+        m_projectLabel->clear();
+        return;
+    }
+    const QString name = QString::fromStdString(m_project->file().filename().string());
+    setWindowTitle(tr("%1[*] — SegStudio").arg(name));
+    m_projectLabel->setText(tr("%1 · %n image(s) · %2 classes", nullptr, int(m_project->size()))
+                                .arg(name)
+                                .arg(m_project->schema().size()));
+}
+
+void MainWindow::updateActions()
+{
+    const bool open = m_project != nullptr;
+    for (QAction* action : {m_saveAction, m_exportIndexAction, m_exportColourAction, m_closeAction, m_removeProblemsAction})
+        action->setEnabled(open);
+    for (QAction* action : {m_browser->nextAction(), m_browser->previousAction(), m_browser->nextUnlabelledAction()})
+        action->setEnabled(open);
+    m_browserDock->setVisible(open);
+    m_classesDock->setVisible(open);
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    QMessageBox::warning(this, title, message);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    writeSettings();
+    if (!closeProject()) {
+        event->ignore();
+        return;
+    }
+    event->accept();
+}
+
+}  // namespace segstudio::ui

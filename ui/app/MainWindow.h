@@ -1,0 +1,106 @@
+#pragma once
+
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QStackedWidget;
+class QTimer;
+
+namespace segstudio::data {
+class Project;
+}
+
+namespace segstudio::ui {
+
+class DatasetBrowser;
+class LabelEditor;
+class StartPage;
+
+// The window a user lives in: the dataset browser docked left, the label editor in the centre
+// (or the start page while no project is open), the classes panel docked right; menus, tool
+// bar, status bar; layout and recent projects kept in QSettings. It owns the open project and
+// wires the parts together; the work itself lives in the parts and in core/data.
+// Policy: the project file (splits, statuses, image list) is saved automatically shortly after
+//   each change, atomically; label maps are saved by the editor (Save, or on image switch).
+// Requirements: GUI thread; one project at a time.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opening reports failure through the return value and lastError(), never a modal box, so
+    // scripts and tests can call it; the menu and start page show the box.
+    bool openProject(const QString& file);
+    bool openDemo(const QString& dir = {});
+    bool closeProject();  // false when the user cancelled saving
+    bool save();
+    QString lastError() const { return m_lastError; }
+
+    data::Project* project() const { return m_project.get(); }
+    DatasetBrowser* browser() const { return m_browser; }
+    LabelEditor* editor() const { return m_editor; }
+    StartPage* startPage() const { return m_startPage; }
+
+signals:
+    void projectOpened(const QString& file);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createDocks();
+    void connectParts();
+    void readSettings();
+    void writeSettings() const;
+
+    void showProject(std::unique_ptr<data::Project> project);
+    void newProject();
+    void importDataset();
+    void openProjectFromDialog();
+    void openInteractively(const QString& file);
+    void exportLabels(bool colourMasks);
+    void removeEntries(const QList<std::size_t>& entries);
+    void removeProblemImages();
+    void followSelection(std::size_t entry);
+    void scheduleProjectSave();
+    bool saveProjectFile();
+    void updateRecentMenu();
+    void updateTitle();
+    void updateActions();
+    void showError(const QString& title, const QString& message);
+
+    std::unique_ptr<data::Project> m_project;
+    QStackedWidget* m_central;
+    StartPage* m_startPage;
+    LabelEditor* m_editor;
+    DatasetBrowser* m_browser;
+    QDockWidget* m_browserDock = nullptr;
+    QDockWidget* m_classesDock = nullptr;
+    QLabel* m_projectLabel = nullptr;
+    QTimer* m_projectSaveTimer;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_demoAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_importAction = nullptr;
+    QAction* m_exportIndexAction = nullptr;
+    QAction* m_exportColourAction = nullptr;
+    QAction* m_closeAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    QAction* m_removeProblemsAction = nullptr;
+    QString m_lastError;
+};
+
+}  // namespace segstudio::ui

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "data/ClassSchema.h"
+#include "data/DatasetImporter.h"
+
+#include <QDialog>
+
+class QLabel;
+
+namespace segstudio::ui {
+
+class PathField;
+class SchemaChooser;
+
+// "New project…": a folder of images (searched recursively), a class schema and where the
+// project file goes. The dialog only collects and checks; create() does the work (on a worker).
+class NewProjectDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    struct Request {
+        QString imageDir;
+        QString projectFile;
+        data::ClassSchema schema;
+    };
+
+    explicit NewProjectDialog(QWidget* parent = nullptr);
+
+    const Request& request() const { return m_request; }  // valid after accept()
+    void accept() override;                               // stays open and says why on bad input
+
+    static data::Project create(const Request& request, const data::ImportProgress& progress);
+
+private:
+    PathField* m_imageDir;
+    PathField* m_projectFile;
+    SchemaChooser* m_schema;
+    QLabel* m_error;
+    Request m_request;
+};
+
+}  // namespace segstudio::ui
