@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace segstudio::data {
@@ -58,11 +60,16 @@ private:
     std::string relativeToRoot(const std::filesystem::path& path) const;
     std::string uniqueLabelMapName(const std::string& relativeImage) const;
     void validateEntry(const ImageEntry& entry, const std::string& file) const;
+    void rebuildIndex();
+
 
     std::filesystem::path m_file;
     ClassSchema m_schema;
     std::string m_labelDir = "labels";
     std::vector<ImageEntry> m_entries;
+    // Lookups derived from m_entries, so adding thousands of images stays linear.
+    std::unordered_map<std::string, std::size_t> m_indexOfImage;
+    std::unordered_set<std::string> m_labelMapNames;
 };
 
 }  // namespace segstudio::data

@@ -1,0 +1,95 @@
+#include "AtomicFile.h"
+
+#include "DataError.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+namespace segstudio::data {
+
+namespace {
+
+std::string systemError() { return std::strerror(errno); }
+
+std::filesystem::path tempPathFor(const std::filesystem::path& path)
+{
+    static thread_local std::mt19937_64 random{std::random_device{}()};
+    return path.parent_path() / ("." + path.filename().string() + "." + std::to_string(random() % 1000000) + ".partial");
+}
+
+bool writeAll(int fd, const char* data, std::size_t size)
+{
+    while (size > 0) {
+        const ssize_t written = ::write(fd, data, size);
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += written;
+        size -= std::size_t(written);
+    }
+    return true;
+}
+
+// Makes the rename itself durable, so a crash right after save cannot bring the old file back.
+void syncDirectory(const std::filesystem::path& directory)
+{
+    const int fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+}  // namespace
+
+void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes)
+{
+    const std::filesystem::path temp = tempPathFor(path);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw DataError(path.string(), "cannot write: " + systemError());
+    const bool ok = writeAll(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
+    const std::string writeError = ok ? std::string() : systemError();
+    if (::close(fd) != 0 || !ok) {
+        std::remove(temp.c_str());
+        throw DataError(path.string(), "cannot write: " + (writeError.empty() ? systemError() : writeError));
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string error = systemError();
+        std::remove(temp.c_str());
+        throw DataError(path.string(), "cannot replace the file: " + error);
+    }
+    syncDirectory(path.parent_path());
+}
+
+void writeFileAtomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes)
+{
+    writeFileAtomically(path, std::string(bytes.begin(), bytes.end()));
+}
+
+std::string readFile(const std::filesystem::path& path)
+{
+    std::error_code error;
+    if (!std::filesystem::exists(path, error))
+        throw DataError(path.string(), "file not found");
+    if (std::filesystem::is_directory(path, error))
+        throw DataError(path.string(), "is a folder, not a file");
+    std::ifstream stream(path, std::ios::binary);
+    if (!stream)
+        throw DataError(path.string(), "cannot read: " + systemError());
+    std::ostringstream buffer;
+    buffer << stream.rdbuf();
+    if (stream.bad())
+        throw DataError(path.string(), "read failed: " + systemError());
+    return buffer.str();
+}
+
+}  // namespace segstudio::data

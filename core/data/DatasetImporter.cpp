@@ -1,0 +1,206 @@
+#include "DatasetImporter.h"
+
+#include "DataError.h"
+#include "ImageIO.h"
+#include "LabelMapIO.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace segstudio::data {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Pair {
+    fs::path image;
+    fs::path labels;  // empty when the image has no label map
+    Split split = Split::Unassigned;
+};
+
+bool isImageFile(const fs::path& path)
+{
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return extension == ".png" || extension == ".jpg" || extension == ".jpeg" || extension == ".bmp" || extension == ".tif"
+           || extension == ".tiff";
+}
+
+std::vector<fs::path> imageFilesIn(const fs::path& dir, bool recursive)
+{
+    std::vector<fs::path> files;
+    if (recursive) {
+        for (const auto& item : fs::recursive_directory_iterator(dir))
+            if (item.is_regular_file() && isImageFile(item.path()))
+                files.push_back(item.path());
+    } else {
+        for (const auto& item : fs::directory_iterator(dir))
+            if (item.is_regular_file() && isImageFile(item.path()))
+                files.push_back(item.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// SegNet's lists hold absolute paths of the authors' machine (/SegNet/CamVid/train/x.png): when a
+// listed path does not exist, its last two components (folder/file) are tried under the dataset.
+fs::path resolveListedPath(const fs::path& datasetDir, const std::string& listed)
+{
+    const fs::path direct = datasetDir / listed;
+    if (fs::exists(direct) || fs::path(listed).is_relative())
+        return direct;
+    const fs::path path(listed);
+    return datasetDir / path.parent_path().filename() / path.filename();
+}
+
+std::vector<Pair> readPairList(const fs::path& datasetDir, const fs::path& listFile, Split split)
+{
+    std::ifstream stream(listFile);
+    if (!stream)
+        throw DataError(listFile.string(), "cannot read the pair list");
+    std::vector<Pair> pairs;
+    std::string line;
+    for (int number = 1; std::getline(stream, line); ++number) {
+        std::istringstream fields(line);
+        std::string image, labels, extra;
+        if (!(fields >> image))
+            continue;  // blank line
+        if (!(fields >> labels) || (fields >> extra))
+            throw DataError(listFile.string(), "line " + std::to_string(number) + " must be 'IMAGE ANNOTATION'");
+        pairs.push_back({resolveListedPath(datasetDir, image), resolveListedPath(datasetDir, labels), split});
+    }
+    return pairs;
+}
+
+std::vector<Pair> pairFolders(const fs::path& imageDir, const fs::path& labelDir, Split split)
+{
+    std::vector<Pair> pairs;
+    for (const fs::path& image : imageFilesIn(imageDir, false)) {
+        const fs::path labels = labelDir / (image.stem().string() + ".png");
+        if (!fs::exists(labels))
+            throw DataError(image.string(), "has no annotation (expected " + labels.string() + ")");
+        pairs.push_back({image, labels, split});
+    }
+    return pairs;
+}
+
+std::vector<Pair> segNetPairs(const fs::path& datasetDir)
+{
+    const std::pair<const char*, Split> splits[] = {{"train", Split::Train}, {"val", Split::Val}, {"test", Split::Test}};
+    std::vector<Pair> pairs;
+    for (const auto& [name, split] : splits) {
+        const fs::path list = datasetDir / (std::string(name) + ".txt");
+        const fs::path images = datasetDir / name;
+        const fs::path annotations = datasetDir / (std::string(name) + "annot");
+        std::vector<Pair> found;
+        if (fs::exists(list))
+            found = readPairList(datasetDir, list, split);
+        else if (fs::is_directory(images) && fs::is_directory(annotations))
+            found = pairFolders(images, annotations, split);
+        pairs.insert(pairs.end(), found.begin(), found.end());
+    }
+    if (pairs.empty())
+        throw DataError(datasetDir.string(), "no SegNet layout found (expected train.txt or train/ with trainannot/)");
+    return pairs;
+}
+
+// Builds the project from pairs; every label map is read, checked and converted first. On error
+// or cancel the label maps already written are removed again, so nothing half-done stays behind.
+class ImportJob {
+public:
+    ImportJob(const fs::path& projectFile, const ClassSchema& schema, const ImportProgress& progress)
+        : m_project(fs::absolute(projectFile), schema), m_progress(progress)
+    {
+    }
+
+    template <typename ReadLabels>
+    Project run(const std::vector<Pair>& pairs, ReadLabels readLabels)
+    {
+        try {
+            fs::create_directories(m_project.labelRoot());
+            for (std::size_t n = 0; n < pairs.size(); ++n) {
+                importOne(pairs[n], readLabels);
+                if (m_progress && !m_progress(n + 1, pairs.size()))
+                    throw ImportCancelled();
+            }
+            m_project.save();
+        } catch (...) {
+            for (const fs::path& written : m_written)
+                fs::remove(written);
+            throw;
+        }
+        return m_project;
+    }
+
+private:
+    template <typename ReadLabels>
+    void importOne(const Pair& pair, ReadLabels readLabels)
+    {
+        if (!fs::exists(pair.image))
+            throw DataError(pair.image.string(), "image not found");
+        const std::size_t index = m_project.addImage(pair.image, pair.split);
+        if (pair.labels.empty())
+            return;
+        if (!fs::exists(pair.labels))
+            throw DataError(pair.labels.string(), "label map not found (listed for " + pair.image.string() + ")");
+        const cv::Mat image = readImageRgb(pair.image);
+        const cv::Mat labels = readLabels(pair.labels, image.size());
+        const fs::path target = m_project.labelMapPath(index);
+        writeLabelMap(target, labels, m_project.schema());
+        m_written.push_back(target);
+        m_project.setStatus(index, LabelStatus::Labelled);
+    }
+
+    Project m_project;
+    const ImportProgress& m_progress;
+    std::vector<fs::path> m_written;
+};
+
+}  // namespace
+
+Project DatasetImporter::importSegNetLayout(const fs::path& datasetDir, const fs::path& projectFile,
+                                            const ClassSchema& schema, int voidValue, const ImportProgress& progress)
+{
+    const std::vector<Pair> pairs = segNetPairs(datasetDir);
+    return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& labels, cv::Size size) {
+        return readLabelMap(labels, schema, size, voidValue);
+    });
+}
+
+Project DatasetImporter::importImageFolder(const fs::path& imageDir, const fs::path& projectFile,
+                                           const ClassSchema& schema, const ImportProgress& progress)
+{
+    if (!fs::is_directory(imageDir))
+        throw DataError(imageDir.string(), "is not a folder");
+    std::vector<Pair> pairs;
+    for (const fs::path& image : imageFilesIn(imageDir, true))
+        pairs.push_back({image, {}, Split::Unassigned});
+    if (pairs.empty())
+        throw DataError(imageDir.string(), "contains no images (png, jpg, bmp, tif)");
+    return ImportJob(projectFile, schema, progress).run(pairs, [](const fs::path&, cv::Size) { return cv::Mat(); });
+}
+
+Project DatasetImporter::importColorMasks(const fs::path& imageDir, const fs::path& maskDir, const fs::path& projectFile,
+                                          const ClassSchema& schema, const std::vector<Rgb>& voidColors,
+                                          const ImportProgress& progress)
+{
+    std::map<std::uint32_t, std::uint8_t> table = colorTable(schema);
+    for (const Rgb& color : voidColors)
+        table.emplace(packRgb(color), kUnlabelled);
+    std::vector<Pair> pairs;
+    for (const fs::path& image : imageFilesIn(imageDir, false)) {
+        const fs::path mask = maskDir / (image.stem().string() + ".png");
+        if (!fs::exists(mask))
+            throw DataError(image.string(), "has no colour mask (expected " + mask.string() + ")");
+        pairs.push_back({image, mask, Split::Unassigned});
+    }
+    if (pairs.empty())
+        throw DataError(imageDir.string(), "contains no images");
+    return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& mask, cv::Size size) {
+        return readColorMask(mask, table, size);
+    });
+}
+
+}  // namespace segstudio::data

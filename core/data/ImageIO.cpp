@@ -1,0 +1,43 @@
+#include "ImageIO.h"
+
+#include "AtomicFile.h"
+#include "DataError.h"
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace segstudio::data {
+
+cv::Mat readImageRgb(const std::filesystem::path& path)
+{
+    const std::string bytes = readFile(path);
+    if (bytes.empty())
+        throw DataError(path.string(), "file is empty");
+    const cv::Mat encoded(1, int(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
+    cv::Mat decoded;
+    try {
+        decoded = cv::imdecode(encoded, cv::IMREAD_COLOR);
+    } catch (const cv::Exception& error) {
+        throw DataError(path.string(), std::string("cannot decode the image: ") + error.what());
+    }
+    if (decoded.empty())
+        throw DataError(path.string(), "not a readable image (corrupt, truncated or an unsupported format)");
+    cv::Mat rgb;
+    cv::cvtColor(decoded, rgb, cv::COLOR_BGR2RGB);
+    return rgb;
+}
+
+void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb)
+{
+    if (rgb.empty() || rgb.type() != CV_8UC3)
+        throw DataError(path.string(), "only 8-bit RGB images can be written");
+    cv::Mat bgr;
+    cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
+    std::vector<unsigned char> bytes;
+    const std::string extension = path.extension().string().empty() ? ".png" : path.extension().string();
+    if (!cv::imencode(extension, bgr, bytes))
+        throw DataError(path.string(), "cannot encode as " + extension);
+    writeFileAtomically(path, bytes);
+}
+
+}  // namespace segstudio::data

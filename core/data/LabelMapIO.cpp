@@ -1,0 +1,220 @@
+#include "LabelMapIO.h"
+
+#include "AtomicFile.h"
+#include "DataError.h"
+#include "ImageIO.h"
+
+#include <cstring>
+#include <png.h>
+
+namespace segstudio::data {
+
+namespace {
+
+// libpng reports errors through a callback; it is turned into a C++ exception here. libpng's own
+// state is released by the guards below during unwinding.
+struct PngFailure {
+    std::string message;
+};
+
+[[noreturn]] void throwPngError(png_structp, png_const_charp message) { throw PngFailure{message}; }
+void ignorePngWarning(png_structp, png_const_charp) {}
+
+struct MemoryReader {
+    const std::string* bytes;
+    std::size_t offset = 0;
+};
+
+void readFromMemory(png_structp png, png_bytep out, png_size_t length)
+{
+    auto* reader = static_cast<MemoryReader*>(png_get_io_ptr(png));
+    if (reader->offset + length > reader->bytes->size())
+        throw PngFailure{"truncated PNG data"};
+    std::memcpy(out, reader->bytes->data() + reader->offset, length);
+    reader->offset += length;
+}
+
+void writeToMemory(png_structp png, png_bytep data, png_size_t length)
+{
+    auto* out = static_cast<std::vector<unsigned char>*>(png_get_io_ptr(png));
+    out->insert(out->end(), data, data + length);
+}
+
+void flushMemory(png_structp) {}
+
+struct PngReadState {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, throwPngError, ignorePngWarning);
+    png_infop info = png_create_info_struct(png);
+    ~PngReadState() { png_destroy_read_struct(&png, &info, nullptr); }
+};
+
+struct PngWriteState {
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, throwPngError, ignorePngWarning);
+    png_infop info = png_create_info_struct(png);
+    ~PngWriteState() { png_destroy_write_struct(&png, &info); }
+};
+
+cv::Mat decodeIndexPng(const std::string& bytes, const std::filesystem::path& path)
+{
+    if (bytes.size() < 8 || png_sig_cmp(reinterpret_cast<png_const_bytep>(bytes.data()), 0, 8) != 0)
+        throw DataError(path.string(), "not a PNG file");
+    PngReadState state;
+    png_structp png = state.png;
+    png_infop info = state.info;
+    MemoryReader reader{&bytes};
+    try {
+        png_set_read_fn(png, &reader, readFromMemory);
+        png_read_info(png, info);
+        const png_uint_32 width = png_get_image_width(png, info);
+        const png_uint_32 height = png_get_image_height(png, info);
+        const int colorType = png_get_color_type(png, info);
+        const int bitDepth = png_get_bit_depth(png, info);
+        if (colorType != PNG_COLOR_TYPE_GRAY && colorType != PNG_COLOR_TYPE_PALETTE)
+            throw DataError(path.string(), "is a colour image, not an index label map (one class id per pixel); "
+                                           "import it as a colour mask instead");
+        if (bitDepth == 16)
+            throw DataError(path.string(), "16-bit label maps are not supported; values must be 0..255");
+        if (bitDepth < 8)
+            png_set_packing(png);  // 1/2/4-bit indices become one byte each, values unchanged
+        png_read_update_info(png, info);
+        cv::Mat labels(int(height), int(width), CV_8UC1);
+        std::vector<png_bytep> rows(height);
+        for (png_uint_32 y = 0; y < height; ++y)
+            rows[y] = labels.ptr<png_byte>(int(y));
+        png_read_image(png, rows.data());
+        return labels;
+    } catch (const PngFailure& failure) {
+        throw DataError(path.string(), "corrupt PNG: " + failure.message);
+    }
+}
+
+std::vector<unsigned char> encodePalettePng(const cv::Mat& labels, const ClassSchema& schema, const std::filesystem::path& path)
+{
+    std::vector<unsigned char> out;
+    PngWriteState state;
+    png_structp png = state.png;
+    png_infop info = state.info;
+    try {
+        png_set_write_fn(png, &out, writeToMemory, flushMemory);
+        png_set_IHDR(png, info, png_uint_32(labels.cols), png_uint_32(labels.rows), 8, PNG_COLOR_TYPE_PALETTE,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        // Label maps are mostly runs of one value: fast compression is nearly as small and much faster.
+        png_set_compression_level(png, 3);
+        std::vector<png_color> palette;
+        for (const Rgb& color : schema.palette())
+            palette.push_back({color.r, color.g, color.b});
+        png_set_PLTE(png, info, palette.data(), int(palette.size()));
+        png_write_info(png, info);
+        for (int y = 0; y < labels.rows; ++y)
+            png_write_row(png, labels.ptr<png_byte>(y));
+        png_write_end(png, info);
+    } catch (const PngFailure& failure) {
+        throw DataError(path.string(), "cannot encode label map: " + failure.message);
+    }
+    return out;
+}
+
+void checkSize(const cv::Mat& mat, cv::Size expectedSize, const std::filesystem::path& path)
+{
+    if (expectedSize.area() > 0 && mat.size() != expectedSize)
+        throw DataError(path.string(), "label map is " + std::to_string(mat.cols) + "x" + std::to_string(mat.rows)
+                                           + " but its image is " + std::to_string(expectedSize.width) + "x"
+                                           + std::to_string(expectedSize.height));
+}
+
+}  // namespace
+
+cv::Mat readLabelMap(const std::filesystem::path& path, const ClassSchema& schema, cv::Size expectedSize, int voidValue)
+{
+    cv::Mat labels = decodeIndexPng(readFile(path), path);
+    checkSize(labels, expectedSize, path);
+
+    // One lookup table maps dataset values to ids and marks the values that are not allowed.
+    constexpr int kInvalid = -1;
+    int table[256];
+    for (int value = 0; value < 256; ++value)
+        table[value] = schema.contains(value) ? value : kInvalid;
+    table[kUnlabelled] = kUnlabelled;
+    if (voidValue >= 0 && voidValue < 256)
+        table[voidValue] = kUnlabelled;
+
+    for (int y = 0; y < labels.rows; ++y) {
+        std::uint8_t* row = labels.ptr<std::uint8_t>(y);
+        for (int x = 0; x < labels.cols; ++x) {
+            const int mapped = table[row[x]];
+            if (mapped == kInvalid)
+                throw DataError(path.string(), "pixel (" + std::to_string(x) + ", " + std::to_string(y) + ") has value "
+                                                   + std::to_string(row[x]) + ", which is not a class of the schema");
+            row[x] = std::uint8_t(mapped);
+        }
+    }
+    return labels;
+}
+
+void writeLabelMap(const std::filesystem::path& path, const cv::Mat& labels, const ClassSchema& schema)
+{
+    if (labels.empty() || labels.type() != CV_8UC1)
+        throw DataError(path.string(), "a label map must be a non-empty 8-bit single-channel image");
+    writeFileAtomically(path, encodePalettePng(labels, schema, path));
+}
+
+std::uint32_t packRgb(const Rgb& color)
+{
+    return (std::uint32_t(color.r) << 16) | (std::uint32_t(color.g) << 8) | color.b;
+}
+
+std::map<std::uint32_t, std::uint8_t> colorTable(const ClassSchema& schema)
+{
+    std::map<std::uint32_t, std::uint8_t> table;
+    for (const LabelClass& labelClass : schema.classes())
+        table[packRgb(labelClass.color)] = std::uint8_t(labelClass.id);
+    return table;
+}
+
+cv::Mat readColorMask(const std::filesystem::path& path, const std::map<std::uint32_t, std::uint8_t>& colorToId,
+                      cv::Size expectedSize)
+{
+    const cv::Mat rgb = readImageRgb(path);
+    checkSize(rgb, expectedSize, path);
+    cv::Mat labels(rgb.size(), CV_8UC1);
+    // Masks are runs of few colours: remember the last lookup to skip most map searches.
+    std::uint32_t lastColor = 0xFFFFFFFF;
+    std::uint8_t lastId = kUnlabelled;
+    for (int y = 0; y < rgb.rows; ++y) {
+        const cv::Vec3b* in = rgb.ptr<cv::Vec3b>(y);
+        std::uint8_t* out = labels.ptr<std::uint8_t>(y);
+        for (int x = 0; x < rgb.cols; ++x) {
+            const std::uint32_t color = packRgb({in[x][0], in[x][1], in[x][2]});
+            if (color != lastColor) {
+                const auto it = colorToId.find(color);
+                if (it == colorToId.end()) {
+                    char hex[8];
+                    std::snprintf(hex, sizeof(hex), "#%06X", color);
+                    throw DataError(path.string(), std::string("colour ") + hex + " at pixel (" + std::to_string(x) + ", "
+                                                       + std::to_string(y) + ") is not a class colour");
+                }
+                lastColor = color;
+                lastId = it->second;
+            }
+            out[x] = lastId;
+        }
+    }
+    return labels;
+}
+
+cv::Mat colorize(const cv::Mat& labels, const ClassSchema& schema)
+{
+    const std::vector<Rgb> palette = schema.palette();
+    cv::Mat rgb(labels.size(), CV_8UC3);
+    for (int y = 0; y < labels.rows; ++y) {
+        const std::uint8_t* in = labels.ptr<std::uint8_t>(y);
+        cv::Vec3b* out = rgb.ptr<cv::Vec3b>(y);
+        for (int x = 0; x < labels.cols; ++x) {
+            const Rgb& color = palette[in[x]];
+            out[x] = cv::Vec3b(color.r, color.g, color.b);
+        }
+    }
+    return rgb;
+}
+
+}  // namespace segstudio::data

@@ -1,0 +1,55 @@
+#pragma once
+
+// Helpers shared by the core/data tests: temp folders and small files built on the fly.
+
+#include "data/ClassSchema.h"
+
+#include <QTemporaryDir>
+#include <filesystem>
+#include <fstream>
+#include <opencv2/core.hpp>
+#include <string>
+
+namespace segstudio::test {
+
+inline std::filesystem::path path(const QTemporaryDir& dir, const char* name)
+{
+    return std::filesystem::path(dir.path().toStdString()) / name;
+}
+
+inline void writeBytes(const std::filesystem::path& file, const std::string& bytes)
+{
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << bytes;
+}
+
+inline std::string readBytes(const std::filesystem::path& file)
+{
+    std::ifstream stream(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(stream), {});
+}
+
+inline data::ClassSchema threeClasses()
+{
+    return data::ClassSchema({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}, {2, "sky", {128, 128, 128}, ""}});
+}
+
+// A label map whose pixel value is (x + 2y) mod classes, with a band of unlabelled pixels.
+inline cv::Mat patternLabels(int rows, int cols, int classes)
+{
+    cv::Mat labels(rows, cols, CV_8UC1);
+    for (int y = 0; y < rows; ++y)
+        for (int x = 0; x < cols; ++x)
+            labels.at<std::uint8_t>(y, x) = y == rows / 2 ? 255 : std::uint8_t((x + 2 * y) % classes);
+    return labels;
+}
+
+inline bool sameMat(const cv::Mat& a, const cv::Mat& b)
+{
+    return a.size() == b.size() && a.type() == b.type() && cv::countNonZero(a.reshape(1) != b.reshape(1)) == 0;
+}
+
+inline std::filesystem::path camVidDir() { return SEGSTUDIO_CAMVID_DIR; }
+inline bool haveCamVid() { return std::filesystem::exists(camVidDir() / "train.txt"); }
+
+}  // namespace segstudio::test

@@ -1,0 +1,199 @@
+#include "TestFiles.h"
+#include "data/DataError.h"
+#include "data/DatasetImporter.h"
+#include "data/DatasetStatistics.h"
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+
+#include <QtTest>
+#include <opencv2/imgcodecs.hpp>
+
+using namespace segstudio;
+namespace fs = std::filesystem;
+
+class TestDatasetImporter : public QObject {
+    Q_OBJECT
+
+private:
+    // A SegNet-layout dataset of 3 train + 2 val images, 12x16, annotations with value 11 = void.
+    static void writeSegNetLayout(const fs::path& root, bool withLists)
+    {
+        for (const char* split : {"train", "val"}) {
+            fs::create_directories(root / split);
+            fs::create_directories(root / (std::string(split) + "annot"));
+            const int count = std::string(split) == "train" ? 3 : 2;
+            std::string list;
+            for (int n = 0; n < count; ++n) {
+                const std::string name = std::string(split) + std::to_string(n) + ".png";
+                data::writeImageRgb(root / split / name, cv::Mat(12, 16, CV_8UC3, cv::Scalar(n * 40, 10, 200)));
+                cv::Mat annot = test::patternLabels(12, 16, 11);
+                annot.at<std::uint8_t>(0, n) = 11;
+                cv::imwrite((root / (std::string(split) + "annot") / name).string(), annot);
+                list += std::string(split) + "/" + name + " " + split + "annot/" + name + "\n";
+            }
+            if (withLists)
+                test::writeBytes(root / (std::string(split) + ".txt"), list);
+        }
+    }
+
+    static void expectImportError(const std::function<void()>& action, const fs::path& file, const QString& expected)
+    {
+        try {
+            action();
+            QFAIL("bad dataset was imported");
+        } catch (const data::DataError& error) {
+            QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
+            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
+        }
+    }
+
+private slots:
+    void segNetLayout_data()
+    {
+        QTest::addColumn<bool>("withLists");
+        QTest::newRow("pair lists") << true;
+        QTest::newRow("folders only") << false;
+    }
+
+    void segNetLayout()
+    {
+        QFETCH(bool, withLists);
+        QTemporaryDir dir;
+        const fs::path dataset = test::path(dir, "camvid");
+        writeSegNetLayout(dataset, withLists);
+        const data::Project project =
+            data::DatasetImporter::importSegNetLayout(dataset, test::path(dir, "project/p.segstudio"));
+        QCOMPARE(project.size(), std::size_t(5));
+        QCOMPARE(project.indicesOf(data::Split::Train).size(), std::size_t(3));
+        QCOMPARE(project.indicesOf(data::Split::Val).size(), std::size_t(2));
+        QCOMPARE(data::Project::load(project.file()), project);
+
+        const std::size_t first = project.indexOf("../camvid/train/train1.png").value();
+        QVERIFY(project.entry(first).status == data::LabelStatus::Labelled);
+        const cv::Mat labels = data::readLabelMap(project.labelMapPath(first), project.schema());
+        cv::Mat expected = test::patternLabels(12, 16, 11);
+        expected.at<std::uint8_t>(0, 1) = 255;  // void became unlabelled
+        QVERIFY(test::sameMat(labels, expected));
+    }
+
+    void badDatasetsNameTheFile_data()
+    {
+        QTest::addColumn<int>("fault");
+        QTest::addColumn<QString>("culprit");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing image") << 0 << "train/train2.png" << "image not found";
+        QTest::newRow("size mismatch") << 1 << "trainannot/train1.png" << "but its image is 16x12";
+        QTest::newRow("value outside schema") << 2 << "valannot/val0.png" << "has value 40";
+        QTest::newRow("corrupt image") << 3 << "val/val1.png" << "not a readable image";
+        QTest::newRow("bad list line") << 4 << "train.txt" << "line 2";
+    }
+
+    void badDatasetsNameTheFile()
+    {
+        QFETCH(int, fault);
+        QFETCH(QString, culprit);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const fs::path dataset = test::path(dir, "camvid");
+        writeSegNetLayout(dataset, true);
+        const fs::path bad = dataset / culprit.toStdString();
+        if (fault == 0)
+            fs::remove(bad);
+        if (fault == 1)
+            cv::imwrite(bad.string(), cv::Mat(13, 16, CV_8UC1, cv::Scalar(1)));
+        if (fault == 2)
+            cv::imwrite(bad.string(), cv::Mat(12, 16, CV_8UC1, cv::Scalar(40)));
+        if (fault == 3)
+            test::writeBytes(bad, "\x89PNG but then nothing");
+        if (fault == 4)
+            test::writeBytes(bad, "train/train0.png trainannot/train0.png\nonly-one-field\n");
+        const fs::path projectFile = test::path(dir, "project/p.segstudio");
+        expectImportError([&] { data::DatasetImporter::importSegNetLayout(dataset, projectFile); }, bad, expected);
+        // Nothing half-done stays: no project file and no label maps.
+        QVERIFY(!fs::exists(projectFile));
+        QVERIFY(!fs::exists(test::path(dir, "project/labels")) || fs::is_empty(test::path(dir, "project/labels")));
+    }
+
+    void cancelWritesNothing()
+    {
+        QTemporaryDir dir;
+        const fs::path dataset = test::path(dir, "camvid");
+        writeSegNetLayout(dataset, true);
+        const fs::path projectFile = test::path(dir, "project/p.segstudio");
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(data::ImportCancelled,
+                                 data::DatasetImporter::importSegNetLayout(dataset, projectFile, data::ClassSchema::camVid(), 11,
+                                                                           [&](std::size_t, std::size_t) { return ++calls < 3; }));
+        QCOMPARE(calls, 3);
+        QVERIFY(!fs::exists(projectFile));
+        QVERIFY(fs::is_empty(test::path(dir, "project/labels")));
+    }
+
+    void imageFolderIsAllUnlabelled()
+    {
+        QTemporaryDir dir;
+        for (const char* name : {"a.png", "sub/b.jpg", "notes.txt"}) {
+            fs::create_directories(test::path(dir, "images/sub"));
+            if (std::string(name).find(".txt") != std::string::npos)
+                test::writeBytes(test::path(dir, "images") / name, "hello");
+            else
+                data::writeImageRgb(test::path(dir, "images") / name, cv::Mat(4, 4, CV_8UC3, cv::Scalar(1, 2, 3)));
+        }
+        const data::Project project = data::DatasetImporter::importImageFolder(
+            test::path(dir, "images"), test::path(dir, "p.segstudio"), test::threeClasses());
+        QCOMPARE(project.size(), std::size_t(2));
+        QCOMPARE(project.entry(1).image, std::string("images/sub/b.jpg"));
+        QVERIFY(project.entry(1).status == data::LabelStatus::Unlabelled);
+    }
+
+    void colourMasks()
+    {
+        QTemporaryDir dir;
+        const data::ClassSchema schema = test::threeClasses();
+        fs::create_directories(test::path(dir, "images"));
+        fs::create_directories(test::path(dir, "masks"));
+        const cv::Mat labels = test::patternLabels(10, 9, 3);
+        data::writeImageRgb(test::path(dir, "images/x.jpg"), cv::Mat(10, 9, CV_8UC3, cv::Scalar(9, 9, 9)));
+        data::writeImageRgb(test::path(dir, "masks/x.png"), data::colorize(labels, schema));
+        const data::Project project = data::DatasetImporter::importColorMasks(
+            test::path(dir, "images"), test::path(dir, "masks"), test::path(dir, "p.segstudio"), schema);
+        QVERIFY(test::sameMat(data::readLabelMap(project.labelMapPath(0), schema), labels));
+
+        cv::Mat rgb = data::colorize(labels, schema);
+        rgb.at<cv::Vec3b>(2, 2) = cv::Vec3b(255, 255, 0);
+        data::writeImageRgb(test::path(dir, "masks/x.png"), rgb);
+        expectImportError([&] {
+            data::DatasetImporter::importColorMasks(test::path(dir, "images"), test::path(dir, "masks"),
+                                                    test::path(dir, "q.segstudio"), schema);
+        }, test::path(dir, "masks/x.png"), QStringLiteral("#FFFF00"));
+    }
+
+    // The real CamVid, when the shared copy is present: counts and the class histogram, checked
+    // against the annotation files read directly.
+    void realCamVid()
+    {
+        if (!test::haveCamVid())
+            QSKIP("CamVid not found at SEGSTUDIO_CAMVID_DIR");
+        QTemporaryDir dir;
+        const data::Project project =
+            data::DatasetImporter::importSegNetLayout(test::camVidDir(), test::path(dir, "camvid.segstudio"));
+        QCOMPARE(project.indicesOf(data::Split::Train).size(), std::size_t(367));
+        QCOMPARE(project.indicesOf(data::Split::Val).size(), std::size_t(101));
+
+        std::vector<std::uint64_t> expected(12, 0);
+        for (const char* folder : {"trainannot", "valannot"})
+            for (const auto& item : fs::directory_iterator(test::camVidDir() / folder)) {
+                const cv::Mat annot = cv::imread(item.path().string(), cv::IMREAD_UNCHANGED);
+                for (auto it = annot.begin<std::uint8_t>(); it != annot.end<std::uint8_t>(); ++it)
+                    ++expected[*it];
+            }
+        const data::DatasetStatistics statistics = data::DatasetStatistics::ofProject(project);
+        for (int c = 0; c < 11; ++c)
+            QCOMPARE(statistics.classPixels(c), expected[c]);
+        QCOMPARE(statistics.unlabelledPixels(), expected[11]);
+        QVERIFY(expected[3] > expected[9]);  // sanity: road is far more common than pedestrians
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDatasetImporter)
+#include "test_datasetimporter.moc"

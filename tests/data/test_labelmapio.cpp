@@ -1,0 +1,140 @@
+#include "TestFiles.h"
+#include "data/DataError.h"
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+
+#include <QtTest>
+#include <opencv2/imgcodecs.hpp>
+
+using namespace segstudio;
+namespace fs = std::filesystem;
+
+class TestLabelMapIO : public QObject {
+    Q_OBJECT
+
+private:
+    static void expectError(const std::function<void()>& action, const fs::path& file, const QString& expected)
+    {
+        try {
+            action();
+            QFAIL("bad input was accepted");
+        } catch (const data::DataError& error) {
+            QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
+            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
+        }
+    }
+
+private slots:
+    void roundTripIsExact()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "labels.png");
+        const cv::Mat labels = test::patternLabels(37, 53, 3);
+        data::writeLabelMap(file, labels, test::threeClasses());
+        QVERIFY(test::sameMat(data::readLabelMap(file, test::threeClasses()), labels));
+
+        const std::string bytes = test::readBytes(file);
+        data::writeLabelMap(file, data::readLabelMap(file, test::threeClasses()), test::threeClasses());
+        QCOMPARE(test::readBytes(file), bytes);
+    }
+
+    void paletteShowsClassColoursInAnyViewer()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "labels.png");
+        data::writeLabelMap(file, test::patternLabels(8, 8, 3), test::threeClasses());
+        const cv::Mat shown = cv::imread(file.string(), cv::IMREAD_COLOR);  // a viewer expands the palette
+        const cv::Vec3b car = shown.at<cv::Vec3b>(0, 1);                    // (x + 2y) % 3 == 1: car
+        QCOMPARE(car, cv::Vec3b(128, 0, 64));                               // BGR of #400080
+    }
+
+    void greyAnnotationWithVoidValue()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "annot.png");
+        cv::Mat annot(4, 4, CV_8UC1, cv::Scalar(2));
+        annot.at<std::uint8_t>(1, 1) = 11;  // CamVid's void
+        cv::imwrite(file.string(), annot);
+        const cv::Mat labels = data::readLabelMap(file, data::ClassSchema::camVid(), {4, 4}, 11);
+        QCOMPARE(int(labels.at<std::uint8_t>(1, 1)), 255);
+        QCOMPARE(int(labels.at<std::uint8_t>(0, 0)), 2);
+    }
+
+    void valueOutsideSchemaIsNamed()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "annot.png");
+        cv::Mat annot(4, 4, CV_8UC1, cv::Scalar(0));
+        annot.at<std::uint8_t>(2, 3) = 7;
+        cv::imwrite(file.string(), annot);
+        expectError([&] { data::readLabelMap(file, test::threeClasses()); }, file, QStringLiteral("pixel (3, 2) has value 7"));
+    }
+
+    void sizeMismatchIsNamed()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "labels.png");
+        data::writeLabelMap(file, test::patternLabels(8, 8, 3), test::threeClasses());
+        expectError([&] { data::readLabelMap(file, test::threeClasses(), {9, 8}); }, file, QStringLiteral("but its image is 9x8"));
+    }
+
+    void corruptAndColourFilesAreRefused_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not a png") << 0 << "not a PNG";
+        QTest::newRow("truncated") << 1 << "corrupt PNG";
+        QTest::newRow("rgb") << 2 << "colour image";
+        QTest::newRow("missing") << 3 << "not found";
+    }
+
+    void corruptAndColourFilesAreRefused()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "labels.png");
+        if (kind == 0)
+            test::writeBytes(file, "GIF89a not a png at all");
+        if (kind == 1) {
+            data::writeLabelMap(file, test::patternLabels(64, 64, 3), test::threeClasses());
+            const std::string bytes = test::readBytes(file);
+            test::writeBytes(file, bytes.substr(0, bytes.size() / 2));
+        }
+        if (kind == 2)
+            cv::imwrite(file.string(), cv::Mat(4, 4, CV_8UC3, cv::Scalar(1, 2, 3)));
+        expectError([&] { data::readLabelMap(file, test::threeClasses()); }, file, expected);
+    }
+
+    void colourMaskMapsColoursAndRefusesUnknownOnes()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "mask.png");
+        const cv::Mat labels = test::patternLabels(6, 7, 3);
+        const data::ClassSchema schema = test::threeClasses();
+        data::writeImageRgb(file, data::colorize(labels, schema));
+        auto table = data::colorTable(schema);
+        table[data::packRgb({0, 0, 0})] = data::kUnlabelled;
+        QVERIFY(test::sameMat(data::readColorMask(file, table), labels));
+
+        cv::Mat rgb = data::colorize(labels, schema);
+        rgb.at<cv::Vec3b>(5, 4) = cv::Vec3b(1, 2, 3);
+        data::writeImageRgb(file, rgb);
+        expectError([&] { data::readColorMask(file, table); }, file, QStringLiteral("colour #010203 at pixel (4, 5)"));
+    }
+
+    void failedWriteKeepsTheOldLabelMap()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "labels.png");
+        data::writeLabelMap(file, test::patternLabels(8, 8, 3), test::threeClasses());
+        const std::string before = test::readBytes(file);
+        QVERIFY_THROWS_EXCEPTION(data::DataError, data::writeLabelMap(file, cv::Mat(), test::threeClasses()));
+        QVERIFY_THROWS_EXCEPTION(data::DataError,
+                                 data::writeLabelMap(test::path(dir, "missing-folder/labels.png"), test::patternLabels(8, 8, 3), test::threeClasses()));
+        QCOMPARE(test::readBytes(file), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLabelMapIO)
+#include "test_labelmapio.moc"
