@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine: installs what is missing, builds, then
+#   dev.sh run [--headless]   the GUI on the demo project (or, with --headless or no display,
+#                             the CLI's end-to-end demo training run)
+#   dev.sh test               the whole test suite (Qt Test via CTest)
+# BUILD_DIR (default ./build) and JOBS (default: all cores) can be set in the environment.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+build="${BUILD_DIR:-$root/build}"
+jobs="${JOBS:-$(nproc)}"
+
+usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+
+configure_and_build() {
+  "$here/install-deps.sh"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  cmake --build "$build" -j "$jobs"
+}
+
+has_display() { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }
+
+cmd="${1:-}"; shift || true
+case "$cmd" in
+  run)
+    configure_and_build
+    if [ "${1:-}" = "--headless" ] || ! has_display; then
+      has_display || echo "dev.sh: no display found: running the headless demo (segstudio-train demo)"
+      exec "$build/app/segstudio-train/segstudio-train" demo --out "${DEMO_DIR:-$build/demo}"
+    fi
+    exec "$build/app/segstudio/segstudio" --demo
+    ;;
+  test)
+    configure_and_build
+    cd "$build"
+    # Timeouts are per test (tests/CMakeLists.txt); offscreen so GUI tests need no display.
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
+    ;;
+  *) usage ;;
+esac
