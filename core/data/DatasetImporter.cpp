@@ -3,6 +3,7 @@
 #include "DataError.h"
 #include "ImageIO.h"
 #include "LabelMapIO.h"
+#include "ParallelBatches.h"
 
 #include <algorithm>
 #include <fstream>
@@ -120,42 +121,58 @@ public:
     {
         try {
             fs::create_directories(m_project.labelRoot());
-            for (std::size_t n = 0; n < pairs.size(); ++n) {
-                importOne(pairs[n], readLabels);
-                if (m_progress && !m_progress(n + 1, pairs.size()))
-                    throw ImportCancelled();
-            }
+            std::vector<std::size_t> indices;
+            for (const Pair& pair : pairs)
+                indices.push_back(addEntry(pair));
+            std::vector<char> labelled(pairs.size(), 0);
+            ParallelBatches::run(
+                pairs.size(), [&](std::size_t n) { labelled[n] = convertLabels(pairs[n], indices[n], readLabels); },
+                [&](std::size_t n) {
+                    if (labelled[n])
+                        m_project.setStatus(indices[n], LabelStatus::Labelled);
+                    if (m_progress && !m_progress(n + 1, pairs.size()))
+                        throw ImportCancelled();
+                });
             m_project.save();
         } catch (...) {
-            for (const fs::path& written : m_written)
-                fs::remove(written);
+            removeWrittenLabelMaps(pairs.size());
             throw;
         }
         return m_project;
     }
 
 private:
-    template <typename ReadLabels>
-    void importOne(const Pair& pair, ReadLabels readLabels)
+    std::size_t addEntry(const Pair& pair)
     {
         if (!fs::exists(pair.image))
             throw DataError(pair.image.string(), "image not found");
-        const std::size_t index = m_project.addImage(pair.image, pair.split);
-        if (pair.labels.empty())
-            return;
-        if (!fs::exists(pair.labels))
+        if (!pair.labels.empty() && !fs::exists(pair.labels))
             throw DataError(pair.labels.string(), "label map not found (listed for " + pair.image.string() + ")");
+        return m_project.addImage(pair.image, pair.split);
+    }
+
+    // Runs on a worker thread: touches only its own entry's files.
+    template <typename ReadLabels>
+    bool convertLabels(const Pair& pair, std::size_t index, ReadLabels readLabels) const
+    {
+        if (pair.labels.empty())
+            return false;
         const cv::Mat image = readImageRgb(pair.image);
         const cv::Mat labels = readLabels(pair.labels, image.size());
-        const fs::path target = m_project.labelMapPath(index);
-        writeLabelMap(target, labels, m_project.schema());
-        m_written.push_back(target);
-        m_project.setStatus(index, LabelStatus::Labelled);
+        writeLabelMap(m_project.labelMapPath(index), labels, m_project.schema());
+        return true;
+    }
+
+    // A failed batch may have written maps that were never recorded: remove every entry's map
+    // (the project folder is new, so all of them are ours).
+    void removeWrittenLabelMaps(std::size_t count)
+    {
+        for (std::size_t i = 0; i < count && i < m_project.size(); ++i)
+            fs::remove(m_project.labelMapPath(i));
     }
 
     Project m_project;
     const ImportProgress& m_progress;
-    std::vector<fs::path> m_written;
 };
 
 }  // namespace

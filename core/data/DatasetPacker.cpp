@@ -4,6 +4,7 @@
 #include "DatasetStatistics.h"
 #include "ImageIO.h"
 #include "LabelMapIO.h"
+#include "ParallelBatches.h"
 #include "pack/PackError.h"
 #include "pack/PackWriter.h"
 
@@ -66,17 +67,24 @@ std::size_t DatasetPacker::pack(const Project& project, Split split, const fs::p
     try {
         pack::PackWriter writer(outFile.string(), packSpecFor(project, options), chosen.size());
         DatasetStatistics statistics;
-        for (std::size_t n = 0; n < chosen.size(); ++n) {
-            const cv::Mat image = readImageRgb(project.imagePath(chosen[n]));
-            const cv::Mat labels = readLabelMap(project.labelMapPath(chosen[n]), project.schema(), image.size());
-            const int shrink = image.cols > size.width ? cv::INTER_AREA : cv::INTER_LINEAR;
-            const cv::Mat packedImage = resizedTo(image, size, shrink).clone();  // clone: continuous rows
-            const cv::Mat packedLabels = resizedTo(labels, size, cv::INTER_NEAREST).clone();
-            statistics.addLabelMap(packedLabels);
-            writer.write(n, packedImage.ptr<std::uint8_t>(), packedLabels.ptr<std::uint8_t>());
-            if (progress)
-                progress(n + 1, chosen.size());
-        }
+        std::vector<cv::Mat> images(chosen.size()), labelMaps(chosen.size());
+        ParallelBatches::run(
+            chosen.size(),
+            [&](std::size_t n) {
+                const cv::Mat image = readImageRgb(project.imagePath(chosen[n]));
+                const cv::Mat labels = readLabelMap(project.labelMapPath(chosen[n]), project.schema(), image.size());
+                const int shrink = image.cols > size.width ? cv::INTER_AREA : cv::INTER_LINEAR;
+                images[n] = resizedTo(image, size, shrink).clone();  // clone: continuous rows
+                labelMaps[n] = resizedTo(labels, size, cv::INTER_NEAREST).clone();
+            },
+            [&](std::size_t n) {
+                statistics.addLabelMap(labelMaps[n]);
+                writer.write(n, images[n].ptr<std::uint8_t>(), labelMaps[n].ptr<std::uint8_t>());
+                images[n].release();
+                labelMaps[n].release();
+                if (progress)
+                    progress(n + 1, chosen.size());
+            });
         std::vector<pack::PackClass> classes = writer.spec().classes;
         for (std::size_t id = 0; id < classes.size(); ++id) {
             classes[id].pixelCount = statistics.classPixels(int(id));
