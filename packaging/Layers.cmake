@@ -1,0 +1,21 @@
+# Layering as a build error, not a review comment: each core library may link only the layers
+# below it. Checked at configure time over the targets' direct link libraries.
+function(segstudio_forbid_links target)
+  if(NOT TARGET ${target})
+    return()
+  endif()
+  get_target_property(links ${target} LINK_LIBRARIES)
+  foreach(link IN LISTS links)
+    foreach(pattern IN LISTS ARGN)
+      if(link MATCHES "${pattern}")
+        message(FATAL_ERROR "Layering: ${target} must not link ${link} (matches '${pattern}'); see docs/ARCHITECTURE.md")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+segstudio_forbid_links(segstudio_pack "Qt6::" "opencv" "torch" "segstudio_")
+segstudio_forbid_links(segstudio_data "Qt6::" "torch" "segstudio_engine" "segstudio_paint" "segstudio_editor" "segstudio_ui")
+segstudio_forbid_links(segstudio_paint "Qt6::" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
+segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_editor" "segstudio_ui")
+segstudio_forbid_links(segstudio_editor "torch" "segstudio_engine" "segstudio_ui")
