@@ -38,4 +38,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestClassWeights)
-#include "test_classweights.moc"
+#include "test_ClassWeights.moc"

@@ -196,4 +196,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestDatasetImporter)
-#include "test_datasetimporter.moc"
+#include "test_DatasetImporter.moc"

@@ -69,4 +69,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestImageIO)
-#include "test_imageio.moc"
+#include "test_ImageIO.moc"

@@ -63,4 +63,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestSyntheticDatasetGenerator)
-#include "test_syntheticdatasetgenerator.moc"
+#include "test_SyntheticDatasetGenerator.moc"

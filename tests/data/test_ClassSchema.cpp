@@ -69,4 +69,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestClassSchema)
-#include "test_classschema.moc"
+#include "test_ClassSchema.moc"

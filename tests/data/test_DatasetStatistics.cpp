@@ -84,4 +84,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestDatasetStatistics)
-#include "test_datasetstatistics.moc"
+#include "test_DatasetStatistics.moc"

@@ -139,4 +139,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestProject)
-#include "test_project.moc"
+#include "test_Project.moc"

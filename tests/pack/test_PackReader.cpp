@@ -122,4 +122,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestPackReader)
-#include "test_packreader.moc"
+#include "test_PackReader.moc"

@@ -61,4 +61,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestDatasetExporter)
-#include "test_datasetexporter.moc"
+#include "test_DatasetExporter.moc"

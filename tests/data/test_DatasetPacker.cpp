@@ -83,4 +83,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestDatasetPacker)
-#include "test_datasetpacker.moc"
+#include "test_DatasetPacker.moc"

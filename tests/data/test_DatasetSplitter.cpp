@@ -53,4 +53,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestDatasetSplitter)
-#include "test_datasetsplitter.moc"
+#include "test_DatasetSplitter.moc"

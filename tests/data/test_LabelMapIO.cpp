@@ -137,4 +137,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestLabelMapIO)
-#include "test_labelmapio.moc"
+#include "test_LabelMapIO.moc"
