@@ -186,6 +186,19 @@ Project DatasetImporter::importSegNetLayout(const fs::path& datasetDir, const fs
     });
 }
 
+Project DatasetImporter::importIndexPngs(const fs::path& imageDir, const fs::path& labelDir, const fs::path& projectFile,
+                                         const ClassSchema& schema, int voidValue, const ImportProgress& progress)
+{
+    if (!fs::is_directory(imageDir))
+        throw DataError(imageDir.string(), "is not a folder");
+    const std::vector<Pair> pairs = pairFolders(imageDir, labelDir, Split::Unassigned);
+    if (pairs.empty())
+        throw DataError(imageDir.string(), "contains no images");
+    return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& labels, cv::Size size) {
+        return readLabelMap(labels, schema, size, voidValue);
+    });
+}
+
 Project DatasetImporter::importImageFolder(const fs::path& imageDir, const fs::path& projectFile,
                                            const ClassSchema& schema, const ImportProgress& progress)
 {

@@ -27,6 +27,12 @@ public:
                                       const ClassSchema& schema = ClassSchema::camVid(), int voidValue = 11,
                                       const ImportProgress& progress = {});
 
+    // An image folder + a folder of index PNGs with the same stems (Pascal-VOC style palette PNGs
+    // or grey PNGs: the stored index is the class id); `voidValue` becomes unlabelled.
+    static Project importIndexPngs(const std::filesystem::path& imageDir, const std::filesystem::path& labelDir,
+                                   const std::filesystem::path& projectFile, const ClassSchema& schema,
+                                   int voidValue = 255, const ImportProgress& progress = {});
+
     // A plain folder of images (recursively), all unlabelled and unassigned.
     static Project importImageFolder(const std::filesystem::path& imageDir, const std::filesystem::path& projectFile,
                                      const ClassSchema& schema, const ImportProgress& progress = {});

@@ -129,6 +129,24 @@ private slots:
         QVERIFY(fs::is_empty(test::path(dir, "project/labels")));
     }
 
+    // Pascal-VOC style: palette PNGs whose palette is not the schema's; the indices count.
+    void indexPngFolders()
+    {
+        QTemporaryDir dir;
+        fs::create_directories(test::path(dir, "JPEGImages"));
+        fs::create_directories(test::path(dir, "SegmentationClass"));
+        const data::ClassSchema vocColours({{0, "background", {0, 0, 0}, ""}, {1, "aeroplane", {128, 0, 0}, ""},
+                                            {2, "bicycle", {0, 128, 0}, ""}});
+        cv::Mat labels = test::patternLabels(9, 11, 3);
+        data::writeImageRgb(test::path(dir, "JPEGImages/2007_000032.jpg"), cv::Mat(9, 11, CV_8UC3, cv::Scalar(5, 5, 5)));
+        data::writeLabelMap(test::path(dir, "SegmentationClass/2007_000032.png"), labels, vocColours);
+        const data::Project project = data::DatasetImporter::importIndexPngs(
+            test::path(dir, "JPEGImages"), test::path(dir, "SegmentationClass"), test::path(dir, "voc.segstudio"),
+            test::threeClasses());
+        QCOMPARE(project.size(), std::size_t(1));
+        QVERIFY(test::sameMat(data::readLabelMap(project.labelMapPath(0), project.schema()), labels));
+    }
+
     void imageFolderIsAllUnlabelled()
     {
         QTemporaryDir dir;
