@@ -6,6 +6,31 @@
 
 namespace segstudio::engine {
 
+namespace {
+
+// max_unpool2d is a scatter that LibTorch flags as non-deterministic (even on CPU), so in
+// deterministic mode unpool by comparison instead: every 2x2 window is non-overlapping, so each
+// output pixel takes its window's value exactly when it is the pooled index. Same result,
+// differentiable, no scatter.
+torch::Tensor unpoolByMask(const torch::Tensor& x, const torch::Tensor& indices, const std::vector<std::int64_t>& size)
+{
+    const std::int64_t n = x.size(0), c = x.size(1), h = x.size(2), w = x.size(3);
+    auto up = [&](const torch::Tensor& t) {
+        return t.unsqueeze(3).unsqueeze(5).expand({n, c, h, 2, w, 2}).reshape({n, c, 2 * h, 2 * w});
+    };
+    auto values = up(x);
+    auto where = up(indices);
+    const std::int64_t padH = size[0] - 2 * h, padW = size[1] - 2 * w;
+    if (padH || padW) {
+        values = torch::constant_pad_nd(values, {0, padW, 0, padH}, 0.0);
+        where = torch::constant_pad_nd(where, {0, padW, 0, padH}, -1);
+    }
+    const auto positions = torch::arange(size[0] * size[1], indices.options()).view({size[0], size[1]});
+    return values * where.eq(positions).to(values.scalar_type());
+}
+
+}  // namespace
+
 SegNetOptions SegNetOptions::vgg16(int classes)
 {
     return {classes, 3, {{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}}};
@@ -93,7 +118,8 @@ torch::Tensor SegNetImpl::forward(torch::Tensor images)
     }
     for (std::size_t s = m_decoders.size(); s-- > 0;) {
         // max_unpool2d wants matching layouts; indices come out of pooling in x's layout.
-        x = torch::max_unpool2d(x.contiguous(), indices[s].contiguous(), sizes[s]);
+        x = at::globalContext().deterministicAlgorithms() ? unpoolByMask(x, indices[s], sizes[s])
+                                                          : torch::max_unpool2d(x.contiguous(), indices[s].contiguous(), sizes[s]);
         x = m_decoders[s]->forward(x);
     }
     x = m_classifier->forward(x);

@@ -1,0 +1,103 @@
+#include "engine/Augmenter.h"
+
+#include <QtTest>
+
+using segstudio::engine::AugmentOptions;
+using segstudio::engine::Augmenter;
+using segstudio::engine::SampleTransform;
+
+// Image and label must stay aligned pixel for pixel under every random transform.
+class TestAugmenter : public QObject {
+    Q_OBJECT
+
+private slots:
+    void labelsStayAlignedWithImages_data();
+    void labelsStayAlignedWithImages();
+    void drawIsDeterministicAndBounded();
+    void knownShiftMovesContent();
+};
+
+namespace {
+
+// A pattern where every pixel's colour encodes its label: red = 10 * label + 5, green = label.
+std::pair<torch::Tensor, torch::Tensor> patternBatch(int n, int height, int width)
+{
+    auto labels = torch::remainder(torch::arange(height * width, torch::kLong).view({height, width}) * 7 +
+                                       torch::arange(height, torch::kLong).view({height, 1}) * 3,
+                                   11)
+                      .unsqueeze(0)
+                      .repeat({n, 1, 1});
+    auto images = torch::stack({labels * 10 + 5, labels, torch::full_like(labels, 200)}, 1).to(torch::kFloat);
+    return {images, labels.to(torch::kUInt8)};
+}
+
+}  // namespace
+
+void TestAugmenter::labelsStayAlignedWithImages_data()
+{
+    QTest::addColumn<bool>("flip");
+    QTest::addColumn<int>("translate");
+    QTest::newRow("flip") << true << 0;
+    QTest::newRow("translate") << false << 10;
+    QTest::newRow("flip+translate") << true << 10;
+}
+
+void TestAugmenter::labelsStayAlignedWithImages()
+{
+    QFETCH(bool, flip);
+    QFETCH(int, translate);
+    const Augmenter augmenter(AugmentOptions{flip, translate, false, 1.0, 1.0});
+    auto [images, labels] = patternBatch(16, 24, 40);
+    const auto transforms = augmenter.draw(16, 123);
+    auto [outImages, outLabels] = augmenter.apply(images, labels, transforms);
+    QCOMPARE(outImages.sizes(), images.sizes());
+    QCOMPARE(outLabels.sizes(), labels.sizes());
+
+    const auto lab = outLabels.to(torch::kLong);
+    const auto labelled = lab.ne(255);
+    // Labelled pixels: the image pixel under them carries the same label.
+    QVERIFY(outImages.select(1, 0).masked_select(labelled).equal((lab.masked_select(labelled) * 10 + 5).to(torch::kFloat)));
+    QVERIFY(outImages.select(1, 1).masked_select(labelled).equal(lab.masked_select(labelled).to(torch::kFloat)));
+    // Shifted-in pixels: unlabelled and black.
+    const auto padding = labelled.logical_not();
+    QVERIFY(outImages.select(1, 2).masked_select(padding).eq(0).all().item<bool>());
+    QVERIFY(outImages.select(1, 2).masked_select(labelled).eq(200).all().item<bool>());
+    if (translate > 0)
+        QVERIFY(padding.any().item<bool>());  // some sample did move
+    if (flip)
+        QVERIFY(!outLabels.equal(labels));
+}
+
+void TestAugmenter::drawIsDeterministicAndBounded()
+{
+    const Augmenter augmenter(AugmentOptions{true, 10, true, 0.5, 2.0});
+    const auto a = augmenter.draw(200, 99);
+    const auto b = augmenter.draw(200, 99);
+    int flips = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i].flip, b[i].flip);
+        QCOMPARE(a[i].dx, b[i].dx);
+        QCOMPARE(a[i].scale, b[i].scale);
+        QVERIFY(std::abs(a[i].dx) <= 10 && std::abs(a[i].dy) <= 10);
+        QVERIFY(a[i].scale >= 0.5 && a[i].scale <= 2.0);
+        flips += a[i].flip;
+    }
+    QVERIFY(flips > 50 && flips < 150);
+}
+
+void TestAugmenter::knownShiftMovesContent()
+{
+    const Augmenter augmenter(AugmentOptions{false, 10, false, 1.0, 1.0});
+    auto [images, labels] = patternBatch(1, 8, 8);
+    SampleTransform transform;
+    transform.dx = 2;
+    transform.dy = -1;
+    auto [outImages, outLabels] = augmenter.apply(images, labels, {transform});
+    // out[y][x] = in[y + 1][x - 2]
+    QCOMPARE(outLabels[0][3][5].item<int>(), labels[0][4][3].item<int>());
+    QCOMPARE(outLabels[0][0][1].item<int>(), 255);  // shifted in from the left
+    QCOMPARE(outLabels[0][7][4].item<int>(), 255);  // shifted in from below
+}
+
+QTEST_GUILESS_MAIN(TestAugmenter)
+#include "test_Augmenter.moc"

@@ -1,0 +1,57 @@
+#include "engine/SegmentationLoss.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using segstudio::engine::SegmentationLoss;
+
+// The weighted, ignore-aware loss against a value computed by hand from its definition.
+class TestSegmentationLoss : public QObject {
+    Q_OBJECT
+
+private slots:
+    void weightedLossIgnoresUnlabelled();
+    void allUnlabelledIsZero();
+};
+
+void TestSegmentationLoss::weightedLossIgnoresUnlabelled()
+{
+    // 1 image, 3 classes, 1x3 pixels; logits per pixel (class 0, 1, 2).
+    const float logits[3][3] = {{2.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 3.0f}, {5.0f, 5.0f, 5.0f}};
+    auto tensor = torch::zeros({1, 3, 1, 3});
+    for (int p = 0; p < 3; ++p)
+        for (int c = 0; c < 3; ++c)
+            tensor[0][c][0][p] = logits[p][c];
+    // Pixel 0 is class 0, pixel 1 class 2, pixel 2 unlabelled (its huge logits must not matter).
+    const auto labels = torch::tensor({0, 2, 255}, torch::kLong).view({1, 1, 3});
+    const std::vector<double> weights{0.5, 1.0, 2.0};
+
+    auto nll = [&](int p, int cls) {
+        double sum = 0;
+        for (int c = 0; c < 3; ++c)
+            sum += std::exp(double(logits[p][c]));
+        return -(double(logits[p][cls]) - std::log(sum));
+    };
+    const double expected = (0.5 * nll(0, 0) + 2.0 * nll(1, 2)) / (0.5 + 2.0);
+
+    const SegmentationLoss loss(weights);
+    QVERIFY(std::abs(loss(tensor, labels).item<double>() - expected) < 1e-6);
+
+    const SegmentationLoss unweighted;
+    const double expectedUnweighted = (nll(0, 0) + nll(1, 2)) / 2.0;
+    QVERIFY(std::abs(unweighted(tensor, labels).item<double>() - expectedUnweighted) < 1e-6);
+}
+
+void TestSegmentationLoss::allUnlabelledIsZero()
+{
+    const auto logits = torch::randn({2, 4, 3, 3});
+    const auto labels = torch::full({2, 3, 3}, 255, torch::kLong);
+    const SegmentationLoss loss({1.0, 1.0, 1.0, 1.0});
+    const double value = loss(logits, labels).item<double>();
+    QVERIFY(std::isfinite(value));
+    QCOMPARE(value, 0.0);
+}
+
+QTEST_GUILESS_MAIN(TestSegmentationLoss)
+#include "test_SegmentationLoss.moc"

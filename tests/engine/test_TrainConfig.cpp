@@ -1,0 +1,100 @@
+#include "engine/EngineError.h"
+#include "engine/LrSchedule.h"
+#include "engine/TrainConfig.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace segstudio::engine;
+
+// config.json round trip, validation messages and the learning-rate schedules.
+class TestTrainConfig : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripsThroughFile();
+    void missingKeysTakeDefaults();
+    void rejectsBadValues_data();
+    void rejectsBadValues();
+    void schedules();
+};
+
+void TestTrainConfig::roundTripsThroughFile()
+{
+    QTemporaryDir dir;
+    TrainConfig config;
+    config.trainPack = "a.pack";
+    config.model = "segnet";
+    config.optimizer = "adamw";
+    config.learningRate = 3e-4;
+    config.schedule = "cosine";
+    config.seed = 42;
+    config.scaleCrop = true;
+    const std::string file = dir.filePath(QStringLiteral("config.json")).toStdString();
+    saveTrainConfig(config, file);
+    QVERIFY(loadTrainConfig(file) == config);
+}
+
+void TestTrainConfig::missingKeysTakeDefaults()
+{
+    const auto config = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"epochs", 3}});
+    QCOMPARE(config.epochs, 3);
+    QCOMPARE(config.batchSize, 4);  // the SegNet recipe
+    QCOMPARE(config.momentum, 0.9);
+    QCOMPARE(config.weightDecay, 5e-4);
+    QCOMPARE(config.learningRate, 1e-3);
+    QVERIFY_THROWS_EXCEPTION(EngineError, trainConfigFromJson(nlohmann::json{{"epochs", "many"}}));
+}
+
+void TestTrainConfig::rejectsBadValues_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("optimizer") << QStringLiteral("optimizer") << QStringLiteral("\"rmsprop\"");
+    QTest::newRow("batch") << QStringLiteral("batchSize") << QStringLiteral("0");
+    QTest::newRow("weighting") << QStringLiteral("classWeighting") << QStringLiteral("\"sqrt\"");
+    QTest::newRow("amp") << QStringLiteral("amp") << QStringLiteral("\"fp8\"");
+    QTest::newRow("rank") << QStringLiteral("rank") << QStringLiteral("2");
+}
+
+void TestTrainConfig::rejectsBadValues()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    nlohmann::json json{{"trainPack", "x.pack"}};
+    json[key.toStdString()] = nlohmann::json::parse(value.toStdString());
+    const auto config = trainConfigFromJson(json);
+    try {
+        config.validate();
+        QFAIL("bad value accepted");
+    } catch (const EngineError& error) {
+        QVERIFY2(std::string(error.what()).find(key.toStdString()) != std::string::npos, error.what());
+    }
+}
+
+void TestTrainConfig::schedules()
+{
+    TrainConfig config;
+    config.learningRate = 0.1;
+    config.schedule = "step";
+    config.dropPeriod = 2;
+    config.dropFactor = 0.5;
+    LrSchedule step(config, /*iterationsPerEpoch=*/10, /*total=*/100);
+    QCOMPARE(step.at(0), 0.1);
+    QCOMPARE(step.at(19), 0.1);
+    QCOMPARE(step.at(20), 0.05);
+    QCOMPARE(step.at(45), 0.025);
+
+    config.schedule = "cosine";
+    config.minLearningRate = 0.0;
+    config.warmupIterations = 4;
+    LrSchedule cosine(config, 10, 100);
+    QVERIFY(std::abs(cosine.at(0) - 0.25 * 0.1) < 1e-12);  // warm-up: (0+1)/4 of the cosine at 0
+    QVERIFY(std::abs(cosine.at(50) - 0.05) < 1e-12);
+    QVERIFY(std::abs(cosine.at(100)) < 1e-12);
+}
+
+QTEST_GUILESS_MAIN(TestTrainConfig)
+#include "test_TrainConfig.moc"

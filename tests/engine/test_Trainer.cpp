@@ -1,0 +1,197 @@
+#include "TestPacks.h"
+#include "engine/Checkpoint.h"
+#include "engine/EngineError.h"
+#include "engine/Evaluator.h"
+#include "engine/Predictor.h"
+#include "engine/Trainer.h"
+#include "pack/PackReader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace segstudio::engine;
+namespace fs = std::filesystem;
+
+// End-to-end training on tiny packs: it learns, writes its run directory, refuses bad packs
+// before training, and stops cleanly on a NaN loss.
+class TestTrainer : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void overfitsTinyBatch();
+    void refusesBadPacks_data();
+    void refusesBadPacks();
+    void nanLossStopsAndKeepsLastGoodCheckpoint();
+    void refusesToOverwriteARun();
+
+private:
+    TrainConfig tinyConfig(const std::string& runName) const;
+    std::string path(const std::string& name) const { return (fs::path(m_dir.path().toStdString()) / name).string(); }
+
+    QTemporaryDir m_dir;
+};
+
+void TestTrainer::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    segstudio::enginetest::writeStripePack(path("train.pack"), 8, 32, 32, 4, 1);
+    segstudio::enginetest::writeStripePack(path("val.pack"), 4, 32, 32, 4, 2);
+}
+
+TrainConfig TestTrainer::tinyConfig(const std::string& runName) const
+{
+    TrainConfig config;
+    config.trainPack = path("train.pack");
+    config.valPack = path("val.pack");
+    config.runDir = path(runName);
+    config.model = "segnet-tiny";
+    config.epochs = 2;
+    config.batchSize = 4;
+    config.device = "cpu";
+    config.threads = 1;
+    config.logInterval = 1;
+    return config;
+}
+
+void TestTrainer::overfitsTinyBatch()
+{
+    TrainConfig config = tinyConfig("overfit");
+    config.trainPack = path("train.pack");
+    config.valPack = path("train.pack");  // validating on the same images shows the fit too
+    config.batchSize = 8;
+    config.epochs = 60;
+    config.optimizer = "adam";
+    config.learningRate = 1e-2;
+    config.weightDecay = 0.0;
+    config.flip = false;
+    config.translate = 0;
+    config.logInterval = 10;
+    config.checkpointEachEpoch = false;
+    Trainer trainer(config);
+    const auto outcome = trainer.run();
+    QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+    QCOMPARE(outcome.iterations, std::int64_t(60));
+    QVERIFY2(outcome.lastLoss < 0.1 * outcome.firstLoss,
+             qPrintable(QStringLiteral("loss %1 -> %2").arg(outcome.firstLoss).arg(outcome.lastLoss)));
+    QVERIFY(outcome.validated);
+    QVERIFY(outcome.lastValidation.globalAccuracy > 0.9);
+
+    // The run directory: config, one JSON object per line with the documented keys, checkpoints.
+    const fs::path run = config.runDir;
+    QCOMPARE(loadTrainConfig((run / "config.json").string()).epochs, 60);
+    std::ifstream metrics(run / "metrics.jsonl");
+    std::string line;
+    int trainLines = 0, valLines = 0;
+    while (std::getline(metrics, line)) {
+        const auto record = nlohmann::json::parse(line);
+        if (record.at("kind") == "train") {
+            for (const char* key : {"epoch", "iteration", "loss", "accuracy", "lr", "images_per_s", "elapsed_s"})
+                QVERIFY2(record.contains(key), key);
+            ++trainLines;
+        } else {
+            QVERIFY(record.contains("mean_iou") && record.at("class_iou").size() == 4);
+            ++valLines;
+        }
+    }
+    QCOMPARE(trainLines, 6);
+    QCOMPARE(valLines, 60);
+    QVERIFY(fs::exists(run / "checkpoints" / "last.pt"));
+    QVERIFY(fs::exists(run / "checkpoints" / "best.pt"));
+    QVERIFY(fs::file_size(run / "log.txt") > 0);
+
+    // evaluate and predict from the checkpoint alone agree with the trainer's last validation.
+    const auto evaluation = evaluateCheckpoint((run / "checkpoints" / "last.pt").string(), path("train.pack"),
+                                               EvaluateOptions{"cpu", 4, 1});
+    QVERIFY(std::abs(evaluation.metrics.meanIoU - outcome.lastValidation.meanIoU) < 1e-9);
+    QCOMPARE(evaluation.classNames.size(), std::size_t(4));
+
+    Predictor predictor((run / "checkpoints" / "last.pt").string(), "cpu", 1);
+    segstudio::pack::PackReader pack(path("train.pack"));
+    const auto labels = predictor.predict(pack.image(0), 32, 32);
+    int correct = 0, labelled = 0;
+    for (int i = 0; i < 32 * 32; ++i) {
+        QVERIFY(labels[i] < 4);
+        if (pack.label(0)[i] != 255) {
+            ++labelled;
+            correct += labels[i] == pack.label(0)[i];
+        }
+    }
+    QVERIFY(correct > 0.9 * labelled);
+    // A size that is not a multiple of the model's divisor still gives one label per pixel.
+    std::vector<std::uint8_t> odd(27 * 45 * 3, 100);
+    QCOMPARE(predictor.predict(odd.data(), 27, 45).size(), std::size_t(27 * 45));
+}
+
+void TestTrainer::refusesBadPacks_data()
+{
+    QTest::addColumn<QString>("damage");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("truncated") << QStringLiteral("truncate") << QStringLiteral("truncated");
+    QTest::newRow("bad magic") << QStringLiteral("magic") << QStringLiteral("magic");
+    QTest::newRow("checksum") << QStringLiteral("flip") << QStringLiteral("checksum");
+    QTest::newRow("missing") << QStringLiteral("delete") << QString();
+}
+
+void TestTrainer::refusesBadPacks()
+{
+    QFETCH(QString, damage);
+    QFETCH(QString, expected);
+    const std::string bad = path("bad-" + damage.toStdString() + ".pack");
+    fs::copy_file(path("train.pack"), bad, fs::copy_options::overwrite_existing);
+    if (damage == QStringLiteral("truncate")) {
+        fs::resize_file(bad, fs::file_size(bad) - 100);
+    } else if (damage == QStringLiteral("delete")) {
+        fs::remove(bad);
+    } else {
+        std::fstream file(bad, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(damage == QStringLiteral("magic") ? 0 : std::streamoff(fs::file_size(bad) - 10));
+        file.put('X');
+    }
+    TrainConfig config = tinyConfig("bad-" + damage.toStdString());
+    config.trainPack = bad;
+    try {
+        Trainer trainer(config);
+        QFAIL("a damaged pack was accepted");
+    } catch (const EngineError& error) {
+        const QString message = QString::fromStdString(error.what());
+        QVERIFY2(message.contains(QString::fromStdString(bad)), qPrintable(message));
+        QVERIFY2(message.contains(expected, Qt::CaseInsensitive), qPrintable(message));
+    }
+    QVERIFY(!fs::exists(fs::path(config.runDir) / "checkpoints" / "last.pt"));
+}
+
+void TestTrainer::nanLossStopsAndKeepsLastGoodCheckpoint()
+{
+    TrainConfig config = tinyConfig("nan");
+    config.epochs = 3;
+    config.debugNanAtIteration = 3;  // the 4th step, in epoch 2 (2 batches per epoch)
+    Trainer trainer(config);
+    std::vector<std::string> lines;
+    trainer.setProgress([&](const std::string& line) { lines.push_back(line); });
+    const auto outcome = trainer.run();
+    QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Diverged));
+    QVERIFY2(outcome.message.find("NaN") != std::string::npos, outcome.message.c_str());
+    QCOMPARE(outcome.iterations, std::int64_t(3));
+    QVERIFY(lines.back().find("NaN") != std::string::npos);
+    // The checkpoint is the one written after epoch 1, untouched by the diverged step.
+    const auto state = Checkpoint::readState(trainer.lastCheckpointPath());
+    QCOMPARE(state.at("iteration").get<int>(), 2);
+    QCOMPARE(state.at("epoch").get<int>(), 1);
+}
+
+void TestTrainer::refusesToOverwriteARun()
+{
+    TrainConfig config = tinyConfig("twice");
+    config.epochs = 1;
+    Trainer(config).run();
+    QVERIFY_THROWS_EXCEPTION(EngineError, Trainer{config});
+}
+
+QTEST_GUILESS_MAIN(TestTrainer)
+#include "test_Trainer.moc"
