@@ -156,6 +156,32 @@ private slots:
         QCOMPARE(QColor(editor->canvas()->overlay().pixel(60, 2)), QColor(128, 64, 128));
     }
 
+    void openComposesOverlayOnlyWhenPainted()
+    {
+        EditorTestProject test;
+        cv::Mat labels(64, 64, CV_8UC1, cv::Scalar(255));
+        labels(cv::Rect(0, 0, 20, 64)).setTo(1);
+        std::filesystem::create_directories(test.project->labelRoot());
+        data::writeLabelMap(test.project->labelMapPath(0), labels, test.project->schema());
+        auto editor = makeEditor(test);
+        QSignalSpy labelled(editor.get(), &ui::LabelEditor::imageLabelled);
+        QVERIFY(editor->openImage(0));
+        QCOMPARE(editor->canvas()->composedTileCount(), 0);  // nothing composed up front
+        // The counts came from the loading thread, before any paint.
+        QVERIFY(!labelled.isEmpty());
+        QCOMPARE(labelled.last().at(1).toDouble(), 20.0 * 64 / (64.0 * 64));
+        QVERIFY(QTest::qWaitForWindowExposed(editor.get()));
+        editor->canvas()->repaint();
+        QCOMPARE(editor->canvas()->composedTileCount(), 1);
+        QCOMPARE(QColor(editor->canvas()->overlay().pixel(5, 5)), QColor(64, 0, 128));
+        QCOMPARE(qAlpha(editor->canvas()->overlay().pixel(40, 5)), 0);
+        // The RGB32 display copy shows the image's colours in the right channel order.
+        editor->canvas()->waitForDisplayImage();
+        const QImage shown = editor->canvas()->grab().toImage();
+        QCOMPARE(QColor(shown.pixel(screenOf({25, 20}))), QColor(220, 30, 30));
+        QCOMPARE(QColor(shown.pixel(screenOf({50, 50}))), QColor(40, 40, 40));
+    }
+
     void saveWritesMapAndSwitchAutosaves()
     {
         EditorTestProject test;

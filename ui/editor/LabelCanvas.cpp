@@ -8,9 +8,11 @@
 #include <QPainter>
 #include <QPaintEvent>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace segstudio::ui {
 
@@ -21,9 +23,10 @@ LabelCanvas::LabelCanvas(QWidget* parent) : QWidget(parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(200, 150);
     rebuildColors();
+    connect(&m_displayWatcher, &QFutureWatcher<QImage>::finished, this, &LabelCanvas::onDisplayImageReady);
 }
 
-LabelCanvas::~LabelCanvas() = default;
+LabelCanvas::~LabelCanvas() { m_displayWatcher.waitForFinished(); }
 
 void LabelCanvas::setDocument(LabelDocument* document)
 {
@@ -59,6 +62,10 @@ void LabelCanvas::setTool(AbstractTool* tool)
 
 void LabelCanvas::rebuildImage()
 {
+    ++m_generation;
+    m_currentGeneration->store(m_generation);
+    m_rgb.release();
+    m_tileComposed.clear();
     if (!m_document) {
         m_image = QImage();
         m_overlay = QImage();
@@ -71,12 +78,56 @@ void LabelCanvas::rebuildImage()
         m_image = QImage(size.width, size.height, QImage::Format_RGB32);
         m_image.fill(Qt::darkGray);
     } else {
-        // RGB32 draws several times faster than RGB888 through QPainter's scaling paths.
-        m_image = QImage(rgb.data, rgb.cols, rgb.rows, static_cast<qsizetype>(rgb.step), QImage::Format_RGB888)
-                      .convertToFormat(QImage::Format_RGB32);
+        // Converting 12 MP to RGB32 takes tens of milliseconds: show the RGB pixels as they are at
+        // once and swap in the RGB32 copy, which draws several times faster when scaled, later.
+        m_rgb = rgb;
+        m_image = QImage(m_rgb.data, m_rgb.cols, m_rgb.rows, static_cast<qsizetype>(m_rgb.step), QImage::Format_RGB888);
+        const cv::Mat pixels = m_rgb;  // the worker's own reference: the document may close first
+        const int generation = m_generation;
+        std::shared_ptr<std::atomic<int>> current = m_currentGeneration;
+        current->store(generation);
+        m_displayWatcher.setFuture(QtConcurrent::run([pixels, generation, current] {
+            // In strips, so that switching images quickly stops a conversion nobody will see.
+            QImage converted(pixels.cols, pixels.rows, QImage::Format_RGB32);
+            constexpr int kStrip = 256;
+            for (int y = 0; y < pixels.rows; y += kStrip) {
+                if (current->load() != generation)
+                    return QImage();
+                const int rows = std::min(kStrip, pixels.rows - y);
+                const QImage strip(pixels.ptr(y), pixels.cols, rows, static_cast<qsizetype>(pixels.step),
+                                   QImage::Format_RGB888);
+                const QImage out = strip.convertToFormat(QImage::Format_RGB32);
+                for (int r = 0; r < rows; ++r)
+                    std::memcpy(converted.scanLine(y + r), out.constScanLine(r), static_cast<std::size_t>(pixels.cols) * 4);
+            }
+            return converted;
+        }));
+        m_displayWatcher.setProperty("generation", m_generation);
     }
+    // Allocation only: the pages are touched when a tile is first composed.
     m_overlay = QImage(size.width, size.height, QImage::Format_ARGB32_Premultiplied);
-    recompose(QRect(0, 0, size.width, size.height));
+    m_tilesX = (size.width + kOverlayTile - 1) / kOverlayTile;
+    const int tilesY = (size.height + kOverlayTile - 1) / kOverlayTile;
+    m_tileComposed.assign(static_cast<std::size_t>(m_tilesX) * static_cast<std::size_t>(tilesY), false);
+    update();
+}
+
+void LabelCanvas::onDisplayImageReady()
+{
+    if (m_displayWatcher.property("generation").toInt() != m_generation || !m_displayWatcher.future().isValid() ||
+        m_displayWatcher.future().resultCount() == 0)
+        return;
+    const QImage converted = m_displayWatcher.result();
+    if (converted.size() != m_image.size())
+        return;
+    m_image = converted;
+    update();
+}
+
+void LabelCanvas::waitForDisplayImage()
+{
+    m_displayWatcher.waitForFinished();
+    onDisplayImageReady();
 }
 
 void LabelCanvas::rebuildColors()
@@ -86,16 +137,56 @@ void LabelCanvas::rebuildColors()
         if (c.id >= 0 && c.id < 255 && !m_hidden[static_cast<std::size_t>(c.id)])
             m_colors[static_cast<std::size_t>(c.id)] = qRgba(c.color.r, c.color.g, c.color.b, 255);
     }
-    if (!m_overlay.isNull())
-        recompose(m_overlay.rect());
+    invalidateOverlay();
+}
+
+void LabelCanvas::invalidateOverlay()
+{
+    std::fill(m_tileComposed.begin(), m_tileComposed.end(), false);
+    update();
+}
+
+void LabelCanvas::ensureComposed(const QRect& imageRect)
+{
+    if (!m_document || m_overlay.isNull())
+        return;
+    const QRect rect = imageRect & m_overlay.rect();
+    if (rect.isEmpty())
+        return;
+    for (int ty = rect.top() / kOverlayTile; ty <= rect.bottom() / kOverlayTile; ++ty) {
+        for (int tx = rect.left() / kOverlayTile; tx <= rect.right() / kOverlayTile; ++tx) {
+            const std::size_t index = static_cast<std::size_t>(ty) * static_cast<std::size_t>(m_tilesX) +
+                                      static_cast<std::size_t>(tx);
+            if (m_tileComposed[index])
+                continue;
+            composeRect(QRect(tx * kOverlayTile, ty * kOverlayTile, kOverlayTile, kOverlayTile) & m_overlay.rect());
+            m_tileComposed[index] = true;
+        }
+    }
+}
+
+int LabelCanvas::composedTileCount() const
+{
+    return static_cast<int>(std::count(m_tileComposed.begin(), m_tileComposed.end(), true));
+}
+
+const QImage& LabelCanvas::overlay()
+{
+    ensureComposed(m_overlay.rect());
+    return m_overlay;
 }
 
 void LabelCanvas::recompose(const QRect& imageRect)
 {
     if (!m_document || m_overlay.isNull())
         return;
-    // Outlines depend on neighbours, so a change also redraws the ring around it.
-    const QRect rect = (m_outline ? imageRect.adjusted(-1, -1, 1, 1) : imageRect) & m_overlay.rect();
+    // Outlines depend on neighbours, so a change also redraws the ring around it. Tiles not yet
+    // composed are left for the paint that first shows them.
+    composeRect((m_outline ? imageRect.adjusted(-1, -1, 1, 1) : imageRect) & m_overlay.rect());
+}
+
+void LabelCanvas::composeRect(const QRect& rect)
+{
     const cv::Mat& labels = m_document->labels();
     const int w = labels.cols, h = labels.rows;
     for (int y = rect.top(); y <= rect.bottom(); ++y) {
@@ -157,6 +248,7 @@ void LabelCanvas::paintEvent(QPaintEvent* event)
     painter.setRenderHint(QPainter::SmoothPixmapTransform, m_scale < 1.0);
     painter.drawImage(QRectF(source), m_image, QRectF(source));
     if (m_labelsVisible) {
+        ensureComposed(source);
         painter.setOpacity(m_outline ? 1.0 : m_opacity);
         painter.drawImage(QRectF(source), m_overlay, QRectF(source));
         painter.setOpacity(1.0);
@@ -237,9 +329,7 @@ void LabelCanvas::setOutlineMode(bool outline)
     if (outline == m_outline)
         return;
     m_outline = outline;
-    if (!m_overlay.isNull())
-        recompose(m_overlay.rect());
-    update();
+    invalidateOverlay();
 }
 
 void LabelCanvas::setClassVisible(int classId, bool visible)

@@ -2,6 +2,7 @@
 
 #include "data/ClassSchema.h"
 
+#include <QFutureWatcher>
 #include <QImage>
 #include <QPointer>
 #include <QWidget>
@@ -9,7 +10,10 @@
 #include <opencv2/core.hpp>
 
 #include <array>
+#include <atomic>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace segstudio::ui {
 
@@ -18,8 +22,11 @@ class LabelDocument;
 
 // Shows a LabelDocument: the image with the label map overlaid in class colours, zoomed and
 // panned, and forwards mouse/key input in image coordinates to the active tool. It only composes
-// and displays: a cached ARGB overlay is recomposed for the dirty rectangle of each change, and
-// paintEvent draws only the exposed part of the view.
+// and displays: a cached ARGB overlay is composed lazily, tile by tile, for the part of the image
+// a paint exposes (so opening a 12 MP image composes nothing up front), recomposed for the dirty
+// rectangle of each change, and paintEvent draws only the exposed part of the view. The image is
+// shown straight from the document's RGB pixels (no copy) until a background thread has made the
+// faster-to-draw RGB32 copy.
 // Requirements: GUI thread; the document and schema set here outlive their use (the editor
 // resets them before destroying them).
 // Guarantees: the view never modifies the document; hoverChanged() reports the pixel under the
@@ -60,8 +67,11 @@ public:
     void setClassVisible(int classId, bool visible);
     bool classVisible(int classId) const;
 
-    const QImage& overlay() const { return m_overlay; }  // for tests and benchmarks
-    void recompose(const QRect& imageRect);              // usually driven by labelsChanged
+    static constexpr int kOverlayTile = 256;  // overlay composition unit, in image pixels
+    const QImage& overlay();                  // fully composed, for tests and benchmarks
+    void recompose(const QRect& imageRect);   // usually driven by labelsChanged
+    int composedTileCount() const;            // how much of the overlay exists, for tests
+    void waitForDisplayImage();               // blocks until the RGB32 copy is in use (tests, bench)
     std::optional<QPoint> hoveredPixel() const { return m_hover; }
 
 signals:
@@ -83,6 +93,10 @@ protected:
 private:
     void rebuildImage();
     void rebuildColors();
+    void invalidateOverlay();
+    void ensureComposed(const QRect& imageRect);
+    void composeRect(const QRect& rect);
+    void onDisplayImageReady();
     void onLabelsChanged(const QRect& imageRect);
     void updateHover(const QPointF& widgetPos);
     void drawPixelGrid(QPainter& painter, const QRect& imageRect) const;
@@ -91,8 +105,14 @@ private:
     LabelDocument* m_document = nullptr;
     AbstractTool* m_tool = nullptr;
     data::ClassSchema m_schema;
-    QImage m_image;
+    cv::Mat m_rgb;   // keeps the document's pixels alive while m_image wraps them
+    QImage m_image;  // RGB888 view of m_rgb, then its RGB32 copy once converted
     QImage m_overlay;
+    std::vector<bool> m_tileComposed;
+    int m_tilesX = 0;
+    QFutureWatcher<QImage> m_displayWatcher;
+    int m_generation = 0;  // a conversion finishing for an earlier document is ignored
+    std::shared_ptr<std::atomic<int>> m_currentGeneration = std::make_shared<std::atomic<int>>(0);
     std::array<QRgb, 256> m_colors{};
     std::array<bool, 256> m_hidden{};
     double m_scale = 1.0;

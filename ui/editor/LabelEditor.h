@@ -3,7 +3,9 @@
 #include <QList>
 #include <QWidget>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -82,13 +84,14 @@ private:
     void createViewActions();
     void createToolBarControls();
     void createClassShortcuts();
-    void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index);
+    void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index, const std::array<std::int64_t, 256>& counts);
     void closeDocument();
     bool updateClass(int classId, const std::function<void(data::LabelClass&)>& change);
     bool relabelDataset(int fromId, int toId);
     bool commitSchema(data::ClassSchema schema);
     void schemaChanged();
     void updateCounts();
+    void showCounts(const std::array<std::int64_t, 256>& counts);
     void updateStatus();
     void onModifiedChanged(bool modified);
     void updateTitle();
