@@ -1,0 +1,127 @@
+#include "data/ClassSchema.h"
+#include "data/DataError.h"
+#include "data/LabelMapIO.h"
+#include "data/RecoveryStore.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using segstudio::data::ClassSchema;
+using segstudio::data::DataError;
+using segstudio::data::RecoveryStore;
+
+// The crash-recovery folder: round trip of unsaved maps, discard after a save, and the damaged
+// cases (a note without its map, a map of the wrong size, an unreadable note).
+class TestRecoveryStore : public QObject {
+    Q_OBJECT
+
+private:
+    static ClassSchema schema() { return ClassSchema({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}}); }
+
+    static cv::Mat someLabels(int seed)
+    {
+        cv::Mat labels(30, 40, CV_8UC1, cv::Scalar(255));
+        labels(cv::Rect(seed, 0, 10, 30)).setTo(0);
+        labels(cv::Rect(0, seed, 40, 5)).setTo(1);
+        return labels;
+    }
+
+    static std::vector<std::string> filesIn(const std::filesystem::path& folder)
+    {
+        std::vector<std::string> names;
+        for (const auto& item : std::filesystem::directory_iterator(folder))
+            names.push_back(item.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+private slots:
+    void storeFindRestoreRoundTrip()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        QVERIFY(store.entries().empty());
+        QVERIFY(!store.find("images/a.png"));
+        const cv::Mat a = someLabels(3), b = someLabels(17);
+        store.store("images/a.png", a, schema());
+        store.store("images/sub/b.png", b, schema());
+        QCOMPARE(store.entries().size(), std::size_t(2));
+        const auto entry = store.find("images/sub/b.png");
+        QVERIFY(entry.has_value());
+        QCOMPARE(entry->image, std::string("images/sub/b.png"));
+        QVERIFY(entry->savedAtMs > 0);
+        const cv::Mat restored = store.restore(*entry, schema(), b.size());
+        QCOMPARE(cv::countNonZero(restored != b), 0);
+        // One map and one note per image, nothing half-written left behind.
+        QCOMPARE(filesIn(store.folder()).size(), std::size_t(4));
+    }
+
+    void storingAgainReplacesTheCopy()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        store.store("a.png", someLabels(1), schema());
+        const cv::Mat newer = someLabels(20);
+        store.store("a.png", newer, schema());
+        QCOMPARE(store.entries().size(), std::size_t(1));
+        const cv::Mat restored = store.restore(*store.find("a.png"), schema());
+        QCOMPARE(cv::countNonZero(restored != newer), 0);
+        for (const std::string& name : filesIn(store.folder()))
+            QVERIFY2(name.find(".partial") == std::string::npos, name.c_str());  // atomic writes cleaned up
+    }
+
+    void discardRemovesFilesAndEmptyFolder()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        store.store("a.png", someLabels(1), schema());
+        store.store("b.png", someLabels(2), schema());
+        store.discard("a.png");
+        QVERIFY(!store.find("a.png"));
+        QVERIFY(store.find("b.png").has_value());
+        QCOMPARE(filesIn(store.folder()).size(), std::size_t(2));
+        store.discard("b.png");
+        QVERIFY(!std::filesystem::exists(store.folder()));  // no empty folder left in the project
+        store.discard("never-stored.png");                   // harmless
+    }
+
+    void missingMapIsReportedNamingTheNote()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        store.store("a.png", someLabels(1), schema());
+        const auto entry = store.find("a.png");
+        std::filesystem::remove(entry->labelFile);
+        try {
+            store.restore(*entry, schema());
+            QFAIL("restore of a note without its map must throw");
+        } catch (const DataError& e) {
+            QCOMPARE(e.file(), entry->noteFile.string());
+            QVERIFY(std::string(e.what()).find("missing") != std::string::npos);
+        }
+    }
+
+    void wrongSizeIsRefused()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        store.store("a.png", someLabels(1), schema());
+        QVERIFY_THROWS_EXCEPTION(DataError, store.restore(*store.find("a.png"), schema(), cv::Size(41, 30)));
+    }
+
+    void unreadableNoteIsSkipped()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        store.store("a.png", someLabels(1), schema());
+        std::ofstream(store.folder() / "garbage.json") << "{ not json";
+        const auto entries = store.entries();
+        QCOMPARE(entries.size(), std::size_t(1));
+        QCOMPARE(entries.front().image, std::string("a.png"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRecoveryStore)
+#include "test_RecoveryStore.moc"
