@@ -3,6 +3,7 @@
 // Small packs for engine tests, written with pack::PackWriter directly (no core/data, no OpenCV).
 #include "pack/PackWriter.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>

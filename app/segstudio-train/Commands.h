@@ -1,0 +1,22 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace segstudio::cli {
+
+// Each subcommand lives in its own file and adds itself to the app; the callback stores the
+// process exit code in exitCode. pack, demo and predict need core/data (images, projects) and are
+// replaced by a stub that explains itself in SEGSTUDIO_ENGINE_ONLY builds.
+void addTrainCommand(CLI::App& app, int& exitCode);
+void addEvaluateCommand(CLI::App& app, int& exitCode);
+void addPackCommand(CLI::App& app, int& exitCode);
+void addDemoCommand(CLI::App& app, int& exitCode);
+void addPredictCommand(CLI::App& app, int& exitCode);
+
+// Exit codes shared by the subcommands.
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;
+constexpr int kExitDiverged = 3;
+constexpr int kExitStopped = 130;  // as a shell reports SIGINT
+
+}  // namespace segstudio::cli

@@ -1,0 +1,41 @@
+// SEGSTUDIO_ENGINE_ONLY builds have no core/data (no OpenCV): pack, demo and predict say so
+// instead of disappearing, so scripts get a clear message.
+#include "Commands.h"
+
+#include <iostream>
+
+namespace segstudio::cli {
+
+namespace {
+
+void addUnavailable(CLI::App& app, const char* name, int& exitCode)
+{
+    auto* command = app.add_subcommand(name, std::string(name) + " (not in this engine-only build)");
+    command->allow_extras();
+    command->callback([name, &exitCode] {
+        std::cerr << "segstudio-train " << name
+                  << ": not available in this build (SEGSTUDIO_ENGINE_ONLY has no image I/O). Run it with a full "
+                     "SegStudio build and copy the packs or checkpoints over."
+                  << std::endl;
+        exitCode = kExitError;
+    });
+}
+
+}  // namespace
+
+void addPackCommand(CLI::App& app, int& exitCode)
+{
+    addUnavailable(app, "pack", exitCode);
+}
+
+void addDemoCommand(CLI::App& app, int& exitCode)
+{
+    addUnavailable(app, "demo", exitCode);
+}
+
+void addPredictCommand(CLI::App& app, int& exitCode)
+{
+    addUnavailable(app, "predict", exitCode);
+}
+
+}  // namespace segstudio::cli

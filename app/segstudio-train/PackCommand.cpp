@@ -1,0 +1,63 @@
+#include "Commands.h"
+#include "PackCommand.h"
+
+#include "data/DataError.h"
+#include "data/DatasetPacker.h"
+#include "data/Project.h"
+
+#include <iostream>
+#include <memory>
+
+namespace segstudio::cli {
+
+namespace {
+
+struct PackArguments {
+    std::string project;
+    std::string split = "train";
+    std::string out;
+    int height = 360;
+    int width = 480;
+    bool all = false;
+};
+
+}  // namespace
+
+std::size_t packSplit(const data::Project& project, data::Split split, const std::filesystem::path& out, int height,
+                      int width, bool labelledOnly)
+{
+    data::PackOptions options;
+    options.height = height;
+    options.width = width;
+    options.labelledOnly = labelledOnly;
+    const auto count = data::DatasetPacker::pack(project, split, out, options, [](std::size_t done, std::size_t total) {
+        if (done == total || done % 25 == 0)
+            std::cout << "\rpacking " << done << "/" << total << std::flush;
+    });
+    std::cout << "\rpacked " << count << " " << data::toString(split) << " images (" << height << "x" << width
+              << ") into " << out.string() << std::endl;
+    return count;
+}
+
+void addPackCommand(CLI::App& app, int& exitCode)
+{
+    auto args = std::make_shared<PackArguments>();
+    auto* command = app.add_subcommand("pack", "turn a project's split into a training pack (fixed-size, memory-mappable)");
+    command->add_option("--project,-P", args->project, "project file (*.segstudio)")->required()->check(CLI::ExistingFile);
+    command->add_option("--split,-s", args->split, "train | val | test")->capture_default_str();
+    command->add_option("--out,-o", args->out, "pack file to write")->required();
+    command->add_option("--height", args->height, "pack image height (images are resized)")->capture_default_str();
+    command->add_option("--width", args->width, "pack image width")->capture_default_str();
+    command->add_flag("--all", args->all, "include images not marked labelled (their unlabelled pixels are ignored)");
+    command->footer("Example:\n  segstudio-train pack -P camvid.segstudio -s train -o camvid-train.pack");
+    command->callback([args, &exitCode] {
+        const auto split = data::splitFromString(args->split);
+        if (!split)
+            throw data::DataError({}, "unknown split '" + args->split + "' (use train, val or test)");
+        const auto project = data::Project::load(args->project);
+        packSplit(project, *split, args->out, args->height, args->width, !args->all);
+        exitCode = kExitOk;
+    });
+}
+
+}  // namespace segstudio::cli

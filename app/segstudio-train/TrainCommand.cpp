@@ -1,0 +1,153 @@
+#include "Commands.h"
+#include "MetricsReport.h"
+#include "TrainCommand.h"
+
+#include "engine/EngineError.h"
+#include "engine/ModelCatalog.h"
+#include "engine/StopFlag.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+#include <vector>
+
+namespace segstudio::cli {
+
+namespace {
+
+struct TrainOptions {
+    engine::TrainConfig config;
+    std::string configFile;
+    std::string resumeDir;
+    bool recipe = false;
+    // Options the user gave, with the config.json key each one sets: only these override --config.
+    std::vector<std::pair<CLI::Option*, std::string>> given;
+};
+
+template <typename T>
+void bindOption(CLI::App& command, TrainOptions& options, const std::string& flags, T& field, const std::string& key,
+          const std::string& help)
+{
+    options.given.emplace_back(command.add_option(flags, field, help)->capture_default_str(), key);
+}
+
+std::string modelHelp()
+{
+    std::string text = "model name:";
+    for (const auto& model : engine::availableModels())
+        text += "\n  " + model.name + ": " + model.description;
+    return text;
+}
+
+void addOptions(CLI::App& command, TrainOptions& o)
+{
+    auto& c = o.config;
+    command.add_option("--config", o.configFile, "start from this config.json (options given here override it)")
+        ->check(CLI::ExistingFile);
+    command.add_option("--resume", o.resumeDir, "continue the run in RUN_DIR where it stopped (with --epochs to extend)")
+        ->check(CLI::ExistingDirectory);
+    command.add_flag("--recipe", o.recipe,
+                     "the SegNet recipe: segnet, SGD momentum 0.9, lr 1e-3, L2 5e-4, batch 4, 100 epochs");
+    bindOption(command, o, "--train-pack", c.trainPack, "trainPack", "training pack (segstudio-train pack ...)");
+    bindOption(command, o, "--val-pack", c.valPack, "valPack", "validation pack; empty = no validation");
+    bindOption(command, o, "--run-dir,-o", c.runDir, "runDir", "run directory to create (config, metrics, checkpoints)");
+    bindOption(command, o, "--model,-m", c.model, "model", modelHelp());
+    bindOption(command, o, "--vgg-weights", c.vggWeights, "vggWeights", "VGG-16 encoder weights (TorchScript, docs/ENGINE.md)");
+    bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs");
+    bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
+    bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
+    bindOption(command, o, "--optimizer", c.optimizer, "optimizer", "sgd | adam | adamw");
+    bindOption(command, o, "--lr", c.learningRate, "learningRate", "initial learning rate");
+    bindOption(command, o, "--momentum", c.momentum, "momentum", "SGD momentum");
+    bindOption(command, o, "--weight-decay", c.weightDecay, "weightDecay", "L2 regularisation");
+    bindOption(command, o, "--schedule", c.schedule, "schedule", "none | step | cosine");
+    bindOption(command, o, "--drop-period", c.dropPeriod, "dropPeriod", "step schedule: epochs between drops");
+    bindOption(command, o, "--drop-factor", c.dropFactor, "dropFactor", "step schedule: lr multiplier per drop");
+    bindOption(command, o, "--warmup", c.warmupIterations, "warmupIterations", "linear warm-up iterations");
+    bindOption(command, o, "--translate", c.translate, "translate", "random X/Y translation in pixels (0 = off)");
+    o.given.emplace_back(command.add_flag("--flip,!--no-flip", c.flip, "random left/right reflection"), "flip");
+    o.given.emplace_back(command.add_flag("--scale-crop", c.scaleCrop, "random scale 0.75-1.25 with crop/pad"), "scaleCrop");
+    o.given.emplace_back(command.add_flag("--deterministic", c.deterministic, "deterministic algorithms (slower)"),
+                         "deterministic");
+    bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | inverse | none");
+    bindOption(command, o, "--seed", c.seed, "seed", "random seed (shuffle, augmentation, initial weights)");
+    bindOption(command, o, "--device", c.device, "device", "auto | cpu | cuda | cuda:N");
+    bindOption(command, o, "--amp", c.amp, "amp", "mixed precision on CUDA: none | bf16 | fp16");
+    bindOption(command, o, "--threads", c.threads, "threads", "CPU threads (0 = all cores)");
+    bindOption(command, o, "--log-interval", c.logInterval, "logInterval", "iterations between progress lines");
+    bindOption(command, o, "--val-interval", c.valInterval, "valInterval", "also validate every N iterations (0 = per epoch)");
+}
+
+bool wasGiven(const TrainOptions& o, const std::string& key)
+{
+    for (const auto& [option, optionKey] : o.given)
+        if (optionKey == key && option->count() > 0)
+            return true;
+    return false;
+}
+
+engine::TrainConfig resolveConfig(const TrainOptions& o)
+{
+    nlohmann::json base = engine::toJson(engine::TrainConfig{});
+    if (o.recipe) {
+        base["model"] = "segnet";
+        base["epochs"] = 100;
+    }
+    if (!o.configFile.empty())
+        base = engine::toJson(engine::loadTrainConfig(o.configFile));
+    const nlohmann::json cli = engine::toJson(o.config);
+    for (const auto& [option, key] : o.given)
+        if (option->count() > 0)
+            base[key] = cli[key];
+    return engine::trainConfigFromJson(base);
+}
+
+}  // namespace
+
+int runTraining(engine::Trainer& trainer, bool printSummary)
+{
+    engine::installStopSignalHandlers();
+    trainer.setProgress([](const std::string& line) { std::cout << line << std::endl; });
+    const auto outcome = trainer.run();
+    if (printSummary && outcome.validated) {
+        std::cout << "last validation (" << trainer.config().valPack << "):\n"
+                  << metricsReport(outcome.lastValidation, {}) << "best val mIoU " << outcome.bestMeanIoU
+                  << "  checkpoints: " << trainer.lastCheckpointPath() << ", " << trainer.bestCheckpointPath() << std::endl;
+    }
+    switch (outcome.status) {
+    case engine::TrainOutcome::Status::Finished:
+        return kExitOk;
+    case engine::TrainOutcome::Status::Stopped:
+        return kExitStopped;
+    case engine::TrainOutcome::Status::Diverged:
+        return kExitDiverged;
+    }
+    return kExitError;
+}
+
+void addTrainCommand(CLI::App& app, int& exitCode)
+{
+    auto options = std::make_shared<TrainOptions>();
+    auto* command = app.add_subcommand("train", "train a model on packs into a run directory");
+    command->footer(
+        "Examples:\n"
+        "  segstudio-train train --train-pack train.pack --val-pack val.pack -o runs/first\n"
+        "  segstudio-train train --recipe --train-pack camvid-train.pack --val-pack camvid-val.pack -o runs/segnet\n"
+        "  segstudio-train train --resume runs/first --epochs 200\n"
+        "Ctrl+C writes checkpoints/last.pt and exits; --resume continues exactly there.\n"
+        "Exit codes: 0 finished, 1 error, 3 loss became NaN/Inf, 130 stopped by a signal.");
+    addOptions(*command, *options);
+    command->callback([options, &exitCode] {
+        std::unique_ptr<engine::Trainer> trainer;
+        if (!options->resumeDir.empty()) {
+            const int epochs = wasGiven(*options, "epochs") ? options->config.epochs : 0;
+            trainer = engine::Trainer::resume(options->resumeDir, epochs);
+        } else {
+            trainer = std::make_unique<engine::Trainer>(resolveConfig(*options));
+        }
+        exitCode = runTraining(*trainer);
+    });
+}
+
+}  // namespace segstudio::cli

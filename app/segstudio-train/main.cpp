@@ -1,0 +1,38 @@
+// segstudio-train: packs datasets, trains, evaluates and predicts from the command line. The GUI
+// starts it as a separate process and watches the run directory it writes.
+#include "Commands.h"
+
+#include "engine/EngineError.h"
+
+#include <iostream>
+#include <stdexcept>
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"SegStudio training tool: semantic segmentation with LibTorch.\n"
+                 "Typical use: pack a labelled project, train, evaluate, predict:\n"
+                 "  segstudio-train pack --project my.segstudio --split train -o train.pack\n"
+                 "  segstudio-train pack --project my.segstudio --split val -o val.pack\n"
+                 "  segstudio-train train --train-pack train.pack --val-pack val.pack -o runs/first\n"
+                 "  segstudio-train evaluate -c runs/first -p val.pack\n"
+                 "  segstudio-train predict -c runs/first -o predictions images/*.png\n"
+                 "Or try everything on a synthetic dataset in under a minute: segstudio-train demo",
+                 "segstudio-train"};
+    app.require_subcommand(1);
+    int exitCode = segstudio::cli::kExitOk;
+    segstudio::cli::addPackCommand(app, exitCode);
+    segstudio::cli::addTrainCommand(app, exitCode);
+    segstudio::cli::addEvaluateCommand(app, exitCode);
+    segstudio::cli::addPredictCommand(app, exitCode);
+    segstudio::cli::addDemoCommand(app, exitCode);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error);
+    } catch (const std::exception& error) {
+        // EngineError, PackError and DataError all name the file and the problem.
+        std::cerr << "segstudio-train: " << error.what() << std::endl;
+        return segstudio::cli::kExitError;
+    }
+    return exitCode;
+}

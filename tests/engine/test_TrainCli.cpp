@@ -1,0 +1,120 @@
+#include "TestPacks.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+// segstudio-train as a user runs it: a bad pack is refused with its name, SIGINT writes a
+// checkpoint and --resume finishes the run, demo trains end to end.
+class TestTrainCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void refusesBadPackNamingIt();
+    void sigintCheckpointsAndResumeFinishes();
+    void demoRunsEndToEnd();
+
+private:
+    QProcess* start(const QStringList& arguments);
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+};
+
+void TestTrainCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFileInfo::exists(QStringLiteral(SEGSTUDIO_TRAIN_EXE)));
+    segstudio::enginetest::writeStripePack(path(QStringLiteral("train.pack")).toStdString(), 8, 32, 32, 4, 1);
+}
+
+QProcess* TestTrainCli::start(const QStringList& arguments)
+{
+    auto* process = new QProcess(this);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    auto environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    process->setProcessEnvironment(environment);
+    process->start(QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
+    return process;
+}
+
+void TestTrainCli::refusesBadPackNamingIt()
+{
+    const QString bad = path(QStringLiteral("bad.pack"));
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(5000, 'x'));
+    file.close();
+    auto* process = start({QStringLiteral("train"), QStringLiteral("--train-pack"), bad, QStringLiteral("-o"),
+                           path(QStringLiteral("bad-run")), QStringLiteral("--device"), QStringLiteral("cpu")});
+    QVERIFY(process->waitForFinished(60000));
+    const QString output = QString::fromUtf8(process->readAll());
+    QCOMPARE(process->exitCode(), 1);
+    QVERIFY2(output.contains(bad) && output.contains(QStringLiteral("magic")), qPrintable(output));
+}
+
+void TestTrainCli::sigintCheckpointsAndResumeFinishes()
+{
+    const QString run = path(QStringLiteral("sigint-run"));
+    auto* process = start({QStringLiteral("train"), QStringLiteral("--train-pack"), path(QStringLiteral("train.pack")),
+                           QStringLiteral("-o"), run, QStringLiteral("--epochs"), QStringLiteral("100000"),
+                           QStringLiteral("--log-interval"), QStringLiteral("1"), QStringLiteral("--device"),
+                           QStringLiteral("cpu"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY(process->waitForStarted());
+    // Wait until it is really training (a metrics line exists), then interrupt it like Ctrl+C.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    ::kill(pid_t(process->processId()), SIGINT);
+    QVERIFY(process->waitForFinished(60000));
+    const QString output = QString::fromUtf8(process->readAll());
+    QCOMPARE(process->exitCode(), 130);
+    QVERIFY2(output.contains(QStringLiteral("--resume")), qPrintable(output));
+    QVERIFY(fs::exists(fs::path(run.toStdString()) / "checkpoints" / "last.pt"));
+    const auto match = QRegularExpression(QStringLiteral("stopped at epoch (\\d+) iteration (\\d+)")).match(output);
+    QVERIFY2(match.hasMatch(), qPrintable(output));
+    const int epoch = match.captured(1).toInt();
+
+    // Resume and finish the interrupted epoch: the run ends at exactly that many epochs.
+    auto* resumed = start({QStringLiteral("train"), QStringLiteral("--resume"), run, QStringLiteral("--epochs"),
+                           QString::number(epoch), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY(resumed->waitForFinished(60000));
+    const QString resumedOutput = QString::fromUtf8(resumed->readAll());
+    QCOMPARE(resumed->exitCode(), 0);
+    QVERIFY2(resumedOutput.contains(QStringLiteral("finished: %1 epochs").arg(epoch)), qPrintable(resumedOutput));
+}
+
+void TestTrainCli::demoRunsEndToEnd()
+{
+    const QString dir = path(QStringLiteral("demo"));
+    auto* process = start({QStringLiteral("demo"), QStringLiteral("--dir"), dir, QStringLiteral("--images"),
+                           QStringLiteral("10"), QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--height"),
+                           QStringLiteral("64"), QStringLiteral("--width"), QStringLiteral("96"), QStringLiteral("--device"),
+                           QStringLiteral("cpu")});
+    QVERIFY(process->waitForFinished(120000));
+    const QString output = QString::fromUtf8(process->readAll());
+    QVERIFY2(process->exitCode() == 0, qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("mean IoU")), qPrintable(output));
+    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/run/checkpoints/best.pt")));
+    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/run/metrics.jsonl")));
+
+    // predict writes a label map and an overlay per image.
+    const QString image = QDir(dir + QStringLiteral("/dataset/images")).entryInfoList(QDir::Files).value(0).absoluteFilePath();
+    QVERIFY(!image.isEmpty());
+    auto* predict = start({QStringLiteral("predict"), QStringLiteral("-c"), dir + QStringLiteral("/run"), QStringLiteral("-o"),
+                           path(QStringLiteral("predictions")), QStringLiteral("--device"), QStringLiteral("cpu"), image});
+    QVERIFY(predict->waitForFinished(60000));
+    QVERIFY2(predict->exitCode() == 0, predict->readAll().constData());
+    const QString stem = QFileInfo(image).completeBaseName();
+    QVERIFY(QFileInfo::exists(path(QStringLiteral("predictions/")) + stem + QStringLiteral(".png")));
+    QVERIFY(QFileInfo::exists(path(QStringLiteral("predictions/")) + stem + QStringLiteral("_overlay.png")));
+}
+
+QTEST_GUILESS_MAIN(TestTrainCli)
+#include "test_TrainCli.moc"
