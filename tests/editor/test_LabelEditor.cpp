@@ -9,7 +9,12 @@
 #include "data/ProjectLock.h"
 #include "data/RecoveryStore.h"
 
+#include "editor/ClassesPanel.h"
+
 #include <QAction>
+#include <QStyle>
+#include <QStyleOptionViewItem>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QUndoGroup>
 #include <QUndoStack>
@@ -108,6 +113,126 @@ private slots:
         cv::Mat ref(64, 64, CV_8UC1, cv::Scalar(255));
         cv::fillPoly(ref, std::vector<std::vector<cv::Point>>{points}, cv::Scalar(2), cv::LINE_8);
         QCOMPARE(cv::countNonZero(editor->document()->labels() != ref), 0);
+    }
+
+    void lassoDragFillsTheTracedOutline()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "polygon");
+        editor->toolSettings()->setCurrentClass(1);
+        // One press-drag-release: every mouse position becomes a vertex, release closes and fills.
+        const std::vector<cv::Point> path{{8, 6}, {30, 4}, {55, 12}, {58, 40}, {35, 30}, {20, 58}, {5, 35}};
+        drag(editor->canvas(), path);
+        cv::Mat ref(64, 64, CV_8UC1, cv::Scalar(255));
+        cv::fillPoly(ref, std::vector<std::vector<cv::Point>>{path}, cv::Scalar(1), cv::LINE_8);
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != ref), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+        QCOMPARE(editor->document()->undoStack()->text(0), QStringLiteral("Lasso fill"));
+        // A press that does not move is a polygon click, not a lasso: nothing is filled yet.
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf({2, 60}));
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+    }
+
+    void outlineModeShowsOnlyBoundaries()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(QTest::qWaitForWindowExposed(editor.get()));
+        editor->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(editor.get()));
+        editor->canvas()->setFocus();
+        QTest::keyClick(editor->canvas(), Qt::Key_O);  // the "Outline Only" view action
+        QVERIFY(editor->canvas()->outlineMode());
+        // Paint in outline mode, so the overlay must follow the edit (the ring around it too).
+        selectTool(*editor, "brush");
+        editor->toolSettings()->setBrushShape(paint::BrushShape::Square);
+        editor->toolSettings()->setBrushSize(9);
+        editor->toolSettings()->setCurrentClass(2);
+        drag(editor->canvas(), {{20, 20}, {40, 20}, {40, 40}});
+        editor->toolSettings()->setCurrentClass(0);
+        drag(editor->canvas(), {{40, 40}, {50, 50}});
+        editor->canvas()->repaint();
+
+        const cv::Mat& labels = editor->document()->labels();
+        const QImage& overlay = editor->canvas()->overlay();
+        const QColor colour[] = {QColor(128, 64, 128), QColor(64, 0, 128), QColor(0, 128, 0)};
+        int edges = 0, interior = 0;
+        for (int y = 0; y < 64; ++y) {
+            for (int x = 0; x < 64; ++x) {
+                const std::uint8_t v = labels.at<std::uint8_t>(y, x);
+                bool edge = false;
+                for (const cv::Point d : {cv::Point(1, 0), cv::Point(-1, 0), cv::Point(0, 1), cv::Point(0, -1)}) {
+                    const cv::Point n(x + d.x, y + d.y);
+                    edge |= n.x >= 0 && n.y >= 0 && n.x < 64 && n.y < 64 && labels.at<std::uint8_t>(n) != v;
+                }
+                const QRgb shown = overlay.pixel(x, y);
+                if (edge && v != 255) {
+                    ++edges;
+                    QCOMPARE(QColor(shown), colour[v]);
+                } else {
+                    interior += v != 255;
+                    QVERIFY2(qAlpha(shown) == 0, qPrintable(QStringLiteral("pixel %1,%2 drawn").arg(x).arg(y)));
+                }
+            }
+        }
+        QVERIFY(edges > 40);
+        QVERIFY(interior > 100);  // the fill inside the outline is really hidden
+        QTest::keyClick(editor->canvas(), Qt::Key_O);
+        QCOMPARE(QColor(editor->canvas()->overlay().pixel(30, 20)), colour[2]);  // filled again
+    }
+
+    void hiddenClassIsNotDrawn()
+    {
+        EditorTestProject test;
+        cv::Mat labels(64, 64, CV_8UC1, cv::Scalar(255));
+        labels(cv::Rect(0, 0, 32, 64)).setTo(1);
+        labels(cv::Rect(32, 0, 32, 64)).setTo(2);
+        std::filesystem::create_directories(test.project->labelRoot());
+        data::writeLabelMap(test.project->labelMapPath(0), labels, test.project->schema());
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QCOMPARE(QColor(editor->canvas()->overlay().pixel(10, 10)), QColor(64, 0, 128));
+
+        // Click the "visible" check box of class 1 ("car") in the classes panel.
+        auto* table = editor->classesPanel()->findChild<QTableWidget*>();
+        QVERIFY(table);
+        editor->classesPanel()->show();
+        table->resize(400, 300);
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            for (int c = 0; c < table->columnCount(); ++c) {
+                if (table->item(r, c) && table->item(r, c)->text() == QStringLiteral("car"))
+                    row = r;
+            }
+        }
+        QVERIFY(row >= 0);
+        QTableWidgetItem* visible = table->item(row, 0);
+        QVERIFY(visible && (visible->flags() & Qt::ItemIsUserCheckable));
+        QStyleOptionViewItem option;
+        option.initFrom(table->viewport());
+        option.rect = table->visualItemRect(visible);
+        option.features |= QStyleOptionViewItem::HasCheckIndicator;
+        const QRect check = table->style()->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &option, table);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, check.center());
+        QCOMPARE(visible->checkState(), Qt::Unchecked);
+        QVERIFY(!editor->canvas()->classVisible(1));
+
+        editor->canvas()->repaint();
+        const QImage& overlay = editor->canvas()->overlay();
+        for (int y = 0; y < 64; y += 7) {
+            QCOMPARE(qAlpha(overlay.pixel(5, y)), 0);                   // car: hidden
+            QCOMPARE(QColor(overlay.pixel(40, y)), QColor(0, 128, 0));  // tree: still drawn
+        }
+        // On screen the hidden half shows the image itself (dark grey background).
+        editor->canvas()->waitForDisplayImage();
+        QCOMPARE(QColor(editor->canvas()->grab().toImage().pixel(screenOf({5, 50}))), QColor(40, 40, 40));
+        // The labels themselves are untouched; showing the class again draws it.
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 32 * 64);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, check.center());
+        QCOMPARE(QColor(editor->canvas()->overlay().pixel(5, 5)), QColor(64, 0, 128));
     }
 
     void undoRedoRestoresExactBytesAfterMixedEdits()
