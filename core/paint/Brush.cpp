@@ -10,14 +10,25 @@ namespace segstudio::paint {
 
 Brush::Brush(int size, BrushShape shape) : m_size(std::max(1, size)), m_shape(shape)
 {
-    const int half = m_size / 2;
+    const int n = m_size;
     if (m_shape == BrushShape::Round) {
-        m_tip = cv::Mat::zeros(2 * half + 1, 2 * half + 1, CV_8UC1);
-        cv::circle(m_tip, {half, half}, half, cv::Scalar(255), cv::FILLED, cv::LINE_8);
+        // In doubled coordinates the tip's centre is at n - 1 (a pixel centre for odd n, a pixel
+        // corner for even n), so one integer test covers both: a pixel is in when its centre lies
+        // within n / 2 of the tip's centre. cv::circle takes an integer radius, which made an
+        // even size paint like the next odd one.
+        m_tip = cv::Mat::zeros(n, n, CV_8UC1);
+        for (int j = 0; j < n; ++j) {
+            const int dy = 2 * j - (n - 1);
+            for (int i = 0; i < n; ++i) {
+                const int dx = 2 * i - (n - 1);
+                if (dx * dx + dy * dy <= n * n)
+                    m_tip.at<std::uint8_t>(j, i) = 255;
+            }
+        }
     } else {
-        m_tip = cv::Mat(m_size, m_size, CV_8UC1, cv::Scalar(255));
+        m_tip = cv::Mat(n, n, CV_8UC1, cv::Scalar(255));
     }
-    m_anchor = {half, half};
+    m_anchor = {n / 2, n / 2};
 }
 
 cv::Rect Brush::dabRect(cv::Point center) const

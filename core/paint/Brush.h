@@ -11,9 +11,10 @@ class WriteGuard;
 enum class BrushShape { Round, Square };
 
 // A brush tip and its exact rasterisation into a label map: no antialiasing, every pixel either
-// gets the value or keeps its own. A round dab of size s covers exactly what
-// cv::circle(c, s / 2, FILLED, LINE_8) covers; a square dab of size s covers the s×s square whose
-// top-left is c - (s / 2, s / 2).
+// gets the value or keeps its own. A dab of size n is exactly n pixels across, for every n and
+// both shapes: it covers an n×n box whose top-left is c - (n / 2, n / 2) (integer division), so
+// for even n the centre pixel c is the lower-right of the four middle pixels. A square dab fills
+// the box; a round dab takes the box pixels whose centres lie within n / 2 of the box centre.
 // Guarantees: stroke() stamps a dab at every pixel of the 8-connected line between the two points,
 // so a fast mouse leaves no gaps; pixels outside the map are clipped; pixels the guard forbids
 // keep their value. Each call returns the rectangle it may have changed (empty if none).

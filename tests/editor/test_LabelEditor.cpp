@@ -68,16 +68,24 @@ private slots:
         QCOMPARE(editor->canvas()->scale(), 4.0);
         selectTool(*editor, "brush");
         editor->toolSettings()->setCurrentClass(1);
-        editor->toolSettings()->setBrushSize(5);
+        editor->toolSettings()->setBrushSize(6);  // even: 6 pixels across, centred between pixels
         const std::vector<cv::Point> path{{5, 5}, {40, 8}, {20, 50}};
         drag(editor->canvas(), path);
 
+        // A size-6 round dab, written out: the 6×6 box with top-left c - (3, 3), corners cut.
+        const char* tip[] = {".####.", "######", "######", "######", "######", ".####."};
         cv::Mat ref(64, 64, CV_8UC1, cv::Scalar(255));
-        cv::circle(ref, path[0], 2, cv::Scalar(1), cv::FILLED, cv::LINE_8);
+        const auto dab = [&](cv::Point c) {
+            for (int y = 0; y < 6; ++y)
+                for (int x = 0; x < 6; ++x)
+                    if (tip[y][x] == '#')
+                        ref.at<std::uint8_t>(c.y - 3 + y, c.x - 3 + x) = 1;
+        };
+        dab(path[0]);
         for (std::size_t i = 1; i < path.size(); ++i) {
             cv::LineIterator it(path[i - 1], path[i], 8);
             for (int k = 0; k < it.count; ++k, ++it)
-                cv::circle(ref, it.pos(), 2, cv::Scalar(1), cv::FILLED, cv::LINE_8);
+                dab(it.pos());
         }
         QCOMPARE(cv::countNonZero(editor->document()->labels() != ref), 0);
         QCOMPARE(editor->document()->undoStack()->count(), 1);  // one stroke, one entry
