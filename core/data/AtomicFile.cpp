@@ -50,13 +50,14 @@ void syncDirectory(const std::filesystem::path& directory)
 
 }  // namespace
 
-void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes)
+void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes, Durability durability)
 {
+    const bool immediate = durability == Durability::Immediate;
     const std::filesystem::path temp = tempPathFor(path);
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         throw DataError(path.string(), "cannot write: " + systemError());
-    const bool ok = writeAll(fd, bytes.data(), bytes.size()) && ::fsync(fd) == 0;
+    const bool ok = writeAll(fd, bytes.data(), bytes.size()) && (!immediate || ::fsync(fd) == 0);
     const std::string writeError = ok ? std::string() : systemError();
     if (::close(fd) != 0 || !ok) {
         std::remove(temp.c_str());
@@ -67,12 +68,25 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& b
         std::remove(temp.c_str());
         throw DataError(path.string(), "cannot replace the file: " + error);
     }
-    syncDirectory(path.parent_path());
+    if (immediate)
+        syncDirectory(path.parent_path());
 }
 
-void writeFileAtomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes)
+void writeFileAtomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes, Durability durability)
 {
-    writeFileAtomically(path, std::string(bytes.begin(), bytes.end()));
+    writeFileAtomically(path, std::string(bytes.begin(), bytes.end()), durability);
+}
+
+void syncFolder(const std::filesystem::path& folder)
+{
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        throw DataError(folder.string(), "cannot open to flush: " + systemError());
+    const bool ok = ::syncfs(fd) == 0;
+    const std::string error = ok ? std::string() : systemError();
+    ::close(fd);
+    if (!ok)
+        throw DataError(folder.string(), "cannot flush to disk: " + error);
 }
 
 std::string readFile(const std::filesystem::path& path)

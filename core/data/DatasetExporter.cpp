@@ -39,6 +39,7 @@ std::size_t exportLabelled(const Project& project, const fs::path& outDir, const
         if (progress && !progress(i + 1, project.size()))
             throw ImportCancelled();
     }
+    syncFolder(outDir);
     return exported;
 }
 
@@ -47,14 +48,14 @@ std::size_t exportLabelled(const Project& project, const fs::path& outDir, const
 std::size_t DatasetExporter::exportIndexPngs(const Project& project, const fs::path& outDir, const ImportProgress& progress)
 {
     return exportLabelled(project, outDir, "labels", progress, [&](const fs::path& target, const cv::Mat& labels) {
-        writeLabelMap(target, labels, project.schema());
+        writeLabelMap(target, labels, project.schema(), Durability::Deferred);
     });
 }
 
 std::size_t DatasetExporter::exportColorMasks(const Project& project, const fs::path& outDir, const ImportProgress& progress)
 {
     return exportLabelled(project, outDir, "masks", progress, [&](const fs::path& target, const cv::Mat& labels) {
-        writeImageRgb(target, colorize(labels, project.schema()));
+        writeImageRgb(target, colorize(labels, project.schema()), Durability::Deferred);
     });
 }
 

@@ -27,7 +27,7 @@ cv::Mat readImageRgb(const std::filesystem::path& path)
     return rgb;
 }
 
-void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb)
+void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, Durability durability)
 {
     if (rgb.empty() || rgb.type() != CV_8UC3)
         throw DataError(path.string(), "only 8-bit RGB images can be written");
@@ -37,7 +37,7 @@ void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb)
     const std::string extension = path.extension().string().empty() ? ".png" : path.extension().string();
     if (!cv::imencode(extension, bgr, bytes))
         throw DataError(path.string(), "cannot encode as " + extension);
-    writeFileAtomically(path, bytes);
+    writeFileAtomically(path, bytes, durability);
 }
 
 }  // namespace segstudio::data

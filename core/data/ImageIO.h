@@ -1,5 +1,7 @@
 #pragma once
 
+#include "AtomicFile.h"
+
 #include <filesystem>
 #include <opencv2/core.hpp>
 
@@ -10,6 +12,6 @@ namespace segstudio::data {
 cv::Mat readImageRgb(const std::filesystem::path& path);
 
 // Writes an RGB image atomically (format from the extension).
-void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb);
+void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, Durability durability = Durability::Immediate);
 
 }  // namespace segstudio::data

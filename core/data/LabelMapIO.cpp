@@ -151,11 +151,11 @@ cv::Mat readLabelMap(const std::filesystem::path& path, const ClassSchema& schem
     return labels;
 }
 
-void writeLabelMap(const std::filesystem::path& path, const cv::Mat& labels, const ClassSchema& schema)
+void writeLabelMap(const std::filesystem::path& path, const cv::Mat& labels, const ClassSchema& schema, Durability durability)
 {
     if (labels.empty() || labels.type() != CV_8UC1)
         throw DataError(path.string(), "a label map must be a non-empty 8-bit single-channel image");
-    writeFileAtomically(path, encodePalettePng(labels, schema, path));
+    writeFileAtomically(path, encodePalettePng(labels, schema, path), durability);
 }
 
 std::uint32_t packRgb(const Rgb& color)
