@@ -9,10 +9,8 @@ namespace segstudio::paint {
 
 namespace {
 
-cv::Rect withMargin(const cv::Rect& rect, cv::Size imageSize)
+cv::Rect withMargin(const cv::Rect& rect, cv::Size imageSize, int margin)
 {
-    // GrabCut learns the background from what lies around the seed: give it a ring of context.
-    const int margin = std::max(16, std::max(rect.width, rect.height) / 5);
     return cv::Rect(rect.x - margin, rect.y - margin, rect.width + 2 * margin, rect.height + 2 * margin) &
            cv::Rect({0, 0}, imageSize);
 }
@@ -25,7 +23,8 @@ RegionMask GrabCutSegmenter::fromRect(const cv::Mat& rgb, const cv::Rect& rect, 
     const cv::Rect clipped = rect & cv::Rect(0, 0, rgb.cols, rgb.rows);
     if (clipped.width < 2 || clipped.height < 2)
         return {};
-    const cv::Rect roi = withMargin(clipped, rgb.size());
+    // A rectangle encloses the object: GrabCut only needs a ring of background context around it.
+    const cv::Rect roi = withMargin(clipped, rgb.size(), std::max(16, std::max(clipped.width, clipped.height) / 5));
     return run(rgb, roi, cv::Mat(), cv::GC_INIT_WITH_RECT, clipped - roi.tl(), iterations, maxWorkPixels);
 }
 
@@ -36,7 +35,10 @@ RegionMask GrabCutSegmenter::fromStrokes(const cv::Mat& rgb, const cv::Mat& fore
     const cv::Rect seed = cv::boundingRect(foreground);
     if (seed.empty())
         return {};
-    const cv::Rect roi = withMargin(seed | cv::boundingRect(background), rgb.size());
+    // Strokes lie inside the object, which reaches beyond them: look as far again as the strokes
+    // span on every side (the work is scaled to maxWorkPixels, so this costs no more time).
+    const int margin = std::max(32, std::max(seed.width, seed.height));
+    const cv::Rect roi = withMargin(seed, rgb.size(), margin) | (cv::boundingRect(background) & cv::Rect({0, 0}, rgb.size()));
     cv::Mat seedMask(roi.size(), CV_8UC1, cv::Scalar(cv::GC_PR_BGD));
     seedMask.setTo(cv::GC_BGD, background(roi));
     seedMask.setTo(cv::GC_FGD, foreground(roi));

@@ -8,7 +8,8 @@ namespace segstudio::paint {
 
 // Smart region selection with cv::grabCut, seeded by a rectangle or by foreground/background
 // strokes. Works on a crop around the seed (and scaled down past maxWorkPixels) so a click on a
-// 12-megapixel image stays interactive.
+// 12-megapixel image stays interactive: a rectangle plus a ring of context, or the object strokes
+// grown by their own extent on every side (and any background strokes).
 // Requirements: a CV_8UC3 image; pure functions, safe on any thread.
 // Guarantees: the result lies inside the image; an empty region when the seed is degenerate.
 class GrabCutSegmenter {

@@ -10,6 +10,7 @@
 #include "data/RecoveryStore.h"
 
 #include "editor/ClassesPanel.h"
+#include "editor/GrabCutTool.h"
 
 #include <QAction>
 #include <QStyle>
@@ -50,6 +51,18 @@ private:
                 action->trigger();
         }
     }
+
+    // A drag with a modifier held on the press (which is when the tools read it).
+    struct ModifiedDrag {
+        QWidget* canvas;
+        void run(Qt::KeyboardModifiers modifiers, const std::vector<cv::Point>& path) const
+        {
+            QTest::mousePress(canvas, Qt::LeftButton, modifiers, screenOf(path.front()));
+            for (std::size_t i = 1; i < path.size(); ++i)
+                QTest::mouseMove(canvas, screenOf(path[i]));
+            QTest::mouseRelease(canvas, Qt::LeftButton, modifiers, screenOf(path.back()));
+        }
+    };
 
     static void drag(QWidget* canvas, const std::vector<cv::Point>& path)
     {
@@ -241,6 +254,35 @@ private slots:
         QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 32 * 64);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, check.center());
         QCOMPARE(QColor(editor->canvas()->overlay().pixel(5, 5)), QColor(64, 0, 128));
+    }
+
+    void grabCutFromStrokesPreviewsThenApplies()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "grabcut");
+        QAction* action = editor->toolActions().at(6);
+        QVERIFY2(action->toolTip().contains(QStringLiteral("Shift")), qPrintable(action->toolTip()));
+        editor->toolSettings()->setCurrentClass(1);
+        editor->toolSettings()->setBrushSize(3);
+        ModifiedDrag stroke{editor->canvas()};
+        stroke.run(Qt::ShiftModifier, {{14, 18}, {26, 22}, {20, 34}});  // over the red rectangle
+        stroke.run(Qt::ControlModifier, {{50, 5}, {52, 58}});           // over the grey background
+        auto* tool = qobject_cast<ui::GrabCutTool*>(editor->canvas()->tool());
+        QVERIFY(tool && tool->hasPreview());
+        // Previewed only: nothing is labelled until the user applies it.
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 0);
+        QTest::keyClick(editor->canvas(), Qt::Key_Return);
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+
+        cv::Mat object = cv::Mat::zeros(64, 64, CV_8UC1);
+        object(cv::Rect(cv::Point(10, 10), cv::Point(31, 41))).setTo(255);  // the image's red rectangle
+        const cv::Mat found = editor->document()->labels() == 1;
+        const double iou = double(cv::countNonZero(found & object)) / cv::countNonZero(found | object);
+        QVERIFY2(iou > 0.9, qPrintable(QString::number(iou)));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255 & ~found), 0);  // one class only
     }
 
     void undoRedoRestoresExactBytesAfterMixedEdits()

@@ -26,6 +26,7 @@ public:
     AbstractTool(const QString& name, ToolSettings* settings, QObject* parent = nullptr);
 
     const QString& name() const { return m_name; }
+    virtual QString toolTip() const { return m_name; }  // how to use it, for the tool button
     virtual void activate(LabelCanvas* canvas);
     virtual void deactivate();
     virtual void mousePressed(QMouseEvent* event, const QPointF& imagePos) = 0;

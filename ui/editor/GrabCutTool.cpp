@@ -3,7 +3,9 @@
 #include "LabelDocument.h"
 #include "ToolSettings.h"
 
+#include "paint/Brush.h"
 #include "paint/GrabCutSegmenter.h"
+#include "paint/WriteGuard.h"
 
 #include <QApplication>
 #include <QKeyEvent>
@@ -22,17 +24,24 @@ QPoint pixelOf(const QPointF& p) { return QPoint(static_cast<int>(std::floor(p.x
 
 GrabCutTool::GrabCutTool(ToolSettings* settings, QObject* parent) : AbstractTool(tr("Smart region"), settings, parent) {}
 
+QString GrabCutTool::toolTip() const
+{
+    return tr("Smart region (GrabCut): drag a rectangle around an object, or Shift+drag over the object and "
+              "Ctrl+drag over background; Enter or a click inside applies, Esc discards");
+}
+
 void GrabCutTool::deactivate()
 {
     discard();
-    m_dragging = false;
+    m_drag = Drag::None;
     AbstractTool::deactivate();
 }
 
 void GrabCutTool::documentChanged()
 {
     m_preview = {};
-    m_dragging = false;
+    clearStrokes();
+    m_drag = Drag::None;
 }
 
 void GrabCutTool::mousePressed(QMouseEvent* event, const QPointF& imagePos)
@@ -40,6 +49,14 @@ void GrabCutTool::mousePressed(QMouseEvent* event, const QPointF& imagePos)
     if (event->button() != Qt::LeftButton)
         return;
     const QPoint p = pixelOf(imagePos);
+    const Qt::KeyboardModifiers modifiers = event->modifiers();
+    if (modifiers & (Qt::ShiftModifier | Qt::ControlModifier)) {
+        // Strokes refine what earlier strokes found, so they keep the current preview.
+        m_drag = (modifiers & Qt::ShiftModifier) ? Drag::Foreground : Drag::Background;
+        m_last = p;
+        addStrokeSegment(p, p);
+        return;
+    }
     if (hasPreview() && m_preview.bounds.contains(cv::Point(p.x(), p.y()))) {
         apply();
         return;
@@ -47,40 +64,105 @@ void GrabCutTool::mousePressed(QMouseEvent* event, const QPointF& imagePos)
     discard();
     m_start = p;
     m_dragRect = QRect(p, p);
-    m_dragging = true;
+    m_drag = Drag::Rectangle;
 }
 
 void GrabCutTool::mouseMoved(QMouseEvent*, const QPointF& imagePos)
 {
-    if (!m_dragging)
-        return;
-    m_dragRect = QRect(m_start, pixelOf(imagePos)).normalized();
-    requestRepaint();
+    const QPoint p = pixelOf(imagePos);
+    if (m_drag == Drag::Rectangle) {
+        m_dragRect = QRect(m_start, p).normalized();
+        requestRepaint();
+    } else if (m_drag == Drag::Foreground || m_drag == Drag::Background) {
+        addStrokeSegment(m_last, p);
+        m_last = p;
+    }
 }
 
 void GrabCutTool::mouseReleased(QMouseEvent* event, const QPointF& imagePos)
 {
-    if (event->button() != Qt::LeftButton || !m_dragging)
+    if (event->button() != Qt::LeftButton || m_drag == Drag::None)
         return;
-    m_dragging = false;
-    m_dragRect = QRect(m_start, pixelOf(imagePos)).normalized();
+    const Drag drag = m_drag;
+    if (drag != Drag::Rectangle)
+        addStrokeSegment(m_last, pixelOf(imagePos));
+    m_drag = Drag::None;
     LabelDocument* doc = document();
     if (!doc || doc->image().empty())
         return;
+    if (drag == Drag::Rectangle) {
+        m_dragRect = QRect(m_start, pixelOf(imagePos)).normalized();
+        segmentRectangle();
+    } else {
+        segmentStrokes();
+    }
+}
+
+void GrabCutTool::segmentRectangle()
+{
     QApplication::setOverrideCursor(Qt::WaitCursor);
     m_preview = paint::GrabCutSegmenter::fromRect(
-        doc->image(), cv::Rect(m_dragRect.x(), m_dragRect.y(), m_dragRect.width(), m_dragRect.height()));
+        document()->image(), cv::Rect(m_dragRect.x(), m_dragRect.y(), m_dragRect.width(), m_dragRect.height()));
     QApplication::restoreOverrideCursor();
-    emit message(hasPreview() ? tr("Enter or click inside applies the region, Esc discards it")
-                              : tr("GrabCut found no object in that rectangle"));
+    reportResult(tr("GrabCut found no object in that rectangle"));
+}
+
+void GrabCutTool::segmentStrokes()
+{
+    if (m_foreground.empty()) {
+        emit message(tr("Shift+drag over the object first; Ctrl+drag marks background"));
+        requestRepaint();
+        return;
+    }
+    const cv::Mat background = m_background.empty() ? cv::Mat::zeros(m_foreground.size(), CV_8UC1) : m_background;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    m_preview = paint::GrabCutSegmenter::fromStrokes(document()->image(), m_foreground, background);
+    QApplication::restoreOverrideCursor();
+    reportResult(tr("GrabCut found no object from these strokes; add more"));
+}
+
+void GrabCutTool::reportResult(const QString& failure)
+{
+    emit message(hasPreview() ? tr("Enter or click inside applies the region, Esc discards it") : failure);
     requestRepaint();
+}
+
+void GrabCutTool::addStrokeSegment(const QPoint& from, const QPoint& to)
+{
+    LabelDocument* doc = document();
+    if (!doc)
+        return;
+    const bool foreground = m_drag == Drag::Foreground;
+    cv::Mat& mask = foreground ? m_foreground : m_background;
+    cv::Rect& bounds = foreground ? m_foregroundBounds : m_backgroundBounds;
+    if (mask.empty())
+        mask = cv::Mat::zeros(doc->size(), CV_8UC1);
+    // Seeds are rasterised exactly like a paint stroke of the current brush size.
+    const paint::Brush brush(settings()->brushSize(), paint::BrushShape::Round);
+    const cv::Point a(from.x(), from.y()), b(to.x(), to.y());
+    const cv::Rect changed = a == b ? brush.stamp(mask, b, 255, paint::WriteGuard())
+                                    : brush.stroke(mask, a, b, 255, paint::WriteGuard());
+    bounds |= changed;
+    // Where an object and a background stroke cross, the later stroke wins.
+    cv::Mat& other = foreground ? m_background : m_foreground;
+    if (!other.empty() && !changed.empty())
+        other(changed).setTo(0, mask(changed));
+    requestRepaint();
+}
+
+void GrabCutTool::clearStrokes()
+{
+    m_foreground.release();
+    m_background.release();
+    m_foregroundBounds = {};
+    m_backgroundBounds = {};
 }
 
 bool GrabCutTool::keyPressed(QKeyEvent* event)
 {
-    if (!hasPreview())
+    if (!hasPreview() && m_foreground.empty() && m_background.empty())
         return false;
-    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && hasPreview()) {
         apply();
         return true;
     }
@@ -97,6 +179,7 @@ void GrabCutTool::apply()
         return;
     const paint::RegionMask region = std::move(m_preview);
     m_preview = {};
+    clearStrokes();
     document()->paintRegion(region, static_cast<std::uint8_t>(settings()->currentClass()), settings()->guard(),
                             tr("Smart region"));
     requestRepaint();
@@ -104,10 +187,25 @@ void GrabCutTool::apply()
 
 void GrabCutTool::discard()
 {
-    if (!hasPreview())
+    if (!hasPreview() && m_foreground.empty() && m_background.empty())
         return;
     m_preview = {};
+    clearStrokes();
     requestRepaint();
+}
+
+void GrabCutTool::paintMask(QPainter& painter, const cv::Mat& mask, const cv::Point& at, QRgb colour)
+{
+    if (mask.empty())
+        return;
+    QImage image(mask.cols, mask.rows, QImage::Format_ARGB32_Premultiplied);
+    for (int y = 0; y < mask.rows; ++y) {
+        auto* out = reinterpret_cast<QRgb*>(image.scanLine(y));
+        const auto* in = mask.ptr<std::uint8_t>(y);
+        for (int x = 0; x < mask.cols; ++x)
+            out[x] = in[x] ? colour : qRgba(0, 0, 0, 0);
+    }
+    painter.drawImage(QPointF(at.x, at.y), image);
 }
 
 void GrabCutTool::paintOverlay(QPainter& painter)
@@ -117,18 +215,15 @@ void GrabCutTool::paintOverlay(QPainter& painter)
     pen.setStyle(Qt::DashLine);
     painter.setPen(pen);
     painter.setBrush(Qt::NoBrush);
-    if (m_dragging)
+    if (m_drag == Drag::Rectangle)
         painter.drawRect(QRectF(m_dragRect.x(), m_dragRect.y(), m_dragRect.width() + 1, m_dragRect.height() + 1));
-    if (!hasPreview())
-        return;
-    QImage mask(m_preview.bounds.width, m_preview.bounds.height, QImage::Format_ARGB32_Premultiplied);
-    for (int y = 0; y < m_preview.mask.rows; ++y) {
-        auto* out = reinterpret_cast<QRgb*>(mask.scanLine(y));
-        const auto* in = m_preview.mask.ptr<std::uint8_t>(y);
-        for (int x = 0; x < m_preview.mask.cols; ++x)
-            out[x] = in[x] ? qRgba(0, 160, 160, 160) : qRgba(0, 0, 0, 0);
-    }
-    painter.drawImage(QPointF(m_preview.bounds.x, m_preview.bounds.y), mask);
+    if (hasPreview())
+        paintMask(painter, m_preview.mask, m_preview.bounds.tl(), qRgba(0, 160, 160, 160));
+    // Seeds on top (premultiplied colours): object green, background red.
+    if (!m_foreground.empty() && !m_foregroundBounds.empty())
+        paintMask(painter, m_foreground(m_foregroundBounds), m_foregroundBounds.tl(), qRgba(0, 200, 0, 200));
+    if (!m_background.empty() && !m_backgroundBounds.empty())
+        paintMask(painter, m_background(m_backgroundBounds), m_backgroundBounds.tl(), qRgba(200, 0, 0, 200));
 }
 
 }  // namespace segstudio::ui

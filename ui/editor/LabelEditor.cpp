@@ -175,7 +175,7 @@ void LabelEditor::addTool(AbstractTool* tool, const QString& id, const QKeySeque
     action->setShortcut(key);
     // Only while the editor has focus: a bare letter must not fire while typing in the browser.
     action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    action->setToolTip(QStringLiteral("%1 (%2)").arg(tool->name(), key.toString()));
+    action->setToolTip(QStringLiteral("%1 (%2)").arg(tool->toolTip(), key.toString()));
     m_d->toolGroup->addAction(action);
     m_d->toolActions << action;
     addAction(action);
