@@ -11,6 +11,7 @@
 
 #include "editor/ClassesPanel.h"
 #include "editor/GrabCutTool.h"
+#include "editor/SuperpixelTool.h"
 
 #include <QAction>
 #include <QStyle>
@@ -283,6 +284,49 @@ private slots:
         const double iou = double(cv::countNonZero(found & object)) / cv::countNonZero(found | object);
         QVERIFY2(iou > 0.9, qPrintable(QString::number(iou)));
         QCOMPARE(cv::countNonZero(editor->document()->labels() != 255 & ~found), 0);  // one class only
+    }
+
+    void superpixelBoundariesShownWhileToolActive()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(QTest::qWaitForWindowExposed(editor.get()));
+        editor->canvas()->waitForDisplayImage();
+        const QImage before = editor->canvas()->grab().toImage();
+        editor->toolSettings()->setSuperpixelSize(12);
+        selectTool(*editor, "superpixel");
+        auto* tool = qobject_cast<ui::SuperpixelTool*>(editor->canvas()->tool());
+        QVERIFY(tool);
+        tool->waitUntilReady();
+        QVERIFY(tool->ready());
+
+        // The boundary image marks exactly the pixels whose right or lower neighbour differs.
+        const cv::Mat& ids = tool->map().ids();
+        const QImage& edges = tool->boundaries();
+        QCOMPARE(edges.size(), QSize(64, 64));
+        int marked = 0;
+        for (int y = 0; y < 64; ++y) {
+            for (int x = 0; x < 64; ++x) {
+                const int id = ids.at<int>(y, x);
+                const bool boundary = (x < 63 && ids.at<int>(y, x + 1) != id) || (y < 63 && ids.at<int>(y + 1, x) != id);
+                QCOMPARE(qAlpha(edges.pixel(x, y)) > 0, boundary);
+                marked += boundary;
+            }
+        }
+        QVERIFY(marked > 64);  // more than one superpixel
+
+        // Drawn on the canvas while the tool is active, gone when another tool is chosen.
+        const QImage active = editor->canvas()->grab().toImage();
+        QVERIFY(active != before);
+        cv::Point onEdge(-1, -1);
+        for (int y = 0; y < 64 && onEdge.x < 0; ++y)
+            for (int x = 0; x < 64 && onEdge.x < 0; ++x)
+                if (qAlpha(edges.pixel(x, y)) > 0)
+                    onEdge = {x, y};
+        QVERIFY(QColor(active.pixel(screenOf(onEdge))) != QColor(before.pixel(screenOf(onEdge))));
+        selectTool(*editor, "brush");
+        QCOMPARE(editor->canvas()->grab().toImage(), before);
     }
 
     void undoRedoRestoresExactBytesAfterMixedEdits()

@@ -15,12 +15,36 @@ namespace segstudio::ui {
 SuperpixelTool::SuperpixelTool(ToolSettings* settings, QObject* parent)
     : AbstractTool(tr("Superpixels"), settings, parent)
 {
-    connect(&m_watcher, &QFutureWatcher<paint::SuperpixelMap>::finished, this, [this] {
-        if (m_watcher.future().isValid() && m_watcher.future().resultCount() > 0)
-            m_map = m_watcher.result();
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
+        takeResult();
         emit message(tr("Superpixels ready: %1").arg(m_map.count()));
         requestRepaint();
     });
+}
+
+void SuperpixelTool::takeResult()
+{
+    if (ready() || !m_watcher.future().isValid() || m_watcher.future().resultCount() == 0)
+        return;
+    Result result = m_watcher.result();
+    m_map = std::move(result.map);
+    m_boundaries = std::move(result.boundaries);
+}
+
+QImage SuperpixelTool::boundaryImage(const cv::Mat& ids)
+{
+    QImage image(ids.cols, ids.rows, QImage::Format_ARGB32_Premultiplied);
+    const QRgb edge = qRgba(255, 230, 0, 255), none = qRgba(0, 0, 0, 0);
+    for (int y = 0; y < ids.rows; ++y) {
+        const int* row = ids.ptr<int>(y);
+        const int* below = y + 1 < ids.rows ? ids.ptr<int>(y + 1) : row;
+        auto* out = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int x = 0; x < ids.cols; ++x) {
+            const bool boundary = (x + 1 < ids.cols && row[x + 1] != row[x]) || below[x] != row[x];
+            out[x] = boundary ? edge : none;
+        }
+    }
+    return image;
 }
 
 SuperpixelTool::~SuperpixelTool() { m_watcher.waitForFinished(); }
@@ -51,6 +75,7 @@ void SuperpixelTool::startComputing()
     LabelDocument* doc = document();
     if (!doc || doc->image().empty()) {
         m_map = {};
+        m_boundaries = QImage();
         m_mapFor = nullptr;
         return;
     }
@@ -58,20 +83,25 @@ void SuperpixelTool::startComputing()
         return;
     m_watcher.waitForFinished();  // at most one computation at a time
     m_map = {};
+    m_boundaries = QImage();
     m_mapFor = doc;
     m_mapSize = settings()->superpixelSize();
     // The image Mat is reference-counted: the worker keeps it alive even if the document closes.
     const cv::Mat image = doc->image();
     const int size = m_mapSize;
-    m_watcher.setFuture(QtConcurrent::run([image, size] { return paint::SuperpixelMap::compute(image, size); }));
+    m_watcher.setFuture(QtConcurrent::run([image, size] {
+        Result result;
+        result.map = paint::SuperpixelMap::compute(image, size);
+        result.boundaries = boundaryImage(result.map.ids());
+        return result;
+    }));
     emit message(tr("Computing superpixels…"));
 }
 
 void SuperpixelTool::waitUntilReady()
 {
     m_watcher.waitForFinished();
-    if (!ready() && m_watcher.future().isValid() && m_watcher.future().resultCount() > 0)
-        m_map = m_watcher.result();
+    takeResult();
 }
 
 void SuperpixelTool::paintAt(const QPointF& imagePos)
@@ -125,7 +155,17 @@ void SuperpixelTool::mouseReleased(QMouseEvent* event, const QPointF&)
 
 void SuperpixelTool::paintOverlay(QPainter& painter)
 {
-    if (m_hoverId < 0 || m_stroking || !ready())
+    if (!ready())
+        return;
+    if (!m_boundaries.isNull()) {
+        // Only the exposed part: the painter is clipped to it, in image coordinates here.
+        const QRect exposed = (painter.hasClipping() ? painter.clipBoundingRect().toAlignedRect() : m_boundaries.rect()) &
+                              m_boundaries.rect();
+        painter.setOpacity(0.8);
+        painter.drawImage(QRectF(exposed), m_boundaries, QRectF(exposed));
+        painter.setOpacity(1.0);
+    }
+    if (m_hoverId < 0 || m_stroking)
         return;
     // Outline the superpixel under the cursor so the user sees what a click will take.
     const paint::RegionMask region = m_map.region({m_hoverId});

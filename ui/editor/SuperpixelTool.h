@@ -5,6 +5,7 @@
 #include "paint/SuperpixelMap.h"
 
 #include <QFutureWatcher>
+#include <QImage>
 
 #include <set>
 
@@ -13,6 +14,8 @@ namespace segstudio::ui {
 // Paints whole SLIC superpixels: every superpixel the cursor passes over during one drag gets the
 // current class, as one undo entry. The superpixels are computed in the background when the tool
 // is first used on an image (or the size setting changes); clicks before that only report it.
+// While the tool is active their boundaries are drawn over the image, so the user sees what a
+// click takes; the boundary image is made on the same background thread as the superpixels.
 class SuperpixelTool : public AbstractTool {
     Q_OBJECT
 
@@ -29,14 +32,25 @@ public:
     void paintOverlay(QPainter& painter) override;
 
     bool ready() const { return !m_map.empty(); }
+    const paint::SuperpixelMap& map() const { return m_map; }
+    // ARGB32 premultiplied, image-sized: opaque where a pixel's right or lower neighbour lies in
+    // another superpixel, transparent elsewhere; null until ready.
+    const QImage& boundaries() const { return m_boundaries; }
     void waitUntilReady();  // for tests and scripts
 
 private:
+    struct Result {
+        paint::SuperpixelMap map;
+        QImage boundaries;
+    };
+    static QImage boundaryImage(const cv::Mat& ids);
+    void takeResult();
     void startComputing();
     void paintAt(const QPointF& imagePos);
 
-    QFutureWatcher<paint::SuperpixelMap> m_watcher;
+    QFutureWatcher<Result> m_watcher;
     paint::SuperpixelMap m_map;
+    QImage m_boundaries;
     const void* m_mapFor = nullptr;  // the document the map belongs to
     int m_mapSize = 0;
     bool m_stroking = false;

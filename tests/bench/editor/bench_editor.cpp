@@ -6,6 +6,7 @@
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
 #include "editor/PaintLabels.h"
+#include "editor/SuperpixelTool.h"
 #include "editor/ToolSettings.h"
 
 #include "data/AtomicFile.h"
@@ -16,6 +17,7 @@
 #include "paint/RegionMask.h"
 #include "paint/WriteGuard.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -220,6 +222,27 @@ int main(int argc, char** argv)
     }
     std::printf("full repaint, fit to window (%dx%d widget): median %.1f ms\n", canvas->width(), canvas->height(),
                 median(fullMs));
+
+    // The same with the superpixel tool active, which draws the superpixel boundaries on top.
+    for (QAction* action : editor.toolActions()) {
+        if (action->objectName() == QLatin1String("tool.superpixel"))
+            action->trigger();
+    }
+    auto* superpixels = qobject_cast<ui::SuperpixelTool*>(canvas->tool());
+    QElapsedTimer superpixelTimer;
+    superpixelTimer.start();
+    superpixels->waitUntilReady();
+    const double superpixelMs = msSince(superpixelTimer);
+    std::vector<double> boundaryMs;
+    for (int i = 0; i < 10; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        canvas->repaint();
+        boundaryMs.push_back(msSince(timer));
+    }
+    std::printf("superpixels + boundary image in the background: %.0f ms; full repaint with boundaries: median %.1f ms\n",
+                superpixelMs, median(boundaryMs));
+    editor.toolActions().first()->trigger();
 
     // Flood fill of the 6-megapixel class-1 half, as FillTool does (region + paint + undo patch).
     std::vector<double> floodMs, floodOnlyMs;
