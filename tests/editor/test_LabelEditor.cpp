@@ -248,6 +248,11 @@ private slots:
             QCOMPARE(qAlpha(overlay.pixel(5, y)), 0);                   // car: hidden
             QCOMPARE(QColor(overlay.pixel(40, y)), QColor(0, 128, 0));  // tree: still drawn
         }
+        // Renaming a class rebuilds the panel: the class stays hidden there and on the canvas.
+        QVERIFY(editor->renameClass(1, QStringLiteral("vehicle")));
+        QCOMPARE(table->item(row, 0)->checkState(), Qt::Unchecked);
+        QVERIFY(!editor->canvas()->classVisible(1));
+        visible = table->item(row, 0);
         // On screen the hidden half shows the image itself (dark grey background).
         editor->canvas()->waitForDisplayImage();
         QCOMPARE(QColor(editor->canvas()->grab().toImage().pixel(screenOf({5, 50}))), QColor(40, 40, 40));

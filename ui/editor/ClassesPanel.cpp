@@ -105,7 +105,7 @@ void ClassesPanel::rebuild()
     for (const data::LabelClass& c : m_schema.classes()) {
         auto* visible = new QTableWidgetItem;
         visible->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-        visible->setCheckState(Qt::Checked);
+        visible->setCheckState(m_hidden.count(c.id) ? Qt::Unchecked : Qt::Checked);
         auto* name = new QTableWidgetItem(swatch(c.color), QString::fromStdString(c.name));
         name->setData(Qt::UserRole, c.id);
         auto* lock = new QTableWidgetItem;
@@ -133,8 +133,13 @@ void ClassesPanel::onCellChanged(int row, int column)
     if (id < 0)
         return;
     const bool checked = m_table->item(row, column)->checkState() == Qt::Checked;
-    if (column == VisibleColumn)
+    if (column == VisibleColumn) {
+        if (checked)
+            m_hidden.erase(id);
+        else
+            m_hidden.insert(id);
         emit visibilityChanged(id, checked);
+    }
     else if (column == LockColumn)
         m_settings->setProtected(id, checked);
 }

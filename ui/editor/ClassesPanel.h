@@ -6,6 +6,8 @@
 #include <QColor>
 #include <QWidget>
 
+#include <set>
+
 class QCheckBox;
 class QTableWidget;
 
@@ -59,6 +61,7 @@ private:
     paint::LabelCounts m_counts{};
     QTableWidget* m_table;
     QCheckBox* m_onlyUnlabelled;
+    std::set<int> m_hidden;  // survives rebuilds (rename, recolour), as the canvas's state does
     bool m_rebuilding = false;
 };
 
