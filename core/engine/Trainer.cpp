@@ -87,8 +87,17 @@ struct Trainer::Impl {
     void saveCheckpoint(const char* name);
     double trainStep(const HostBatch& batch, bool measureAccuracy, double& accuracy);
     SegmentationMetrics validateNow(TrainOutcome& outcome);
+    void logTraining(double accuracy);
     void say(const std::string& line);
     double elapsed() const;
+
+    // Losses and images since the last metrics line, for its mean loss and images/s.
+    struct LogWindow {
+        std::int64_t images = 0;
+        std::int64_t steps = 0;
+        double lossSum = 0.0;
+        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    } window;
     std::int64_t totalIterations() const;
 };
 
@@ -292,6 +301,20 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     return metrics;
 }
 
+void Trainer::Impl::logTraining(double accuracy)
+{
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - window.start).count();
+    const double imagesPerSecond = seconds > 0 ? double(window.images) / seconds : 0.0;
+    const double meanLoss = window.lossSum / double(std::max<std::int64_t>(1, window.steps));
+    const double lr = schedule->at(iteration - 1);
+    metricsLog->append({{"kind", "train"}, {"epoch", epoch + 1}, {"iteration", iteration}, {"loss", meanLoss},
+                        {"accuracy", accuracy}, {"lr", lr}, {"images_per_s", imagesPerSecond}, {"elapsed_s", elapsed()}});
+    say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", epoch + 1, double(iteration), meanLoss,
+               accuracy, lr) +
+        format("  %.1f img/s", imagesPerSecond));
+    window = LogWindow{};
+}
+
 void Trainer::Impl::say(const std::string& line)
 {
     if (logFile)
@@ -403,9 +426,8 @@ TrainOutcome Trainer::run()
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
     const std::int64_t limit = d.totalIterations();
-    std::int64_t sessionImages = 0, windowImages = 0, windowSteps = 0;
-    double windowLoss = 0.0;
-    auto windowStart = std::chrono::steady_clock::now();
+    std::int64_t sessionImages = 0;
+    d.window = Impl::LogWindow{};
     bool first = true;
 
     auto finish = [&](TrainOutcome::Status status, std::string message) {
@@ -445,23 +467,11 @@ TrainOutcome Trainer::run()
             first = false;
             outcome.lastLoss = lossValue;
             sessionImages += batch->images.size(0);
-            windowImages += batch->images.size(0);
-            windowLoss += lossValue;
-            ++windowSteps;
-            if (logNow) {
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - windowStart).count();
-                const double imagesPerSecond = seconds > 0 ? double(windowImages) / seconds : 0.0;
-                const double lr = d.schedule->at(d.iteration - 1);
-                d.metricsLog->append({{"kind", "train"}, {"epoch", d.epoch + 1}, {"iteration", d.iteration},
-                                      {"loss", windowLoss / double(windowSteps)}, {"accuracy", accuracy}, {"lr", lr},
-                                      {"images_per_s", imagesPerSecond}, {"elapsed_s", d.elapsed()}});
-                d.say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", d.epoch + 1, double(d.iteration),
-                             windowLoss / double(windowSteps), accuracy, lr) +
-                      format("  %.1f img/s", imagesPerSecond));
-                windowImages = windowSteps = 0;
-                windowLoss = 0.0;
-                windowStart = std::chrono::steady_clock::now();
-            }
+            d.window.images += batch->images.size(0);
+            d.window.lossSum += lossValue;
+            ++d.window.steps;
+            if (logNow)
+                d.logTraining(accuracy);
             if (d.hook)
                 d.hook(d.iteration);
             if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
