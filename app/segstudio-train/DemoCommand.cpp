@@ -23,7 +23,7 @@ struct DemoArguments {
     int images = 40;
     int height = 96;
     int width = 128;
-    int epochs = 15;
+    int epochs = 30;
     std::string model = "segnet-tiny";
     std::string device = "auto";
 };
