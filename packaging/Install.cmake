@@ -1,6 +1,9 @@
 # What `cmake --install` and CPack put on a machine: the two programs, the presets, and the
 # desktop entry.
-set(SEGSTUDIO_INSTALL_TARGETS segstudio-train)
+set(SEGSTUDIO_INSTALL_TARGETS)
+if(TARGET segstudio-train)
+  list(APPEND SEGSTUDIO_INSTALL_TARGETS segstudio-train)
+endif()
 if(TARGET segstudio)
   list(APPEND SEGSTUDIO_INSTALL_TARGETS segstudio)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/segstudio.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
