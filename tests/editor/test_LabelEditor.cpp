@@ -288,7 +288,7 @@ private slots:
         const cv::Mat found = editor->document()->labels() == 1;
         const double iou = double(cv::countNonZero(found & object)) / cv::countNonZero(found | object);
         QVERIFY2(iou > 0.9, qPrintable(QString::number(iou)));
-        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255 & ~found), 0);  // one class only
+        QCOMPARE(cv::countNonZero((editor->document()->labels() != 255) & ~found), 0);  // one class only
     }
 
     void superpixelBoundariesShownWhileToolActive()
