@@ -27,7 +27,7 @@ case "$cmd" in
     configure_and_build
     if [ "${1:-}" = "--headless" ] || ! has_display; then
       has_display || echo "dev.sh: no display found: running the headless demo (segstudio-train demo)"
-      exec "$build/app/segstudio-train/segstudio-train" demo --out "${DEMO_DIR:-$build/demo}"
+      exec "$build/app/segstudio-train/segstudio-train" demo --dir "${DEMO_DIR:-$build/demo}"
     fi
     exec "$build/app/segstudio/segstudio" --demo
     ;;
