@@ -158,15 +158,20 @@ void MainWindow::createMenus()
                                .arg(QApplication::applicationVersion()));
     });
 
+    // The editor shows its tool actions in its own tool bar above the canvas; a second copy here
+    // would show every tool twice, so the window lists them in a menu (with their shortcuts).
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addActions(m_editor->toolActions());
+    menuBar()->insertMenu(dataset->menuAction(), tools);
+
     QToolBar* main = addToolBar(tr("Project"));
     main->setObjectName(QStringLiteral("projectToolBar"));
-    main->addActions({m_openAction, m_saveAction, m_undoAction, m_redoAction});
-    QToolBar* tools = addToolBar(tr("Tools"));
-    tools->setObjectName(QStringLiteral("toolsToolBar"));
-    tools->addActions(m_editor->toolActions());
+    main->addActions({m_newAction, m_openAction, m_saveAction});
+    main->addSeparator();
+    main->addActions({m_undoAction, m_redoAction});
     if (!m_editor->viewActions().isEmpty()) {
-        tools->addSeparator();
-        tools->addActions(m_editor->viewActions());
+        main->addSeparator();
+        main->addActions(m_editor->viewActions());
     }
 }
 
