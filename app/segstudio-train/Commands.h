@@ -1,6 +1,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace segstudio::cli {
 
@@ -12,6 +13,10 @@ void addEvaluateCommand(CLI::App& app, int& exitCode);
 void addPackCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
+
+// A run directory stands for its best checkpoint (its last one when it never validated); a file
+// stands for itself.
+std::string resolveCheckpoint(const std::string& fileOrRunDirectory);
 
 // Exit codes shared by the subcommands.
 constexpr int kExitOk = 0;

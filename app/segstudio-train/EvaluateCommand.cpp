@@ -20,16 +20,6 @@ struct EvaluateArguments {
     bool json = false;
 };
 
-// A run directory stands for its best checkpoint (its last one when it never validated).
-std::string resolveCheckpoint(const std::string& path)
-{
-    namespace fs = std::filesystem;
-    if (!fs::is_directory(path))
-        return path;
-    const auto best = fs::path(path) / "checkpoints" / "best.pt";
-    return fs::exists(best) ? best.string() : (fs::path(path) / "checkpoints" / "last.pt").string();
-}
-
 }  // namespace
 
 void addEvaluateCommand(CLI::App& app, int& exitCode)

@@ -43,15 +43,6 @@ data::ClassSchema schemaFor(const PredictArguments& args, const engine::Predicto
     return data::ClassSchema(classes);
 }
 
-std::string resolveCheckpoint(const std::string& path)
-{
-    namespace fs = std::filesystem;
-    if (!fs::is_directory(path))
-        return path;
-    const auto best = fs::path(path) / "checkpoints" / "best.pt";
-    return fs::exists(best) ? best.string() : (fs::path(path) / "checkpoints" / "last.pt").string();
-}
-
 }  // namespace
 
 void addPredictCommand(CLI::App& app, int& exitCode)

@@ -343,19 +343,9 @@ void MainWindow::newProject()
     NewProjectDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted || !closeProject())
         return;
-    auto project = std::make_unique<data::Project>();
     const auto request = dialog.request();
-    const auto result = TaskRunner::run(this, tr("Adding images…"), [&](const data::ImportProgress& progress) {
-        *project = NewProjectDialog::create(request, progress);
-    });
-    if (result.outcome == TaskRunner::Outcome::Failed)
-        showError(tr("New project"), result.error);
-    if (result.outcome != TaskRunner::Outcome::Done)
-        return;
-    showProject(std::move(project));
-    QSettings settings;
-    RecentProjects(settings).add(request.projectFile);
-    updateRecentMenu();
+    createProject(tr("New project"), tr("Adding images…"), request.projectFile,
+                  [&](const data::ImportProgress& progress) { return NewProjectDialog::create(request, progress); });
 }
 
 void MainWindow::importDataset()
@@ -363,18 +353,25 @@ void MainWindow::importDataset()
     ImportDatasetDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted || !closeProject())
         return;
-    auto project = std::make_unique<data::Project>();
     const auto request = dialog.request();
-    const auto result = TaskRunner::run(this, tr("Importing dataset…"), [&](const data::ImportProgress& progress) {
-        *project = ImportDatasetDialog::import(request, progress);
+    createProject(tr("Import dataset"), tr("Importing dataset…"), request.projectFile,
+                  [&](const data::ImportProgress& progress) { return ImportDatasetDialog::import(request, progress); });
+}
+
+void MainWindow::createProject(const QString& title, const QString& progressLabel, const QString& projectFile,
+                               const std::function<data::Project(const data::ImportProgress&)>& make)
+{
+    auto project = std::make_unique<data::Project>();
+    const auto result = TaskRunner::run(this, progressLabel, [&](const data::ImportProgress& progress) {
+        *project = make(progress);
     });
     if (result.outcome == TaskRunner::Outcome::Failed)
-        showError(tr("Import dataset"), result.error);
+        showError(title, result.error);
     if (result.outcome != TaskRunner::Outcome::Done)
         return;
     showProject(std::move(project));
     QSettings settings;
-    RecentProjects(settings).add(request.projectFile);
+    RecentProjects(settings).add(projectFile);
     updateRecentMenu();
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "data/DatasetImporter.h"
+
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -65,6 +68,9 @@ private:
     void showProject(std::unique_ptr<data::Project> project);
     void newProject();
     void importDataset();
+    // Runs make() behind a cancellable progress dialog and shows the project it returns.
+    void createProject(const QString& title, const QString& progressLabel, const QString& projectFile,
+                       const std::function<data::Project(const data::ImportProgress&)>& make);
     void openProjectFromDialog();
     void openInteractively(const QString& file);
     void exportLabels(bool colourMasks);
