@@ -116,6 +116,22 @@ private slots:
         QCOMPARE(recent->item(0)->data(Qt::UserRole).toString(), QFileInfo(m_file).absoluteFilePath());
     }
 
+    void aPendingProjectSaveIsWrittenWhenTheWindowGoes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        segstudio::test::writeProject(dir.path(), {{"one.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                   {"two.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        const QString file = dir.filePath(QStringLiteral("test.segstudio"));
+        {
+            MainWindow window;
+            QVERIFY2(window.openProject(file), qPrintable(window.lastError()));
+            // Schedules the delayed project save; the window goes before it would fire.
+            window.browser()->model()->setSplit({1}, Split::Test);
+        }
+        QCOMPARE(int(segstudio::data::Project::load(file.toStdString()).entry(1).split), int(Split::Test));
+    }
+
 private:
     QTemporaryDir m_dir;
     QString m_file;

@@ -73,6 +73,12 @@ MainWindow::~MainWindow()
     // The editor and browser hold raw pointers to the project: detach them before it goes.
     m_editor->setProject(nullptr);
     m_browser->setProject(nullptr);
+    // Detaching the editor autosaves its labels and schedules a project save that would never
+    // run now: write the project file before the project goes (failures go nowhere by now).
+    if (m_projectSaveTimer->isActive()) {
+        m_projectSaveTimer->stop();
+        saveProjectFile();
+    }
 }
 
 void MainWindow::createActions()
@@ -228,6 +234,10 @@ void MainWindow::writeSettings() const
 
 bool MainWindow::openProject(const QString& file)
 {
+    if (TaskRunner::isBusy()) {
+        m_lastError = tr("Another long task is still running");
+        return false;
+    }
     if (!closeProject())
         return false;
     try {
@@ -274,6 +284,10 @@ void MainWindow::showProject(std::unique_ptr<data::Project> project)
 
 bool MainWindow::closeProject()
 {
+    // A running task (export, import) may be reading the project: its window is disabled, but a
+    // programmatic call or a queued close must not pull the project out from under it either.
+    if (TaskRunner::isBusy())
+        return false;
     if (!m_project) {
         m_central->setCurrentWidget(m_startPage);
         return true;
@@ -410,7 +424,7 @@ void MainWindow::exportLabels(bool colourMasks)
 
 void MainWindow::removeEntries(const QList<std::size_t>& entries)
 {
-    if (!m_project || entries.isEmpty())
+    if (!m_project || entries.isEmpty() || TaskRunner::isBusy())
         return;
     if (QMessageBox::question(this, tr("Remove images"),
                               tr("Remove %n image(s) from the project? The files stay on disk.", nullptr, int(entries.size())))

@@ -10,14 +10,16 @@ class QWidget;
 namespace segstudio::ui {
 
 // Runs one long core/data operation (import, export, demo generation) on a worker thread while a
-// modal progress dialog with Cancel keeps the window responsive.
+// modal progress dialog with Cancel keeps the window painting.
 // Requirements: called on the GUI thread; the task touches no widget and reports through the
 //   progress callback it is given (returning false there means "cancel").
 // Guarantees: returns only after the task has ended; exceptions become Failed with their message,
-//   data::ImportCancelled becomes Cancelled.
+//   data::ImportCancelled becomes Cancelled. While it runs, parent's window takes no input (only
+//   the progress dialog does), so nothing the task reads can be closed or removed under it; a run
+//   started while another is in progress does nothing and returns Refused.
 class TaskRunner {
 public:
-    enum class Outcome { Done, Cancelled, Failed };
+    enum class Outcome { Done, Cancelled, Failed, Refused };
     struct Result {
         Outcome outcome = Outcome::Done;
         QString error;
@@ -25,6 +27,7 @@ public:
     using Task = std::function<void(const data::ImportProgress& progress)>;
 
     static Result run(QWidget* parent, const QString& label, const Task& task);
+    static bool isBusy();  // a run is in progress (its nested event loop is what called you)
 };
 
 }  // namespace segstudio::ui
