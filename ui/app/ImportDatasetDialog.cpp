@@ -1,5 +1,6 @@
 #include "ImportDatasetDialog.h"
 
+#include "NewProjectFile.h"
 #include "PathField.h"
 #include "SchemaChooser.h"
 #include "data/Project.h"
@@ -93,12 +94,10 @@ QString ImportDatasetDialog::check(Request& request) const
     for (const QString& folder : folders)
         if (!QFileInfo(folder).isDir())
             return tr("%1: not a folder").arg(folder.isEmpty() ? tr("(empty)") : folder);
-    if (request.projectFile.isEmpty())
-        return tr("Choose where the new project file goes");
-    if (!request.projectFile.endsWith(QStringLiteral(".segstudio")))
-        request.projectFile += QStringLiteral(".segstudio");
-    if (QFileInfo::exists(request.projectFile))
-        return tr("%1: already exists; choose a new project file").arg(request.projectFile);
+    const NewProjectFile projectFile = NewProjectFile::check(request.projectFile);
+    if (!projectFile.error.isEmpty())
+        return projectFile.error;
+    request.projectFile = projectFile.file;
     try {
         request.schema = m_schema->schema();
     } catch (const std::exception& error) {

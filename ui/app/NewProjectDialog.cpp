@@ -1,5 +1,6 @@
 #include "NewProjectDialog.h"
 
+#include "NewProjectFile.h"
 #include "PathField.h"
 #include "SchemaChooser.h"
 #include "data/Project.h"
@@ -50,12 +51,12 @@ void NewProjectDialog::accept()
         m_error->setText(tr("%1: not a folder").arg(request.imageDir));
         return;
     }
-    if (request.projectFile.isEmpty()) {
-        m_error->setText(tr("Choose where the project file goes"));
+    const NewProjectFile projectFile = NewProjectFile::check(request.projectFile);
+    if (!projectFile.error.isEmpty()) {
+        m_error->setText(projectFile.error);
         return;
     }
-    if (!request.projectFile.endsWith(QStringLiteral(".segstudio")))
-        request.projectFile += QStringLiteral(".segstudio");
+    request.projectFile = projectFile.file;
     try {
         request.schema = m_schema->schema();
     } catch (const std::exception& error) {
