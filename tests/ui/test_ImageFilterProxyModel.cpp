@@ -22,6 +22,12 @@ QStringList visibleNames(const QAbstractItemModel& model)
     return names;
 }
 
+// lessThan is protected; the strict-ordering test calls it directly.
+class ExposedProxy : public ImageFilterProxyModel {
+public:
+    using ImageFilterProxyModel::lessThan;
+};
+
 }  // namespace
 
 class TestImageFilterProxyModel : public QObject {
@@ -121,6 +127,50 @@ private slots:
         QFETCH(QStringList, expected);
         m_proxy.setSortKey(ImageFilterProxyModel::SortKey(key), descending ? Qt::DescendingOrder : Qt::AscendingOrder);
         QCOMPARE(visibleNames(m_proxy), expected);
+    }
+
+    // Names differing only in case: the tie-break must still be a strict weak ordering (never
+    // both a < b and b < a), or the sort is undefined; case-sensitive order, then row, decides.
+    void namesDifferingOnlyInCaseSortStrictly_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<bool>("descending");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("name ascending") << int(ImageFilterProxyModel::SortKey::Name) << false
+                                        << segstudio::test::strings({"A.png", "a.png", "b.png"});
+        QTest::newRow("name descending") << int(ImageFilterProxyModel::SortKey::Name) << true
+                                         << segstudio::test::strings({"b.png", "a.png", "A.png"});
+        QTest::newRow("labelled ascending, tie") << int(ImageFilterProxyModel::SortKey::LabelledFraction) << false
+                                                 << segstudio::test::strings({"A.png", "a.png", "b.png"});
+        QTest::newRow("labelled descending, tie") << int(ImageFilterProxyModel::SortKey::LabelledFraction) << true
+                                                  << segstudio::test::strings({"A.png", "a.png", "b.png"});
+    }
+
+    void namesDifferingOnlyInCaseSortStrictly()
+    {
+        QFETCH(int, key);
+        QFETCH(bool, descending);
+        QFETCH(QStringList, expected);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto project = segstudio::test::writeProject(dir.path(), {{"b.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"a.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"A.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        ImageListModel model;
+        QSignalSpy finished(&model, &ImageListModel::statsFinished);
+        model.setProject(&project);
+        QVERIFY(model.statsComplete() || finished.wait(5000));
+        ExposedProxy proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortKey(ImageFilterProxyModel::SortKey(key), descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+        for (int i = 0; i < model.rowCount(); ++i)
+            for (int j = 0; j < model.rowCount(); ++j) {
+                const bool ij = proxy.lessThan(model.index(i, 0), model.index(j, 0));
+                const bool ji = proxy.lessThan(model.index(j, 0), model.index(i, 0));
+                QVERIFY2(!(ij && ji), qPrintable(QStringLiteral("rows %1 and %2 are each less than the other").arg(i).arg(j)));
+                QVERIFY2(i == j || ij || ji, qPrintable(QStringLiteral("rows %1 and %2 compare equal").arg(i).arg(j)));
+            }
+        QCOMPARE(visibleNames(proxy), expected);
     }
 
     void sortsByIoUOnceItExists()

@@ -93,21 +93,29 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
 {
     const QModelIndex l = left.siblingAtColumn(0);
     const QModelIndex r = right.siblingAtColumn(0);
-    auto byName = [&] {
-        return QString::compare(l.data(ImageListModel::PathRole).toString(), r.data(ImageListModel::PathRole).toString(),
-                                Qt::CaseInsensitive) < 0;
+    // A total order on rows: names without case, then with case ("A.png" before "a.png"), then
+    // the source row, so no two rows compare equal and every comparison below is strict.
+    auto compareNames = [](const QModelIndex& a, const QModelIndex& b) {
+        const QString nameA = a.data(ImageListModel::PathRole).toString();
+        const QString nameB = b.data(ImageListModel::PathRole).toString();
+        if (const int byFold = QString::compare(nameA, nameB, Qt::CaseInsensitive))
+            return byFold;
+        if (const int byCase = QString::compare(nameA, nameB, Qt::CaseSensitive))
+            return byCase;
+        return a.row() < b.row() ? -1 : a.row() > b.row() ? 1 : 0;
     };
     const int role = m_sortKey == SortKey::LabelledFraction ? ImageListModel::LabelledFractionRole
         : m_sortKey == SortKey::IoU                         ? ImageListModel::IoURole
                                                             : -1;
     if (role < 0)
-        return byName();
+        return compareNames(l, r) < 0;
     const double a = l.data(role).toDouble();
     const double b = r.data(role).toDouble();
     if (a != b)
         return a < b;
-    // Ties keep name order whichever way the sort goes, so equal values do not shuffle.
-    return sortOrder() == Qt::AscendingOrder ? byName() : !byName();
+    // Ties keep name order whichever way the sort goes, so equal values do not shuffle: a
+    // descending sort asks lessThan(right, left), so compare the names the other way round.
+    return sortOrder() == Qt::AscendingOrder ? compareNames(l, r) < 0 : compareNames(r, l) < 0;
 }
 
 }  // namespace segstudio::ui
