@@ -7,14 +7,19 @@
 #include "editor/LabelEditor.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QListView>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
@@ -130,6 +135,58 @@ private slots:
             window.browser()->model()->setSplit({1}, Split::Test);
         }
         QCOMPARE(int(segstudio::data::Project::load(file.toStdString()).entry(1).split), int(Split::Test));
+    }
+
+    void aFailedOpenKeepsTheOpenProject()
+    {
+        const QString corrupt = m_dir.filePath(QStringLiteral("corrupt.segstudio"));
+        QFile file(corrupt);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{ this is not a project");
+        file.close();
+
+        MainWindow window;
+        QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
+        segstudio::data::Project* good = window.project();
+        QVERIFY(!window.openProject(corrupt));
+        QVERIFY(!window.lastError().isEmpty());
+        QCOMPARE(window.project(), good);
+        QCOMPARE(window.browser()->model()->rowCount(), 4);
+        QVERIFY(!window.startPage()->isVisibleTo(&window));
+    }
+
+    void afterRemovingTheCurrentImageTheNextOneIsShown()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                   {"beta.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                   {"gamma.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        segstudio::ui::DatasetBrowser* browser = window.browser();
+        QVERIFY(browser->selectEntry(1));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
+
+        // Answer "Remove images?" with Yes once the box is up (it runs its own event loop).
+        QTimer::singleShot(0, &window, [] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                box->button(QMessageBox::Yes)->click();
+        });
+        emit browser->removeRequested({1});
+        QCOMPARE(window.project()->size(), std::size_t(2));
+        // gamma moved into beta's place: it is selected and the editor shows it.
+        QCOMPARE(browser->currentEntry(), std::optional<std::size_t>(1));
+        QCOMPARE(window.project()->entry(1).image, std::string("images/gamma.png"));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
+
+        // Going away and back reaches it too.
+        QVERIFY(browser->selectEntry(0));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
+        QVERIFY(browser->selectEntry(1));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
     }
 
 private:

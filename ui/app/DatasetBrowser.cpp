@@ -20,6 +20,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace segstudio::ui {
 
@@ -57,6 +58,11 @@ DatasetBrowser::DatasetBrowser(QWidget* parent)
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &DatasetBrowser::updateSummary);
     connect(m_model, &ImageListModel::statsFinished, this, &DatasetBrowser::updateSummary);
     connect(m_model->statsLoader(), &LabelStatsLoader::statsReady, this, &DatasetBrowser::updateSummary);
+    // After a reset or removal the same entry index can name another image (rows shift up), so
+    // the last emitted entry no longer says what the editor shows: forget it, or reselecting the
+    // image that moved into a removed one's place would emit nothing.
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { m_lastEmitted.reset(); });
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { m_lastEmitted.reset(); });
     updateSummary();
 }
 
@@ -268,6 +274,14 @@ bool DatasetBrowser::selectEntry(std::size_t entry)
         return false;
     selectProxyRow(row);
     return true;
+}
+
+void DatasetBrowser::selectNearestRow(int proxyRow)
+{
+    const int rows = m_proxy->rowCount();
+    if (rows == 0)
+        return;
+    selectProxyRow(std::clamp(proxyRow, 0, rows - 1));
 }
 
 void DatasetBrowser::selectProxyRow(int row)

@@ -46,6 +46,9 @@ public:
     std::optional<std::size_t> currentEntry() const;
     QList<std::size_t> selectedEntries() const;
     bool selectEntry(std::size_t entry);  // false when the filter hides it
+    // Selects the view row `proxyRow`, or the last row when fewer are left (after a removal, the
+    // image that moved into the removed one's place); nothing when no row is shown.
+    void selectNearestRow(int proxyRow);
 
     QAction* nextAction() const { return m_nextAction; }
     QAction* previousAction() const { return m_previousAction; }

@@ -2,6 +2,7 @@
 
 #include "DatasetBrowser.h"
 #include "DemoProject.h"
+#include "ImageFilterProxyModel.h"
 #include "ImageListModel.h"
 #include "ImportDatasetDialog.h"
 #include "NewProjectDialog.h"
@@ -28,6 +29,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoGroup>
+#include <algorithm>
 
 namespace segstudio::ui {
 
@@ -238,16 +240,20 @@ bool MainWindow::openProject(const QString& file)
         m_lastError = tr("Another long task is still running");
         return false;
     }
-    if (!closeProject())
-        return false;
+    // Load before closing: a file that does not load leaves the open project as it was.
+    std::unique_ptr<data::Project> project;
     try {
-        auto project = std::make_unique<data::Project>(data::Project::load(file.toStdString()));
-        showProject(std::move(project));
+        project = std::make_unique<data::Project>(data::Project::load(file.toStdString()));
     } catch (const std::exception& error) {
         m_lastError = QString::fromStdString(error.what());
         statusBar()->showMessage(m_lastError, 2 * kStatusTimeoutMs);
         return false;
     }
+    if (!closeProject()) {
+        m_lastError = tr("The open project was not closed");
+        return false;
+    }
+    showProject(std::move(project));
     QSettings settings;
     RecentProjects(settings).add(file);
     updateRecentMenu();
@@ -432,6 +438,8 @@ void MainWindow::removeEntries(const QList<std::size_t>& entries)
         return;
     if (!m_editor->maybeSave(this))
         return;
+    const std::optional<std::size_t> current = m_browser->currentEntry();
+    const int currentRow = current ? m_browser->proxy()->rowOfEntry(*current) : -1;
     // Indices shift on removal: the editor lets go of its image first and reopens afterwards.
     m_editor->setProject(nullptr);
     QList<int> rows;
@@ -440,6 +448,14 @@ void MainWindow::removeEntries(const QList<std::size_t>& entries)
     m_browser->model()->removeEntries(rows);
     m_editor->setProject(m_project.get());
     updateTitle();
+    // Show an image again: the one that was current when it stayed (at its shifted index), else
+    // the one that moved into its place in the view.
+    if (current && !entries.contains(*current)) {
+        const auto before = std::count_if(entries.begin(), entries.end(), [&](std::size_t e) { return e < *current; });
+        if (m_browser->selectEntry(*current - std::size_t(before)))
+            return;
+    }
+    m_browser->selectNearestRow(currentRow);
 }
 
 void MainWindow::removeProblemImages()
