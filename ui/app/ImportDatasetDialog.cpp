@@ -25,6 +25,9 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
       m_voidValue(new QSpinBox(this)),
       m_imageDir(new PathField(PathField::Kind::Folder, {}, this)),
       m_maskDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_indexImageDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_indexLabelDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_indexVoidValue(new QSpinBox(this)),
       m_schema(new SchemaChooser(this)),
       m_projectFile(new PathField(PathField::Kind::SaveFile, tr("SegStudio projects (*.segstudio)"), this)),
       m_error(new QLabel(this))
@@ -32,6 +35,8 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     setWindowTitle(tr("Import Dataset"));
     m_format->addItem(tr("CamVid / SegNet layout (index PNG label maps)"));
     m_format->addItem(tr("Images + colour-coded masks"));
+    m_format->addItem(tr("Images + index PNG label maps (Pascal VOC style)"));
+    m_format->setObjectName(QStringLiteral("format"));
 
     auto* segnet = new QWidget(m_pages);
     auto* segnetForm = new QFormLayout(segnet);
@@ -45,8 +50,22 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     auto* masksForm = new QFormLayout(masks);
     masksForm->addRow(tr("Images folder:"), m_imageDir);
     masksForm->addRow(tr("Masks folder:"), m_maskDir);
+    auto* indexPngs = new QWidget(m_pages);
+    auto* indexForm = new QFormLayout(indexPngs);
+    m_indexImageDir->setObjectName(QStringLiteral("indexImageDir"));
+    m_indexLabelDir->setObjectName(QStringLiteral("indexLabelDir"));
+    indexForm->addRow(tr("Images folder:"), m_indexImageDir);
+    indexForm->addRow(tr("Label maps folder:"), m_indexLabelDir);
+    m_indexVoidValue->setObjectName(QStringLiteral("indexVoidValue"));
+    m_indexVoidValue->setRange(-1, 255);
+    m_indexVoidValue->setValue(255);
+    m_indexVoidValue->setSpecialValueText(tr("none"));
+    m_indexVoidValue->setToolTip(tr("Label value that means unlabelled/void (255 in Pascal VOC)"));
+    indexForm->addRow(tr("Void value:"), m_indexVoidValue);
+    // Page order follows Format.
     m_pages->addWidget(segnet);
     m_pages->addWidget(masks);
+    m_pages->addWidget(indexPngs);
     connect(m_format, &QComboBox::currentIndexChanged, m_pages, &QStackedWidget::setCurrentIndex);
 
     auto* form = new QFormLayout;
@@ -63,10 +82,12 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
-    connect(m_datasetDir, &PathField::pathChanged, this, [this](const QString& dir) {
-        if (m_projectFile->path().isEmpty() && !dir.isEmpty())
-            m_projectFile->setPath(QDir(dir).filePath(QStringLiteral("project.segstudio")));
-    });
+    m_projectFile->setObjectName(QStringLiteral("projectFile"));
+    for (PathField* source : {m_datasetDir, m_indexImageDir})
+        connect(source, &PathField::pathChanged, this, [this](const QString& dir) {
+            if (m_projectFile->path().isEmpty() && !dir.isEmpty())
+                m_projectFile->setPath(QDir(dir).filePath(QStringLiteral("project.segstudio")));
+        });
 }
 
 void ImportDatasetDialog::accept()
@@ -85,12 +106,25 @@ QString ImportDatasetDialog::check(Request& request) const
 {
     request.format = Format(m_format->currentIndex());
     request.datasetDir = m_datasetDir->path();
-    request.imageDir = m_imageDir->path();
     request.maskDir = m_maskDir->path();
-    request.voidValue = m_voidValue->value();
+    request.labelDir = m_indexLabelDir->path();
     request.projectFile = m_projectFile->path();
-    const QStringList folders = request.format == Format::SegNetLayout ? QStringList{request.datasetDir}
-                                                                      : QStringList{request.imageDir, request.maskDir};
+    QStringList folders;
+    switch (request.format) {
+    case Format::SegNetLayout:
+        request.voidValue = m_voidValue->value();
+        folders = {request.datasetDir};
+        break;
+    case Format::ColorMasks:
+        request.imageDir = m_imageDir->path();
+        folders = {request.imageDir, request.maskDir};
+        break;
+    case Format::IndexPngs:
+        request.imageDir = m_indexImageDir->path();
+        request.voidValue = m_indexVoidValue->value();
+        folders = {request.imageDir, request.labelDir};
+        break;
+    }
     for (const QString& folder : folders)
         if (!QFileInfo(folder).isDir())
             return tr("%1: not a folder").arg(folder.isEmpty() ? tr("(empty)") : folder);
@@ -108,12 +142,22 @@ QString ImportDatasetDialog::check(Request& request) const
 
 data::Project ImportDatasetDialog::import(const Request& request, const data::ImportProgress& progress)
 {
-    data::Project project = request.format == Format::SegNetLayout
-        ? data::DatasetImporter::importSegNetLayout(request.datasetDir.toStdString(), request.projectFile.toStdString(),
-                                                    request.schema, request.voidValue, progress)
-        : data::DatasetImporter::importColorMasks(request.imageDir.toStdString(), request.maskDir.toStdString(),
-                                                  request.projectFile.toStdString(), request.schema, {{0, 0, 0}},
-                                                  progress);
+    const std::filesystem::path projectFile = request.projectFile.toStdString();
+    data::Project project;
+    switch (request.format) {
+    case Format::SegNetLayout:
+        project = data::DatasetImporter::importSegNetLayout(request.datasetDir.toStdString(), projectFile, request.schema,
+                                                            request.voidValue, progress);
+        break;
+    case Format::ColorMasks:
+        project = data::DatasetImporter::importColorMasks(request.imageDir.toStdString(), request.maskDir.toStdString(),
+                                                          projectFile, request.schema, {{0, 0, 0}}, progress);
+        break;
+    case Format::IndexPngs:
+        project = data::DatasetImporter::importIndexPngs(request.imageDir.toStdString(), request.labelDir.toStdString(),
+                                                         projectFile, request.schema, request.voidValue, progress);
+        break;
+    }
     project.save();
     return project;
 }

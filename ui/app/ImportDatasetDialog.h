@@ -15,20 +15,22 @@ namespace segstudio::ui {
 class PathField;
 class SchemaChooser;
 
-// "Import dataset…": a CamVid/SegNet-layout folder (index-PNG label maps) or images with colour
-// masks, into a new project. The dialog collects and checks; import() does the work through the
+// "Import dataset…": a CamVid/SegNet-layout folder, an image folder with a folder of index-PNG
+// label maps, or images with colour masks, into a new project. The dialog collects and checks; import() does the work through the
 // importers of core/data (on a worker, with progress and cancel).
 class ImportDatasetDialog : public QDialog {
     Q_OBJECT
 
 public:
-    enum class Format { SegNetLayout, ColorMasks };
+    // In the order of the format list (and its pages).
+    enum class Format { SegNetLayout, ColorMasks, IndexPngs };
     struct Request {
         Format format = Format::SegNetLayout;
         QString datasetDir;  // SegNet layout
-        QString imageDir;    // colour masks
-        QString maskDir;
-        int voidValue = 11;
+        QString imageDir;    // colour masks and index PNGs
+        QString maskDir;     // colour masks
+        QString labelDir;    // index PNGs
+        int voidValue = 11;  // SegNet layout and index PNGs: the value that means unlabelled, -1 none
         QString projectFile;
         data::ClassSchema schema;
     };
@@ -49,6 +51,9 @@ private:
     QSpinBox* m_voidValue;
     PathField* m_imageDir;
     PathField* m_maskDir;
+    PathField* m_indexImageDir;
+    PathField* m_indexLabelDir;
+    QSpinBox* m_indexVoidValue;
     SchemaChooser* m_schema;
     PathField* m_projectFile;
     QLabel* m_error;

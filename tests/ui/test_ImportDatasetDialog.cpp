@@ -1,0 +1,92 @@
+#include "UiTestProject.h"
+#include "app/ImportDatasetDialog.h"
+#include "app/PathField.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <opencv2/imgcodecs.hpp>
+
+using segstudio::ui::ImportDatasetDialog;
+using segstudio::ui::PathField;
+
+// The index-PNG import: the dialog's page fills the request (void value 255 unless changed), and
+// import() builds the project through DatasetImporter::importIndexPngs with that void value.
+class TestImportDatasetDialog : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const std::filesystem::path root = m_dir.path().toStdString();
+        std::filesystem::create_directories(root / "images");
+        std::filesystem::create_directories(root / "labels");
+        for (const char* stem : {"one", "two"}) {
+            cv::Mat image(8, 6, CV_8UC3, cv::Scalar(10, 120, 200));
+            QVERIFY(cv::imwrite((root / "images" / (std::string(stem) + ".png")).string(), image));
+            // Rows 0-3 class 1, rows 4-7 the void value 7.
+            cv::Mat labels(8, 6, CV_8UC1, cv::Scalar(1));
+            labels.rowRange(4, 8).setTo(7);
+            QVERIFY(cv::imwrite((root / "labels" / (std::string(stem) + ".png")).string(), labels));
+        }
+    }
+
+    void indexPngPageFillsTheRequest()
+    {
+        ImportDatasetDialog dialog;
+        auto* format = dialog.findChild<QComboBox*>(QStringLiteral("format"));
+        QVERIFY(format);
+        QCOMPARE(format->count(), 3);
+        format->setCurrentIndex(int(ImportDatasetDialog::Format::IndexPngs));
+        auto* voidValue = dialog.findChild<QSpinBox*>(QStringLiteral("indexVoidValue"));
+        QVERIFY(voidValue);
+        QCOMPARE(voidValue->value(), 255);
+        dialog.findChild<PathField*>(QStringLiteral("indexImageDir"))->setPath(m_dir.filePath(QStringLiteral("images")));
+        dialog.findChild<PathField*>(QStringLiteral("indexLabelDir"))->setPath(m_dir.filePath(QStringLiteral("labels")));
+        dialog.findChild<PathField*>(QStringLiteral("projectFile"))->setPath(m_dir.filePath(QStringLiteral("fromDialog")));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const ImportDatasetDialog::Request& request = dialog.request();
+        QCOMPARE(int(request.format), int(ImportDatasetDialog::Format::IndexPngs));
+        QCOMPARE(request.imageDir, m_dir.filePath(QStringLiteral("images")));
+        QCOMPARE(request.labelDir, m_dir.filePath(QStringLiteral("labels")));
+        QCOMPARE(request.voidValue, 255);
+        QCOMPARE(request.projectFile, m_dir.filePath(QStringLiteral("fromDialog.segstudio")));
+    }
+
+    void missingLabelFolderIsRefused()
+    {
+        ImportDatasetDialog dialog;
+        dialog.findChild<QComboBox*>(QStringLiteral("format"))->setCurrentIndex(int(ImportDatasetDialog::Format::IndexPngs));
+        dialog.findChild<PathField*>(QStringLiteral("indexImageDir"))->setPath(m_dir.filePath(QStringLiteral("images")));
+        dialog.findChild<PathField*>(QStringLiteral("projectFile"))->setPath(m_dir.filePath(QStringLiteral("x.segstudio")));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    }
+
+    void importsIndexPngsWithTheVoidValue()
+    {
+        ImportDatasetDialog::Request request;
+        request.format = ImportDatasetDialog::Format::IndexPngs;
+        request.imageDir = m_dir.filePath(QStringLiteral("images"));
+        request.labelDir = m_dir.filePath(QStringLiteral("labels"));
+        request.voidValue = 7;
+        request.projectFile = m_dir.filePath(QStringLiteral("imported.segstudio"));
+        request.schema = segstudio::test::threeClasses();
+        const segstudio::data::Project project = ImportDatasetDialog::import(request, {});
+        QCOMPARE(project.size(), std::size_t(2));
+        QVERIFY(QFileInfo::exists(request.projectFile));
+        const cv::Mat labels = segstudio::data::readLabelMap(project.labelMapPath(0), request.schema);
+        QCOMPARE(int(labels.at<std::uint8_t>(0, 0)), 1);
+        QCOMPARE(int(labels.at<std::uint8_t>(7, 0)), int(segstudio::data::kUnlabelled));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestImportDatasetDialog)
+#include "test_ImportDatasetDialog.moc"
