@@ -64,7 +64,7 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
                         .squeeze(0);
             // Labels are ids, never blended: nearest neighbour, through float because interpolate needs it.
             label = F::interpolate(label.unsqueeze(0).unsqueeze(0).to(torch::kFloat),
-                                   F::InterpolateFuncOptions().size(std::vector<std::int64_t>{h, w}).mode(torch::kNearest))
+                                   F::InterpolateFuncOptions().size(std::vector<std::int64_t>{h, w}).mode(torch::kNearestExact))
                         .squeeze(0)
                         .squeeze(0)
                         .to(labels.scalar_type());

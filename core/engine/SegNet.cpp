@@ -33,7 +33,7 @@ torch::Tensor unpoolByMask(const torch::Tensor& x, const torch::Tensor& indices,
 
 SegNetOptions SegNetOptions::vgg16(int classes)
 {
-    return {classes, 3, {{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}}};
+    return {classes, 3, {{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512}, {512, 512, 512}}, /*classifierKernel=*/3};
 }
 
 SegNetOptions SegNetOptions::basic(int classes)
@@ -61,10 +61,13 @@ SegNetImpl::SegNetImpl(SegNetOptions options)
     for (std::size_t s = 0; s < m_options.stages.size(); ++s) {
         std::vector<int> outs(m_options.stages[s].rbegin() + 1, m_options.stages[s].rend());
         outs.push_back(s == 0 ? m_options.stages[0].front() : m_options.stages[s - 1].back());
+        if (s == 0 && m_options.classifierKernel > 1 && outs.size() > 1)
+            outs.pop_back();  // the classifier conv takes the place of the last decoder conv
         m_decoders.push_back(register_module("decoder" + std::to_string(s), makeStage(m_options.stages[s].back(), outs, false)));
     }
     m_classifier = register_module("classifier", torch::nn::Conv2d(torch::nn::Conv2dOptions(
-        /*in=*/m_options.stages[0].front(), /*out=*/m_options.classes, /*kernel=*/1)));
+        /*in=*/m_options.stages[0].front(), /*out=*/m_options.classes, /*kernel=*/m_options.classifierKernel)
+        .padding(m_options.classifierKernel / 2)));
     initialiseWeights();
 }
 

@@ -12,6 +12,9 @@ struct SegNetOptions {
     // Output channels of the convolutions of each encoder stage; each stage ends in a 2x2 max-pool
     // whose indices the mirrored decoder stage uses to unpool.
     std::vector<std::vector<int>> stages;
+    // 1: a 1x1 classifier after the full decoder (SegNet-Basic). 3: the last decoder conv itself
+    // maps to the classes (SegNet's conv1_1_D), as in the reference VGG-16 SegNet.
+    int classifierKernel = 1;
 
     static SegNetOptions vgg16(int classes);   // SegNet: 13 convs in 5 stages (VGG-16 features)
     static SegNetOptions basic(int classes);   // SegNet-Basic: 4 stages of one 7x7 conv, 64 channels
@@ -19,7 +22,7 @@ struct SegNetOptions {
 };
 
 // SegNet (Badrinarayanan et al.): encoder of conv+BN+ReLU stages with index-keeping max-pools, a
-// mirrored decoder that max-unpools with those indices, and a 1x1 classifier. He-initialised.
+// mirrored decoder that max-unpools with those indices, and a classifier conv. He-initialised.
 // Any input size works: the input is zero-padded (bottom/right) to a multiple of 2^stages, which
 // after normalisation is the mean colour, and the logits are cropped back.
 class SegNetImpl : public SegmentationModelImpl {

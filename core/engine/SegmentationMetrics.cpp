@@ -34,21 +34,28 @@ SegmentationMetrics SegmentationMetrics::fromConfusion(const std::vector<std::in
         return metrics;
     metrics.globalAccuracy = correct / total;
 
-    int present = 0;
+    // Class accuracy needs the class in the ground truth; IoU only needs it somewhere (truth or
+    // prediction), so a class predicted but never true scores IoU 0 and lowers the mean, as in
+    // SegNet's and mmsegmentation's evaluation.
+    int withTruth = 0, withUnion = 0;
     double accuracySum = 0.0, iouSum = 0.0, weighted = 0.0;
     for (int c = 0; c < classes; ++c) {
-        if (rowSum[c] == 0)
-            continue;
         const double hit = double(confusion[std::size_t(c) * classes + c]);
-        metrics.classAccuracy[c] = hit / rowSum[c];
-        metrics.classIoU[c] = hit / (rowSum[c] + colSum[c] - hit);
-        accuracySum += metrics.classAccuracy[c];
-        iouSum += metrics.classIoU[c];
-        weighted += rowSum[c] / total * metrics.classIoU[c];
-        ++present;
+        const double unionPixels = rowSum[c] + colSum[c] - hit;
+        if (unionPixels > 0) {
+            metrics.classIoU[c] = hit / unionPixels;
+            iouSum += metrics.classIoU[c];
+            weighted += rowSum[c] / total * metrics.classIoU[c];
+            ++withUnion;
+        }
+        if (rowSum[c] > 0) {
+            metrics.classAccuracy[c] = hit / rowSum[c];
+            accuracySum += metrics.classAccuracy[c];
+            ++withTruth;
+        }
     }
-    metrics.meanClassAccuracy = accuracySum / present;
-    metrics.meanIoU = iouSum / present;
+    metrics.meanClassAccuracy = accuracySum / withTruth;
+    metrics.meanIoU = iouSum / withUnion;
     metrics.weightedIoU = weighted;
     return metrics;
 }

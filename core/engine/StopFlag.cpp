@@ -10,9 +10,11 @@ namespace {
 std::atomic<bool> g_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the stop flag is set from a signal handler");
 
-extern "C" void onStopSignal(int)
+extern "C" void onStopSignal(int signal)
 {
     g_stop.store(true);
+    // A second Ctrl+C must still end a process stuck where the flag is not checked.
+    std::signal(signal, SIG_DFL);
 }
 
 }  // namespace

@@ -220,7 +220,8 @@ void Trainer::Impl::restore(const std::string& checkpoint)
     iteration = saved.at("iteration").get<std::int64_t>();
     bestMeanIoU = saved.value("bestMeanIoU", -1.0);
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
-    scaler->setScale(saved.value("lossScale", scaler->scale()));
+    if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
+        scaler->setScale(saved.value("lossScale", scaler->scale()));
 }
 
 void Trainer::Impl::saveCheckpoint(const char* name)

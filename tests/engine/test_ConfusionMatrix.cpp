@@ -50,9 +50,11 @@ void TestConfusionMatrix::absentClassIsNaN()
     ConfusionMatrix confusion(3, torch::kCPU);
     confusion.add(torch::tensor({0, 2}, torch::kLong), torch::tensor({0, 0}, torch::kLong));
     const auto m = confusion.metrics();
-    QVERIFY(std::isnan(m.classIoU[1]));
-    QVERIFY(std::isnan(m.classIoU[2]));  // predicted but never true: not averaged
-    QVERIFY(std::abs(m.meanIoU - 0.5) < 1e-12);
+    QVERIFY(std::isnan(m.classIoU[1]));       // neither true nor predicted: left out
+    QCOMPARE(m.classIoU[2], 0.0);             // predicted but never true: a false positive, IoU 0
+    QVERIFY(std::isnan(m.classAccuracy[2]));  // accuracy needs the class in the truth
+    QVERIFY(std::abs(m.meanIoU - 0.25) < 1e-12);  // (0.5 + 0) / 2
+    QVERIFY(std::abs(m.meanClassAccuracy - 0.5) < 1e-12);
     QVERIFY(std::abs(m.globalAccuracy - 0.5) < 1e-12);
 }
 

@@ -54,10 +54,23 @@ void TestSegNet::vgg16HasThirteenEncoderConvs()
     SegNet net(SegNetOptions::vgg16(11));
     QCOMPARE(net->encoderConvs().size(), std::size_t(13));
     QCOMPARE(net->sizeDivisor(), std::int64_t(32));
-    // He initialisation: std of a 3x3x64 fan-out conv is sqrt(2 / (64*9)).
-    const auto weight = net->encoderConvs()[1]->weight;
-    const double expected = std::sqrt(2.0 / (64.0 * 9.0));
+    // He initialisation (fan-out): conv1_2 -> conv2_1 is 64 -> 128, so fan-in (64*9) and fan-out
+    // (128*9) differ and only the fan-out rule gives this spread.
+    const auto weight = net->encoderConvs()[2]->weight;
+    const double expected = std::sqrt(2.0 / (128.0 * 9.0));
     QVERIFY(std::abs(weight.std().item<double>() - expected) < 0.1 * expected);
+
+    // The reference decoder: 13 convs mirroring the encoder, the last (conv1_1_D) a 3x3 conv straight
+    // to the classes: 26 convs in all, 13 followed by BN in the encoder and 12 in the decoder.
+    int convs = 0, norms = 0;
+    for (auto& module : net->modules(/*include_self=*/false)) {
+        convs += module->as<torch::nn::Conv2d>() != nullptr;
+        norms += module->as<torch::nn::BatchNorm2d>() != nullptr;
+    }
+    QCOMPARE(convs, 26);
+    QCOMPARE(norms, 25);
+    const auto logits = net->forward(torch::zeros({1, 3, 32, 32}));
+    QCOMPARE(logits.size(1), std::int64_t(11));
 }
 
 void TestSegNet::deterministicModeGivesSameOutput()
