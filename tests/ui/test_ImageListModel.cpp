@@ -1,7 +1,9 @@
 #include "UiTestProject.h"
 #include "app/ImageListModel.h"
 #include "app/LabelStatsLoader.h"
+#include "app/ThumbnailCache.h"
 
+#include <QIcon>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -129,6 +131,21 @@ private slots:
         QCOMPARE(model.index(2, ImageListModel::IoUColumn).data().toString(), QStringLiteral("0.750"));
         model.setIoU(2, std::nullopt);
         QVERIFY(!model.hasIoU());
+    }
+
+    void nameColumnDecorationIsTheThumbnail()
+    {
+        ImageListModel model;
+        model.setProject(&m_project);
+        const QModelIndex name = model.index(0, ImageListModel::NameColumn);
+        QSignalSpy ready(model.thumbnails(), &segstudio::ui::ThumbnailCache::thumbnailReady);
+        // Asking queues the thumbnail; until it is made there is no decoration.
+        if (name.data(Qt::DecorationRole).isNull())
+            QVERIFY(ready.wait(5000));
+        const QIcon icon = name.data(Qt::DecorationRole).value<QIcon>();
+        QVERIFY(!icon.isNull());
+        QVERIFY(!icon.pixmap(QSize(32, 24)).isNull());
+        QVERIFY(!model.index(0, ImageListModel::SplitColumn).data(Qt::DecorationRole).isValid());
     }
 
 private:

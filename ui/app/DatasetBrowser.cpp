@@ -156,7 +156,10 @@ void DatasetBrowser::createViews()
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_list->setSortingEnabled(false);
     m_list->verticalHeader()->hide();
-    m_list->verticalHeader()->setDefaultSectionSize(m_list->fontMetrics().height() + 6);
+    const int rowHeight = m_list->fontMetrics().height() + 6;
+    m_list->verticalHeader()->setDefaultSectionSize(rowHeight);
+    // The name column shows the thumbnail (4:3) at row height.
+    m_list->setIconSize(QSize((rowHeight - 2) * 4 / 3, rowHeight - 2));
     m_list->horizontalHeader()->setStretchLastSection(true);
     m_list->setWordWrap(false);
 

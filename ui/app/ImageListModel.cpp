@@ -5,6 +5,8 @@
 #include "data/Project.h"
 
 #include <QDir>
+#include <QIcon>
+#include <QPixmap>
 #include <QStandardPaths>
 #include <algorithm>
 
@@ -162,6 +164,14 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const
         return m_thumbnails->problem(row);
     }
     case ThumbnailRole: return m_thumbnails->thumbnail(row, m_overlay);
+    case Qt::DecorationRole: {
+        // The detail list's small picture: the same thumbnail as the grid, as an icon so the view
+        // scales it to its icon size. Null while it is loading (the request is queued).
+        if (index.column() != NameColumn)
+            return {};
+        const QImage image = m_thumbnails->thumbnail(row, m_overlay);
+        return image.isNull() ? QVariant() : QVariant(QIcon(QPixmap::fromImage(image)));
+    }
     default: return {};
     }
 }

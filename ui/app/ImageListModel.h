@@ -17,7 +17,8 @@ class LabelStatsLoader;
 class ThumbnailCache;
 
 // The images of a project as a table for the browser's grid and list: name, split, status,
-// labelled %, classes present and IoU, plus roles that the filter and delegate read. Row r is
+// labelled %, classes present and IoU, plus roles that the filter and delegate read; the name
+// column's decoration is the thumbnail (as an icon, for the detail list). Row r is
 // project entry r. Labelled % and classes come from LabelStatsLoader (background); thumbnails from
 // ThumbnailCache (on demand, for the rows a view paints).
 // Requirements: the project outlives the model or is replaced with setProject(nullptr) first; the
