@@ -63,6 +63,11 @@ DatasetBrowser::DatasetBrowser(QWidget* parent)
     // image that moved into a removed one's place would emit nothing.
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { m_lastEmitted.reset(); });
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { m_lastEmitted.reset(); });
+    // Nothing sets an IoU until predictions exist; a column and a sort entry of dashes only
+    // confuse. The header forgets hidden sections on a reset, so it is applied again then.
+    connect(m_model, &ImageListModel::hasIoUChanged, this, &DatasetBrowser::updateIoUVisibility);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &DatasetBrowser::updateIoUVisibility);
+    updateIoUVisibility();
     updateSummary();
 }
 
@@ -110,7 +115,6 @@ QWidget* DatasetBrowser::createFilterBar()
     m_sortKey->setObjectName(QStringLiteral("sortKey"));
     m_sortKey->addItem(tr("Name"), int(ImageFilterProxyModel::SortKey::Name));
     m_sortKey->addItem(tr("Labelled %"), int(ImageFilterProxyModel::SortKey::LabelledFraction));
-    m_sortKey->addItem(tr("IoU"), int(ImageFilterProxyModel::SortKey::IoU));
     m_sortOrder = new QToolButton(bar);
     m_sortOrder->setCheckable(true);
     m_sortOrder->setArrowType(Qt::UpArrow);
@@ -341,6 +345,21 @@ void DatasetBrowser::showContextMenu(const QPoint& globalPos)
     connect(menu.addAction(tr("&Remove %n Image(s) from Project…", nullptr, int(rows.size()))), &QAction::triggered, this,
             [this] { emit removeRequested(selectedEntries()); });
     menu.exec(globalPos);
+}
+
+void DatasetBrowser::updateIoUVisibility()
+{
+    const bool hasIoU = m_model->hasIoU();
+    m_list->setColumnHidden(ImageListModel::IoUColumn, !hasIoU);
+    const int iouItem = m_sortKey->findData(int(ImageFilterProxyModel::SortKey::IoU));
+    if (hasIoU && iouItem < 0) {
+        m_sortKey->addItem(tr("IoU"), int(ImageFilterProxyModel::SortKey::IoU));
+    } else if (!hasIoU && iouItem >= 0) {
+        // Sorting by IoU falls back to name order (currentIndexChanged re-sorts) before it goes.
+        if (m_sortKey->currentIndex() == iouItem)
+            m_sortKey->setCurrentIndex(m_sortKey->findData(int(ImageFilterProxyModel::SortKey::Name)));
+        m_sortKey->removeItem(iouItem);
+    }
 }
 
 void DatasetBrowser::updateSummary()

@@ -25,7 +25,7 @@ class ThumbnailDelegate;
 
 // The way through a project's images: a thumbnail grid and a detail list over one filtered,
 // sorted model with one shared selection; filter bar (split, status/problems, class, search,
-// sort); a context menu to set split or status of the selection or remove it; next/previous/next
+// sort; the IoU column and sort entry only while some image has an IoU); a context menu to set split or status of the selection or remove it; next/previous/next
 // unlabelled navigation.
 // Requirements: GUI thread; the project outlives the browser or is replaced with setProject(nullptr).
 // Guarantees: currentEntryChanged fires once per change of the current image, with the project
@@ -76,6 +76,7 @@ private:
     void selectProxyRow(int row);
     void showContextMenu(const QPoint& globalPos);
     void updateSummary();
+    void updateIoUVisibility();
     QList<int> selectedRows() const;
 
     ImageListModel* m_model;

@@ -81,6 +81,7 @@ ImageListModel::~ImageListModel() = default;
 
 void ImageListModel::setProject(data::Project* project)
 {
+    const bool hadIoU = hasIoU();
     beginResetModel();
     m_project = project;
     const std::size_t count = project ? project->size() : 0;
@@ -90,6 +91,8 @@ void ImageListModel::setProject(data::Project* project)
     m_pendingStats = int(count);
     endResetModel();
     startBackgroundWork();
+    if (hadIoU)
+        emit hasIoUChanged(false);
 }
 
 void ImageListModel::startBackgroundWork()
@@ -262,6 +265,7 @@ void ImageListModel::removeEntries(QList<int> rows)
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     if (rows.isEmpty())
         return;
+    const bool hadIoU = hasIoU();
     // Rows after a removed one shift, and the background work is keyed by row: start it over.
     beginResetModel();
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
@@ -279,6 +283,8 @@ void ImageListModel::removeEntries(QList<int> rows)
     m_pendingStats = int(m_stats.size());
     endResetModel();
     startBackgroundWork();
+    if (hadIoU != hasIoU())
+        emit hasIoUChanged(hasIoU());
     emit projectModified();
 }
 
@@ -311,10 +317,13 @@ void ImageListModel::setIoU(int row, std::optional<double> iou)
         return;
     double& slot = m_iou[std::size_t(row)];
     const double value = iou ? std::clamp(*iou, 0.0, 1.0) : -1.0;
+    const bool hadIoU = hasIoU();
     if ((slot >= 0) != (value >= 0))
         m_iouCount += value >= 0 ? 1 : -1;
     slot = value;
     emitRowChanged(row, row);
+    if (hadIoU != hasIoU())
+        emit hasIoUChanged(hasIoU());
 }
 
 void ImageListModel::applyStats(int row, const ImageStats& stats)

@@ -68,10 +68,11 @@ public:
     void setLabelledFraction(int row, double fraction);  // live, from the editor
     void refreshRow(int row);                            // re-read its label map and thumbnail
     void setIoU(int row, std::optional<double> iou);
-    bool hasIoU() const { return m_iouCount > 0; }
+    bool hasIoU() const { return m_iouCount > 0; }  // some row has an IoU (views show the column)
 
 signals:
     void projectModified();
+    void hasIoUChanged(bool hasIoU);
     void statsFinished();
 
 private:

@@ -1,0 +1,69 @@
+#include "UiTestProject.h"
+#include "app/DatasetBrowser.h"
+#include "app/ImageFilterProxyModel.h"
+#include "app/ImageListModel.h"
+
+#include <QComboBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using segstudio::data::LabelStatus;
+using segstudio::data::Split;
+using segstudio::ui::DatasetBrowser;
+using segstudio::ui::ImageFilterProxyModel;
+using segstudio::ui::ImageListModel;
+
+// The browser widget without a window: the IoU column and sort entry appear only while some image
+// has an IoU.
+class TestDatasetBrowser : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_project = segstudio::test::writeProject(m_dir.path(), {{"a.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                                 {"b.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
+    }
+
+    void iouColumnAndSortEntryOnlyWhileThereIsAnIoU()
+    {
+        DatasetBrowser browser;
+        browser.setProject(&m_project);
+        auto* sortKey = browser.findChild<QComboBox*>(QStringLiteral("sortKey"));
+        QVERIFY(sortKey);
+        const int iou = int(ImageFilterProxyModel::SortKey::IoU);
+        QVERIFY(browser.listView()->isColumnHidden(ImageListModel::IoUColumn));
+        QVERIFY(!browser.listView()->isColumnHidden(ImageListModel::ClassesColumn));
+        QCOMPARE(sortKey->findData(iou), -1);
+
+        browser.model()->setIoU(1, 0.5);
+        QVERIFY(!browser.listView()->isColumnHidden(ImageListModel::IoUColumn));
+        QVERIFY(sortKey->findData(iou) >= 0);
+        sortKey->setCurrentIndex(sortKey->findData(iou));
+        QCOMPARE(browser.proxy()->sortKey(), ImageFilterProxyModel::SortKey::IoU);
+
+        // The last IoU goes: column and entry go, and the sort falls back to names.
+        browser.model()->setIoU(1, std::nullopt);
+        QVERIFY(browser.listView()->isColumnHidden(ImageListModel::IoUColumn));
+        QCOMPARE(sortKey->findData(iou), -1);
+        QCOMPARE(browser.proxy()->sortKey(), ImageFilterProxyModel::SortKey::Name);
+
+        // A reset (another project, or the same again) keeps the column hidden.
+        browser.model()->setIoU(0, 0.9);
+        browser.setProject(nullptr);
+        browser.setProject(&m_project);
+        QVERIFY(browser.listView()->isColumnHidden(ImageListModel::IoUColumn));
+        QCOMPARE(sortKey->findData(iou), -1);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    segstudio::data::Project m_project;
+};
+
+QTEST_MAIN(TestDatasetBrowser)
+#include "test_DatasetBrowser.moc"
