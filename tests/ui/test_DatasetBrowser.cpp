@@ -60,6 +60,18 @@ private slots:
         QCOMPARE(sortKey->findData(iou), -1);
     }
 
+    void filtersUseTheModelsNames()
+    {
+        DatasetBrowser browser;
+        auto* split = browser.findChild<QComboBox*>(QStringLiteral("splitFilter"));
+        auto* status = browser.findChild<QComboBox*>(QStringLiteral("statusFilter"));
+        QVERIFY(split && status);
+        QCOMPARE(split->itemText(split->findData(int(Split::Val))), ImageListModel::splitName(Split::Val));
+        QCOMPARE(split->itemText(split->findData(int(Split::Unassigned))), ImageListModel::splitName(Split::Unassigned));
+        QCOMPARE(status->itemText(status->findData(int(LabelStatus::InProgress))),
+                 ImageListModel::statusName(LabelStatus::InProgress));
+    }
+
 private:
     QTemporaryDir m_dir;
     segstudio::data::Project m_project;

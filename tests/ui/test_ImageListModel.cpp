@@ -40,11 +40,26 @@ private slots:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.columnCount(), int(ImageListModel::ColumnCount));
         QCOMPARE(model.index(1, ImageListModel::NameColumn).data().toString(), QStringLiteral("images/b.png"));
-        QCOMPARE(model.index(1, ImageListModel::SplitColumn).data().toString(), QStringLiteral("val"));
-        QCOMPARE(model.index(1, ImageListModel::StatusColumn).data().toString(), QStringLiteral("in progress"));
+        QCOMPARE(model.index(1, ImageListModel::SplitColumn).data().toString(), QStringLiteral("Val"));
+        QCOMPARE(model.index(1, ImageListModel::StatusColumn).data().toString(), QStringLiteral("In progress"));
         QCOMPARE(model.index(2, 0).data(ImageListModel::EntryIndexRole).toULongLong(), 2ULL);
         model.setProject(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The cells use the same names as the browser's filters and menus (one pair of functions).
+    void splitAndStatusNamesAreTheSharedOnes()
+    {
+        ImageListModel model;
+        model.setProject(&m_project);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const auto& entry = m_project.entry(std::size_t(row));
+            QCOMPARE(model.index(row, ImageListModel::SplitColumn).data().toString(), ImageListModel::splitName(entry.split));
+            QCOMPARE(model.index(row, ImageListModel::StatusColumn).data().toString(),
+                     ImageListModel::statusName(entry.status));
+        }
+        QCOMPARE(ImageListModel::splitName(Split::Unassigned), QStringLiteral("Unassigned"));
+        QCOMPARE(ImageListModel::statusName(LabelStatus::Unlabelled), QStringLiteral("Unlabelled"));
     }
 
     void statsArriveInTheBackground()

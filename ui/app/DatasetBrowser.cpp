@@ -30,6 +30,11 @@ namespace {
 constexpr int kAnyStatus = -1;
 constexpr int kProblems = -2;
 
+// In the order the filters and menus list them.
+constexpr data::Split kSplits[] = {data::Split::Train, data::Split::Val, data::Split::Test, data::Split::Unassigned};
+constexpr data::LabelStatus kStatuses[] = {data::LabelStatus::Unlabelled, data::LabelStatus::InProgress,
+                                           data::LabelStatus::Labelled, data::LabelStatus::Reviewed};
+
 }  // namespace
 
 DatasetBrowser::DatasetBrowser(QWidget* parent)
@@ -90,17 +95,13 @@ QWidget* DatasetBrowser::createFilterBar()
     m_splitFilter = new QComboBox(bar);
     m_splitFilter->setObjectName(QStringLiteral("splitFilter"));
     m_splitFilter->addItem(tr("All splits"), -1);
-    m_splitFilter->addItem(tr("Train"), int(data::Split::Train));
-    m_splitFilter->addItem(tr("Val"), int(data::Split::Val));
-    m_splitFilter->addItem(tr("Test"), int(data::Split::Test));
-    m_splitFilter->addItem(tr("Unassigned"), int(data::Split::Unassigned));
+    for (data::Split split : kSplits)
+        m_splitFilter->addItem(ImageListModel::splitName(split), int(split));
     m_statusFilter = new QComboBox(bar);
     m_statusFilter->setObjectName(QStringLiteral("statusFilter"));
     m_statusFilter->addItem(tr("Any status"), kAnyStatus);
-    m_statusFilter->addItem(tr("Unlabelled"), int(data::LabelStatus::Unlabelled));
-    m_statusFilter->addItem(tr("In progress"), int(data::LabelStatus::InProgress));
-    m_statusFilter->addItem(tr("Labelled"), int(data::LabelStatus::Labelled));
-    m_statusFilter->addItem(tr("Reviewed"), int(data::LabelStatus::Reviewed));
+    for (data::LabelStatus status : kStatuses)
+        m_statusFilter->addItem(ImageListModel::statusName(status), int(status));
     m_statusFilter->addItem(tr("Problems"), kProblems);
     m_classFilter = new QComboBox(bar);
     m_classFilter->setObjectName(QStringLiteral("classFilter"));
@@ -327,20 +328,13 @@ void DatasetBrowser::showContextMenu(const QPoint& globalPos)
         return;
     QMenu menu(this);
     QMenu* splitMenu = menu.addMenu(tr("Set &Split"));
-    const std::pair<data::Split, QString> splits[] = {{data::Split::Train, tr("Train")},
-                                                      {data::Split::Val, tr("Val")},
-                                                      {data::Split::Test, tr("Test")},
-                                                      {data::Split::Unassigned, tr("Unassigned")}};
-    for (const auto& [split, name] : splits)
-        connect(splitMenu->addAction(name), &QAction::triggered, this, [this, rows, split = split] { m_model->setSplit(rows, split); });
+    for (data::Split split : kSplits)
+        connect(splitMenu->addAction(ImageListModel::splitName(split)), &QAction::triggered, this,
+                [this, rows, split] { m_model->setSplit(rows, split); });
     QMenu* statusMenu = menu.addMenu(tr("Set S&tatus"));
-    const std::pair<data::LabelStatus, QString> statuses[] = {{data::LabelStatus::Unlabelled, tr("Unlabelled")},
-                                                              {data::LabelStatus::InProgress, tr("In progress")},
-                                                              {data::LabelStatus::Labelled, tr("Labelled")},
-                                                              {data::LabelStatus::Reviewed, tr("Reviewed")}};
-    for (const auto& [status, name] : statuses)
-        connect(statusMenu->addAction(name), &QAction::triggered, this,
-                [this, rows, status = status] { m_model->setStatus(rows, status); });
+    for (data::LabelStatus status : kStatuses)
+        connect(statusMenu->addAction(ImageListModel::statusName(status)), &QAction::triggered, this,
+                [this, rows, status] { m_model->setStatus(rows, status); });
     menu.addSeparator();
     connect(menu.addAction(tr("&Remove %n Image(s) from Project…", nullptr, int(rows.size()))), &QAction::triggered, this,
             [this] { emit removeRequested(selectedEntries()); });

@@ -14,28 +14,6 @@ namespace segstudio::ui {
 
 namespace {
 
-QString splitText(data::Split split)
-{
-    switch (split) {
-    case data::Split::Train: return ImageListModel::tr("train");
-    case data::Split::Val: return ImageListModel::tr("val");
-    case data::Split::Test: return ImageListModel::tr("test");
-    case data::Split::Unassigned: break;
-    }
-    return ImageListModel::tr("—");
-}
-
-QString statusText(data::LabelStatus status)
-{
-    switch (status) {
-    case data::LabelStatus::InProgress: return ImageListModel::tr("in progress");
-    case data::LabelStatus::Labelled: return ImageListModel::tr("labelled");
-    case data::LabelStatus::Reviewed: return ImageListModel::tr("reviewed");
-    case data::LabelStatus::Unlabelled: break;
-    }
-    return ImageListModel::tr("unlabelled");
-}
-
 QByteArray maskBytes(const std::bitset<256>& classes)
 {
     QByteArray bytes(32, '\0');
@@ -78,6 +56,28 @@ ImageListModel::ImageListModel(QObject* parent)
 }
 
 ImageListModel::~ImageListModel() = default;
+
+QString ImageListModel::splitName(data::Split split)
+{
+    switch (split) {
+    case data::Split::Train: return tr("Train");
+    case data::Split::Val: return tr("Val");
+    case data::Split::Test: return tr("Test");
+    case data::Split::Unassigned: break;
+    }
+    return tr("Unassigned");
+}
+
+QString ImageListModel::statusName(data::LabelStatus status)
+{
+    switch (status) {
+    case data::LabelStatus::InProgress: return tr("In progress");
+    case data::LabelStatus::Labelled: return tr("Labelled");
+    case data::LabelStatus::Reviewed: return tr("Reviewed");
+    case data::LabelStatus::Unlabelled: break;
+    }
+    return tr("Unlabelled");
+}
 
 void ImageListModel::setProject(data::Project* project)
 {
@@ -185,8 +185,8 @@ QVariant ImageListModel::displayData(int row, int column) const
     const ImageStats& stats = m_stats[std::size_t(row)];
     switch (column) {
     case NameColumn: return QString::fromStdString(entry.image);
-    case SplitColumn: return splitText(entry.split);
-    case StatusColumn: return statusText(entry.status);
+    case SplitColumn: return splitName(entry.split);
+    case StatusColumn: return statusName(entry.status);
     case LabelledColumn:
         return stats.ready ? QStringLiteral("%1 %").arg(stats.labelledFraction * 100.0, 0, 'f', 1) : tr("…");
     case ClassesColumn: return stats.ready ? classNames(stats) : tr("…");

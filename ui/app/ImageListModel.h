@@ -44,6 +44,11 @@ public:
     explicit ImageListModel(QObject* parent = nullptr);
     ~ImageListModel() override;
 
+    // The one spelling of split and status names, for the list's cells and the browser's filters
+    // and menus alike.
+    static QString splitName(data::Split split);
+    static QString statusName(data::LabelStatus status);
+
     void setProject(data::Project* project);
     data::Project* project() const { return m_project; }
     ThumbnailCache* thumbnails() const { return m_thumbnails; }
