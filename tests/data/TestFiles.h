@@ -3,10 +3,13 @@
 // Helpers shared by the core/data tests: temp folders and small files built on the fly.
 
 #include "data/ClassSchema.h"
+#include "data/DataError.h"
 
 #include <QTemporaryDir>
+#include <QtTest>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <opencv2/core.hpp>
 #include <string>
 
@@ -47,6 +50,18 @@ inline cv::Mat patternLabels(int rows, int cols, int classes)
 inline bool sameMat(const cv::Mat& a, const cv::Mat& b)
 {
     return a.size() == b.size() && a.type() == b.type() && cv::countNonZero(a.reshape(1) != b.reshape(1)) == 0;
+}
+
+// Runs action, which must throw DataError naming `file` with a message containing `expected`.
+inline void expectDataError(const std::function<void()>& action, const std::filesystem::path& file, const QString& expected)
+{
+    try {
+        action();
+        QFAIL("bad input was accepted");
+    } catch (const data::DataError& error) {
+        QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
+        QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
+    }
 }
 
 inline std::filesystem::path camVidDir() { return SEGSTUDIO_CAMVID_DIR; }

@@ -36,17 +36,6 @@ private:
         }
     }
 
-    static void expectImportError(const std::function<void()>& action, const fs::path& file, const QString& expected)
-    {
-        try {
-            action();
-            QFAIL("bad dataset was imported");
-        } catch (const data::DataError& error) {
-            QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
-            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
-        }
-    }
-
 private slots:
     void segNetLayout_data()
     {
@@ -108,7 +97,7 @@ private slots:
         if (fault == 4)
             test::writeBytes(bad, "train/train0.png trainannot/train0.png\nonly-one-field\n");
         const fs::path projectFile = test::path(dir, "project/p.segstudio");
-        expectImportError([&] { data::DatasetImporter::importSegNetLayout(dataset, projectFile); }, bad, expected);
+        test::expectDataError([&] { data::DatasetImporter::importSegNetLayout(dataset, projectFile); }, bad, expected);
         // Nothing half-done stays: no project file and no label maps.
         QVERIFY(!fs::exists(projectFile));
         QVERIFY(!fs::exists(test::path(dir, "project/labels")) || fs::is_empty(test::path(dir, "project/labels")));
@@ -180,7 +169,7 @@ private slots:
         cv::Mat rgb = data::colorize(labels, schema);
         rgb.at<cv::Vec3b>(2, 2) = cv::Vec3b(255, 255, 0);
         data::writeImageRgb(test::path(dir, "masks/x.png"), rgb);
-        expectImportError([&] {
+        test::expectDataError([&] {
             data::DatasetImporter::importColorMasks(test::path(dir, "images"), test::path(dir, "masks"),
                                                     test::path(dir, "q.segstudio"), schema);
         }, test::path(dir, "masks/x.png"), QStringLiteral("#FFFF00"));

@@ -12,18 +12,6 @@ namespace fs = std::filesystem;
 class TestLabelMapIO : public QObject {
     Q_OBJECT
 
-private:
-    static void expectError(const std::function<void()>& action, const fs::path& file, const QString& expected)
-    {
-        try {
-            action();
-            QFAIL("bad input was accepted");
-        } catch (const data::DataError& error) {
-            QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
-            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
-        }
-    }
-
 private slots:
     void roundTripIsExact()
     {
@@ -67,7 +55,7 @@ private slots:
         cv::Mat annot(4, 4, CV_8UC1, cv::Scalar(0));
         annot.at<std::uint8_t>(2, 3) = 7;
         cv::imwrite(file.string(), annot);
-        expectError([&] { data::readLabelMap(file, test::threeClasses()); }, file, QStringLiteral("pixel (3, 2) has value 7"));
+        test::expectDataError([&] { data::readLabelMap(file, test::threeClasses()); }, file, QStringLiteral("pixel (3, 2) has value 7"));
     }
 
     void sizeMismatchIsNamed()
@@ -75,7 +63,7 @@ private slots:
         QTemporaryDir dir;
         const fs::path file = test::path(dir, "labels.png");
         data::writeLabelMap(file, test::patternLabels(8, 8, 3), test::threeClasses());
-        expectError([&] { data::readLabelMap(file, test::threeClasses(), {9, 8}); }, file, QStringLiteral("but its image is 9x8"));
+        test::expectDataError([&] { data::readLabelMap(file, test::threeClasses(), {9, 8}); }, file, QStringLiteral("but its image is 9x8"));
     }
 
     void corruptAndColourFilesAreRefused_data()
@@ -103,7 +91,7 @@ private slots:
         }
         if (kind == 2)
             cv::imwrite(file.string(), cv::Mat(4, 4, CV_8UC3, cv::Scalar(1, 2, 3)));
-        expectError([&] { data::readLabelMap(file, test::threeClasses()); }, file, expected);
+        test::expectDataError([&] { data::readLabelMap(file, test::threeClasses()); }, file, expected);
     }
 
     void colourMaskMapsColoursAndRefusesUnknownOnes()
@@ -120,7 +108,7 @@ private slots:
         cv::Mat rgb = data::colorize(labels, schema);
         rgb.at<cv::Vec3b>(5, 4) = cv::Vec3b(1, 2, 3);
         data::writeImageRgb(file, rgb);
-        expectError([&] { data::readColorMask(file, table); }, file, QStringLiteral("colour #010203 at pixel (4, 5)"));
+        test::expectDataError([&] { data::readColorMask(file, table); }, file, QStringLiteral("colour #010203 at pixel (4, 5)"));
     }
 
     void failedWriteKeepsTheOldLabelMap()

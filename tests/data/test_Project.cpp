@@ -21,17 +21,6 @@ private:
         return project;
     }
 
-    static void expectLoadError(const fs::path& file, const QString& expected)
-    {
-        try {
-            data::Project::load(file);
-            QFAIL("loaded a bad project");
-        } catch (const data::DataError& error) {
-            QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
-            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
-        }
-    }
-
 private slots:
     void roundTripKeepsEverythingAndBytes()
     {
@@ -98,13 +87,14 @@ private slots:
         QTemporaryDir dir;
         const fs::path file = test::path(dir, "bad.segstudio");
         test::writeBytes(file, content.toStdString());
-        expectLoadError(file, expected);
+        test::expectDataError([&] { data::Project::load(file); }, file, expected);
     }
 
     void missingFileIsNamed()
     {
         QTemporaryDir dir;
-        expectLoadError(test::path(dir, "nothing.segstudio"), QStringLiteral("not found"));
+        const fs::path file = test::path(dir, "nothing.segstudio");
+        test::expectDataError([&] { data::Project::load(file); }, file, QStringLiteral("not found"));
     }
 
     void failedSaveLeavesTheOldFileAndNoTempFile()
