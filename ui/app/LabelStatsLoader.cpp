@@ -2,6 +2,7 @@
 
 #include "data/DataError.h"
 #include "data/LabelMapIO.h"
+#include "paint/LabelCounts.h"
 
 #include <QImageReader>
 #include <QtConcurrent>
@@ -127,16 +128,10 @@ ImageStats LabelStatsLoader::compute(const Source& source, const data::ClassSche
     try {
         const cv::Mat labels =
             data::readLabelMap(source.labelMap, schema, cv::Size(size.width(), size.height()));
-        std::array<std::size_t, 256> counts{};
-        for (int y = 0; y < labels.rows; ++y) {
-            const std::uint8_t* row = labels.ptr<std::uint8_t>(y);
-            for (int x = 0; x < labels.cols; ++x)
-                ++counts[row[x]];
-        }
-        const std::size_t total = labels.total();
-        for (int id = 0; id < 255; ++id)
+        const paint::LabelCounts counts = paint::countLabels(labels);
+        for (int id = 0; id < data::kUnlabelled; ++id)
             stats.classes[id] = counts[id] > 0;
-        stats.labelledFraction = total ? double(total - counts[data::kUnlabelled]) / double(total) : 0.0;
+        stats.labelledFraction = paint::labelledFraction(counts);
     } catch (const std::exception& error) {
         stats.problem = QString::fromStdString(error.what());
     }
