@@ -9,6 +9,7 @@
 #include "RecentProjects.h"
 #include "StartPage.h"
 #include "TaskRunner.h"
+#include "TrainingDock.h"
 #include "data/DatasetExporter.h"
 #include "data/Project.h"
 #include "editor/ClassesPanel.h"
@@ -127,6 +128,12 @@ void MainWindow::createDocks()
     m_classesDock->setWidget(m_editor->classesPanel());
     addDockWidget(Qt::RightDockWidgetArea, m_classesDock);
     resizeDocks({m_browserDock}, {380}, Qt::Horizontal);
+
+    m_training = new TrainingDock(this);
+    m_trainingDock = new QDockWidget(tr("Training"), this);
+    m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
+    m_trainingDock->setWidget(m_training);
+    addDockWidget(Qt::BottomDockWidgetArea, m_trainingDock);
 }
 
 void MainWindow::createMenus()
@@ -151,7 +158,8 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addActions({m_browser->showListAction(), m_browser->overlayAction()});
     view->addSeparator();
-    view->addActions({m_browserDock->toggleViewAction(), m_classesDock->toggleViewAction()});
+    view->addActions({m_browserDock->toggleViewAction(), m_classesDock->toggleViewAction(),
+                      m_trainingDock->toggleViewAction()});
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction()});
@@ -279,6 +287,7 @@ void MainWindow::showProject(std::unique_ptr<data::Project> project)
     m_project = std::move(project);
     m_browser->setProject(m_project.get());
     m_editor->setProject(m_project.get());
+    m_training->setProjectFile(QString::fromStdString(m_project->file().string()));
     m_central->setCurrentWidget(m_editor);
     m_browserDock->show();
     m_classesDock->show();
@@ -310,6 +319,7 @@ bool MainWindow::closeProject()
     }
     m_editor->setProject(nullptr);
     m_browser->setProject(nullptr);
+    m_training->setProjectFile({});
     m_project.reset();
     QSettings settings;
     m_startPage->setRecentProjects(RecentProjects(settings).files());

@@ -23,6 +23,7 @@ namespace segstudio::ui {
 class DatasetBrowser;
 class LabelEditor;
 class StartPage;
+class TrainingDock;
 
 // The window a user lives in: the dataset browser docked left, the label editor in the centre
 // (or the start page while no project is open), the classes panel docked right; menus, tool
@@ -50,6 +51,7 @@ public:
     DatasetBrowser* browser() const { return m_browser; }
     LabelEditor* editor() const { return m_editor; }
     StartPage* startPage() const { return m_startPage; }
+    TrainingDock* training() const { return m_training; }
 
 signals:
     void projectOpened(const QString& file);
@@ -91,6 +93,8 @@ private:
     DatasetBrowser* m_browser;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_classesDock = nullptr;
+    TrainingDock* m_training = nullptr;
+    QDockWidget* m_trainingDock = nullptr;
     QLabel* m_projectLabel = nullptr;
     QTimer* m_projectSaveTimer;
     QMenu* m_recentMenu = nullptr;

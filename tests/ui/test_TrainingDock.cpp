@@ -1,0 +1,280 @@
+#include "UiTestProject.h"
+
+#include "app/MainWindow.h"
+#include "app/MetricsPlot.h"
+#include "app/RunWatcher.h"
+#include "app/TrainingDock.h"
+#include "app/TrainingLauncher.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using segstudio::data::LabelStatus;
+using segstudio::data::Split;
+using segstudio::ui::MainWindow;
+using segstudio::ui::MetricsPlot;
+using segstudio::ui::TrainingDock;
+using segstudio::ui::TrainingLauncher;
+
+namespace {
+
+void writeText(const QString& file, const QByteArray& text, QIODevice::OpenMode mode = QIODevice::WriteOnly)
+{
+    QDir().mkpath(QFileInfo(file).path());
+    QFile out(file);
+    QVERIFY(out.open(mode));
+    out.write(text);
+}
+
+QByteArray trainLine(int iteration, double loss, double accuracy)
+{
+    return QStringLiteral(R"({"kind":"train","epoch":1,"iteration":%1,"loss":%2,"accuracy":%3,"lr":0.001,"images_per_s":5,"elapsed_s":1})"
+                          "\n")
+        .arg(iteration)
+        .arg(loss)
+        .arg(accuracy)
+        .toUtf8();
+}
+
+QByteArray valLine(int iteration, const char* meanIoU, double loss = 1.1)
+{
+    return QStringLiteral(R"({"kind":"val","epoch":1,"iteration":%1,"loss":%3,"accuracy":0.6,"mean_accuracy":0.4,"mean_iou":%2,"weighted_iou":0.5,"class_iou":[0.2,null],"elapsed_s":2})"
+                          "\n")
+        .arg(iteration)
+        .arg(QString::fromUtf8(meanIoU))
+        .arg(loss)
+        .toUtf8();
+}
+
+// A run written by hand, as segstudio-train would leave it.
+void writeRun(const QString& dir, const QByteArray& metrics)
+{
+    writeText(QDir(dir).filePath(QStringLiteral("config.json")), R"({"model":"segnet-tiny","epochs":2})");
+    writeText(QDir(dir).filePath(QStringLiteral("metrics.jsonl")), metrics);
+    writeText(QDir(dir).filePath(QStringLiteral("log.txt")), "epoch 1 iteration 10 loss 1.5\n");
+}
+
+int count(const TrainingDock& dock, MetricsPlot::Series series) { return dock.plot()->series(series)->dataCount(); }
+
+// A stand-in for segstudio-train: prints its arguments; "train" writes one metrics line, or with
+// FAKE_TRAIN_WAIT waits for SIGTERM and exits 130 as the real one does.
+QString writeFakeTrainer(const QString& dir)
+{
+    const QString file = QDir(dir).filePath(QStringLiteral("fake-train"));
+    writeText(file, R"(#!/bin/sh
+echo "fake $*"
+if [ "$1" = train ]; then
+  out=""
+  while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+  mkdir -p "$out"
+  echo '{"kind":"train","epoch":1,"iteration":1,"loss":2.0,"accuracy":0.1}' >> "$out/metrics.jsonl"
+  if [ -n "$FAKE_TRAIN_WAIT" ]; then
+    trap 'echo stopping; exit 130' TERM
+    echo waiting
+    while true; do sleep 0.1; done
+  fi
+fi
+exit 0
+)");
+    QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ExeOwner);
+    return file;
+}
+
+}  // namespace
+
+class TestTrainingDock : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SegStudioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_TrainingDock"));
+    }
+
+    void listsRunsAndPlotsAnExistingRun()
+    {
+        QTemporaryDir dir;
+        const QString runs = QDir(dir.path()).filePath(QStringLiteral("runs"));
+        writeRun(QDir(runs).filePath(QStringLiteral("first")), trainLine(10, 1.5, 0.3) + trainLine(20, 1.2, 0.4) + valLine(20, "0.25"));
+        QDir().mkpath(QDir(runs).filePath(QStringLiteral("empty")));
+        TrainingDock dock;
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QCOMPARE(dock.runsFolder(), runs);
+        QVERIFY(dock.runNames().contains(QStringLiteral("first")));
+        QVERIFY(dock.runNames().contains(QStringLiteral("empty")));
+
+        QVERIFY(dock.selectRun(QStringLiteral("first")));
+        QCOMPARE(dock.currentRunDirectory(), QDir(runs).filePath(QStringLiteral("first")));
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
+        QCOMPARE(count(dock, MetricsPlot::TrainAccuracy), 2);
+        QCOMPARE(count(dock, MetricsPlot::ValLoss), 1);
+        QCOMPARE(count(dock, MetricsPlot::ValAccuracy), 1);
+        QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 1);
+        const auto firstLoss = dock.plot()->series(MetricsPlot::TrainLoss)->data()->at(0);
+        QCOMPARE(firstLoss->key, 10.0);
+        QCOMPARE(firstLoss->value, 1.5);
+        QCOMPARE(dock.plot()->series(MetricsPlot::ValMeanIoU)->data()->at(0)->value, 0.25);
+        QVERIFY(dock.logView()->toPlainText().contains(QStringLiteral("loss 1.5")));
+
+        QVERIFY(dock.selectRun(QStringLiteral("empty")));  // another run: its (no) curves only
+        for (int series = 0; series < MetricsPlot::SeriesCount; ++series)
+            QCOMPARE(dock.plot()->series(MetricsPlot::Series(series))->dataCount(), 0);
+        QVERIFY(!dock.selectRun(QStringLiteral("missing")));
+    }
+
+    void appendedLinesArriveAfterThePoll()
+    {
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/live"));
+        const QString metrics = QDir(run).filePath(QStringLiteral("metrics.jsonl"));
+        writeRun(run, trainLine(10, 1.5, 0.3));
+        TrainingDock dock;
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(dock.selectRun(QStringLiteral("live")));
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
+
+        // A complete line and half of the next: only the complete one arrives.
+        const QByteArray next = valLine(20, "0.3");
+        writeText(metrics, trainLine(20, 1.0, 0.5) + next.left(30), QIODevice::Append);
+        dock.watcher()->poll();
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
+        QCOMPARE(count(dock, MetricsPlot::ValLoss), 0);
+
+        writeText(metrics, next.mid(30) + valLine(30, "null"), QIODevice::Append);
+        dock.watcher()->poll();
+        QCOMPARE(count(dock, MetricsPlot::ValLoss), 2);
+        QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 1);  // null (NaN) leaves a gap
+        QCOMPARE(dock.plot()->series(MetricsPlot::TrainLoss)->data()->at(1)->value, 1.0);
+    }
+
+    void malformedLineIsReported()
+    {
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/bad"));
+        writeRun(run, trainLine(10, 1.5, 0.3) + "{oops\n");
+        TrainingDock dock;
+        QSignalSpy errors(dock.watcher(), &segstudio::ui::RunWatcher::error);
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(dock.selectRun(QStringLiteral("bad")));
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
+        dock.watcher()->poll();
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(errors.at(0).at(0).toString().contains(QStringLiteral("metrics.jsonl: line 2")));
+        dock.watcher()->poll();
+        QCOMPARE(errors.size(), 1);  // said once
+    }
+
+    void trainerArguments()
+    {
+        TrainingLauncher::Settings settings;
+        QCOMPARE(settings.model, QStringLiteral("segnet-tiny"));
+        const QStringList pack = TrainingLauncher::packArguments(QStringLiteral("/p/x.segstudio"), QStringLiteral("val"),
+                                                                 QStringLiteral("/p/runs/a/val.pack"), settings);
+        QCOMPARE(pack, segstudio::test::strings({"pack", "--project", "/p/x.segstudio", "--split", "val", "--out",
+                                                 "/p/runs/a/val.pack", "--height", "180", "--width", "240"}));
+        settings.epochs = 7;
+        const QStringList train = TrainingLauncher::trainArguments(QStringLiteral("/p/runs/a"), settings);
+        QCOMPARE(train, segstudio::test::strings({"train", "--train-pack", "/p/runs/a/train.pack", "--val-pack",
+                                                  "/p/runs/a/val.pack", "-o", "/p/runs/a", "--model", "segnet-tiny",
+                                                  "--epochs", "7", "--batch", "4"}));
+    }
+
+    void trainRunsPackPackTrain()
+    {
+        QTemporaryDir dir;
+        TrainingDock dock;
+        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock.startTraining(QStringLiteral("run1"), {}));
+        QVERIFY(dock.launcher()->isBusy());
+        QVERIFY(!dock.startTraining(QStringLiteral("run2"), {}));  // one at a time
+        QCOMPARE(dock.currentRunDirectory(), QDir(dir.path()).filePath(QStringLiteral("runs/run1")));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        const QString log = dock.logView()->toPlainText();
+        QVERIFY2(log.contains(QStringLiteral("fake pack --project")) && log.contains(QStringLiteral("--split train"))
+                     && log.contains(QStringLiteral("--split val")) && log.contains(QStringLiteral("fake train --train-pack")),
+                 qPrintable(log));
+        dock.watcher()->poll();
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
+        QVERIFY(dock.runNames().contains(QStringLiteral("run1")));
+    }
+
+    void stopSendsTerminate()
+    {
+        QTemporaryDir dir;
+        qputenv("FAKE_TRAIN_WAIT", "1");
+        TrainingDock dock;
+        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QSignalSpy output(dock.launcher(), &TrainingLauncher::output);
+        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock.startTraining(QStringLiteral("run1"), {}));
+        // Stop only once the trainer is waiting (its trap is set).
+        while (!dock.logView()->toPlainText().contains(QStringLiteral("waiting")) && finished.isEmpty())
+            QVERIFY(output.wait(60000));
+        dock.stopTraining();
+        QVERIFY(finished.wait(60000));
+        qunsetenv("FAKE_TRAIN_WAIT");
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("checkpoint")), qPrintable(finished.at(0).at(1).toString()));
+        QVERIFY(!dock.launcher()->isBusy());
+    }
+
+    void mainWindowHasTheTrainingDock()
+    {
+        QTemporaryDir dir;
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                                   {"beta.png", Split::Val, LabelStatus::Labelled, {2}, 1}});
+        QByteArray metrics;
+        for (int i = 1; i <= 40; ++i)
+            metrics += trainLine(i * 10, 2.2 * std::exp(-i / 15.0) + 0.05 * std::sin(i), 1.0 - 0.8 * std::exp(-i / 12.0));
+        for (int epoch = 1; epoch <= 4; ++epoch)
+            metrics += valLine(epoch * 100, QByteArray::number(0.55 - 0.45 * std::exp(-epoch / 1.5)).constData(),
+                               0.5 + 1.2 * std::exp(-epoch / 1.5));
+        writeRun(QDir(dir.path()).filePath(QStringLiteral("runs/20261122-101500")), metrics);
+
+        MainWindow window;
+        window.training()->launcher()->setTrainer(QStringLiteral("/bin/true"));  // Train… enabled
+        window.resize(1400, 900);
+        QVERIFY(window.openProject(QDir(dir.path()).filePath(QStringLiteral("test.segstudio"))));
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("trainingDock"));
+        QVERIFY(dock);
+        QCOMPARE(dock->widget(), window.training());
+        dock->show();
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.training()->runNames(), segstudio::test::strings({"20261122-101500"}));
+        QVERIFY(window.training()->selectRun(QStringLiteral("20261122-101500")));
+        QCOMPARE(count(*window.training(), MetricsPlot::TrainLoss), 40);
+        QVERIFY(window.closeProject());
+        QVERIFY(window.training()->runNames().isEmpty());
+        QVERIFY(window.training()->currentRunDirectory().isEmpty());
+
+        // SEGSTUDIO_SCREENSHOT=file.png saves the window with the panel open (docs/training.png).
+        const QString shot = qEnvironmentVariable("SEGSTUDIO_SCREENSHOT");
+        if (!shot.isEmpty()) {
+            QVERIFY(window.openProject(QDir(dir.path()).filePath(QStringLiteral("test.segstudio"))));
+            window.resizeDocks({dock}, {320}, Qt::Vertical);
+            QVERIFY(window.training()->selectRun(QStringLiteral("20261122-101500")));
+            window.training()->plot()->replot();
+            QApplication::processEvents();
+            QVERIFY(window.grab().save(shot));
+        }
+    }
+};
+
+QTEST_MAIN(TestTrainingDock)
+#include "test_TrainingDock.moc"

@@ -1,0 +1,66 @@
+#include "TrainDialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+
+namespace segstudio::ui {
+
+TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, QWidget* parent)
+    : QDialog(parent), m_name(new QLineEdit(runName, this)), m_model(new QComboBox(this)), m_epochs(new QSpinBox(this)),
+      m_height(new QSpinBox(this)), m_width(new QSpinBox(this)), m_batch(new QSpinBox(this))
+{
+    setWindowTitle(tr("Train"));
+    // A folder name under runs/: no separators.
+    m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[A-Za-z0-9_.-]+")), m_name));
+    // The engine's ModelRegistry names (docs/ENGINE.md); the GUI cannot ask the engine itself.
+    m_model->addItem(tr("segnet-tiny (fast, CPU)"), QStringLiteral("segnet-tiny"));
+    m_model->addItem(tr("segnet-basic"), QStringLiteral("segnet-basic"));
+    m_model->addItem(tr("segnet (VGG-16 encoder, GPU)"), QStringLiteral("segnet"));
+    m_model->setCurrentIndex(std::max(0, m_model->findData(settings.model)));
+    m_epochs->setRange(1, 1000);
+    m_epochs->setValue(settings.epochs);
+    for (QSpinBox* box : {m_height, m_width}) {
+        box->setRange(16, 4096);
+        box->setSingleStep(16);
+        box->setSuffix(tr(" px"));
+    }
+    m_height->setValue(settings.height);
+    m_width->setValue(settings.width);
+    m_batch->setRange(1, 256);
+    m_batch->setValue(settings.batch);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("Run &name:"), m_name);
+    form->addRow(tr("&Model:"), m_model);
+    form->addRow(tr("&Epochs:"), m_epochs);
+    form->addRow(tr("Image &height:"), m_height);
+    form->addRow(tr("Image &width:"), m_width);
+    form->addRow(tr("&Batch size:"), m_batch);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Train"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_name, &QLineEdit::textChanged, this,
+            [this, buttons] { buttons->button(QDialogButtonBox::Ok)->setEnabled(!m_name->text().isEmpty()); });
+    form->addRow(buttons);
+}
+
+TrainingLauncher::Settings TrainDialog::settings() const
+{
+    TrainingLauncher::Settings settings;
+    settings.model = m_model->currentData().toString();
+    settings.epochs = m_epochs->value();
+    settings.height = m_height->value();
+    settings.width = m_width->value();
+    settings.batch = m_batch->value();
+    return settings;
+}
+
+QString TrainDialog::runName() const { return m_name->text(); }
+
+}  // namespace segstudio::ui

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace segstudio::ui {
+
+// Runs a training in its own process, segstudio-train, as three steps: pack the project's train
+// split, pack its val split (both into the run folder), then train into the run folder. The GUI
+// never links LibTorch; it follows the run through its directory (RunWatcher).
+// Requirements: GUI thread; one chain at a time (start() refuses while busy).
+// Guarantees: never blocks: every step is an asynchronous QProcess. stop() sends SIGTERM; the
+//   trainer checkpoints and exits 130, a pack step just ends. finished() comes once per start().
+class TrainingLauncher : public QObject {
+    Q_OBJECT
+
+public:
+    struct Settings {
+        QString model = QStringLiteral("segnet-tiny");
+        int epochs = 5;
+        int height = 180;
+        int width = 240;
+        int batch = 4;
+    };
+
+    explicit TrainingLauncher(QObject* parent = nullptr);
+    ~TrainingLauncher() override;
+
+    // segstudio-train next to the GUI (build tree: ../segstudio-train/, install: same folder),
+    // else on PATH; empty when there is none.
+    static QString findTrainer();
+    // The argument lists of the three steps (pure, for tests).
+    static QStringList packArguments(const QString& projectFile, const QString& split, const QString& packFile,
+                                     const Settings& settings);
+    static QStringList trainArguments(const QString& runDir, const Settings& settings);
+
+    void setTrainer(const QString& program) { m_program = program; }
+    QString trainer() const { return m_program; }
+    bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
+    void stop();
+    bool isBusy() const { return m_step != Step::Idle; }
+    QString runDirectory() const { return m_runDir; }
+
+signals:
+    void started(const QString& runDir);
+    void output(const QString& text);  // stdout and stderr of each step, as it comes
+    void finished(bool ok, const QString& message);
+
+private:
+    enum class Step { Idle, PackTrain, PackVal, Train };
+    void runStep(Step step);
+    void stepFinished(int exitCode, QProcess::ExitStatus status);
+    void finish(bool ok, const QString& message);
+
+    QProcess* m_process;
+    QString m_program;
+    QString m_projectFile;
+    QString m_runDir;
+    Settings m_settings;
+    Step m_step = Step::Idle;
+    bool m_stopping = false;
+};
+
+}  // namespace segstudio::ui
