@@ -1,7 +1,10 @@
 #include "UiTestProject.h"
 
 #include "app/MainWindow.h"
+#include "app/ImageListModel.h"
 #include "app/MetricsPlot.h"
+#include "app/PredictionsDock.h"
+#include "app/ProcessLog.h"
 #include "app/RunWatcher.h"
 #include "app/TrainingDock.h"
 #include "app/TrainingLauncher.h"
@@ -20,6 +23,7 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
+using segstudio::ui::ImageListModel;
 using segstudio::ui::MainWindow;
 using segstudio::ui::MetricsPlot;
 using segstudio::ui::TrainingDock;
@@ -233,6 +237,73 @@ private slots:
         QVERIFY(!dock.launcher()->isBusy());
     }
 
+    void processOutputHandlesCarriageReturns_data()
+    {
+        QTest::addColumn<QStringList>("chunks");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("lines") << segstudio::test::strings({"a\n", "b\n"}) << QStringLiteral("a\nb\n");
+        QTest::newRow("progress") << segstudio::test::strings({"packing 1/3\rpacking 2/3", "\rpacking 3/3packed\n", "next\n"})
+                                  << QStringLiteral("packing 3/3packed\nnext\n");
+        QTest::newRow("crlf") << segstudio::test::strings({"a\r\nb\r\n"}) << QStringLiteral("a\nb\n");
+        QTest::newRow("split crlf") << segstudio::test::strings({"a\r", "\nb"}) << QStringLiteral("\nb");
+    }
+
+    void processOutputHandlesCarriageReturns()
+    {
+        QFETCH(QStringList, chunks);
+        QFETCH(QString, shown);
+        QPlainTextEdit view;
+        for (const QString& chunk : chunks)
+            segstudio::ui::appendProcessOutput(&view, chunk);
+        QCOMPARE(view.toPlainText(), shown);
+    }
+
+    // The real segstudio-train, when SEGSTUDIO_TRAIN_BINARY names it: train a tiny run through
+    // the panel, see its curves, then predict the val images and get their IoU in the model.
+    void realTrainerEndToEnd()
+    {
+        const QString trainer = qEnvironmentVariable("SEGSTUDIO_TRAIN_BINARY");
+        if (trainer.isEmpty())
+            QSKIP("set SEGSTUDIO_TRAIN_BINARY to the segstudio-train executable");
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                                                  {"b.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0},
+                                                                  {"c.png", Split::Val, LabelStatus::Labelled, {0, 2}, 1},
+                                                                  {"d.png", Split::Val, LabelStatus::Labelled, {2, 1}, 0}});
+        TrainingDock dock;
+        dock.launcher()->setTrainer(trainer);
+        dock.setProjectFile(QString::fromStdString(project.file().string()));
+        TrainingLauncher::Settings settings;
+        settings.epochs = 2;
+        settings.height = 32;
+        settings.width = 48;
+        settings.batch = 2;
+        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock.startTraining(QStringLiteral("real"), settings));
+        QVERIFY(finished.wait(300000));
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
+        dock.watcher()->poll();
+        // Two epochs of one iteration: one val line each; train lines come every 10 iterations.
+        QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 2);
+        QCOMPARE(count(dock, MetricsPlot::ValLoss), 2);
+
+        ImageListModel model;
+        model.setProject(&project);
+        segstudio::ui::PredictionsDock predictions;
+        predictions.setTrainer(trainer);
+        predictions.setProject(&project, &model);
+        predictions.setRunDirectory(dock.currentRunDirectory());
+        QSignalSpy predicted(&predictions, &segstudio::ui::PredictionsDock::finished);
+        QVERIFY(predictions.predictValidation());
+        QVERIFY(predicted.wait(300000));
+        QVERIFY2(predicted.at(0).at(0).toBool(), qPrintable(predictions.logView()->toPlainText()));
+        for (int row : {2, 3}) {
+            const double iou = model.data(model.index(row, 0), ImageListModel::IoURole).toDouble();
+            QVERIFY2(iou >= 0.0 && iou <= 1.0, qPrintable(QString::number(iou)));
+        }
+        QCOMPARE(model.data(model.index(0, 0), ImageListModel::IoURole).toDouble(), -1.0);
+    }
+
     void mainWindowHasTheTrainingDock()
     {
         QTemporaryDir dir;
@@ -252,6 +323,8 @@ private slots:
         QVERIFY(window.openProject(QDir(dir.path()).filePath(QStringLiteral("test.segstudio"))));
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("trainingDock"));
         QVERIFY(dock);
+        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("predictionsDock")));
+        QVERIFY(window.tabifiedDockWidgets(dock).contains(window.findChild<QDockWidget*>(QStringLiteral("predictionsDock"))));
         QCOMPARE(dock->widget(), window.training());
         dock->show();
         window.show();

@@ -6,6 +6,7 @@
 #include "ImageListModel.h"
 #include "ImportDatasetDialog.h"
 #include "NewProjectDialog.h"
+#include "PredictionsDock.h"
 #include "RecentProjects.h"
 #include "StartPage.h"
 #include "TaskRunner.h"
@@ -134,6 +135,13 @@ void MainWindow::createDocks()
     m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
     m_trainingDock->setWidget(m_training);
     addDockWidget(Qt::BottomDockWidgetArea, m_trainingDock);
+    m_predictions = new PredictionsDock(this);
+    m_predictionsDock = new QDockWidget(tr("Predictions"), this);
+    m_predictionsDock->setObjectName(QStringLiteral("predictionsDock"));
+    m_predictionsDock->setWidget(m_predictions);
+    tabifyDockWidget(m_trainingDock, m_predictionsDock);
+    m_trainingDock->raise();
+    connect(m_training, &TrainingDock::currentRunChanged, m_predictions, &PredictionsDock::setRunDirectory);
 }
 
 void MainWindow::createMenus()
@@ -159,7 +167,7 @@ void MainWindow::createMenus()
     view->addActions({m_browser->showListAction(), m_browser->overlayAction()});
     view->addSeparator();
     view->addActions({m_browserDock->toggleViewAction(), m_classesDock->toggleViewAction(),
-                      m_trainingDock->toggleViewAction()});
+                      m_trainingDock->toggleViewAction(), m_predictionsDock->toggleViewAction()});
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction()});
@@ -288,6 +296,7 @@ void MainWindow::showProject(std::unique_ptr<data::Project> project)
     m_browser->setProject(m_project.get());
     m_editor->setProject(m_project.get());
     m_training->setProjectFile(QString::fromStdString(m_project->file().string()));
+    m_predictions->setProject(m_project.get(), m_browser->model());
     m_central->setCurrentWidget(m_editor);
     m_browserDock->show();
     m_classesDock->show();
@@ -320,6 +329,7 @@ bool MainWindow::closeProject()
     m_editor->setProject(nullptr);
     m_browser->setProject(nullptr);
     m_training->setProjectFile({});
+    m_predictions->setProject(nullptr, nullptr);
     m_project.reset();
     QSettings settings;
     m_startPage->setRecentProjects(RecentProjects(settings).files());

@@ -23,6 +23,7 @@ namespace segstudio::ui {
 class DatasetBrowser;
 class LabelEditor;
 class StartPage;
+class PredictionsDock;
 class TrainingDock;
 
 // The window a user lives in: the dataset browser docked left, the label editor in the centre
@@ -52,6 +53,7 @@ public:
     LabelEditor* editor() const { return m_editor; }
     StartPage* startPage() const { return m_startPage; }
     TrainingDock* training() const { return m_training; }
+    PredictionsDock* predictions() const { return m_predictions; }
 
 signals:
     void projectOpened(const QString& file);
@@ -95,6 +97,8 @@ private:
     QDockWidget* m_classesDock = nullptr;
     TrainingDock* m_training = nullptr;
     QDockWidget* m_trainingDock = nullptr;
+    PredictionsDock* m_predictions = nullptr;
+    QDockWidget* m_predictionsDock = nullptr;
     QLabel* m_projectLabel = nullptr;
     QTimer* m_projectSaveTimer;
     QMenu* m_recentMenu = nullptr;

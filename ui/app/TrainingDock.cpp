@@ -1,6 +1,7 @@
 #include "TrainingDock.h"
 
 #include "MetricsPlot.h"
+#include "ProcessLog.h"
 #include "RunWatcher.h"
 #include "TrainDialog.h"
 
@@ -15,7 +16,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -145,6 +145,7 @@ QString TrainingDock::currentRunDirectory() const { return m_watcher->runDirecto
 void TrainingDock::showRun(const QString& dir)
 {
     m_watcher->setRunDirectory(dir);
+    emit currentRunChanged(dir);
     // The trainer's own output stays while it runs; an older run shows its log.txt.
     if (!m_launcher->isBusy())
         showLogFile(dir);
@@ -163,16 +164,7 @@ void TrainingDock::showLogFile(const QString& dir)
     appendLog(QString::fromUtf8(file.readAll()));
 }
 
-void TrainingDock::appendLog(const QString& text)
-{
-    QScrollBar* bar = m_log->verticalScrollBar();
-    const bool atEnd = bar->value() == bar->maximum();
-    QTextCursor cursor(m_log->document());
-    cursor.movePosition(QTextCursor::End);
-    cursor.insertText(text);
-    if (atEnd)  // follow the output unless the user scrolled up to read
-        bar->setValue(bar->maximum());
-}
+void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, text); }
 
 void TrainingDock::trainInteractively()
 {

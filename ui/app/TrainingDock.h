@@ -43,6 +43,9 @@ public:
     TrainingLauncher* launcher() const { return m_launcher; }
     QPlainTextEdit* logView() const { return m_log; }
 
+signals:
+    void currentRunChanged(const QString& runDir);  // empty = none
+
 private:
     void trainInteractively();
     void showRun(const QString& dir);

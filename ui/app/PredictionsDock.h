@@ -1,0 +1,73 @@
+#pragma once
+
+#include "data/PredictionIoU.h"
+
+#include <QFutureWatcher>
+#include <QProcess>
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace segstudio::data {
+class Project;
+}
+
+namespace segstudio::ui {
+
+class ImageListModel;
+
+// The "Predictions" panel: for the run selected in the Training panel, "Predict validation
+// images" runs `segstudio-train predict` on the project's val images into <run>/predictions/,
+// then scores each prediction against its label map (data::scorePredictions, on a worker
+// thread) and puts the per-image IoU into the browser's model (its IoU column and sort).
+// Requirements: GUI thread; the project and model outlive the panel or are reset first
+//   (setProject(nullptr, nullptr)). Never blocks: the process and the scoring are asynchronous;
+//   results of a project or run that is no longer current are dropped.
+class PredictionsDock : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PredictionsDock(QWidget* parent = nullptr);
+    ~PredictionsDock() override;
+
+    void setProject(const data::Project* project, ImageListModel* model);
+    void setRunDirectory(const QString& runDir);
+    void setTrainer(const QString& program);
+
+    bool predictValidation();  // false when it cannot start (no project, run, val images, trainer)
+    bool isBusy() const;
+    QString predictionsFolder() const;  // <run>/predictions
+
+    // Puts the scores into the model; the scores of images without one are cleared.
+    void applyScores(const std::vector<data::PredictionScore>& scores);
+    QPlainTextEdit* logView() const { return m_log; }
+    QString statusText() const;
+
+signals:
+    void finished(bool ok, const QString& message);
+
+private:
+    void processFinished(int exitCode, QProcess::ExitStatus status);
+    void scoringFinished();
+    void finish(bool ok, const QString& message);
+    void updateButtons();
+
+    const data::Project* m_project = nullptr;
+    ImageListModel* m_model = nullptr;
+    QString m_runDir;
+    QString m_program;
+    QProcess* m_process;
+    QFutureWatcher<std::vector<data::PredictionScore>>* m_scoring;
+    quint64 m_generation = 0;  // bumped by setProject/setRunDirectory: late results are dropped
+    quint64 m_jobGeneration = 0;
+    std::vector<std::size_t> m_indices;
+    QPushButton* m_predictButton;
+    QLabel* m_status;
+    QPlainTextEdit* m_log;
+};
+
+}  // namespace segstudio::ui
