@@ -5,6 +5,7 @@
 #include "app/MetricsPlot.h"
 #include "app/PredictionsDock.h"
 #include "app/ProcessLog.h"
+#include "app/TrainDialog.h"
 #include "app/RunWatcher.h"
 #include "app/TrainingDock.h"
 #include "app/TrainingLauncher.h"
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileSystemWatcher>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -177,6 +179,46 @@ private slots:
         QVERIFY(errors.at(0).at(0).toString().contains(QStringLiteral("metrics.jsonl: line 2")));
         dock.watcher()->poll();
         QCOMPARE(errors.size(), 1);  // said once
+    }
+
+    void runListFollowsTheRunsFolder()
+    {
+        QTemporaryDir dir;
+        TrainingDock dock;
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(dock.runNames().isEmpty());
+        // runs/ does not exist yet: the project folder is watched for it.
+        QCOMPARE(dock.runsWatcher()->directories(), QStringList{dir.path()});
+        QSignalSpy changed(dock.runsWatcher(), &QFileSystemWatcher::directoryChanged);
+        QVERIFY(QDir().mkpath(QDir(dir.path()).filePath(QStringLiteral("runs/a"))));
+        QVERIFY(changed.wait(60000));
+        QCOMPARE(dock.runNames(), segstudio::test::strings({"a"}));
+        QCOMPARE(dock.runsWatcher()->directories(), QStringList{dock.runsFolder()});
+        QVERIFY(dock.selectRun(QStringLiteral("a")));
+
+        changed.clear();
+        QVERIFY(QDir(dock.runsFolder()).rmdir(QStringLiteral("a")));  // the selected run goes
+        QVERIFY(changed.wait(60000));
+        QVERIFY(dock.runNames().isEmpty());
+        QVERIFY(dock.currentRunDirectory().isEmpty());
+    }
+
+    void trainDialogKeepsTheSettings()
+    {
+        TrainingLauncher::Settings settings;
+        settings.model = QStringLiteral("segnet-basic");
+        settings.epochs = 12;
+        settings.height = 360;
+        settings.width = 480;
+        settings.batch = 8;
+        segstudio::ui::TrainDialog dialog(QStringLiteral("first"), settings);
+        QCOMPARE(dialog.runName(), QStringLiteral("first"));
+        const auto back = dialog.settings();
+        QCOMPARE(back.model, settings.model);
+        QCOMPARE(back.epochs, 12);
+        QCOMPARE(back.height, 360);
+        QCOMPARE(back.width, 480);
+        QCOMPARE(back.batch, 8);
     }
 
     void trainerArguments()

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -29,7 +30,8 @@ constexpr int kLogMaxLines = 5000;
 TrainingDock::TrainingDock(QWidget* parent)
     : QWidget(parent), m_runs(new QListWidget(this)), m_trainButton(new QPushButton(tr("&Train…"), this)),
       m_stopButton(new QPushButton(tr("&Stop"), this)), m_status(new QLabel(this)), m_plot(new MetricsPlot(this)),
-      m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_launcher(new TrainingLauncher(this))
+      m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)),
+      m_runsWatcher(new QFileSystemWatcher(this)), m_launcher(new TrainingLauncher(this))
 {
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kLogMaxLines);
@@ -67,6 +69,7 @@ TrainingDock::TrainingDock(QWidget* parent)
     connect(m_runs, &QListWidget::currentTextChanged, this, [this](const QString& name) {
         showRun(name.isEmpty() ? QString() : QDir(runsFolder()).filePath(name));
     });
+    connect(m_runsWatcher, &QFileSystemWatcher::directoryChanged, this, &TrainingDock::refreshRuns);
     connect(m_watcher, &RunWatcher::reset, m_plot, &MetricsPlot::clearPoints);
     connect(m_watcher, &RunWatcher::pointsAdded, m_plot, &MetricsPlot::addPoints);
     connect(m_watcher, &RunWatcher::error, this, [this](const QString& message) { m_status->setText(message); });
@@ -108,6 +111,14 @@ QStringList TrainingDock::runNames() const
 void TrainingDock::refreshRuns()
 {
     const QString current = m_runs->currentItem() ? m_runs->currentItem()->text() : QString();
+    if (!m_runsWatcher->directories().isEmpty())
+        m_runsWatcher->removePaths(m_runsWatcher->directories());
+    if (!m_projectFile.isEmpty()) {
+        // Until runs/ exists, watch the project folder for it to appear.
+        const QString watched = QDir(runsFolder()).exists() ? runsFolder() : QFileInfo(m_projectFile).path();
+        if (QDir(watched).exists())
+            m_runsWatcher->addPath(watched);
+    }
     const QSignalBlocker blocker(m_runs);
     m_runs->clear();
     if (!runsFolder().isEmpty()) {

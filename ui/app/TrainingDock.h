@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QFileSystemWatcher;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -16,7 +17,8 @@ class RunWatcher;
 
 // The "Training" panel: the runs of the open project (folders under <project folder>/runs/),
 // Train… and Stop, live curves of the selected run and the trainer's output. Selecting any run,
-// also one started elsewhere, shows its curves; they grow as its metrics.jsonl grows.
+// also one started elsewhere, shows its curves; they grow as its metrics.jsonl grows. The list
+// follows runs/ as runs appear or go.
 // Requirements: GUI thread. Training runs in segstudio-train (TrainingLauncher); this panel only
 //   reads the run directory, so it never blocks on the process.
 class TrainingDock : public QWidget {
@@ -42,6 +44,7 @@ public:
     RunWatcher* watcher() const { return m_watcher; }
     TrainingLauncher* launcher() const { return m_launcher; }
     QPlainTextEdit* logView() const { return m_log; }
+    QFileSystemWatcher* runsWatcher() const { return m_runsWatcher; }
 
 signals:
     void currentRunChanged(const QString& runDir);  // empty = none
@@ -61,6 +64,7 @@ private:
     MetricsPlot* m_plot;
     QPlainTextEdit* m_log;
     RunWatcher* m_watcher;
+    QFileSystemWatcher* m_runsWatcher;  // runs/ (and the project folder until runs/ exists)
     TrainingLauncher* m_launcher;
     TrainingLauncher::Settings m_lastSettings;
 };
