@@ -15,6 +15,9 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileSystemWatcher>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -271,12 +274,24 @@ private slots:
         // Stop only once the trainer is waiting (its trap is set).
         while (!dock.logView()->toPlainText().contains(QStringLiteral("waiting")) && finished.isEmpty())
             QVERIFY(output.wait(60000));
-        dock.stopTraining();
+        // Closing the window asks first: Cancel keeps it running, Yes stops it.
+        const auto answer = [](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, [button] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                    box->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        QVERIFY(!dock.confirmStop(&dock));
+        QVERIFY(dock.launcher()->isBusy());
+        answer(QMessageBox::Yes);
+        QVERIFY(dock.confirmStop(&dock));
         QVERIFY(finished.wait(60000));
         qunsetenv("FAKE_TRAIN_WAIT");
         QCOMPARE(finished.at(0).at(0).toBool(), false);
         QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("checkpoint")), qPrintable(finished.at(0).at(1).toString()));
         QVERIFY(!dock.launcher()->isBusy());
+        QVERIFY(dock.confirmStop(&dock));  // nothing running: no question
     }
 
     void processOutputHandlesCarriageReturns_data()

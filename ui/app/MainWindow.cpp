@@ -552,7 +552,7 @@ void MainWindow::showError(const QString& title, const QString& message)
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     writeSettings();
-    if (!closeProject()) {
+    if (!m_training->confirmStop(this) || !closeProject()) {
         event->ignore();
         return;
     }

@@ -215,6 +215,22 @@ void TrainingDock::stopTraining()
     m_launcher->stop();
 }
 
+bool TrainingDock::confirmStop(QWidget* parent)
+{
+    if (!m_launcher->isBusy())
+        return true;
+    const auto answer = QMessageBox::question(
+        parent, tr("Training"),
+        tr("A training is running in %1.\n\nStop it? It saves a checkpoint; continue it later with "
+           "segstudio-train train --resume.")
+            .arg(m_launcher->runDirectory()),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Yes)
+        return false;
+    stopTraining();
+    return true;
+}
+
 void TrainingDock::updateButtons()
 {
     const bool busy = m_launcher->isBusy();

@@ -39,6 +39,9 @@ public:
     // Starts pack + train into runs/<name> without asking (Train… asks first, then calls this).
     bool startTraining(const QString& name, const TrainingLauncher::Settings& settings);
     void stopTraining();
+    // Before the window closes: while a training runs, asks whether to stop it (it saves a
+    // checkpoint; the run can be resumed) and stops it on yes. False = the user wants to stay.
+    bool confirmStop(QWidget* parent);
 
     MetricsPlot* plot() const { return m_plot; }
     RunWatcher* watcher() const { return m_watcher; }
