@@ -97,23 +97,17 @@ void ImageListModel::setProject(data::Project* project)
 
 void ImageListModel::startBackgroundWork()
 {
-    std::vector<LabelStatsLoader::Source> statsSources;
-    std::vector<ThumbnailCache::Source> thumbSources;
+    std::vector<ImageSource> sources;
     data::ClassSchema schema;
     if (m_project) {
         schema = m_project->schema();
-        statsSources.reserve(m_project->size());
-        thumbSources.reserve(m_project->size());
-        for (std::size_t i = 0; i < m_project->size(); ++i) {
-            const auto image = m_project->imagePath(i);
-            const auto labels = m_project->labelMapPath(i);
-            statsSources.push_back({image, labels});
-            thumbSources.push_back({image, labels});
-        }
+        sources.reserve(m_project->size());
+        for (std::size_t i = 0; i < m_project->size(); ++i)
+            sources.push_back({m_project->imagePath(i), m_project->labelMapPath(i)});
     }
-    m_thumbnails->setSources(std::move(thumbSources), schema);
+    m_thumbnails->setSources(sources, schema);
     if (m_project)
-        m_loader->start(std::move(statsSources), std::move(schema));
+        m_loader->start(std::move(sources), std::move(schema));
     else
         m_loader->cancel();
 }

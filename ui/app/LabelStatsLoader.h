@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ImageSource.h"
 #include "ImageStats.h"
 #include "data/ClassSchema.h"
 
@@ -22,10 +23,7 @@ class LabelStatsLoader : public QObject {
     Q_OBJECT
 
 public:
-    struct Source {
-        std::filesystem::path image;
-        std::filesystem::path labelMap;
-    };
+    using Source = ImageSource;
     struct RowStats {
         int row = 0;
         ImageStats stats;

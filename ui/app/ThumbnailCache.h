@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ImageSource.h"
 #include "data/ClassSchema.h"
 
 #include <QCache>
@@ -26,10 +27,7 @@ class ThumbnailCache : public QObject {
     Q_OBJECT
 
 public:
-    struct Source {
-        std::filesystem::path image;
-        std::filesystem::path labelMap;
-    };
+    using Source = ImageSource;
 
     explicit ThumbnailCache(QObject* parent = nullptr);
     ~ThumbnailCache() override;
