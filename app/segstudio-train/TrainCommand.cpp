@@ -112,7 +112,7 @@ int runTraining(engine::Trainer& trainer, bool printSummary)
     const auto outcome = trainer.run();
     if (printSummary && outcome.validated) {
         std::cout << "last validation (" << trainer.config().valPack << "):\n"
-                  << metricsReport(outcome.lastValidation, {}) << "best val mIoU " << outcome.bestMeanIoU
+                  << metricsReport(outcome.lastValidation, trainer.classNames()) << "best val mIoU " << outcome.bestMeanIoU
                   << "  checkpoints: " << trainer.lastCheckpointPath() << ", " << trainer.bestCheckpointPath() << std::endl;
     }
     switch (outcome.status) {

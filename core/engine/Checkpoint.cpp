@@ -4,6 +4,7 @@
 #include "EngineError.h"
 
 #include <filesystem>
+#include <sstream>
 
 namespace segstudio::engine {
 
@@ -50,13 +51,15 @@ void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, con
     }
     archive.write("state", c10::IValue(state.dump()));
     archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
-    const std::string temp = path + ".tmp";
+    // Serialised in memory first: LibTorch's file writer reports a full disk by throwing from its
+    // destructor (std::terminate), so the disk is only ever touched by writeFileAtomically.
+    std::ostringstream bytes;
     try {
-        archive.save_to(temp);
+        archive.save_to(bytes);
     } catch (const c10::Error& error) {
-        throw EngineError(path + ": cannot write checkpoint (" + error.what_without_backtrace() + ")");
+        throw EngineError(path + ": cannot serialise the checkpoint (" + error.what_without_backtrace() + ")");
     }
-    replaceFile(temp, path);
+    writeFileAtomically(path, bytes.str());
 }
 
 nlohmann::json Checkpoint::readState(const std::string& path)

@@ -1,28 +1,25 @@
 #pragma once
 
+#include "AppendOnlyFile.h"
+
 #include <nlohmann/json_fwd.hpp>
 
-#include <cstdio>
 #include <string>
 
 namespace segstudio::engine {
 
-// Appends one JSON object per line to RUN_DIR/metrics.jsonl and flushes each line, so a watcher
-// (the UI's live plots) can tail the file while training runs. Opened in append mode: a resumed
-// run continues the same file.
+// Appends one JSON object per line to RUN_DIR/metrics.jsonl, so a watcher (the UI's live plots)
+// can tail the file while training runs. Opened in append mode: a resumed run continues the same
+// file. A failed write throws EngineError naming the file (AppendOnlyFile).
 // Requirements: one writer per file.
 class MetricsLog {
 public:
-    explicit MetricsLog(const std::string& path);
-    ~MetricsLog();
-    MetricsLog(const MetricsLog&) = delete;
-    MetricsLog& operator=(const MetricsLog&) = delete;
+    explicit MetricsLog(const std::string& path) : m_file(path) {}
 
     void append(const nlohmann::json& record);
 
 private:
-    std::string m_path;
-    std::FILE* m_file = nullptr;
+    AppendOnlyFile m_file;
 };
 
 }  // namespace segstudio::engine

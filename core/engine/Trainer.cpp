@@ -1,5 +1,6 @@
 #include "Trainer.h"
 
+#include "AppendOnlyFile.h"
 #include "Augmenter.h"
 #include "BatchLoader.h"
 #include "Checkpoint.h"
@@ -23,7 +24,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace segstudio::engine {
 
@@ -63,7 +63,7 @@ struct Trainer::Impl {
     std::unique_ptr<LrSchedule> schedule;
     std::unique_ptr<LossScaler> scaler;
     std::unique_ptr<MetricsLog> metricsLog;
-    std::ofstream logFile;
+    std::unique_ptr<AppendOnlyFile> logFile;
     ProgressFunction progress;
     IterationHook hook;
 
@@ -191,7 +191,7 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
         fs::remove(fs::path(config.runDir) / "metrics.jsonl", error);  // leftovers of a run that never checkpointed
     }
     saveTrainConfig(config, (fs::path(config.runDir) / "config.json").string());
-    logFile.open(fs::path(config.runDir) / "log.txt", std::ios::app);
+    logFile = std::make_unique<AppendOnlyFile>((fs::path(config.runDir) / "log.txt").string());
     metricsLog = std::make_unique<MetricsLog>((fs::path(config.runDir) / "metrics.jsonl").string());
 }
 
@@ -318,10 +318,10 @@ void Trainer::Impl::logTraining(double accuracy)
 
 void Trainer::Impl::say(const std::string& line)
 {
-    if (logFile)
-        logFile << line << '\n' << std::flush;
     if (progress)
-        progress(line);
+        progress(line);  // before the file: the line reaches the user even when the disk is full
+    if (logFile)
+        logFile->appendLine(line);
 }
 
 double Trainer::Impl::elapsed() const
@@ -404,6 +404,11 @@ void Trainer::setIterationHook(IterationHook hook)
 const TrainConfig& Trainer::config() const
 {
     return m_impl->config;
+}
+
+const std::vector<std::string>& Trainer::classNames() const
+{
+    return m_impl->classNames;
 }
 
 std::string Trainer::lastCheckpointPath() const
@@ -492,9 +497,12 @@ TrainOutcome Trainer::run()
         }
     }
     d.saveCheckpoint("last.pt");
+    const std::string validation =
+        d.valPack ? format("best val mIoU %.4f", d.bestMeanIoU) : std::string("no validation (no validation pack)");
     return finish(TrainOutcome::Status::Finished,
-                  format("finished: %.0f epochs, %.0f iterations, last loss %.4f, best val mIoU %.4f", d.epoch,
-                         double(d.iteration), outcome.lastLoss, d.bestMeanIoU));
+                  format("finished: %.0f epochs, %.0f iterations, last loss %.4f, ", d.epoch, double(d.iteration),
+                         outcome.lastLoss) +
+                      validation);
 }
 
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace segstudio::engine {
 
@@ -50,6 +51,7 @@ public:
 
     const TrainConfig& config() const;
     std::string lastCheckpointPath() const;
+    const std::vector<std::string>& classNames() const;  // from the training pack, in class-id order
     std::string bestCheckpointPath() const;
 
 private:

@@ -20,6 +20,8 @@ private slots:
     void refusesBadPackNamingIt();
     void sigintCheckpointsAndResumeFinishes();
     void demoRunsEndToEnd();
+    void fullDiskFailsWithTheReason();
+    void summaryNamesTheClasses();
 
 private:
     QProcess* start(const QStringList& arguments);
@@ -114,6 +116,45 @@ void TestTrainCli::demoRunsEndToEnd()
     const QString stem = QFileInfo(image).completeBaseName();
     QVERIFY(QFileInfo::exists(path(QStringLiteral("predictions/")) + stem + QStringLiteral(".png")));
     QVERIFY(QFileInfo::exists(path(QStringLiteral("predictions/")) + stem + QStringLiteral("_overlay.png")));
+}
+
+// Issue 9.4 as a user meets it: no core dump, exit 1, the file and the reason on stderr.
+void TestTrainCli::fullDiskFailsWithTheReason()
+{
+    if (!fs::exists("/dev/full"))
+        QSKIP("this system has no /dev/full");
+    const QString run = path(QStringLiteral("full-run"));
+    QVERIFY(QDir().mkpath(run + QStringLiteral("/checkpoints")));
+    // The first checkpoint's temp file is the kernel's always-full device.
+    QVERIFY(QFile::link(QStringLiteral("/dev/full"), run + QStringLiteral("/checkpoints/last.pt.tmp")));
+    auto* process = start({QStringLiteral("train"), QStringLiteral("--train-pack"), path(QStringLiteral("train.pack")),
+                           QStringLiteral("-o"), run, QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--device"),
+                           QStringLiteral("cpu"), QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY(process->waitForFinished(60000));
+    const QString output = QString::fromUtf8(process->readAll());
+    QCOMPARE(process->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process->exitCode(), 1);
+    QVERIFY2(output.contains(QStringLiteral("segstudio-train: ") + run + QStringLiteral("/checkpoints/last.pt: cannot write "
+                                                                                         "(No space left on device)")),
+             qPrintable(output));
+    QVERIFY(!output.contains(QStringLiteral("terminate called")));
+    QVERIFY(!fs::exists(fs::symlink_status(fs::path(run.toStdString()) / "checkpoints" / "last.pt.tmp")));
+}
+
+void TestTrainCli::summaryNamesTheClasses()
+{
+    const QString val = path(QStringLiteral("val.pack"));
+    segstudio::enginetest::writeStripePack(val.toStdString(), 4, 32, 32, 4, 2);
+    auto* process = start({QStringLiteral("train"), QStringLiteral("--train-pack"), path(QStringLiteral("train.pack")),
+                           QStringLiteral("--val-pack"), val, QStringLiteral("-o"), path(QStringLiteral("named-run")),
+                           QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--device"), QStringLiteral("cpu"),
+                           QStringLiteral("--threads"), QStringLiteral("1")});
+    QVERIFY(process->waitForFinished(60000));
+    const QString output = QString::fromUtf8(process->readAll());
+    QCOMPARE(process->exitCode(), 0);
+    // The pack's names (class0..class3), not the numbered stand-ins ("class 0").
+    QVERIFY2(output.contains(QStringLiteral("  class0 ")) && output.contains(QStringLiteral("  class3 ")), qPrintable(output));
+    QVERIFY2(!output.contains(QStringLiteral("class 1 ")), qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestTrainCli)

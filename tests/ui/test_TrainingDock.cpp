@@ -15,6 +15,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileSystemWatcher>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTimer>
@@ -86,6 +87,10 @@ if [ "$1" = train ]; then
   while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
   mkdir -p "$out"
   echo '{"kind":"train","epoch":1,"iteration":1,"loss":2.0,"accuracy":0.1}' >> "$out/metrics.jsonl"
+  if [ -n "$FAKE_TRAIN_FAIL" ]; then
+    echo "segstudio-train: $out/checkpoints/last.pt: cannot write (No space left on device); the previous file is kept" >&2
+    exit 1
+  fi
   if [ -n "$FAKE_TRAIN_WAIT" ]; then
     trap 'echo stopping; exit 130' TERM
     echo waiting
@@ -206,6 +211,22 @@ private slots:
         QVERIFY(dock.currentRunDirectory().isEmpty());
     }
 
+    void trainDialogExplainsATakenName()
+    {
+        QTemporaryDir runs;
+        QVERIFY(QDir(runs.path()).mkdir(QStringLiteral("first")));
+        segstudio::ui::TrainDialog dialog(QStringLiteral("first"), {}, runs.path());
+        QVERIFY(!dialog.canTrain());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("exists already")), qPrintable(dialog.problem()));
+        auto* name = dialog.findChild<QLineEdit*>();
+        QVERIFY(name);
+        name->setText(QStringLiteral("second"));
+        QVERIFY(dialog.canTrain());
+        QVERIFY(dialog.problem().isEmpty());
+        name->clear();
+        QVERIFY(!dialog.canTrain());
+    }
+
     void trainDialogKeepsTheSettings()
     {
         TrainingLauncher::Settings settings;
@@ -259,6 +280,25 @@ private slots:
         dock.watcher()->poll();
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
         QVERIFY(dock.runNames().contains(QStringLiteral("run1")));
+    }
+
+    void failedTrainingShowsTheReason()
+    {
+        QTemporaryDir dir;
+        qputenv("FAKE_TRAIN_FAIL", "1");
+        TrainingDock dock;
+        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock.startTraining(QStringLiteral("run1"), {}));
+        QVERIFY(finished.wait(60000));
+        qunsetenv("FAKE_TRAIN_FAIL");
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        const QString message = finished.at(0).at(1).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("Training failed: ")) && message.contains(QStringLiteral("last.pt"))
+                     && message.contains(QStringLiteral("No space left on device")),
+                 qPrintable(message));
+        QVERIFY(dock.logView()->toPlainText().contains(message));
     }
 
     void stopSendsTerminate()

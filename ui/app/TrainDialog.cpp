@@ -2,7 +2,9 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
@@ -10,8 +12,9 @@
 
 namespace segstudio::ui {
 
-TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, QWidget* parent)
-    : QDialog(parent), m_name(new QLineEdit(runName, this)), m_model(new QComboBox(this)), m_epochs(new QSpinBox(this)),
+TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder,
+                         QWidget* parent)
+    : QDialog(parent), m_runsFolder(runsFolder), m_problem(new QLabel(this)), m_name(new QLineEdit(runName, this)), m_model(new QComboBox(this)), m_epochs(new QSpinBox(this)),
       m_height(new QSpinBox(this)), m_width(new QSpinBox(this)), m_batch(new QSpinBox(this))
 {
     setWindowTitle(tr("Train"));
@@ -41,14 +44,39 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     form->addRow(tr("Image &height:"), m_height);
     form->addRow(tr("Image &width:"), m_width);
     form->addRow(tr("&Batch size:"), m_batch);
+    m_problem->setObjectName(QStringLiteral("problem"));
+    m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_problem->setWordWrap(true);
+    form->addRow(m_problem);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Train"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    m_train = buttons->button(QDialogButtonBox::Ok);
+    m_train->setText(tr("Train"));
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        validate();  // the folder may have changed while the dialog was open
+        if (canTrain())
+            accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_name, &QLineEdit::textChanged, this,
-            [this, buttons] { buttons->button(QDialogButtonBox::Ok)->setEnabled(!m_name->text().isEmpty()); });
+    connect(m_name, &QLineEdit::textChanged, this, &TrainDialog::validate);
     form->addRow(buttons);
+    validate();
 }
+
+void TrainDialog::validate()
+{
+    const QString name = m_name->text();
+    QString problem;
+    if (name.isEmpty())
+        problem = tr("Give the run a name.");
+    else if (!m_runsFolder.isEmpty() && QDir(m_runsFolder).exists(name))
+        problem = tr("A run named %1 exists already; choose another name.").arg(name);
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
+    m_train->setEnabled(problem.isEmpty());
+}
+
+QString TrainDialog::problem() const { return m_problem->text(); }
+bool TrainDialog::canTrain() const { return m_problem->text().isEmpty(); }
 
 TrainingLauncher::Settings TrainDialog::settings() const
 {

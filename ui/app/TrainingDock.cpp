@@ -90,6 +90,9 @@ void TrainingDock::setProjectFile(const QString& projectFile)
     m_projectFile = projectFile;
     m_status->clear();
     refreshRuns();
+    // A project opens on its newest run, so its curves and predictions are there after a restart.
+    if (!m_runs->currentItem() && m_runs->count() > 0)
+        m_runs->setCurrentRow(0);
     updateButtons();
 }
 
@@ -180,13 +183,9 @@ void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, t
 void TrainingDock::trainInteractively()
 {
     const QString name = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    TrainDialog dialog(name, m_lastSettings, this);
+    TrainDialog dialog(name, m_lastSettings, runsFolder(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    if (QDir(runsFolder()).exists(dialog.runName())) {
-        QMessageBox::warning(this, tr("Train"), tr("A run named %1 exists already.").arg(dialog.runName()));
-        return;
-    }
     m_lastSettings = dialog.settings();
     if (!startTraining(dialog.runName(), m_lastSettings))
         QMessageBox::warning(this, tr("Train"), m_status->text());

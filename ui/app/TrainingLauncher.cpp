@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 namespace segstudio::ui {
@@ -15,8 +16,11 @@ constexpr int kExitDiverged = 3;
 TrainingLauncher::TrainingLauncher(QObject* parent) : QObject(parent), m_process(new QProcess(this)), m_program(findTrainer())
 {
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    connect(m_process, &QProcess::readyRead, this,
-            [this] { emit output(QString::fromLocal8Bit(m_process->readAll())); });
+    connect(m_process, &QProcess::readyRead, this, [this] {
+        const QString text = QString::fromLocal8Bit(m_process->readAll());
+        remember(text);
+        emit output(text);
+    });
     connect(m_process, &QProcess::finished, this, &TrainingLauncher::stepFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
@@ -103,6 +107,7 @@ void TrainingLauncher::runStep(Step step)
     case Step::Idle:
         return;
     }
+    m_stepTail.clear();
     emit output(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
     m_process->start(m_program, arguments);
 }
@@ -122,8 +127,11 @@ void TrainingLauncher::stepFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     if (exitCode != 0) {
+        const QString what = m_step == Step::Train ? tr("Training failed") : tr("Packing the project failed");
+        const QString reason = failureReason();
         finish(false, exitCode == kExitDiverged ? tr("Training diverged (NaN loss); see the log.")
-                                                : tr("segstudio-train failed (exit code %1); see the log.").arg(exitCode));
+                      : reason.isEmpty()        ? tr("%1 (exit code %2); see the log.").arg(what).arg(exitCode)
+                                                : tr("%1: %2").arg(what, reason));
         return;
     }
     switch (m_step) {
@@ -144,6 +152,23 @@ void TrainingLauncher::stop()
         return;
     m_stopping = true;
     m_process->terminate();
+}
+
+void TrainingLauncher::remember(const QString& text)
+{
+    constexpr int kKept = 4096;  // a few lines are enough to find the error line
+    m_stepTail = (m_stepTail + text).right(kKept);
+}
+
+QString TrainingLauncher::failureReason() const
+{
+    // segstudio-train prints its error as "segstudio-train: <file>: <problem>" as its last word.
+    const QStringList lines = m_stepTail.split(QRegularExpression(QStringLiteral("[\r\n]")), Qt::SkipEmptyParts);
+    const QString prefix = QStringLiteral("segstudio-train: ");
+    for (auto line = lines.crbegin(); line != lines.crend(); ++line)
+        if (line->startsWith(prefix))
+            return line->mid(prefix.size()).trimmed();
+    return lines.isEmpty() ? QString() : lines.last().trimmed();
 }
 
 void TrainingLauncher::finish(bool ok, const QString& message)

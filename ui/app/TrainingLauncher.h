@@ -12,7 +12,9 @@ namespace segstudio::ui {
 // never links LibTorch; it follows the run through its directory (RunWatcher).
 // Requirements: GUI thread; one chain at a time (start() refuses while busy).
 // Guarantees: never blocks: every step is an asynchronous QProcess. stop() sends SIGTERM; the
-//   trainer checkpoints and exits 130, a pack step just ends. finished() comes once per start().
+//   trainer checkpoints and exits 130, a pack step just ends. finished() comes once per start();
+//   on a failure its message carries the step's own error line (segstudio-train names the file
+//   and the problem, e.g. "No space left on device").
 class TrainingLauncher : public QObject {
     Q_OBJECT
 
@@ -53,6 +55,8 @@ private:
     void runStep(Step step);
     void stepFinished(int exitCode, QProcess::ExitStatus status);
     void finish(bool ok, const QString& message);
+    void remember(const QString& text);
+    QString failureReason() const;
 
     QProcess* m_process;
     QString m_program;
@@ -61,6 +65,7 @@ private:
     Settings m_settings;
     Step m_step = Step::Idle;
     bool m_stopping = false;
+    QString m_stepTail;  // the last output of the running step, for the reason of a failure
 };
 
 }  // namespace segstudio::ui
