@@ -14,6 +14,10 @@
 #include "editor/SuperpixelTool.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QStyle>
 #include <QStyleOptionViewItem>
 #include <QTableWidget>
@@ -35,9 +39,16 @@ private:
     // The canvas is 256×256 showing a 64×64 image: 4 screen pixels per image pixel, no offset.
     static QPoint screenOf(cv::Point p) { return QPoint(p.x * 4 + 2, p.y * 4 + 2); }
 
-    static std::unique_ptr<ui::LabelEditor> makeEditor(EditorTestProject& test)
+    // restore: the answer to "unsaved labels found" (the prompt records what it was shown).
+    static std::unique_ptr<ui::LabelEditor> makeEditor(EditorTestProject& test, bool restore = true,
+                                                       QStringList* prompted = nullptr)
     {
         auto editor = std::make_unique<ui::LabelEditor>();
+        editor->setRecoveryPrompt([restore, prompted](const QStringList& found) {
+            if (prompted)
+                *prompted = found;
+            return restore;
+        });
         editor->setProject(test.project.get());
         editor->canvas()->setFixedSize(256, 256);
         editor->show();
@@ -438,13 +449,121 @@ private slots:
         data::RecoveryStore store(test.project->root());
         QVERIFY(store.find(test.project->entry(1).image).has_value());
 
-        auto editor = makeEditor(test);
+        QStringList prompted;
+        auto editor = makeEditor(test, true, &prompted);
+        QCOMPARE(prompted.size(), 1);
+        QVERIFY2(prompted.first().startsWith(QStringLiteral("image1.png — ")), qPrintable(prompted.first()));
+        QCOMPARE(editor->recoveredImage(), std::optional<std::size_t>(1));
         QVERIFY(editor->openImage(1));
         QCOMPARE(cv::countNonZero(editor->document()->labels() != painted), 0);
         QVERIFY(editor->isModified());
         QVERIFY(editor->save());
+        editor->writeRecovery();  // the removal is queued behind any write: wait for it
         QVERIFY(!store.find(test.project->entry(1).image).has_value());
         QVERIFY(!editor->isModified());
+    }
+
+    // Issue 9.1: an undone stroke must not come back from the recovery folder.
+    void undoToTheSavedStateRemovesTheRecoveryCopy()
+    {
+        EditorTestProject test;
+        data::RecoveryStore store(test.project->root());
+        const std::string key = test.project->entry(0).image;
+        {
+            auto editor = makeEditor(test);
+            editor->setRecoveryDelay(20);
+            QVERIFY(editor->openImage(0));
+            selectTool(*editor, "brush");
+            drag(editor->canvas(), {{3, 3}, {60, 20}});
+            QTRY_VERIFY_WITH_TIMEOUT(store.find(key).has_value(), 5000);  // written without being asked
+            editor->undoGroup()->undo();
+            QVERIFY(!editor->isModified());
+            QTRY_VERIFY_WITH_TIMEOUT(!store.find(key).has_value(), 5000);
+            // Redo makes the state unsaved again: the copy comes back with exactly those labels.
+            editor->undoGroup()->redo();
+            const cv::Mat redone = editor->document()->labels().clone();
+            QTRY_VERIFY_WITH_TIMEOUT(store.find(key).has_value(), 5000);
+            editor->writeRecovery();
+            const cv::Mat copy = store.restore(*store.find(key), test.project->schema());
+            QCOMPARE(cv::countNonZero(copy != redone), 0);
+            editor->undoGroup()->undo();
+            // Closed right away, before the delay: the removal still happens (no prompt, clean).
+        }
+        QVERIFY(!store.find(key).has_value());
+        QStringList prompted;
+        auto editor = makeEditor(test, true, &prompted);
+        QVERIFY(prompted.isEmpty());
+        QVERIFY(editor->openImage(0));
+        QVERIFY(!editor->isModified());
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != data::kUnlabelled), 0);
+        QVERIFY(editor->openImage(1));
+        QVERIFY(!std::filesystem::exists(test.project->labelMapPath(0)));  // nothing written on switch
+    }
+
+    // Issue 9.2: Discard deletes the copies; Restore brings them back as one undoable edit.
+    void recoveryOffersRestoreOrDiscard()
+    {
+        EditorTestProject test;
+        data::RecoveryStore store(test.project->root());
+        const std::string key = test.project->entry(1).image;
+        const auto crashWithAStroke = [&] {
+            auto editor = makeEditor(test);
+            QVERIFY(editor->openImage(1));
+            selectTool(*editor, "brush");
+            drag(editor->canvas(), {{3, 3}, {60, 20}});
+            QVERIFY(editor->writeRecovery());
+        };
+        crashWithAStroke();
+        {
+            QStringList prompted;
+            auto editor = makeEditor(test, false, &prompted);
+            QCOMPARE(prompted.size(), 1);
+            QVERIFY(!store.find(key).has_value());
+            QVERIFY(!editor->recoveredImage().has_value());
+            QVERIFY(editor->openImage(1));
+            QVERIFY(!editor->isModified());
+        }
+        crashWithAStroke();
+        auto editor = makeEditor(test, true);
+        editor->setRecoveryDelay(20);
+        QVERIFY(editor->openImage(1));
+        QVERIFY(editor->isModified());
+        QVERIFY(cv::countNonZero(editor->document()->labels() != data::kUnlabelled) > 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+        editor->undoGroup()->undo();
+        QVERIFY(!editor->isModified());
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != data::kUnlabelled), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!store.find(key).has_value(), 5000);
+    }
+
+    // Issue 9.3: switching images saves and says so; with the preference off, it asks.
+    void switchingSavesAndSaysSoOrAsks()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QSignalSpy saved(editor.get(), &ui::LabelEditor::labelsSaved);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->fillUnlabelled(2));
+        QVERIFY(editor->openImage(1));
+        QCOMPARE(saved.count(), 1);
+        QCOMPARE(saved.first().first().toString(), QStringLiteral("image0.png"));
+
+        editor->setSaveOnSwitch(false);
+        QVERIFY(editor->fillUnlabelled(1));
+        const auto answer = [](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, [button] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                    box->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        QVERIFY(!editor->openImage(0));
+        QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
+        QVERIFY(editor->isModified());
+        answer(QMessageBox::Discard);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(!std::filesystem::exists(test.project->labelMapPath(1)));
+        QCOMPARE(saved.count(), 1);
     }
 
     void saveIntoReadOnlyFolderKeepsEdits()

@@ -116,4 +116,10 @@ void BrushTool::repaintCursor(const QPoint& from, const QPoint& to)
     canvas()->update(canvas()->widgetRectOf(QRect(r.x, r.y, r.width, r.height).adjusted(-2, -2, 2, 2)));
 }
 
+QString BrushTool::toolTip() const
+{
+    return m_eraser ? tr("Eraser: drag to make pixels unlabelled; [ and ] change the size")
+                    : tr("Brush: drag to paint the current class; [ and ] change the size, locked classes are kept");
+}
+
 }  // namespace segstudio::ui

@@ -17,6 +17,7 @@ class BrushTool : public AbstractTool {
 
 public:
     BrushTool(bool eraser, ToolSettings* settings, QObject* parent = nullptr);
+    QString toolTip() const override;
 
     void deactivate() override;
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;

@@ -30,4 +30,11 @@ void FillTool::mousePressed(QMouseEvent* event, const QPointF& imagePos)
     emit message(tr("%n pixel(s) relabelled", nullptr, static_cast<int>(changed)));
 }
 
+QString FillTool::toolTip() const
+{
+    return m_mode == Mode::Region
+               ? tr("Fill: click to give the whole connected region of that label the current class")
+               : tr("Magic wand: click to give connected pixels of similar colour (Tolerance) the current class");
+}
+
 }  // namespace segstudio::ui

@@ -13,6 +13,7 @@ public:
     enum class Mode { Region, Wand };
 
     FillTool(Mode mode, ToolSettings* settings, QObject* parent = nullptr);
+    QString toolTip() const override;
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
 
 private:

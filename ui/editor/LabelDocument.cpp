@@ -87,20 +87,21 @@ void LabelDocument::applyPatch(const paint::LabelPatch& patch, bool after)
     notifyChanged(patch.bounds());
 }
 
-bool LabelDocument::isModified() const { return m_recovered || !m_undoStack->isClean(); }
+void LabelDocument::replaceLabels(const cv::Mat& labels, const QString& text)
+{
+    CV_Assert(labels.type() == m_labels.type() && labels.size() == m_labels.size());
+    const cv::Rect all(0, 0, m_labels.cols, m_labels.rows);
+    beginEdit();
+    labels.copyTo(touch(all));
+    notifyChanged(all);
+    endEdit(text);
+}
+
+bool LabelDocument::isModified() const { return !m_undoStack->isClean(); }
 
 void LabelDocument::markSaved()
 {
-    m_recovered = false;
-    m_savedLabels.release();
     m_undoStack->setClean();
-    emitModifiedIfChanged();
-}
-
-void LabelDocument::markRecovered(cv::Mat savedLabels)
-{
-    m_recovered = true;
-    m_savedLabels = std::move(savedLabels);
     emitModifiedIfChanged();
 }
 
@@ -110,9 +111,6 @@ void LabelDocument::revertToSaved()
         cancelEdit();
     if (m_undoStack->cleanIndex() >= 0)
         m_undoStack->setIndex(m_undoStack->cleanIndex());
-    if (m_recovered && !m_savedLabels.empty())
-        m_savedLabels.copyTo(m_labels);
-    m_recovered = false;
     m_undoStack->clear();
     m_undoStack->setClean();
     emit labelsChanged(QRect(0, 0, m_labels.cols, m_labels.rows));

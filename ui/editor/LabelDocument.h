@@ -52,11 +52,12 @@ public:
     // Called only by PaintLabels: the one place where undo/redo changes pixels.
     void applyPatch(const paint::LabelPatch& patch, bool after);
 
+    // Replaces the whole map as one undoable edit (restoring a crash-recovery copy: undo goes back
+    // to what is on disk). labels has the document's size and type.
+    void replaceLabels(const cv::Mat& labels, const QString& text);
+
     bool isModified() const;
     void markSaved();
-    // The labels came from a crash-recovery file: modified until saved; savedLabels is what is on
-    // disk (empty map if none), for "Discard".
-    void markRecovered(cv::Mat savedLabels);
     void revertToSaved();  // back to the last saved state (for "Discard")
 
 signals:
@@ -69,10 +70,8 @@ private:
     std::string m_imageKey;
     cv::Mat m_image;
     cv::Mat m_labels;
-    cv::Mat m_savedLabels;  // only kept for recovered documents, whose saved state no undo reaches
     QUndoStack* m_undoStack;
     paint::PatchRecorder m_recorder;
-    bool m_recovered = false;
     bool m_lastModified = false;
 };
 

@@ -8,6 +8,7 @@
 #include "LabelDocument.h"
 #include "PickerTool.h"
 #include "PolygonTool.h"
+#include "RecoveryKeeper.h"
 #include "SuperpixelTool.h"
 #include "ToolSettings.h"
 
@@ -26,8 +27,11 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
@@ -77,6 +81,32 @@ struct SavedLabels {
     paint::LabelCounts counts{};
 };
 
+QString describe(const data::RecoveryStore::Entry& entry)
+{
+    const QDateTime when = QDateTime::fromMSecsSinceEpoch(entry.savedAtMs);
+    return QStringLiteral("%1 — %2").arg(fromStd(entry.image), QLocale().toString(when, QLocale::ShortFormat));
+}
+
+// The default RecoveryPrompt: a question with the images found and when each was written.
+bool askToRestore(QWidget* parent, const QStringList& found)
+{
+    QMessageBox box(QMessageBox::Question, LabelEditor::tr("Unsaved labels found"),
+                    LabelEditor::tr("SegStudio ended without saving the labels of %n image(s). Restore them?", nullptr,
+                                    int(found.size())),
+                    QMessageBox::NoButton, parent);
+    constexpr int kShown = 8;
+    QStringList shown = found.mid(0, kShown);
+    if (found.size() > kShown)
+        shown << LabelEditor::tr("… and %1 more").arg(found.size() - kShown);
+    box.setInformativeText(shown.join(u'\n') + LabelEditor::tr("\n\nRestored edits open as unsaved changes that Undo "
+                                                                "takes back; Discard deletes the copies."));
+    QPushButton* restore = box.addButton(LabelEditor::tr("Restore"), QMessageBox::AcceptRole);
+    box.addButton(LabelEditor::tr("Discard"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(restore);
+    box.exec();
+    return box.clickedButton() == restore;
+}
+
 }  // namespace
 
 // Everything the editor owns. Kept out of the header so ui/app does not rebuild with it.
@@ -84,7 +114,10 @@ class LabelEditor::Private {
 public:
     data::Project* project = nullptr;
     std::unique_ptr<data::ProjectLock> lock;
-    std::unique_ptr<data::RecoveryStore> recovery;
+    std::shared_ptr<data::RecoveryStore> recovery;
+    RecoveryKeeper* keeper = nullptr;
+    RecoveryPrompt recoveryPrompt;
+    bool saveOnSwitch = true;
     std::unique_ptr<LabelDocument> document;
     std::optional<std::size_t> index;
     QUndoGroup* undoGroup = nullptr;
@@ -92,10 +125,11 @@ public:
     LabelCanvas* canvas = nullptr;
     ClassesPanel* classesPanel = nullptr;
     QToolBar* toolBar = nullptr;
+    QToolBar* optionsBar = nullptr;  // a second row: a tool bar outside a QMainWindow cannot show its "»" overflow
+    QLabel* caption = nullptr;       // "name · 12 / 468"
     QActionGroup* toolGroup = nullptr;
     QList<QAction*> toolActions;
     QList<QAction*> viewActions;
-    QTimer* autosaveTimer = nullptr;
     QTimer* countTimer = nullptr;
     bool lastModified = false;
 };
@@ -109,11 +143,18 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     m_d->classesPanel = new ClassesPanel(m_d->settings, this);
     m_d->toolBar = new QToolBar(tr("Label tools"), this);
     m_d->toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_d->optionsBar = new QToolBar(tr("Tool options"), this);
+    m_d->caption = new QLabel(this);
+    m_d->caption->setObjectName(QStringLiteral("imageCaption"));
+    m_d->caption->setContentsMargins(6, 2, 6, 2);
+    m_d->caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_d->toolBar);
+    layout->addWidget(m_d->optionsBar);
+    layout->addWidget(m_d->caption);
     layout->addWidget(m_d->canvas, 1);
 
     createTools();
@@ -127,10 +168,9 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     m_d->countTimer->setInterval(150);
     connect(m_d->countTimer, &QTimer::timeout, this, &LabelEditor::updateCounts);
 
-    m_d->autosaveTimer = new QTimer(this);
-    m_d->autosaveTimer->setInterval(60'000);
-    connect(m_d->autosaveTimer, &QTimer::timeout, this, &LabelEditor::writeRecovery);
-    m_d->autosaveTimer->start();
+    m_d->keeper = new RecoveryKeeper(this);
+    connect(m_d->keeper, &RecoveryKeeper::writeFailed, this,
+            [this](const QString& message) { reportError(tr("Could not write the recovery copy: %1").arg(message)); });
 
     connect(m_d->canvas, &LabelCanvas::hoverChanged, this, &LabelEditor::updateStatus);
     connect(m_d->canvas, &LabelCanvas::scaleChanged, this, &LabelEditor::updateStatus);
@@ -146,6 +186,9 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
 
 LabelEditor::~LabelEditor()
 {
+    // The keeper writes what is pending while the document still exists.
+    m_d->keeper->setDocument(nullptr);
+    m_d->keeper->waitForWrites();
     // Tools hold the canvas; drop the document before the widgets go.
     m_d->canvas->setTool(nullptr);
     m_d->canvas->setDocument(nullptr);
@@ -173,8 +216,10 @@ void LabelEditor::addTool(AbstractTool* tool, const QString& id, const QKeySeque
     action->setObjectName(QStringLiteral("tool.") + id);
     action->setCheckable(true);
     action->setShortcut(key);
-    // Only while the editor has focus: a bare letter must not fire while typing in the browser.
-    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // Anywhere in the window, as in labelme and CVAT: a class table or a thumbnail with focus must
+    // not swallow B or E. Text fields still get their letters: they claim printable keys first
+    // (ShortcutOverride), so typing a filter never switches tools.
+    action->setShortcutContext(Qt::WindowShortcut);
     action->setToolTip(QStringLiteral("%1 (%2)").arg(tool->toolTip(), key.toString()));
     m_d->toolGroup->addAction(action);
     m_d->toolActions << action;
@@ -189,7 +234,7 @@ QAction* LabelEditor::addViewAction(const QString& text, const QString& id, cons
     auto* action = new QAction(text, this);
     action->setObjectName(QStringLiteral("view.") + id);
     action->setShortcut(key);
-    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    action->setShortcutContext(Qt::WindowShortcut);
     m_d->viewActions << action;
     addAction(action);
     return action;
@@ -214,17 +259,18 @@ void LabelEditor::createViewActions()
     outline->setCheckable(true);
     connect(outline, &QAction::toggled, canvas, &LabelCanvas::setOutlineMode);
     // Brush size keys are not view actions, but belong with them to the editor's shortcuts.
-    auto* grow = new QShortcut(QKeySequence(Qt::Key_BracketRight), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    auto* grow = new QShortcut(QKeySequence(Qt::Key_BracketRight), this, nullptr, nullptr, Qt::WindowShortcut);
+    grow->setWhatsThis(tr("Larger brush"));
     connect(grow, &QShortcut::activated, m_d->settings, &ToolSettings::growBrush);
-    auto* shrink = new QShortcut(QKeySequence(Qt::Key_BracketLeft), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    auto* shrink = new QShortcut(QKeySequence(Qt::Key_BracketLeft), this, nullptr, nullptr, Qt::WindowShortcut);
+    shrink->setWhatsThis(tr("Smaller brush"));
     connect(shrink, &QShortcut::activated, m_d->settings, &ToolSettings::shrinkBrush);
 }
 
 void LabelEditor::createToolBarControls()
 {
-    QToolBar* bar = m_d->toolBar;
+    QToolBar* bar = m_d->optionsBar;
     ToolSettings* s = m_d->settings;
-    bar->addSeparator();
     auto* size = new QSpinBox(bar);
     size->setRange(1, ToolSettings::kMaxBrushSize);
     size->setValue(s->brushSize());
@@ -262,8 +308,11 @@ void LabelEditor::createClassShortcuts()
     const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5,
                             Qt::Key_6, Qt::Key_7, Qt::Key_8, Qt::Key_9, Qt::Key_0};
     for (int i = 0; i < 10; ++i) {
-        auto* shortcut = new QShortcut(QKeySequence(keys[i]), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+        auto* shortcut = new QShortcut(QKeySequence(keys[i]), this, nullptr, nullptr, Qt::WindowShortcut);
         const std::string digit = std::to_string((i + 1) % 10);
+        shortcut->setWhatsThis(tr("Select the class with hotkey %1 (else class number %2 in the list)")
+                                   .arg(QString::fromStdString(digit))
+                                   .arg(i + 1));
         connect(shortcut, &QShortcut::activated, this, [this, digit, i] {
             if (!m_d->project)
                 return;
@@ -287,6 +336,8 @@ void LabelEditor::setProject(data::Project* project)
     if (m_d->document && m_d->document->isModified())
         save();  // autosave, as on image switch; a failure is reported and the recovery file kept
     closeDocument();
+    m_d->keeper->setStore(nullptr);
+    m_d->keeper->waitForWrites();
     m_d->lock.reset();
     m_d->recovery.reset();
     m_d->project = project;
@@ -296,10 +347,13 @@ void LabelEditor::setProject(data::Project* project)
         return;
     }
     schemaChanged();
-    m_d->recovery = std::make_unique<data::RecoveryStore>(project->root());
+    m_d->recovery = std::make_shared<data::RecoveryStore>(project->root());
+    m_d->keeper->setStore(m_d->recovery);
     m_d->lock = std::make_unique<data::ProjectLock>(project->file());
+    bool heldByOther = false;
     try {
         if (m_d->lock->acquire() == data::ProjectLock::Result::HeldByOther) {
+            heldByOther = true;
             const auto owner = m_d->lock->owner();
             reportError(tr("%1 is already open in another SegStudio (process %2 on %3). Edits made in both will "
                            "overwrite each other.")
@@ -310,10 +364,53 @@ void LabelEditor::setProject(data::Project* project)
     } catch (const std::exception& e) {
         reportError(tr("Cannot create the project lock: %1").arg(fromStd(e.what())));
     }
-    const auto recovered = m_d->recovery->entries();
-    if (!recovered.empty())
-        emit statusMessage(tr("Unsaved work from an earlier session was found for %n image(s); it is restored when "
-                              "you open them.", nullptr, static_cast<int>(recovered.size())));
+    // Another SegStudio's recovery copies are its live work, not leftovers of a crash.
+    if (!heldByOther)
+        offerRecovery();
+}
+
+void LabelEditor::offerRecovery()
+{
+    const auto found = m_d->recovery->entries();
+    if (found.empty())
+        return;
+    QStringList descriptions;
+    for (const auto& entry : found)
+        descriptions << describe(entry);
+    const bool restore = m_d->recoveryPrompt ? m_d->recoveryPrompt(descriptions) : askToRestore(this, descriptions);
+    if (restore) {
+        emit statusMessage(tr("Unsaved labels of %n image(s) restored; they open as unsaved changes.", nullptr,
+                              int(found.size())));
+        return;
+    }
+    for (const auto& entry : found)
+        m_d->recovery->discard(entry.image);
+}
+
+std::optional<std::size_t> LabelEditor::recoveredImage() const
+{
+    if (!m_d->project || !m_d->recovery)
+        return std::nullopt;
+    std::optional<std::size_t> first;
+    for (const auto& entry : m_d->recovery->entries()) {
+        const auto index = m_d->project->indexOf(entry.image);
+        if (index && (!first || *index < *first))
+            first = index;
+    }
+    return first;
+}
+
+void LabelEditor::setRecoveryPrompt(RecoveryPrompt prompt) { m_d->recoveryPrompt = std::move(prompt); }
+void LabelEditor::setSaveOnSwitch(bool save) { m_d->saveOnSwitch = save; }
+bool LabelEditor::saveOnSwitch() const { return m_d->saveOnSwitch; }
+
+bool LabelEditor::leaveCurrentImage()
+{
+    if (!m_d->document || !m_d->document->isModified())
+        return true;
+    if (!m_d->saveOnSwitch)
+        return maybeSave(this);
+    return save();  // keep the current image and its edits when this fails, rather than lose them
 }
 
 bool LabelEditor::openImage(std::size_t index)
@@ -322,8 +419,8 @@ bool LabelEditor::openImage(std::size_t index)
         reportError(tr("There is no image %1 in the project.").arg(index));
         return false;
     }
-    if (m_d->document && m_d->document->isModified() && !save())
-        return false;  // keep the current image and its edits rather than lose them
+    if (m_d->index != index && !leaveCurrentImage())
+        return false;
     const data::Project& project = *m_d->project;
     try {
         // Decoding the image PNG is the floor of opening (~110 ms for 12 MP here): the label map is
@@ -356,25 +453,38 @@ bool LabelEditor::openImage(std::size_t index)
                                                           std::to_string(saved.labels.rows) + " but the image is " +
                                                           std::to_string(rgb.cols) + "x" + std::to_string(rgb.rows));
         const std::string key = project.entry(index).image;
-        std::optional<data::RecoveryStore::Entry> recovered = m_d->recovery ? m_d->recovery->find(key) : std::nullopt;
+        const cv::Mat recovered = readRecovered(key, rgb.cols, rgb.rows);
         closeDocument();
-        std::unique_ptr<LabelDocument> document;
-        if (recovered) {
-            cv::Mat labels = m_d->recovery->restore(*recovered, project.schema(), rgb.size());
-            saved.counts = paint::countLabels(labels);
-            document = std::make_unique<LabelDocument>(key, std::move(rgb), std::move(labels));
-            document->markRecovered(saved.labels);
-        } else {
-            // Nothing else holds the decoded map: the document edits it in place, no copy.
-            document = std::make_unique<LabelDocument>(key, std::move(rgb), std::move(saved.labels));
+        // Nothing else holds the decoded map: the document edits it in place, no copy.
+        auto document = std::make_unique<LabelDocument>(key, std::move(rgb), std::move(saved.labels));
+        if (!recovered.empty()) {
+            // One undoable edit on top of what is on disk: Undo takes the restored work back.
+            document->replaceLabels(recovered, tr("Restore unsaved labels"));
+            saved.counts = paint::countLabels(recovered);
         }
         attachDocument(std::move(document), index, saved.counts);
-        if (recovered)
-            emit statusMessage(tr("Restored unsaved labels of %1 from the recovery folder.").arg(fromStd(key)));
+        if (!recovered.empty())
+            emit statusMessage(tr("Restored the unsaved labels of %1 (Undo takes them back).").arg(fromStd(key)));
         return true;
     } catch (const std::exception& e) {
         reportError(tr("Cannot open image %1: %2").arg(index).arg(fromStd(e.what())));
         return false;
+    }
+}
+
+cv::Mat LabelEditor::readRecovered(const std::string& imageKey, int width, int height)
+{
+    if (!m_d->recovery)
+        return {};
+    const auto entry = m_d->recovery->find(imageKey);
+    if (!entry)
+        return {};
+    try {
+        return m_d->recovery->restore(*entry, m_d->project->schema(), cv::Size(width, height));
+    } catch (const std::exception& e) {
+        // The copy stays where it is for the user to look at; the image opens as saved.
+        reportError(tr("The recovery copy of %1 cannot be used: %2").arg(fromStd(imageKey), fromStd(e.what())));
+        return {};
     }
 }
 
@@ -387,16 +497,21 @@ void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::s
     m_d->undoGroup->addStack(doc->undoStack());
     m_d->undoGroup->setActiveStack(doc->undoStack());
     m_d->canvas->setDocument(doc);
+    m_d->keeper->setDocument(doc);
     connect(doc, &LabelDocument::labelsChanged, m_d->countTimer, qOverload<>(&QTimer::start));
     connect(doc, &LabelDocument::modifiedChanged, this, &LabelEditor::onModifiedChanged);
     showCounts(counts);
     onModifiedChanged(doc->isModified());
+    if (doc->isModified())
+        m_d->keeper->syncNow();
+    emit imageOpened(index);
 }
 
 void LabelEditor::closeDocument()
 {
     if (!m_d->document)
         return;
+    m_d->keeper->setDocument(nullptr);
     m_d->canvas->setDocument(nullptr);
     m_d->undoGroup->removeStack(m_d->document->undoStack());
     m_d->document.reset();
@@ -423,8 +538,8 @@ bool LabelEditor::save()
         return false;
     }
     doc->markSaved();
-    if (m_d->recovery)
-        m_d->recovery->discard(doc->imageKey());
+    m_d->keeper->syncNow();  // removes the recovery copy, after any write still queued
+    emit labelsSaved(fromStd(doc->imageKey()));
     const double fraction = paint::labelledFraction(paint::countLabels(doc->labels()));
     if (fraction > 0.0 && m_d->project->entry(index).status == data::LabelStatus::Unlabelled)
         m_d->project->setStatus(index, data::LabelStatus::InProgress);
@@ -447,31 +562,26 @@ bool LabelEditor::maybeSave(QWidget* dialogParent)
     if (answer == QMessageBox::Save)
         return save();
     m_d->document->revertToSaved();
-    if (m_d->recovery)
-        m_d->recovery->discard(m_d->document->imageKey());
+    m_d->keeper->syncNow();
     return true;
 }
 
 bool LabelEditor::writeRecovery()
 {
-    LabelDocument* doc = m_d->document.get();
-    if (!doc || !doc->isModified() || !m_d->recovery || !m_d->project)
-        return true;
-    try {
-        m_d->recovery->store(doc->imageKey(), doc->labels(), m_d->project->schema());
-        return true;
-    } catch (const std::exception& e) {
-        reportError(tr("Could not write the recovery copy: %1").arg(fromStd(e.what())));
-        return false;
-    }
+    m_d->keeper->syncNow();
+    m_d->keeper->waitForWrites();
+    return !m_d->keeper->lastWriteFailed();
 }
 
-void LabelEditor::setAutosaveInterval(int milliseconds) { m_d->autosaveTimer->start(std::max(1, milliseconds)); }
+void LabelEditor::setRecoveryDelay(int milliseconds) { m_d->keeper->setDelay(milliseconds); }
 
 QUndoGroup* LabelEditor::undoGroup() const { return m_d->undoGroup; }
 QList<QAction*> LabelEditor::toolActions() const { return m_d->toolActions; }
 QList<QAction*> LabelEditor::viewActions() const { return m_d->viewActions; }
 ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
+QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar}; }
+void LabelEditor::setCaption(const QString& text) { m_d->caption->setText(text); }
+QString LabelEditor::caption() const { return m_d->caption->text(); }
 LabelCanvas* LabelEditor::canvas() const { return m_d->canvas; }
 LabelDocument* LabelEditor::document() const { return m_d->document.get(); }
 ToolSettings* LabelEditor::toolSettings() const { return m_d->settings; }
@@ -584,6 +694,7 @@ bool LabelEditor::commitSchema(data::ClassSchema schema)
 void LabelEditor::schemaChanged()
 {
     const data::ClassSchema& schema = m_d->project ? m_d->project->schema() : data::ClassSchema();
+    m_d->keeper->setSchema(schema);
     m_d->canvas->setSchema(schema);
     m_d->classesPanel->setSchema(schema);
 }

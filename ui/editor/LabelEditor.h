@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
@@ -9,10 +10,16 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 class QAction;
 class QColor;
+class QToolBar;
 class QUndoGroup;
+
+namespace cv {
+class Mat;
+}
 
 namespace segstudio::data {
 class ClassSchema;
@@ -32,13 +39,18 @@ class ToolSettings;
 // panel that the main window docks. This is the only class ui/app needs to know.
 // Requirements: GUI thread only; the project passed to setProject() outlives its use here (call
 // setProject(nullptr) before destroying it).
-// Guarantees: the current label map reaches disk only through save() (atomic) or the autosave on
-// image switch; unsaved edits are also written to the project's recovery folder on a timer and
-// restored by openImage() after a crash; failures never drop edits, they emit errorOccurred.
+// Guarantees: the current label map reaches disk only through save() (atomic) or the save on image
+// switch (or, when saveOnSwitch() is off, the user's answer); the project's recovery folder holds
+// exactly the unsaved edits, rewritten shortly after each edit, undo or redo (RecoveryKeeper);
+// after a crash setProject() offers them back (Restore / Discard) and openImage() restores them
+// as one undoable edit; failures never drop edits, they emit errorOccurred.
 class LabelEditor : public QWidget {
     Q_OBJECT
 
 public:
+    // Shown a line per recovered image ("image — time"); true restores, false discards.
+    using RecoveryPrompt = std::function<bool(const QStringList& found)>;
+
     explicit LabelEditor(QWidget* parent = nullptr);
     ~LabelEditor() override;
 
@@ -52,13 +64,21 @@ public:
     QList<QAction*> toolActions() const;      // checkable, exclusive, with shortcuts
     QList<QAction*> viewActions() const;      // zoom in/out, fit, 1:1, toggle labels, outline mode
     ClassesPanel* classesPanel() const;       // a QWidget the main window docks on the right
+    QList<QToolBar*> toolBars() const;        // tools, and their options
+    void setCaption(const QString& text);     // the line above the canvas: which image, where in the list
+    QString caption() const;
 
     // Beyond the facade: for tests, benchmarks and power users.
     LabelCanvas* canvas() const;
     LabelDocument* document() const;  // nullptr when no image is open
     ToolSettings* toolSettings() const;
-    void setAutosaveInterval(int milliseconds);
-    bool writeRecovery();  // writes unsaved edits to the recovery folder now (the timer calls it)
+    void setRecoveryDelay(int milliseconds);  // after an edit, before the recovery copy is written
+    bool writeRecovery();  // brings the recovery folder up to date now and waits for the write
+    void setRecoveryPrompt(RecoveryPrompt prompt);  // before setProject(); default: a message box
+    std::optional<std::size_t> recoveredImage() const;  // the first image with restored edits
+    // On (the default) switching images saves the current one; off, the user is asked.
+    void setSaveOnSwitch(bool save);
+    bool saveOnSwitch() const;
 
     // Class operations (the classes panel's buttons end here). They change the project's schema
     // and save the project file; merge and delete also relabel every label map of the dataset
@@ -75,6 +95,8 @@ signals:
     void imageLabelled(std::size_t index, double labelledFraction);
     void statusMessage(const QString& text);
     void modifiedChanged(bool modified);
+    void labelsSaved(const QString& imageKey);
+    void imageOpened(std::size_t index);  // the label map of imageKey reached disk
     void errorOccurred(const QString& message);
 
 private:
@@ -86,6 +108,9 @@ private:
     void createClassShortcuts();
     void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index, const std::array<std::int64_t, 256>& counts);
     void closeDocument();
+    void offerRecovery();
+    bool leaveCurrentImage();
+    cv::Mat readRecovered(const std::string& imageKey, int width, int height);
     bool updateClass(int classId, const std::function<void(data::LabelClass&)>& change);
     bool relabelDataset(int fromId, int toId);
     bool commitSchema(data::ClassSchema schema);

@@ -26,4 +26,9 @@ void PickerTool::mousePressed(QMouseEvent* event, const QPointF& imagePos)
         settings()->setCurrentClass(value);
 }
 
+QString PickerTool::toolTip() const
+{
+    return tr("Class picker: click a labelled pixel to make its class the current class");
+}
+
 }  // namespace segstudio::ui

@@ -10,6 +10,7 @@ class PickerTool : public AbstractTool {
 
 public:
     explicit PickerTool(ToolSettings* settings, QObject* parent = nullptr);
+    QString toolTip() const override;
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
 };
 

@@ -155,4 +155,10 @@ void PolygonTool::paintOverlay(QPainter& painter)
     painter.drawPolyline(outline);
 }
 
+QString PolygonTool::toolTip() const
+{
+    return tr("Polygon: click the corners and close with a click on the first one, a double click or Enter; "
+              "or press and drag a freehand lasso. Esc cancels");
+}
+
 }  // namespace segstudio::ui

@@ -15,6 +15,7 @@ class PolygonTool : public AbstractTool {
 
 public:
     explicit PolygonTool(ToolSettings* settings, QObject* parent = nullptr);
+    QString toolTip() const override;
 
     void deactivate() override;
     void documentChanged() override;

@@ -179,4 +179,10 @@ void SuperpixelTool::paintOverlay(QPainter& painter)
     painter.drawImage(QPointF(region.bounds.x, region.bounds.y), mask);
 }
 
+QString SuperpixelTool::toolTip() const
+{
+    return tr("Superpixels: click or drag over the image to give whole superpixels (drawn as outlines) the "
+              "current class");
+}
+
 }  // namespace segstudio::ui

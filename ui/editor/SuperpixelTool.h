@@ -21,6 +21,7 @@ class SuperpixelTool : public AbstractTool {
 
 public:
     explicit SuperpixelTool(ToolSettings* settings, QObject* parent = nullptr);
+    QString toolTip() const override;
     ~SuperpixelTool() override;
 
     void activate(LabelCanvas* canvas) override;
