@@ -180,6 +180,10 @@ private slots:
         m_model.setIoU(1, 0.6);  // alpha
         m_proxy.setSortKey(ImageFilterProxyModel::SortKey::IoU, Qt::DescendingOrder);
         QCOMPARE(visibleNames(m_proxy).mid(0, 3), (segstudio::test::strings({"delta.png", "alpha.png", "bravo.png"})));
+        // Images without a prediction come last in either order (issue 9.18).
+        m_proxy.setSortKey(ImageFilterProxyModel::SortKey::IoU, Qt::AscendingOrder);
+        QCOMPARE(visibleNames(m_proxy).mid(0, 3), (segstudio::test::strings({"bravo.png", "alpha.png", "delta.png"})));
+        m_proxy.setSortKey(ImageFilterProxyModel::SortKey::IoU, Qt::DescendingOrder);
         // A new IoU moves its row while the sort stays on.
         m_model.setIoU(3, 0.95);
         QCOMPARE(visibleNames(m_proxy).first(), QStringLiteral("bravo.png"));

@@ -2,7 +2,14 @@
 #include "app/ImportDatasetDialog.h"
 #include "app/PathField.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTimer>
 #include <QDir>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -16,6 +23,14 @@ using segstudio::ui::PathField;
 // import() builds the project through DatasetImporter::importIndexPngs with that void value.
 class TestImportDatasetDialog : public QObject {
     Q_OBJECT
+
+    static void answerNextQuestion(QMessageBox::StandardButton button)
+    {
+        QTimer::singleShot(0, [button] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+                box->button(button)->click();
+        });
+    }
 
 private slots:
     void initTestCase()
@@ -65,6 +80,38 @@ private slots:
         dialog.findChild<PathField*>(QStringLiteral("projectFile"))->setPath(m_dir.filePath(QStringLiteral("x.segstudio")));
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    }
+
+    // Issue 9.14: typing a dataset folder proposes a project beside it, never inside it; a typed
+    // path in a missing folder creates that folder after asking; a fixed path clears the message.
+    void projectFileIsProposedBesideTheDataset()
+    {
+        ImportDatasetDialog dialog;
+        dialog.findChild<QComboBox*>(QStringLiteral("format"))->setCurrentIndex(int(ImportDatasetDialog::Format::IndexPngs));
+        auto* images = dialog.findChild<PathField*>(QStringLiteral("indexImageDir"));
+        auto* project = dialog.findChild<PathField*>(QStringLiteral("projectFile"));
+        QTest::keyClicks(images->lineEdit(), m_dir.filePath(QStringLiteral("images")));  // typed, key by key
+        QCOMPARE(project->path(), m_dir.filePath(QStringLiteral("images-segstudio/images.segstudio")));
+        dialog.findChild<PathField*>(QStringLiteral("indexLabelDir"))->setPath(m_dir.filePath(QStringLiteral("labels")));
+
+        // A path of the user's own in a folder that does not exist: asked, declined, explained.
+        project->setPath(m_dir.filePath(QStringLiteral("new/place/mine.segstudio")));
+        answerNextQuestion(QMessageBox::No);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        auto* error = dialog.findChild<QLabel*>(QStringLiteral("error"));
+        QVERIFY(error);
+        QVERIFY2(error->text().contains(QStringLiteral("no such folder")), qPrintable(error->text()));
+        // Editing the path to a valid one clears the message at once.
+        project->setPath(m_dir.filePath(QStringLiteral("fine.segstudio")));
+        QVERIFY(error->text().isEmpty());
+        // Back to the missing folder, and yes: it is created and the dialog accepts.
+        project->setPath(m_dir.filePath(QStringLiteral("new/place/mine.segstudio")));
+        answerNextQuestion(QMessageBox::Yes);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QVERIFY(QFileInfo(m_dir.filePath(QStringLiteral("new/place"))).isDir());
+        QCOMPARE(dialog.request().projectFile, m_dir.filePath(QStringLiteral("new/place/mine.segstudio")));
     }
 
     void importsIndexPngsWithTheVoidValue()

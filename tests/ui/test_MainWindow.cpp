@@ -3,8 +3,11 @@
 #include "app/ImageFilterProxyModel.h"
 #include "app/ImageListModel.h"
 #include "app/MainWindow.h"
+#include "app/ShortcutsDialog.h"
 #include "app/StartPage.h"
+#include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
+#include "editor/ToolSettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +18,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -97,6 +101,97 @@ private slots:
         browser->previousAction()->trigger();
         QCOMPARE(browser->currentEntry(), std::optional<std::size_t>(1));
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
+    }
+
+    // Issue 9.6 and 9.7: redo on both keys; tool and class keys wherever focus is, text excepted.
+    void shortcutsWorkWhereverFocusIs()
+    {
+        QTemporaryDir dir;
+        segstudio::test::writeProject(dir.path(), {{"one.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                   {"two.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
+        segstudio::ui::LabelEditor* editor = window.editor();
+        const auto toolChecked = [editor](const char* id) {
+            for (QAction* action : editor->toolActions())
+                if (action->objectName() == QLatin1String("tool.") + QLatin1String(id))
+                    return action->isChecked();
+            return false;
+        };
+
+        // Focus in the classes table: B is the brush (not a type-ahead to "Building"), 2 a class.
+        auto* table = editor->classesPanel()->findChild<QTableWidget*>();
+        QVERIFY(table);
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_E);
+        QVERIFY(toolChecked("eraser"));
+        QTest::keyClick(table, Qt::Key_B);
+        QVERIFY(toolChecked("brush"));
+        const int second = window.project()->schema().classes().at(1).id;
+        QTest::keyClick(table, Qt::Key_2);
+        QCOMPARE(editor->toolSettings()->currentClass(), second);
+
+        // Focus on a thumbnail: E and ] still reach the editor.
+        QListView* grid = window.browser()->gridView();
+        grid->setFocus();
+        QTest::keyClick(grid, Qt::Key_E);
+        QVERIFY(toolChecked("eraser"));
+        const int size = editor->toolSettings()->brushSize();
+        QTest::keyClick(grid, Qt::Key_BracketRight);
+        QVERIFY(editor->toolSettings()->brushSize() > size);
+
+        // Typing in the search field types; it does not switch tools.
+        auto* search = window.browser()->findChild<QLineEdit*>(QStringLiteral("search"));
+        search->setFocus();
+        QTest::keyClicks(search, QStringLiteral("b"));
+        QCOMPARE(search->text(), QStringLiteral("b"));
+        QVERIFY(toolChecked("eraser"));
+        search->clear();
+
+        // Undo with Ctrl+Z; redo with Ctrl+Shift+Z and with Ctrl+Y.
+        grid->setFocus();
+        QVERIFY(editor->fillUnlabelled(second));
+        QVERIFY(editor->isModified());
+        QTest::keyClick(grid, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(!editor->isModified());
+        QTest::keyClick(grid, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(editor->isModified());
+        QTest::keyClick(grid, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(!editor->isModified());
+        QTest::keyClick(grid, Qt::Key_Y, Qt::ControlModifier);
+        QVERIFY(editor->isModified());
+    }
+
+    // Issue 9.8: the shortcut list is made from the window's own actions and shortcuts.
+    void shortcutListCoversEveryShortcut()
+    {
+        MainWindow window;
+        const auto rows = segstudio::ui::ShortcutsDialog::collect(window);
+        const auto keysOf = [&rows](const QString& command) {
+            for (const auto& row : rows)
+                if (row.command == command)
+                    return row.keys;
+            return QString();
+        };
+        QCOMPARE(keysOf(QStringLiteral("Redo")), QStringLiteral("Ctrl+Shift+Z, Ctrl+Y"));
+        QCOMPARE(keysOf(QStringLiteral("Brush")), QStringLiteral("B"));
+        QCOMPARE(keysOf(QStringLiteral("Keyboard Shortcuts")), QStringLiteral("F1"));
+        QCOMPARE(keysOf(QStringLiteral("Larger brush")), QStringLiteral("]"));
+        QVERIFY(keysOf(QStringLiteral("Select the class with hotkey 1 (else class number 1 in the list)")) == QStringLiteral("1"));
+        // Every action with a shortcut is listed, under its text.
+        QStringList commands;
+        for (const auto& row : rows)
+            commands << row.command;
+        for (const QAction* action : window.findChildren<QAction*>())
+            if (!action->shortcuts().isEmpty() && !action->text().isEmpty())
+                QVERIFY2(commands.contains(action->text().remove(u'&').remove(QStringLiteral("…")).trimmed()),
+                         qPrintable(action->text()));
+        // Tool tips say what a tool does, not only its name.
+        for (QAction* tool : window.editor()->toolActions())
+            QVERIFY2(tool->toolTip().size() > tool->text().size() + 20, qPrintable(tool->toolTip()));
     }
 
     void labellingUpdatesTheBrowserLive()

@@ -37,8 +37,9 @@ private slots:
                                 << QStringLiteral("already exists");
         QTest::newRow("exists once the suffix is added") << QStringLiteral("old") << QStringLiteral("old.segstudio")
                                                          << QStringLiteral("already exists");
+        // A missing folder under a writable one is created by the wizard (folderToCreate).
         QTest::newRow("missing folder") << QStringLiteral("nowhere/new.segstudio")
-                                        << QStringLiteral("nowhere/new.segstudio") << QStringLiteral("no such folder");
+                                        << QStringLiteral("nowhere/new.segstudio") << QString();
         QTest::newRow("folder is a file") << QStringLiteral("plain.txt/new.segstudio")
                                           << QStringLiteral("plain.txt/new.segstudio") << QStringLiteral("no such folder");
     }
@@ -54,6 +55,24 @@ private slots:
             QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
         else
             QVERIFY2(result.error.contains(error), qPrintable(result.error));
+    }
+
+    void missingFolderIsCreatedOnRequest()
+    {
+        const NewProjectFile result = NewProjectFile::check(m_dir.filePath(QStringLiteral("a/b/p.segstudio")));
+        QVERIFY(result.error.isEmpty());
+        QCOMPARE(result.folderToCreate, m_dir.filePath(QStringLiteral("a/b")));
+        QVERIFY(result.createFolder(nullptr));
+        QVERIFY(QFileInfo(m_dir.filePath(QStringLiteral("a/b"))).isDir());
+        QVERIFY(NewProjectFile::check(result.file).folderToCreate.isEmpty());
+    }
+
+    void suggestionIsBesideTheDataset()
+    {
+        const QString dataset = m_dir.filePath(QStringLiteral("camvid"));
+        QCOMPARE(NewProjectFile::suggestFor(dataset), m_dir.filePath(QStringLiteral("camvid-segstudio/camvid.segstudio")));
+        QCOMPARE(NewProjectFile::suggestFor(dataset + QLatin1Char('/')),
+                 m_dir.filePath(QStringLiteral("camvid-segstudio/camvid.segstudio")));
     }
 
     void unwritableFolderIsRefused()

@@ -78,9 +78,21 @@ private slots:
         dock.setTrainer(writeFakeTrainer(dir.path()));
         dock.setProject(&project, &model);
         QVERIFY(!dock.predictValidation());  // no run selected
+        // Choosing a run whose predictions are on disk (from an earlier session) scores them: the
+        // IoU column is back after a restart without predicting again (issue 9.18).
+        QSignalSpy finished(&dock, &PredictionsDock::finished);
         dock.setRunDirectory(run);
         QCOMPARE(dock.predictionsFolder(), QDir(run).filePath(QStringLiteral("predictions")));
-        QSignalSpy finished(&dock, &PredictionsDock::finished);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(model.hasIoU());
+        QCOMPARE(model.data(model.index(1, 0), ImageListModel::IoURole).toDouble(), 1.0);
+        // Another run without predictions clears them; back to this run, they return.
+        dock.setRunDirectory(QDir(dir.path()).filePath(QStringLiteral("runs/none")));
+        QVERIFY(!model.hasIoU());
+        dock.setRunDirectory(run);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(model.hasIoU());
+        finished.clear();
         QVERIFY(dock.predictValidation());
         QVERIFY(dock.isBusy());
         QVERIFY(finished.wait(60000));

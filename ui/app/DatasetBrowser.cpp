@@ -165,7 +165,12 @@ void DatasetBrowser::createViews()
     m_list->verticalHeader()->setDefaultSectionSize(rowHeight);
     // The name column shows the thumbnail (4:3) at row height.
     m_list->setIconSize(QSize((rowHeight - 2) * 4 / 3, rowHeight - 2));
-    m_list->horizontalHeader()->setStretchLastSection(true);
+    // The image column takes the width the dock gives and elides in the middle, where a long
+    // path has the least to say ("images/…/street_0001.png"); the tooltip has it whole.
+    m_list->horizontalHeader()->setStretchLastSection(false);
+    m_list->horizontalHeader()->setDefaultSectionSize(90);
+    m_list->horizontalHeader()->setSectionResizeMode(ImageListModel::NameColumn, QHeaderView::Stretch);
+    m_list->setTextElideMode(Qt::ElideMiddle);
     m_list->setWordWrap(false);
 
     m_selection = m_grid->selectionModel();
@@ -239,12 +244,26 @@ void DatasetBrowser::applyFilters()
     m_proxy->setClassFilter(classId < 0 ? std::nullopt : std::optional(classId));
     m_proxy->setSearchText(m_search->text());
     updateSummary();
+    keepCurrentInView();
+}
+
+void DatasetBrowser::keepCurrentInView()
+{
+    // A filtered-out current row has already moved the current index to a neighbour (the
+    // selection model does that on row removal, and the editor followed); with none left, the
+    // first row that is shown becomes current, so the editor never shows an image not listed.
+    const QModelIndex current = m_selection->currentIndex();
+    if (current.isValid())
+        selectProxyRow(current.row());
+    else
+        selectNearestRow(0);
 }
 
 void DatasetBrowser::applySort()
 {
     m_proxy->setSortKey(ImageFilterProxyModel::SortKey(m_sortKey->currentData().toInt()),
                         m_sortOrder->isChecked() ? Qt::DescendingOrder : Qt::AscendingOrder);
+    keepCurrentInView();
 }
 
 std::optional<std::size_t> DatasetBrowser::currentEntry() const

@@ -73,6 +73,7 @@ private:
     void fillClassFilter();
     void applyFilters();
     void applySort();
+    void keepCurrentInView();
     void selectProxyRow(int row);
     void showContextMenu(const QPoint& globalPos);
     void updateSummary();

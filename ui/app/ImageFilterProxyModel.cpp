@@ -111,6 +111,12 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
         return compareNames(l, r) < 0;
     const double a = l.data(role).toDouble();
     const double b = r.data(role).toDouble();
+    // No value (-1: no prediction, stats not read yet) goes last in either order: a descending
+    // sort places l first when lessThan(r, l), so the answer flips with the order.
+    const bool hasA = a >= 0.0;
+    const bool hasB = b >= 0.0;
+    if (hasA != hasB)
+        return sortOrder() == Qt::AscendingOrder ? hasA : hasB;
     if (a != b)
         return a < b;
     // Ties keep name order whichever way the sort goes, so equal values do not shuffle: a

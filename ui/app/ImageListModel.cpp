@@ -141,8 +141,10 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole: return displayData(row, index.column());
     case Qt::ToolTipRole: {
+        // The full path: the list elides long names in the middle.
+        const QString path = QString::fromStdString(m_project->imagePath(std::size_t(row)).string());
         const QString problem = data(index, ProblemRole).toString();
-        return problem.isEmpty() ? QString::fromStdString(entry.image) : problem;
+        return problem.isEmpty() ? path : path + QLatin1Char('\n') + problem;
     }
     case Qt::TextAlignmentRole:
         if (index.column() == LabelledColumn || index.column() == IoUColumn)

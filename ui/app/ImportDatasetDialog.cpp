@@ -2,6 +2,7 @@
 
 #include "NewProjectFile.h"
 #include "PathField.h"
+#include "ProjectFileField.h"
 #include "SchemaChooser.h"
 #include "data/Project.h"
 
@@ -29,7 +30,7 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
       m_indexLabelDir(new PathField(PathField::Kind::Folder, {}, this)),
       m_indexVoidValue(new QSpinBox(this)),
       m_schema(new SchemaChooser(this)),
-      m_projectFile(new PathField(PathField::Kind::SaveFile, tr("SegStudio projects (*.segstudio)"), this)),
+      m_projectFile(new ProjectFileField(this)),
       m_error(new QLabel(this))
 {
     setWindowTitle(tr("Import Dataset"));
@@ -73,6 +74,7 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     form->addRow(m_pages);
     form->addRow(tr("Classes:"), m_schema);
     form->addRow(tr("New project file:"), m_projectFile);
+    m_error->setObjectName(QStringLiteral("error"));
     m_error->setStyleSheet(QStringLiteral("color: #c03030"));
     m_error->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -82,18 +84,29 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
-    m_projectFile->setObjectName(QStringLiteral("projectFile"));
-    for (PathField* source : {m_datasetDir, m_indexImageDir})
-        connect(source, &PathField::pathChanged, this, [this](const QString& dir) {
-            if (m_projectFile->path().isEmpty() && !dir.isEmpty())
-                m_projectFile->setPath(QDir(dir).filePath(QStringLiteral("project.segstudio")));
-        });
+    for (PathField* source : {m_datasetDir, m_imageDir, m_indexImageDir})
+        connect(source, &PathField::pathChanged, m_projectFile, &ProjectFileField::suggestFrom);
+    for (PathField* field : {m_datasetDir, m_imageDir, m_maskDir, m_indexImageDir, m_indexLabelDir,
+                             static_cast<PathField*>(m_projectFile)})
+        connect(field, &PathField::pathChanged, this, &ImportDatasetDialog::recheck);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDatasetDialog::recheck);
+}
+
+void ImportDatasetDialog::recheck()
+{
+    // A shown problem goes away as soon as the input is fixed, not only on the next OK.
+    if (m_error->text().isEmpty())
+        return;
+    Request request;
+    m_error->setText(check(request));
 }
 
 void ImportDatasetDialog::accept()
 {
     Request request;
-    const QString problem = check(request);
+    QString problem = check(request);
+    if (problem.isEmpty())
+        request.projectFile = m_projectFile->prepare(this, &problem);
     if (!problem.isEmpty()) {
         m_error->setText(problem);
         return;

@@ -13,6 +13,7 @@ class QStackedWidget;
 namespace segstudio::ui {
 
 class PathField;
+class ProjectFileField;
 class SchemaChooser;
 
 // "Import dataset…": a CamVid/SegNet-layout folder, an image folder with a folder of index-PNG
@@ -43,6 +44,7 @@ public:
     static data::Project import(const Request& request, const data::ImportProgress& progress);
 
 private:
+    void recheck();
     QString check(Request& request) const;  // empty when fine, else what is wrong
 
     QComboBox* m_format;
@@ -55,7 +57,7 @@ private:
     PathField* m_indexLabelDir;
     QSpinBox* m_indexVoidValue;
     SchemaChooser* m_schema;
-    PathField* m_projectFile;
+    ProjectFileField* m_projectFile;
     QLabel* m_error;
     Request m_request;
 };

@@ -8,6 +8,7 @@
 #include "NewProjectDialog.h"
 #include "PredictionsDock.h"
 #include "RecentProjects.h"
+#include "ShortcutsDialog.h"
 #include "StartPage.h"
 #include "TaskRunner.h"
 #include "TrainingDock.h"
@@ -28,6 +29,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTime>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoGroup>
@@ -65,6 +67,9 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     connectParts();
     m_projectLabel = new QLabel(this);
+    m_savedLabel = new QLabel(this);
+    m_savedLabel->setObjectName(QStringLiteral("savedLabel"));
+    statusBar()->addPermanentWidget(m_savedLabel);
     statusBar()->addPermanentWidget(m_projectLabel);
     readSettings();
     updateRecentMenu();
@@ -107,13 +112,21 @@ void MainWindow::createActions()
     m_exportColourAction = make(tr("Label Maps as &Colour Masks…"), QString(), QKeySequence(), [this] { exportLabels(true); });
     m_closeAction = make(tr("&Close Project"), QStringLiteral("document-close"), QKeySequence::Close, &MainWindow::closeProject);
     m_quitAction = make(tr("&Quit"), QStringLiteral("application-exit"), QKeySequence::Quit, &QWidget::close);
+    m_saveOnSwitchAction = new QAction(tr("Save Labels When &Switching Images"), this);
+    m_saveOnSwitchAction->setCheckable(true);
+    m_saveOnSwitchAction->setChecked(true);
+    m_saveOnSwitchAction->setToolTip(tr("On: opening another image saves the current one's labels. "
+                                        "Off: you are asked to save or discard."));
+    connect(m_saveOnSwitchAction, &QAction::toggled, m_editor, &LabelEditor::setSaveOnSwitch);
     m_removeProblemsAction = make(tr("&Remove Images with Problems…"), QString(), QKeySequence(), &MainWindow::removeProblemImages);
 
     m_undoAction = m_editor->undoGroup()->createUndoAction(this, tr("&Undo"));
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
     m_redoAction = m_editor->undoGroup()->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
+    // a key registered twice on one action is "ambiguous" to Qt and does nothing.
+    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
 }
 
@@ -160,6 +173,8 @@ void MainWindow::createMenus()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addActions({m_undoAction, m_redoAction});
+    edit->addSeparator();
+    edit->addAction(m_saveOnSwitchAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addActions(m_editor->viewActions());
@@ -176,6 +191,12 @@ void MainWindow::createMenus()
     dataset->addAction(m_removeProblemsAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        ShortcutsDialog dialog(ShortcutsDialog::collect(*this), this);
+        dialog.exec();
+    });
+    shortcuts->setObjectName(QStringLiteral("help.shortcuts"));
+    shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About SegStudio"), this, [this] {
         QMessageBox::about(this, tr("About SegStudio"),
                            tr("<b>SegStudio %1</b><p>Semantic segmentation: label, browse, train, inspect.</p>")
@@ -192,11 +213,28 @@ void MainWindow::createMenus()
     main->setObjectName(QStringLiteral("projectToolBar"));
     main->addActions({m_newAction, m_openAction, m_saveAction});
     main->addSeparator();
-    main->addActions({m_undoAction, m_redoAction});
+    // The tool bar gets fixed-text stand-ins: the real actions' text grows with the command
+    // ("Undo Magic wand") and would shift every button after them; the tooltip says it whole.
+    main->addActions({toolBarProxy(m_undoAction, tr("Undo")), toolBarProxy(m_redoAction, tr("Redo"))});
     if (!m_editor->viewActions().isEmpty()) {
         main->addSeparator();
         main->addActions(m_editor->viewActions());
     }
+}
+
+QAction* MainWindow::toolBarProxy(QAction* action, const QString& text)
+{
+    auto* proxy = new QAction(action->icon(), text, this);
+    proxy->setObjectName(action->objectName().isEmpty() ? text : action->objectName() + QStringLiteral(".toolbar"));
+    const auto mirror = [proxy, action] {
+        proxy->setEnabled(action->isEnabled());
+        proxy->setToolTip(QStringLiteral("%1 (%2)").arg(action->text().remove(u'&'),
+                                                        action->shortcut().toString(QKeySequence::NativeText)));
+    };
+    connect(action, &QAction::changed, proxy, mirror);
+    connect(proxy, &QAction::triggered, action, &QAction::trigger);
+    mirror();
+    return proxy;
 }
 
 void MainWindow::connectParts()
@@ -212,6 +250,11 @@ void MainWindow::connectParts()
     connect(m_browser, &DatasetBrowser::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     connect(m_browser->model(), &ImageListModel::projectModified, this, &MainWindow::scheduleProjectSave);
+    connect(m_editor, &LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_browser->proxy(), signal, this, &MainWindow::updateImageCaption);
+    connect(m_browser->proxy(), &QAbstractItemModel::layoutChanged, this, &MainWindow::updateImageCaption);
+    connect(m_browser->proxy(), &QAbstractItemModel::modelReset, this, &MainWindow::updateImageCaption);
 
     connect(m_editor, &LabelEditor::imageLabelled, this, [this](std::size_t index, double fraction) {
         m_browser->model()->setLabelledFraction(int(index), fraction);
@@ -220,6 +263,9 @@ void MainWindow::connectParts()
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 2 * kStatusTimeoutMs); });
+    connect(m_editor, &LabelEditor::labelsSaved, this, [this](const QString& image) {
+        m_savedLabel->setText(tr("Saved %1 at %2").arg(image, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    });
     connect(m_editor, &LabelEditor::modifiedChanged, this, [this](bool modified) {
         setWindowModified(modified);
         // A label map just reached disk: its status (set by the editor) and counts follow.
@@ -239,6 +285,7 @@ void MainWindow::readSettings()
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_browser->showListAction()->setChecked(settings.value(QStringLiteral("browser/list"), false).toBool());
     m_browser->overlayAction()->setChecked(settings.value(QStringLiteral("browser/overlay"), false).toBool());
+    m_saveOnSwitchAction->setChecked(settings.value(QStringLiteral("editor/saveOnSwitch"), true).toBool());
 }
 
 void MainWindow::writeSettings() const
@@ -248,6 +295,7 @@ void MainWindow::writeSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("browser/list"), m_browser->showListAction()->isChecked());
     settings.setValue(QStringLiteral("browser/overlay"), m_browser->overlayAction()->isChecked());
+    settings.setValue(QStringLiteral("editor/saveOnSwitch"), m_saveOnSwitchAction->isChecked());
 }
 
 bool MainWindow::openProject(const QString& file)
@@ -295,14 +343,18 @@ void MainWindow::showProject(std::unique_ptr<data::Project> project)
     m_project = std::move(project);
     m_browser->setProject(m_project.get());
     m_editor->setProject(m_project.get());
-    m_training->setProjectFile(QString::fromStdString(m_project->file().string()));
+    // Predictions first: the training dock's run selection feeds it, for this project.
     m_predictions->setProject(m_project.get(), m_browser->model());
+    m_training->setProjectFile(QString::fromStdString(m_project->file().string()));
     m_central->setCurrentWidget(m_editor);
     m_browserDock->show();
     m_classesDock->show();
     updateTitle();
     updateActions();
-    if (m_project->size() > 0)
+    // Restored work first: the user just chose to get it back.
+    if (const auto recovered = m_editor->recoveredImage())
+        m_browser->selectEntry(*recovered);
+    else if (m_project->size() > 0)
         m_browser->selectEntry(0);
 }
 
@@ -335,6 +387,8 @@ bool MainWindow::closeProject()
     m_startPage->setRecentProjects(RecentProjects(settings).files());
     m_central->setCurrentWidget(m_startPage);
     setWindowModified(false);
+    m_savedLabel->clear();
+    m_editor->setCaption({});
     updateTitle();
     updateActions();
     return true;
@@ -531,6 +585,20 @@ void MainWindow::updateTitle()
     m_projectLabel->setText(tr("%1 · %n image(s) · %2 classes", nullptr, int(m_project->size()))
                                 .arg(name)
                                 .arg(m_project->schema().size()));
+}
+
+void MainWindow::updateImageCaption()
+{
+    const auto entry = m_editor->currentIndex();
+    if (!m_project || !entry || *entry >= m_project->size()) {
+        m_editor->setCaption({});
+        return;
+    }
+    const QString name = QString::fromStdString(m_project->entry(*entry).image);
+    const int row = m_browser->proxy()->rowOfEntry(*entry);
+    const int shown = m_browser->proxy()->rowCount();
+    m_editor->setCaption(row >= 0 ? tr("%1 · %2 / %3").arg(name).arg(row + 1).arg(shown)
+                                  : tr("%1 · not in the filtered list (%2 shown)").arg(name).arg(shown));
 }
 
 void MainWindow::updateActions()

@@ -54,6 +54,9 @@ public:
     StartPage* startPage() const { return m_startPage; }
     TrainingDock* training() const { return m_training; }
     PredictionsDock* predictions() const { return m_predictions; }
+    QAction* saveOnSwitchAction() const { return m_saveOnSwitchAction; }
+    QAction* undoAction() const { return m_undoAction; }
+    QAction* redoAction() const { return m_redoAction; }
 
 signals:
     void projectOpened(const QString& file);
@@ -66,6 +69,7 @@ private:
     void createMenus();
     void createDocks();
     void connectParts();
+    QAction* toolBarProxy(QAction* action, const QString& text);
     void readSettings();
     void writeSettings() const;
 
@@ -86,6 +90,7 @@ private:
     void updateRecentMenu();
     void updateTitle();
     void updateActions();
+    void updateImageCaption();
     void showError(const QString& title, const QString& message);
 
     std::unique_ptr<data::Project> m_project;
@@ -100,6 +105,7 @@ private:
     PredictionsDock* m_predictions = nullptr;
     QDockWidget* m_predictionsDock = nullptr;
     QLabel* m_projectLabel = nullptr;
+    QLabel* m_savedLabel = nullptr;  // which label map reached disk last, and when
     QTimer* m_projectSaveTimer;
     QMenu* m_recentMenu = nullptr;
     QAction* m_newAction = nullptr;
@@ -114,6 +120,7 @@ private:
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;
     QAction* m_removeProblemsAction = nullptr;
+    QAction* m_saveOnSwitchAction = nullptr;
     QString m_lastError;
 };
 

@@ -68,11 +68,24 @@ void MetricsPlot::addPoints(const std::vector<data::MetricsPoint>& points)
             add(m_series[ValMeanIoU], x, point.meanIoU);
         }
     }
+    rescaleToData();
+}
+
+void MetricsPlot::rescaleToData()
+{
+    // Over every series: validation comes before the first logged training line and after the
+    // last one (the final validation), and must be inside the axis too.
     bool found = false;
-    const QCPRange iterations = m_series[TrainLoss]->data()->isEmpty()
-                                    ? m_series[ValLoss]->getKeyRange(found)
-                                    : m_series[TrainLoss]->getKeyRange(found);
-    xAxis->setRange(iterations.lower, std::max(iterations.upper, iterations.lower + 1.0));
+    std::optional<QCPRange> iterations;
+    for (QCPGraph* graph : m_series) {
+        const QCPRange range = graph->getKeyRange(found);
+        if (found)
+            iterations = iterations ? QCPRange(std::min(iterations->lower, range.lower), std::max(iterations->upper, range.upper))
+                                    : range;
+    }
+    if (!iterations)
+        iterations = QCPRange(0.0, 1.0);
+    xAxis->setRange(iterations->lower, std::max(iterations->upper, iterations->lower + 1.0));
     QCPRange losses(0.0, 1.0);
     bool haveLoss = false;
     for (Series which : {TrainLoss, ValLoss}) {
@@ -90,7 +103,7 @@ void MetricsPlot::clearPoints()
 {
     for (QCPGraph* graph : m_series)
         graph->data()->clear();
-    replot(QCustomPlot::rpQueuedReplot);
+    rescaleToData();  // an empty plot shows the default ranges, not the last run's
 }
 
 }  // namespace segstudio::ui

@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
 #include <vector>
 
 namespace segstudio::ui {
@@ -25,6 +26,8 @@ public:
     QCPGraph* series(Series which) const { return m_series[which]; }
 
 private:
+    void rescaleToData();
+
     QCPGraph* m_series[SeriesCount] = {};
 };
 

@@ -2,6 +2,7 @@
 
 #include "NewProjectFile.h"
 #include "PathField.h"
+#include "ProjectFileField.h"
 #include "SchemaChooser.h"
 #include "data/Project.h"
 
@@ -17,7 +18,7 @@ namespace segstudio::ui {
 NewProjectDialog::NewProjectDialog(QWidget* parent)
     : QDialog(parent),
       m_imageDir(new PathField(PathField::Kind::Folder, {}, this)),
-      m_projectFile(new PathField(PathField::Kind::SaveFile, tr("SegStudio projects (*.segstudio)"), this)),
+      m_projectFile(new ProjectFileField(this)),
       m_schema(new SchemaChooser(this)),
       m_error(new QLabel(this))
 {
@@ -26,6 +27,7 @@ NewProjectDialog::NewProjectDialog(QWidget* parent)
     form->addRow(tr("Images folder:"), m_imageDir);
     form->addRow(tr("Classes:"), m_schema);
     form->addRow(tr("Project file:"), m_projectFile);
+    m_error->setObjectName(QStringLiteral("error"));
     m_error->setStyleSheet(QStringLiteral("color: #c03030"));
     m_error->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -35,32 +37,38 @@ NewProjectDialog::NewProjectDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
-    // Suggest the project file next to the images as soon as a folder is chosen.
-    connect(m_imageDir, &PathField::pathChanged, this, [this](const QString& dir) {
-        if (m_projectFile->path().isEmpty() && !dir.isEmpty())
-            m_projectFile->setPath(QDir(dir).filePath(QStringLiteral("project.segstudio")));
-    });
+    // Suggest a project file beside the images (never inside them) as a folder is typed.
+    connect(m_imageDir, &PathField::pathChanged, m_projectFile, &ProjectFileField::suggestFrom);
+    for (PathField* field : {m_imageDir, static_cast<PathField*>(m_projectFile)})
+        connect(field, &PathField::pathChanged, this, [this] {
+            if (!m_error->text().isEmpty())
+                m_error->setText(problem());
+        });
+}
+
+QString NewProjectDialog::problem() const
+{
+    if (!QFileInfo(m_imageDir->path()).isDir())
+        return tr("%1: not a folder").arg(m_imageDir->path().isEmpty() ? tr("(empty)") : m_imageDir->path());
+    return NewProjectFile::check(m_projectFile->path()).error;
 }
 
 void NewProjectDialog::accept()
 {
     Request request;
     request.imageDir = m_imageDir->path();
-    request.projectFile = m_projectFile->path();
-    if (!QFileInfo(request.imageDir).isDir()) {
-        m_error->setText(tr("%1: not a folder").arg(request.imageDir));
-        return;
+    QString error = problem();
+    if (error.isEmpty())
+        request.projectFile = m_projectFile->prepare(this, &error);
+    if (error.isEmpty()) {
+        try {
+            request.schema = m_schema->schema();
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
     }
-    const NewProjectFile projectFile = NewProjectFile::check(request.projectFile);
-    if (!projectFile.error.isEmpty()) {
-        m_error->setText(projectFile.error);
-        return;
-    }
-    request.projectFile = projectFile.file;
-    try {
-        request.schema = m_schema->schema();
-    } catch (const std::exception& error) {
-        m_error->setText(QString::fromStdString(error.what()));
+    if (!error.isEmpty()) {
+        m_error->setText(error);
         return;
     }
     m_request = request;

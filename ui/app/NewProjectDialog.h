@@ -10,6 +10,7 @@ class QLabel;
 namespace segstudio::ui {
 
 class PathField;
+class ProjectFileField;
 class SchemaChooser;
 
 // "New project…": a folder of images (searched recursively), a class schema and where the
@@ -32,8 +33,9 @@ public:
     static data::Project create(const Request& request, const data::ImportProgress& progress);
 
 private:
+    QString problem() const;  // what stops OK, empty when nothing does
     PathField* m_imageDir;
-    PathField* m_projectFile;
+    ProjectFileField* m_projectFile;
     SchemaChooser* m_schema;
     QLabel* m_error;
     Request m_request;

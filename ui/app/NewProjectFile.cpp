@@ -3,7 +3,9 @@
 #include "data/Project.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace segstudio::ui {
 
@@ -12,6 +14,19 @@ namespace {
 QString tr(const char* text)
 {
     return QCoreApplication::translate("NewProjectFile", text);
+}
+
+// The deepest part of `path` that exists: what decides whether the rest can be created.
+QFileInfo existingAncestor(const QString& path)
+{
+    QString current = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    while (!QFileInfo::exists(current)) {
+        const QString parent = QFileInfo(current).path();
+        if (parent == current)
+            break;
+        current = parent;
+    }
+    return QFileInfo(current);
 }
 
 }  // namespace
@@ -33,11 +48,40 @@ NewProjectFile NewProjectFile::check(const QString& path)
         return result;
     }
     const QFileInfo folder(info.absolutePath());
-    if (!folder.isDir())
-        result.error = tr("%1: no such folder").arg(folder.filePath());
-    else if (!folder.isWritable())
-        result.error = tr("%1: this folder is not writable").arg(folder.filePath());
+    if (folder.isDir()) {
+        if (!folder.isWritable())
+            result.error = tr("%1: this folder is not writable").arg(folder.filePath());
+        return result;
+    }
+    const QFileInfo ancestor = existingAncestor(folder.filePath());
+    if (!ancestor.isDir())
+        result.error = tr("%1: no such folder (%2 is a file)").arg(folder.filePath(), ancestor.filePath());
+    else if (!ancestor.isWritable())
+        result.error = tr("%1: no such folder, and %2 is not writable").arg(folder.filePath(), ancestor.filePath());
+    else
+        result.folderToCreate = folder.filePath();
     return result;
+}
+
+QString NewProjectFile::suggestFor(const QString& datasetDir)
+{
+    const QFileInfo dataset(QDir::cleanPath(datasetDir));
+    const QString name = dataset.fileName().isEmpty() ? QStringLiteral("project") : dataset.fileName();
+    const QString fileName = name + QString::fromLatin1(data::Project::kFileSuffix);
+    const QFileInfo parent(dataset.absolutePath());
+    if (parent.isDir() && parent.isWritable())
+        return QDir(parent.filePath()).filePath(name + QStringLiteral("-segstudio/") + fileName);
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QDir(documents).filePath(QStringLiteral("SegStudio/") + name + QLatin1Char('/') + fileName);
+}
+
+bool NewProjectFile::createFolder(QString* error) const
+{
+    if (folderToCreate.isEmpty() || QDir().mkpath(folderToCreate))
+        return true;
+    if (error)
+        *error = tr("%1: cannot create this folder").arg(folderToCreate);
+    return false;
 }
 
 }  // namespace segstudio::ui

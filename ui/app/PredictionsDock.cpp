@@ -68,7 +68,9 @@ void PredictionsDock::setProject(const data::Project* project, ImageListModel* m
     m_model = model;
     ++m_generation;
     m_status->clear();
+    m_log->clear();  // the last project's run is no business of this one
     updateButtons();
+    scoreExistingPredictions();
 }
 
 void PredictionsDock::setRunDirectory(const QString& runDir)
@@ -77,6 +79,34 @@ void PredictionsDock::setRunDirectory(const QString& runDir)
         return;
     m_runDir = runDir;
     ++m_generation;
+    updateButtons();
+    scoreExistingPredictions();
+}
+
+void PredictionsDock::scoreExistingPredictions()
+{
+    // Another run's (or project's) IoUs must not stay in the browser; this run's predictions
+    // from an earlier session come back, so the IoU column and sort survive a restart.
+    if (m_model)
+        for (int row = 0; row < m_model->rowCount(); ++row)
+            m_model->setIoU(row, std::nullopt);
+    if (!m_project || !m_model || m_runDir.isEmpty() || isBusy() || !QDir(predictionsFolder()).exists())
+        return;
+    m_indices = m_project->indicesOf(data::Split::Val);
+    if (m_indices.empty())
+        return;
+    m_jobGeneration = m_generation;
+    m_status->setText(tr("Reading the predictions of %1…").arg(QFileInfo(m_runDir).fileName()));
+    scoreInBackground();
+}
+
+void PredictionsDock::scoreInBackground()
+{
+    // A copy: the scoring thread must not read the live project while the user edits it.
+    m_scoring->setFuture(QtConcurrent::run(
+        [project = *m_project, dir = std::filesystem::path(predictionsFolder().toStdString()), indices = m_indices] {
+            return data::scorePredictions(project, dir, indices);
+        }));
     updateButtons();
 }
 
@@ -130,18 +160,14 @@ void PredictionsDock::processFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     m_status->setText(tr("Scoring…"));
-    // A copy: the scoring thread must not read the live project while the user edits it.
-    m_scoring->setFuture(QtConcurrent::run(
-        [project = *m_project, dir = std::filesystem::path(predictionsFolder().toStdString()), indices = m_indices] {
-            return data::scorePredictions(project, dir, indices);
-        }));
-    updateButtons();
+    scoreInBackground();
 }
 
 void PredictionsDock::scoringFinished()
 {
     if (m_jobGeneration != m_generation) {
         finish(false, tr("The project or run changed; scores dropped."));
+        scoreExistingPredictions();  // the run in view now may have predictions of its own
         return;
     }
     const auto scores = m_scoring->result();

@@ -51,6 +51,8 @@ signals:
     void finished(bool ok, const QString& message);
 
 private:
+    void scoreExistingPredictions();
+    void scoreInBackground();
     void processFinished(int exitCode, QProcess::ExitStatus status);
     void scoringFinished();
     void finish(bool ok, const QString& message);
