@@ -53,7 +53,9 @@ void writeFileAtomically(const std::string& path, const std::string& content)
     if (!written || !closed) {
         const int reason = written ? errno : writeErrno;
         std::remove(temp.c_str());
-        throw EngineError(path + ": cannot write (" + std::strerror(reason) + "); the previous file is kept");
+        const bool kept = std::filesystem::exists(path);
+        throw EngineError(path + ": cannot write (" + std::strerror(reason) + ")" +
+                          (kept ? "; the previous file is kept" : ""));
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
         const int reason = errno;

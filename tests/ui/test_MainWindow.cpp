@@ -3,7 +3,10 @@
 #include "app/ImageFilterProxyModel.h"
 #include "app/ImageListModel.h"
 #include "app/MainWindow.h"
+#include "app/MetricsPlot.h"
+#include "app/PredictionsDock.h"
 #include "app/ShortcutsDialog.h"
+#include "app/TrainingDock.h"
 #include "app/StartPage.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
@@ -18,7 +21,10 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QHeaderView>
+#include <QTableView>
 #include <QTableWidget>
+#include <QToolBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -192,6 +198,79 @@ private slots:
         // Tool tips say what a tool does, not only its name.
         for (QAction* tool : window.editor()->toolActions())
             QVERIFY2(tool->toolTip().size() > tool->text().size() + 20, qPrintable(tool->toolTip()));
+    }
+
+    // Issue 9.9-9.13: where the editor is, the browser following it, the panels' layout.
+    void editorShowsWhereItIsAndTheBrowserFollows()
+    {
+        QTemporaryDir dir;
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                                   {"beta.png", Split::Val, LabelStatus::Unlabelled, {}, 0},
+                                                   {"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1},
+                                                   {"delta.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
+        MainWindow window;
+        window.resize(1400, 860);  // the default size of a first start
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        segstudio::ui::DatasetBrowser* browser = window.browser();
+        segstudio::ui::LabelEditor* editor = window.editor();
+        QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
+        QCOMPARE(editor->caption(), QStringLiteral("alpha.png · 1 / 4"));
+
+        // Filtering out the open image moves the selection, and the editor, into the list.
+        auto* split = browser->findChild<QComboBox*>(QStringLiteral("splitFilter"));
+        split->setCurrentIndex(split->findData(int(Split::Val)));
+        QTRY_VERIFY(editor->currentIndex() == browser->currentEntry());
+        QVERIFY(browser->proxy()->rowOfEntry(*editor->currentIndex()) >= 0);
+        QCOMPARE(editor->caption(), QStringLiteral("%1 · %2 / 2")
+                                        .arg(QString::fromStdString(window.project()->imagePath(*editor->currentIndex()).filename().string()))
+                                        .arg(browser->proxy()->rowOfEntry(*editor->currentIndex()) + 1));
+        // Sorting keeps the image and says where it went.
+        browser->selectEntry(2);
+        QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(2));
+        QCOMPARE(editor->caption(), QStringLiteral("gamma.png · 2 / 2"));
+        auto* sortKey = browser->findChild<QComboBox*>(QStringLiteral("sortKey"));
+        sortKey->setCurrentIndex(sortKey->findText(QStringLiteral("Labelled %")));
+        QCOMPARE(browser->currentEntry(), std::optional<std::size_t>(2));
+        QCOMPARE(editor->caption(), QStringLiteral("gamma.png · %1 / 2").arg(browser->proxy()->rowOfEntry(2) + 1));
+
+        // The detail list: the whole path in the tooltip, the name column stretching, elided in the middle.
+        QTableView* list = browser->listView();
+        QCOMPARE(list->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(list->horizontalHeader()->sectionResizeMode(ImageListModel::NameColumn), QHeaderView::Stretch);
+        const QString tooltip = browser->model()->index(2, 0).data(Qt::ToolTipRole).toString();
+        QCOMPARE(tooltip, QString::fromStdString(window.project()->imagePath(2).string()));
+
+        // Every tool option is on screen at the default width (none hidden in an overflow).
+        for (QToolBar* bar : editor->toolBars())
+            for (QAction* action : bar->actions())
+                if (QWidget* widget = bar->widgetForAction(action))
+                    QVERIFY2(widget->isVisible(), qPrintable(action->text() + QStringLiteral(" is hidden")));
+
+        // The project tool bar does not move as the undo text grows.
+        auto* projectBar = window.findChild<QToolBar*>(QStringLiteral("projectToolBar"));
+        QVERIFY(projectBar);
+        QList<QRect> before;
+        for (QAction* action : projectBar->actions())
+            if (QWidget* widget = projectBar->widgetForAction(action))
+                before << widget->geometry();
+        QVERIFY(editor->fillUnlabelled(window.project()->schema().classes().at(0).id));
+        QVERIFY(window.undoAction()->text().size() > 5);  // "Undo Fill unlabelled"
+        QApplication::processEvents();
+        QList<QRect> after;
+        for (QAction* action : projectBar->actions())
+            if (QWidget* widget = projectBar->widgetForAction(action))
+                after << widget->geometry();
+        QCOMPARE(after, before);
+        window.undoAction()->trigger();  // clean again: closing asks nothing
+
+        // Another project: the panels forget the last one's log and plot ranges.
+        window.predictions()->logView()->setPlainText(QStringLiteral("old run output"));
+        window.training()->plot()->xAxis->setRange(0, 5000);
+        QVERIFY(window.openProject(m_file));
+        QVERIFY(window.predictions()->logView()->toPlainText().isEmpty());
+        QCOMPARE(window.training()->plot()->xAxis->range().upper, 1.0);
     }
 
     void labellingUpdatesTheBrowserLive()

@@ -211,6 +211,23 @@ private slots:
         QVERIFY(dock.currentRunDirectory().isEmpty());
     }
 
+    // Issue 9.15: validation before the first and after the last training line is on the axis.
+    void plotRangeCoversEverySeries()
+    {
+        MetricsPlot plot;
+        std::vector<segstudio::data::MetricsPoint> points;
+        for (int iteration = 10; iteration <= 90; iteration += 10)
+            points.push_back({segstudio::data::MetricsPoint::Kind::Train, 1, iteration, 1.0, 0.5, {}, {}, {}, {}});
+        points.push_back({segstudio::data::MetricsPoint::Kind::Val, 1, 0, 2.0, 0.1, {}, 0.05, {}, {}});
+        points.push_back({segstudio::data::MetricsPoint::Kind::Val, 2, 100, 0.5, 0.8, {}, 0.6, {}, {}});
+        plot.addPoints(points);
+        QCOMPARE(plot.xAxis->range().lower, 0.0);
+        QCOMPARE(plot.xAxis->range().upper, 100.0);
+        QVERIFY(plot.yAxis->range().upper >= 2.0);
+        plot.clearPoints();
+        QCOMPARE(plot.xAxis->range().upper, 1.0);
+    }
+
     void trainDialogExplainsATakenName()
     {
         QTemporaryDir runs;

@@ -594,7 +594,7 @@ void MainWindow::updateImageCaption()
         m_editor->setCaption({});
         return;
     }
-    const QString name = QString::fromStdString(m_project->entry(*entry).image);
+    const QString name = QFileInfo(QString::fromStdString(m_project->entry(*entry).image)).fileName();
     const int row = m_browser->proxy()->rowOfEntry(*entry);
     const int shown = m_browser->proxy()->rowCount();
     m_editor->setCaption(row >= 0 ? tr("%1 · %2 / %3").arg(name).arg(row + 1).arg(shown)

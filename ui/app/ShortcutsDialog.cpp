@@ -84,8 +84,8 @@ ShortcutsDialog::ShortcutsDialog(const QList<Row>& rows, QWidget* parent) : QDia
         table->setItem(row, 1, new QTableWidgetItem(rows[row].command));
         table->setItem(row, 2, new QTableWidgetItem(rows[row].keys));
     }
-    table->resizeColumnsToContents();
-    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     connect(filter, &QLineEdit::textChanged, table, [table](const QString& text) {
         for (int row = 0; row < table->rowCount(); ++row) {
             bool match = text.isEmpty();

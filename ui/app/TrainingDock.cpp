@@ -89,6 +89,9 @@ void TrainingDock::setProjectFile(const QString& projectFile)
 {
     m_projectFile = projectFile;
     m_status->clear();
+    // Nothing of the last project stays in view: plot (and its ranges) and log start empty.
+    if (!m_launcher->isBusy())
+        showRun({});
     refreshRuns();
     // A project opens on its newest run, so its curves and predictions are there after a restart.
     if (!m_runs->currentItem() && m_runs->count() > 0)
