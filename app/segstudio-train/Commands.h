@@ -2,13 +2,15 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 namespace segstudio::cli {
 
 // Each subcommand lives in its own file and adds itself to the app; the callback stores the
 // process exit code in exitCode. pack, demo and predict need core/data (images, projects) and are
 // replaced by a stub that explains itself in SEGSTUDIO_ENGINE_ONLY builds.
-void addTrainCommand(CLI::App& app, int& exitCode);
+// train's workers of a data-parallel run are this program again, with the same arguments.
+void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> programArguments);
 void addEvaluateCommand(CLI::App& app, int& exitCode);
 void addPackCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);

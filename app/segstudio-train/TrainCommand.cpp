@@ -1,13 +1,18 @@
 #include "Commands.h"
 #include "MetricsReport.h"
 #include "TrainCommand.h"
+#include "WorkerLauncher.h"
 
+#include "engine/Distributed.h"
 #include "engine/EngineError.h"
 #include "engine/ModelCatalog.h"
 #include "engine/StopFlag.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -21,6 +26,13 @@ struct TrainOptions {
     std::string configFile;
     std::string resumeDir;
     bool recipe = false;
+    // Data-parallel launch (WorkerLauncher); the workers themselves ignore these.
+    int nproc = 0;
+    int gpus = 0;
+    std::string devices;
+    int nnodes = 1;
+    int nodeRank = 0;
+    std::string master;
     // Options the user gave, with the config.json key each one sets: only these override --config.
     std::vector<std::pair<CLI::Option*, std::string>> given;
 };
@@ -77,6 +89,84 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--threads", c.threads, "threads", "CPU threads (0 = all cores)");
     bindOption(command, o, "--log-interval", c.logInterval, "logInterval", "iterations between progress lines");
     bindOption(command, o, "--val-interval", c.valInterval, "valInterval", "also validate every N iterations (0 = per epoch)");
+    bindOption(command, o, "--accumulate", c.accumulate, "accumulate",
+               "split each batch into this many micro-batches and sum their gradients");
+
+    auto* parallel = "Data parallel (docs/ENGINE.md)";
+    command.add_option("--nproc", o.nproc, "train with N CPU processes on this machine (c10d Gloo)")->group(parallel);
+    command.add_option("--gpus", o.gpus, "train with the first N GPUs, one process each (c10d NCCL)")->group(parallel);
+    command.add_option("--devices", o.devices, "train on these devices, one process each: cuda:0,cuda:2")->group(parallel);
+    command.add_option("--nnodes", o.nnodes, "machines in the run (each runs this command)")->group(parallel);
+    command.add_option("--node-rank", o.nodeRank, "this machine's index, 0 to nnodes-1")->group(parallel);
+    command.add_option("--master", o.master, "host:port of node 0's rendezvous (c10d TCPStore)")->group(parallel);
+    o.given.emplace_back(command.add_option("--timeout", c.collectiveTimeoutSeconds,
+                                             "seconds before a missing or hanging rank stops the others")
+                             ->capture_default_str()
+                             ->group(parallel),
+                         "collectiveTimeoutSeconds");
+    o.given.emplace_back(command.add_flag("--scale-lr", c.scaleLearningRate, "scale the learning rate with the number of ranks")
+                             ->group(parallel),
+                         "scaleLearningRate");
+    o.given.emplace_back(command.add_option("--sync", c.gradientSync, "gradient all-reduce: bucketed (overlapped) | plain")
+                             ->capture_default_str()
+                             ->group(parallel),
+                         "gradientSync");
+}
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start)
+            items.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
+LaunchPlan launchPlan(const TrainOptions& o)
+{
+    LaunchPlan plan;
+    if (!o.devices.empty())
+        plan.devices = splitList(o.devices);
+    else if (o.gpus > 0)
+        for (int gpu = 0; gpu < o.gpus; ++gpu)
+            plan.devices.push_back("cuda:" + std::to_string(gpu));
+    else if (o.nproc > 0 || o.nnodes > 1)
+        plan.devices.assign(std::size_t(std::max(1, o.nproc)), "cpu");
+    plan.nnodes = o.nnodes;
+    plan.nodeRank = o.nodeRank;
+    plan.timeoutSeconds = o.config.collectiveTimeoutSeconds;
+    if (plan.nnodes < 1 || plan.nodeRank < 0 || plan.nodeRank >= plan.nnodes)
+        throw engine::EngineError("--node-rank " + std::to_string(plan.nodeRank) + " must be in 0.." +
+                                  std::to_string(plan.nnodes - 1));
+    if (!o.master.empty()) {
+        const auto colon = o.master.rfind(':');
+        if (colon == std::string::npos || colon == 0)
+            throw engine::EngineError("--master '" + o.master + "' must be host:port");
+        plan.masterAddr = o.master.substr(0, colon);
+        try {
+            plan.masterPort = std::stoi(o.master.substr(colon + 1));
+        } catch (const std::exception&) {
+            throw engine::EngineError("--master '" + o.master + "': the port is not a number");
+        }
+    } else if (plan.nnodes > 1) {
+        throw engine::EngineError("--nnodes " + std::to_string(plan.nnodes) + " needs --master host:port (node 0's address)");
+    }
+    return plan;
+}
+
+// This process as one rank: its device from the launch, then the process group.
+std::shared_ptr<engine::Communicator> joinWorld(const engine::WorldInfo& world, engine::TrainConfig& config)
+{
+    if (!world.distributed())
+        return nullptr;
+    const char* device = std::getenv("SEGSTUDIO_DEVICE");
+    config.device = device ? std::string(device) : engine::deviceForRank(config.device, world.localRank);
+    return engine::connectProcessGroup(world, engine::backendForDevice(config.device),
+                                       std::chrono::seconds(config.collectiveTimeoutSeconds));
 }
 
 bool wasGiven(const TrainOptions& o, const std::string& key)
@@ -110,7 +200,7 @@ int runTraining(engine::Trainer& trainer, bool printSummary)
     engine::installStopSignalHandlers();
     trainer.setProgress([](const std::string& line) { std::cout << line << std::endl; });
     const auto outcome = trainer.run();
-    if (printSummary && outcome.validated) {
+    if (printSummary && outcome.validated && trainer.rank() == 0) {
         std::cout << "last validation (" << trainer.config().valPack << "):\n"
                   << metricsReport(outcome.lastValidation, trainer.classNames()) << "best val mIoU " << outcome.bestMeanIoU
                   << "  checkpoints: " << trainer.lastCheckpointPath() << ", " << trainer.bestCheckpointPath() << std::endl;
@@ -126,7 +216,7 @@ int runTraining(engine::Trainer& trainer, bool printSummary)
     return kExitError;
 }
 
-void addTrainCommand(CLI::App& app, int& exitCode)
+void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> programArguments)
 {
     auto options = std::make_shared<TrainOptions>();
     auto* command = app.add_subcommand("train", "train a model on packs into a run directory");
@@ -136,15 +226,34 @@ void addTrainCommand(CLI::App& app, int& exitCode)
         "  segstudio-train train --recipe --train-pack camvid-train.pack --val-pack camvid-val.pack -o runs/segnet\n"
         "  segstudio-train train --resume runs/first --epochs 200\n"
         "Ctrl+C writes checkpoints/last.pt and exits; --resume continues exactly there.\n"
+        "  segstudio-train train --nproc 2 --train-pack train.pack -o runs/two   (2 CPU processes)\n"
+        "  segstudio-train train --gpus 8 --recipe --train-pack train.pack --val-pack val.pack -o runs/eight\n"
+        "  torchrun --nproc-per-node 4 segstudio-train train ... (also srun, mpirun)\n"
+        "  two machines: ... --nnodes 2 --node-rank 0|1 --master node0:29500\n"
         "Exit codes: 0 finished, 1 error, 3 loss became NaN/Inf, 130 stopped by a signal.");
     addOptions(*command, *options);
-    command->callback([options, &exitCode] {
+    command->callback([options, &exitCode, programArguments] {
+        const LaunchPlan plan = launchPlan(*options);
+        if (plan.wanted() && !std::getenv("SEGSTUDIO_LAUNCHER")) {
+            const std::string backend = engine::backendForDevice(plan.devices.front());
+            if (!engine::processGroupAvailable(backend))
+                throw engine::EngineError("data-parallel training needs c10d " + backend +
+                                          ", which the LibTorch of this build lacks (docs/ENGINE.md)");
+            exitCode = launchWorkers(plan, programArguments);
+            return;
+        }
+        const engine::WorldInfo world = engine::worldFromEnvironment();
         std::unique_ptr<engine::Trainer> trainer;
         if (!options->resumeDir.empty()) {
             const int epochs = wasGiven(*options, "epochs") ? options->config.epochs : 0;
-            trainer = engine::Trainer::resume(options->resumeDir, epochs);
+            engine::TrainConfig launch = options->config;
+            auto communicator = joinWorld(world, launch);
+            trainer = engine::Trainer::resume(options->resumeDir, epochs, communicator,
+                                              world.distributed() ? launch.device : std::string());
         } else {
-            trainer = std::make_unique<engine::Trainer>(resolveConfig(*options));
+            engine::TrainConfig config = resolveConfig(*options);
+            auto communicator = joinWorld(world, config);
+            trainer = std::make_unique<engine::Trainer>(std::move(config), communicator);
         }
         exitCode = runTraining(*trainer);
     });

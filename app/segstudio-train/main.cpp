@@ -21,7 +21,7 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     int exitCode = segstudio::cli::kExitOk;
     segstudio::cli::addPackCommand(app, exitCode);
-    segstudio::cli::addTrainCommand(app, exitCode);
+    segstudio::cli::addTrainCommand(app, exitCode, std::vector<std::string>(argv, argv + argc));
     segstudio::cli::addEvaluateCommand(app, exitCode);
     segstudio::cli::addPredictCommand(app, exitCode);
     segstudio::cli::addDemoCommand(app, exitCode);

@@ -39,8 +39,14 @@ std::vector<std::int64_t> BatchLoader::epochOrder(int epoch) const
         for (std::size_t i = all.size(); i > 1; --i)  // Fisher-Yates, identical on every standard library
             std::swap(all[i - 1], all[random() % i]);
     }
+    const std::size_t world = std::size_t(m_options.worldSize);
+    if (m_options.padToEqual && world > 1 && !all.empty()) {
+        const std::size_t samples = all.size();
+        for (std::size_t i = 0; all.size() % world != 0; ++i)
+            all.push_back(all[i % samples]);
+    }
     std::vector<std::int64_t> mine;
-    for (std::size_t i = m_options.rank; i < all.size(); i += m_options.worldSize)
+    for (std::size_t i = std::size_t(m_options.rank); i < all.size(); i += world)
         mine.push_back(all[i]);
     return mine;
 }

@@ -38,6 +38,10 @@ public:
         int prefetch = 2;
         int rank = 0;  // data parallel: this rank takes every worldSize-th sample of the order
         int worldSize = 1;
+        // Pad the order by wrapping around to a multiple of worldSize (PyTorch's
+        // DistributedSampler), so every rank has the same number of batches; validation leaves
+        // it off, so no image is counted twice.
+        bool padToEqual = true;
     };
 
     BatchLoader(const pack::PackReader& reader, Options options);

@@ -18,6 +18,7 @@ public:
     void reset();
 
     int classes() const { return m_classes; }
+    torch::Tensor& countsTensor() { return m_counts; }  // summed over the ranks of a data-parallel run
     std::vector<std::int64_t> counts() const;
     SegmentationMetrics metrics() const;
 

@@ -1,10 +1,12 @@
 #include "Runtime.h"
 
+#include "Distributed.h"
 #include "EngineError.h"
 
 #include <ATen/autocast_mode.h>
 #include <torch/version.h>
 
+#include <cstdlib>
 #include <thread>
 
 #if defined(__GLIBC__)
@@ -57,7 +59,10 @@ void configureRuntime(int threads, bool deterministic, bool cudnnBenchmark)
     mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
     mallopt(M_TRIM_THRESHOLD, 512 * 1024 * 1024);
 #endif
-    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    // All cores, or the share a data-parallel launcher gave each of its workers on this machine.
+    int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    if (const char* share = std::getenv("SEGSTUDIO_THREADS"))
+        cores = std::max(1, std::atoi(share));
     torch::set_num_threads(threads > 0 ? threads : cores);
     at::globalContext().setDeterministicAlgorithms(deterministic, /*warn_only=*/false);
     at::globalContext().setDeterministicCuDNN(deterministic);
@@ -104,5 +109,22 @@ AutocastScope::~AutocastScope()
         at::autocast::clear_cache();
     setCudaAutocast(m_previous, at::kHalf);
 }
+
+}  // namespace segstudio::engine
+
+namespace segstudio::engine {
+
+std::string deviceForRank(const std::string& requested, int localRank)
+{
+    if (requested != "auto" && requested != "cuda")
+        return requested;
+    if (torch::cuda::is_available())
+        return "cuda:" + std::to_string(localRank);
+    if (requested == "cuda")
+        throw EngineError("device cuda was asked for, but CUDA is not available in this build or on this machine");
+    return "cpu";
+}
+
+std::string backendForDevice(const std::string& device) { return device.rfind("cuda", 0) == 0 ? "nccl" : "gloo"; }
 
 }  // namespace segstudio::engine

@@ -16,7 +16,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
                                                 scaleMin, scaleMax, classWeighting, seed, device, amp, channelsLast,
                                                 cudnnBenchmark, deterministic, threads, prefetch, logInterval,
-                                                valInterval, checkpointEachEpoch, rank, worldSize,
+                                                valInterval, checkpointEachEpoch, scaleLearningRate,
+                                                gradientSync, collectiveTimeoutSeconds, accumulate,
                                                 debugNanAtIteration)
 
 namespace {
@@ -66,7 +67,9 @@ void TrainConfig::validate() const
     require(prefetch >= 1, "prefetch must be >= 1");
     require(logInterval > 0, "logInterval must be positive");
     require(valInterval >= 0, "valInterval must be >= 0");
-    require(worldSize >= 1 && rank >= 0 && rank < worldSize, "rank must be in [0, worldSize)");
+    require(oneOf(gradientSync, {"bucketed", "plain"}), "gradientSync must be bucketed or plain, not '" + gradientSync + "'");
+    require(collectiveTimeoutSeconds > 0, "collectiveTimeoutSeconds must be positive");
+    require(accumulate >= 1 && batchSize % accumulate == 0, "accumulate must divide batchSize");
 }
 
 nlohmann::json toJson(const TrainConfig& config)

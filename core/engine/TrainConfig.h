@@ -58,9 +58,14 @@ struct TrainConfig {
     int valInterval = 0;   // iterations between extra validations, 0 = once per epoch only
     bool checkpointEachEpoch = true;
 
-    // Data parallel (not implemented yet, docs/ENGINE.md): this process's rank and the world size.
-    int rank = 0;
-    int worldSize = 1;
+    // Data parallel. The rank and world size come from the launch (WorldInfo), never from here.
+    bool scaleLearningRate = false;     // lr x world size (linear scaling with the global batch)
+    std::string gradientSync = "bucketed";  // bucketed (overlapped, DDP's design) | plain
+    int collectiveTimeoutSeconds = 300;     // a rank that hangs this long stops the others
+
+    // Gradient accumulation: each step's batch is split into this many micro-batches (sample i
+    // into micro-batch i mod accumulate), whose gradients are summed before the step.
+    int accumulate = 1;
 
     // Test hook: poison the loss at this iteration (-1 = never).
     std::int64_t debugNanAtIteration = -1;

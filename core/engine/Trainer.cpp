@@ -4,6 +4,8 @@
 #include "Augmenter.h"
 #include "BatchLoader.h"
 #include "Checkpoint.h"
+#include "Communicator.h"
+#include "GradientSync.h"
 #include "EngineError.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
@@ -50,6 +52,10 @@ std::uint64_t mix(std::uint64_t x)  // splitmix64 finaliser: well-spread per-bat
 
 struct Trainer::Impl {
     TrainConfig config;
+    std::shared_ptr<Communicator> communicator;  // null: one process
+    int rank = 0;
+    int world = 1;
+    std::unique_ptr<GradientSync> gradientSync;
     torch::Device device{torch::kCPU};
     std::unique_ptr<pack::PackReader> trainPack;
     std::unique_ptr<pack::PackReader> valPack;
@@ -73,6 +79,7 @@ struct Trainer::Impl {
     std::int64_t iteration = 0;
     double bestMeanIoU = -1.0;
     double elapsedBefore = 0.0;
+    bool stopAgreed = false;  // every rank saw a stop request at the same step
     std::chrono::steady_clock::time_point sessionStart = std::chrono::steady_clock::now();
 
     void openPacks();
@@ -85,9 +92,15 @@ struct Trainer::Impl {
     std::string checkpointPath(const char* name) const { return (fs::path(config.runDir) / "checkpoints" / name).string(); }
     nlohmann::json state() const;
     void saveCheckpoint(const char* name);
-    double trainStep(const HostBatch& batch, bool measureAccuracy, double& accuracy);
+    double trainStep(const HostBatch& batch, bool measureAccuracy);
+    torch::Tensor forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
+                                  bool measureAccuracy);
+    bool leader() const { return rank == 0; }
+    void joinWorld();
+    void checkSamePacksEverywhere();
+    void synchroniseBuffers();
     SegmentationMetrics validateNow(TrainOutcome& outcome);
-    void logTraining(double accuracy);
+    void logTraining();
     void say(const std::string& line);
     double elapsed() const;
 
@@ -96,6 +109,8 @@ struct Trainer::Impl {
         std::int64_t images = 0;
         std::int64_t steps = 0;
         double lossSum = 0.0;
+        double hits = 0.0;   // pixels right, of the logged step
+        double valid = 0.0;  // labelled pixels, of the logged step
         std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     } window;
     std::int64_t totalIterations() const;
@@ -122,9 +137,10 @@ void Trainer::Impl::openPacks()
                           " classes, the training pack " + std::to_string(classes.size()));
     for (const auto& c : classes)
         classNames.push_back(c.name);
-    if (std::int64_t(trainPack->size()) / config.worldSize < config.batchSize)
+    if (std::int64_t(trainPack->size()) < std::int64_t(config.batchSize) * world)
         throw EngineError(config.trainPack + ": " + std::to_string(trainPack->size()) +
-                          " records are fewer than one batch of " + std::to_string(config.batchSize));
+                          " records are fewer than one batch of " + std::to_string(config.batchSize) +
+                          (world > 1 ? " on each of " + std::to_string(world) + " ranks" : std::string()));
 }
 
 void Trainer::Impl::computeClassWeights()
@@ -181,6 +197,8 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
 {
     if (config.runDir.empty())
         throw EngineError("training configuration: runDir is empty");
+    if (!leader())
+        return;  // rank 0 alone writes the run directory
     std::error_code error;
     fs::create_directories(fs::path(config.runDir) / "checkpoints", error);
     if (error)
@@ -199,6 +217,7 @@ nlohmann::json Trainer::Impl::state() const
 {
     return {{"epoch", epoch},
             {"batchInEpoch", batchInEpoch},
+            {"worldSize", world},
             {"iteration", iteration},
             {"bestMeanIoU", bestMeanIoU},
             {"elapsedSeconds", elapsed()},
@@ -217,6 +236,11 @@ void Trainer::Impl::restore(const std::string& checkpoint)
     const auto saved = Checkpoint::load(checkpoint, *model, optimizer.get(), device);
     epoch = saved.at("epoch").get<int>();
     batchInEpoch = saved.at("batchInEpoch").get<std::int64_t>();
+    // Another world size splits an epoch into another number of batches: continue after the
+    // same number of samples (rounded down: a few may be seen twice, none skipped).
+    const int savedWorld = saved.value("worldSize", 1);
+    if (savedWorld != world)
+        batchInEpoch = batchInEpoch * savedWorld / world;
     iteration = saved.at("iteration").get<std::int64_t>();
     bestMeanIoU = saved.value("bestMeanIoU", -1.0);
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
@@ -226,48 +250,143 @@ void Trainer::Impl::restore(const std::string& checkpoint)
 
 void Trainer::Impl::saveCheckpoint(const char* name)
 {
-    Checkpoint::save(checkpointPath(name), *model, optimizer.get(), state());
+    synchroniseBuffers();  // a collective: every rank takes part, rank 0 writes
+    if (leader())
+        Checkpoint::save(checkpointPath(name), *model, optimizer.get(), state());
 }
 
-double Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy, double& accuracy)
+void Trainer::Impl::synchroniseBuffers()
+{
+    // Batch norm keeps per-replica batch statistics in training; its running statistics are
+    // averaged over the ranks before they are used (validation) or saved (checkpoints).
+    if (!communicator)
+        return;
+    torch::NoGradGuard noGrad;
+    for (auto& buffer : model->buffers()) {
+        if (!buffer.is_floating_point())
+            continue;  // num_batches_tracked is the same everywhere
+        auto contiguous = buffer.contiguous();
+        communicator->sum(contiguous);
+        buffer.copy_(contiguous.div_(double(world)));
+    }
+}
+
+void Trainer::Impl::joinWorld()
+{
+    if (!communicator)
+        return;
+    checkSamePacksEverywhere();
+    // One starting point for every replica: rank 0's parameters and buffers (after a restore
+    // and the channels-last conversion), as DistributedDataParallel does on construction.
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> state;
+    for (auto& parameter : model->parameters())
+        state.push_back(parameter.data());
+    for (auto& buffer : model->buffers())
+        state.push_back(buffer);
+    communicator->broadcast(state, 0);
+    std::vector<torch::Tensor> parameters;
+    for (auto& parameter : model->parameters())
+        parameters.push_back(parameter);
+    gradientSync = config.gradientSync == "plain" ? makePlainGradientSync(*communicator, parameters)
+                                                  : makeBucketedGradientSync(*communicator, parameters);
+}
+
+void Trainer::Impl::checkSamePacksEverywhere()
+{
+    // Ranks that would train on different data must not start: compare every rank's pack
+    // checksums with rank 0's (their XOR differences summed: zero only when all agree).
+    const auto mine = torch::tensor({std::int64_t(trainPack->storedChecksum()),
+                                     std::int64_t(valPack ? valPack->storedChecksum() : 0)},
+                                    torch::kLong);
+    auto leaders = mine.clone();
+    communicator->broadcast({leaders}, 0);
+    auto differs = mine.ne(leaders).to(torch::kLong);
+    communicator->sum(differs);
+    if (differs[0].item<std::int64_t>() > 0)
+        throw EngineError(config.trainPack + ": the training pack differs between ranks (" +
+                          std::to_string(differs[0].item<std::int64_t>()) +
+                          " rank(s) hold another checksum than rank 0); give every rank the same file");
+    if (differs[1].item<std::int64_t>() > 0)
+        throw EngineError(config.valPack + ": the validation pack differs between ranks; give every rank the same file");
+}
+
+double Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
 {
     model->train();
     auto images = imagesToDevice(batch.images, device);
     auto labels = batch.labels.to(device, /*non_blocking=*/batch.labels.is_pinned()).to(torch::kLong);
     if (augmenter->enabled()) {
-        // The transforms depend only on (seed, epoch, batch): resuming redraws them exactly.
-        const std::uint64_t seed = mix(mix(config.seed) ^ mix(std::uint64_t(epoch) << 32 | std::uint64_t(batch.index)));
+        // The transforms depend only on (seed, epoch, batch, rank): resuming redraws them exactly,
+        // and each rank draws its own.
+        std::uint64_t seed = mix(mix(config.seed) ^ mix(std::uint64_t(epoch) << 32 | std::uint64_t(batch.index)));
+        if (rank > 0)
+            seed = mix(seed ^ std::uint64_t(rank));
         std::tie(images, labels) = augmenter->apply(images, labels, augmenter->draw(images.size(0), seed));
     }
     const auto input = normaliseImages(images, config.channelsLast && device.is_cuda());
 
-    const double lr = schedule->at(iteration);
+    const double lr = schedule->at(iteration) * (config.scaleLearningRate ? double(world) : 1.0);
     for (auto& group : optimizer->param_groups())
         group.options().set_lr(lr);
     optimizer->zero_grad();
-    torch::Tensor logits, value;
+    if (gradientSync)
+        gradientSync->beginStep();
+    // Micro-batch k takes samples k, k + parts, ...: with the ranks of a data-parallel run doing
+    // the same, rank r's batch is exactly micro-batch r of one process with accumulate = world.
+    const int parts = config.accumulate;
+    auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
+    for (int part = 0; part < parts; ++part) {
+        const auto rows = torch::arange(part, input.size(0), parts, torch::TensorOptions().dtype(torch::kLong).device(device));
+        if (gradientSync)
+            gradientSync->setAccumulating(part + 1 < parts);
+        const bool last = part + 1 == parts;
+        lossSum += forwardBackward(parts == 1 ? input : input.index_select(0, rows),
+                                   parts == 1 ? labels : labels.index_select(0, rows), 1.0 / parts,
+                                   measureAccuracy && last);
+    }
+    if (gradientSync)
+        gradientSync->finishStep();
+    double lossValue = lossSum.item<double>() / parts;
+    if (config.debugNanAtIteration >= 0 && iteration == config.debugNanAtIteration)
+        lossValue = std::numeric_limits<double>::quiet_NaN();
+    // Decisions that end a step or the run are agreed by every rank, so none is left alone in a
+    // collective: a NaN/Inf loss anywhere, a stop request anywhere.
+    bool nonFinite = !std::isfinite(lossValue);
+    bool stop = stopRequested();
+    if (communicator) {
+        auto control = torch::tensor({nonFinite ? 1.0 : 0.0, stop ? 1.0 : 0.0}, torch::kDouble).to(device);
+        communicator->sum(control);
+        const auto agreed = control.cpu();
+        nonFinite = agreed[0].item<double>() > 0;
+        stop = agreed[1].item<double>() > 0;
+    }
+    stopAgreed = stop;
+    if (nonFinite)
+        return std::isfinite(lossValue) ? std::numeric_limits<double>::quiet_NaN() : lossValue;  // no step
+    if (scaler->unscaleAndCheck(model->parameters()))
+        optimizer->step();
+    return lossValue;
+}
+
+torch::Tensor Trainer::Impl::forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
+                                             bool measureAccuracy)
+{
+    torch::Tensor logits;
     {
         AutocastScope autocast(config.amp, device);
         logits = model->forward(input);
     }
-    value = (*loss)(logits, labels);
-    if (config.debugNanAtIteration >= 0 && iteration == config.debugNanAtIteration)
-        value = value * std::numeric_limits<double>::quiet_NaN();
-    const double lossValue = value.item<double>();
-    if (!std::isfinite(lossValue))
-        return lossValue;  // no backward, no step: the caller stops the run
-    (value * scaler->scale()).backward();
-    // Data-parallel hook point: an all-reduce of the gradients over a c10d ProcessGroup goes here
-    // (worldSize > 1 is refused until then; docs/ENGINE.md).
-    if (scaler->unscaleAndCheck(model->parameters()))
-        optimizer->step();
+    const auto value = (*loss)(logits, labels);
+    // Always backward, also for a NaN loss: the other ranks' gradient all-reduces wait for ours.
+    (value * (scaler->scale() * share)).backward();
     if (measureAccuracy) {
         torch::NoGradGuard noGrad;
         const auto valid = labels.ne(SegmentationLoss::kIgnoreIndex);
-        const auto hits = logits.argmax(1).eq(labels).logical_and(valid).sum();
-        accuracy = hits.item<double>() / std::max<double>(1.0, valid.sum().item<double>());
+        window.hits = logits.argmax(1).eq(labels).logical_and(valid).sum().item<double>();
+        window.valid = valid.sum().item<double>();
     }
-    return lossValue;
+    return value.detach().to(torch::kDouble);
 }
 
 SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
@@ -278,8 +397,11 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     settings.amp = config.amp;
     settings.channelsLast = config.channelsLast && device.is_cuda();
     settings.pinMemory = device.is_cuda();
+    settings.communicator = communicator.get();
+    synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
-    metricsLog->append({{"kind", "val"},
+    if (metricsLog)
+        metricsLog->append({{"kind", "val"},
                         {"epoch", epoch + 1},
                         {"iteration", iteration},
                         {"loss", metrics.loss},
@@ -302,14 +424,25 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     return metrics;
 }
 
-void Trainer::Impl::logTraining(double accuracy)
+void Trainer::Impl::logTraining()
 {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - window.start).count();
-    const double imagesPerSecond = seconds > 0 ? double(window.images) / seconds : 0.0;
-    const double meanLoss = window.lossSum / double(std::max<std::int64_t>(1, window.steps));
-    const double lr = schedule->at(iteration - 1);
-    metricsLog->append({{"kind", "train"}, {"epoch", epoch + 1}, {"iteration", iteration}, {"loss", meanLoss},
-                        {"accuracy", accuracy}, {"lr", lr}, {"images_per_s", imagesPerSecond}, {"elapsed_s", elapsed()}});
+    // Global figures: losses and accuracy are means over every rank, images/s their sum.
+    auto totals = torch::tensor({window.lossSum, double(window.steps), double(window.images), window.hits, window.valid},
+                                torch::kDouble);
+    if (communicator) {
+        totals = totals.to(device);
+        communicator->sum(totals);
+        totals = totals.cpu();
+    }
+    const auto total = [&](int i) { return totals[i].item<double>(); };
+    const double imagesPerSecond = seconds > 0 ? total(2) / seconds : 0.0;
+    const double meanLoss = total(0) / std::max(1.0, total(1));
+    const double accuracy = total(3) / std::max(1.0, total(4));
+    const double lr = schedule->at(iteration - 1) * (config.scaleLearningRate ? double(world) : 1.0);
+    if (metricsLog)
+        metricsLog->append({{"kind", "train"}, {"epoch", epoch + 1}, {"iteration", iteration}, {"loss", meanLoss},
+                            {"accuracy", accuracy}, {"lr", lr}, {"images_per_s", imagesPerSecond}, {"elapsed_s", elapsed()}});
     say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", epoch + 1, double(iteration), meanLoss,
                accuracy, lr) +
         format("  %.1f img/s", imagesPerSecond));
@@ -318,6 +451,8 @@ void Trainer::Impl::logTraining(double accuracy)
 
 void Trainer::Impl::say(const std::string& line)
 {
+    if (!leader())
+        return;  // one voice: rank 0 speaks for the run
     if (progress)
         progress(line);  // before the file: the line reaches the user even when the disk is full
     if (logFile)
@@ -335,18 +470,21 @@ std::int64_t Trainer::Impl::totalIterations() const
     return config.maxIterations > 0 ? std::min(all, config.maxIterations) : all;
 }
 
-Trainer::Trainer(TrainConfig config)
-    : Trainer(std::move(config), false)
+Trainer::Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator)
+    : Trainer(std::move(config), false, std::move(communicator))
 {
 }
 
-Trainer::Trainer(TrainConfig config, bool resuming)
+Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator> communicator)
     : m_impl(std::make_unique<Impl>())
 {
     auto& d = *m_impl;
     config.validate();
-    if (config.worldSize > 1)
-        throw EngineError("data-parallel training (worldSize > 1) is not implemented yet; see docs/ENGINE.md");
+    d.communicator = std::move(communicator);
+    if (d.communicator) {
+        d.rank = d.communicator->rank();
+        d.world = d.communicator->size();
+    }
     d.config = std::move(config);
     d.device = chooseDevice(d.config.device);
     configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
@@ -362,8 +500,8 @@ Trainer::Trainer(TrainConfig config, bool resuming)
     options.seed = d.config.seed;
     options.pinMemory = d.device.is_cuda();
     options.prefetch = d.config.prefetch;
-    options.rank = d.config.rank;
-    options.worldSize = d.config.worldSize;
+    options.rank = d.rank;
+    options.worldSize = d.world;
     d.loader = std::make_unique<BatchLoader>(*d.trainPack, options);
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
     d.scaler = std::make_unique<LossScaler>(d.config.amp == "fp16" && d.device.is_cuda());
@@ -376,9 +514,11 @@ Trainer::Trainer(TrainConfig config, bool resuming)
             if (parameter.dim() == 4)
                 parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
     }
+    d.joinWorld();
 }
 
-std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs)
+std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
+                                         const std::string& device)
 {
     const std::string checkpoint = (fs::path(runDir) / "checkpoints" / "last.pt").string();
     const auto state = Checkpoint::readState(checkpoint);
@@ -386,7 +526,9 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs)
     config.runDir = runDir;
     if (epochs > 0)
         config.epochs = epochs;
-    return std::unique_ptr<Trainer>(new Trainer(std::move(config), true));
+    if (!device.empty())
+        config.device = device;
+    return std::unique_ptr<Trainer>(new Trainer(std::move(config), true, std::move(communicator)));
 }
 
 Trainer::~Trainer() = default;
@@ -399,6 +541,11 @@ void Trainer::setProgress(ProgressFunction progress)
 void Trainer::setIterationHook(IterationHook hook)
 {
     m_impl->hook = std::move(hook);
+}
+
+int Trainer::rank() const
+{
+    return m_impl->rank;
 }
 
 const TrainConfig& Trainer::config() const
@@ -427,7 +574,9 @@ TrainOutcome Trainer::run()
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = std::chrono::steady_clock::now();
-    d.say("training " + d.config.model + " on " + d.device.str() + ": " + std::to_string(d.trainPack->size()) +
+    const std::string ranks = d.world > 1 ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
+                                          : std::string();
+    d.say("training " + d.config.model + " on " + d.device.str() + ranks + ": " + std::to_string(d.trainPack->size()) +
           " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
@@ -451,16 +600,8 @@ TrainOutcome Trainer::run()
     while (d.epoch < d.config.epochs && d.iteration < limit) {
         d.loader->start(d.epoch, d.batchInEpoch);
         while (auto batch = d.loader->next()) {
-            if (stopRequested()) {
-                d.batchInEpoch = batch->index;  // this batch has not been trained on
-                d.saveCheckpoint("last.pt");
-                return finish(TrainOutcome::Status::Stopped,
-                              "stopped at epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration) +
-                                  "; checkpoint written, continue with --resume " + d.config.runDir);
-            }
             const bool logNow = (d.iteration + 1) % d.config.logInterval == 0;
-            double accuracy = 0.0;
-            const double lossValue = d.trainStep(*batch, logNow, accuracy);
+            const double lossValue = d.trainStep(*batch, logNow);
             if (!std::isfinite(lossValue))
                 return finish(TrainOutcome::Status::Diverged,
                               "loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") + " at iteration " +
@@ -477,9 +618,17 @@ TrainOutcome Trainer::run()
             d.window.lossSum += lossValue;
             ++d.window.steps;
             if (logNow)
-                d.logTraining(accuracy);
+                d.logTraining();
             if (d.hook)
                 d.hook(d.iteration);
+            // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
+            // the same position; one process honours a request at once.
+            if (d.stopAgreed || (!d.communicator && stopRequested())) {
+                d.saveCheckpoint("last.pt");
+                return finish(TrainOutcome::Status::Stopped,
+                              "stopped at epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration) +
+                                  "; checkpoint written, continue with --resume " + d.config.runDir);
+            }
             if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
                 d.validateNow(outcome);
             if (d.iteration >= limit)

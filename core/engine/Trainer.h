@@ -11,6 +11,8 @@
 
 namespace segstudio::engine {
 
+class Communicator;
+
 struct TrainOutcome {
     enum class Status { Finished, Stopped, Diverged };
     Status status = Status::Finished;
@@ -39,9 +41,16 @@ public:
     using IterationHook = std::function<void(std::int64_t iteration)>;
 
     // A new run; throws EngineError when runDir already holds a checkpoint (resume it instead).
-    explicit Trainer(TrainConfig config);
-    // Continues RUN_DIR from checkpoints/last.pt; epochs > 0 extends (or shortens) the run.
-    static std::unique_ptr<Trainer> resume(const std::string& runDir, int epochs = 0);
+    // With a communicator this process is one rank of a data-parallel run (docs/ENGINE.md): it
+    // trains on its share of every batch, gradients are averaged over the ranks (GradientSync),
+    // and rank 0 alone writes the run directory.
+    explicit Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator = nullptr);
+    // Continues RUN_DIR from checkpoints/last.pt, with any world size; epochs > 0 extends (or
+    // shortens) the run.
+    // device, when given, replaces the run's (a rank of a data-parallel resume takes its own).
+    static std::unique_ptr<Trainer> resume(const std::string& runDir, int epochs = 0,
+                                           std::shared_ptr<Communicator> communicator = nullptr,
+                                           const std::string& device = {});
     ~Trainer();
 
     void setProgress(ProgressFunction progress);
@@ -50,13 +59,14 @@ public:
     TrainOutcome run();
 
     const TrainConfig& config() const;
+    int rank() const;  // 0 in a single-process run; rank 0 writes the run directory
     std::string lastCheckpointPath() const;
     const std::vector<std::string>& classNames() const;  // from the training pack, in class-id order
     std::string bestCheckpointPath() const;
 
 private:
     struct Impl;
-    Trainer(TrainConfig config, bool resuming);
+    Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator> communicator);
 
     std::unique_ptr<Impl> m_impl;
 };

@@ -1,6 +1,7 @@
 #include "Validation.h"
 
 #include "BatchLoader.h"
+#include "Communicator.h"
 #include "ConfusionMatrix.h"
 #include "Runtime.h"
 
@@ -17,6 +18,11 @@ SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReade
     options.shuffle = false;
     options.dropLast = false;
     options.pinMemory = settings.pinMemory;
+    options.padToEqual = false;
+    if (settings.communicator) {
+        options.rank = settings.communicator->rank();
+        options.worldSize = settings.communicator->size();
+    }
     BatchLoader loader(pack, options);
     ConfusionMatrix confusion(model.classes(), settings.device);
     auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(settings.device));
@@ -30,9 +36,17 @@ SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReade
             AutocastScope autocast(settings.amp, settings.device);
             logits = model.forward(images);
         }
-        lossSum += loss(logits, labels).to(torch::kDouble) * double(images.size(0));
+        for (std::int64_t i = 0; i < images.size(0); ++i)
+            lossSum += loss(logits.narrow(0, i, 1), labels.narrow(0, i, 1)).to(torch::kDouble);
         samples += images.size(0);
         confusion.add(logits.argmax(1), labels);
+    }
+    if (settings.communicator) {
+        settings.communicator->sum(confusion.countsTensor());
+        auto totals = torch::stack({lossSum, torch::full({}, double(samples), lossSum.options())});
+        settings.communicator->sum(totals);
+        lossSum = totals[0];
+        samples = std::int64_t(totals[1].item<double>());
     }
     auto metrics = confusion.metrics();
     metrics.loss = samples > 0 ? lossSum.item<double>() / double(samples) : 0.0;

@@ -29,6 +29,7 @@ public:
     const std::uint8_t* labelBlock() const { return m_labels; }
 
     std::uint64_t computeChecksum() const;
+    std::uint64_t storedChecksum() const { return m_storedChecksum; }  // verified on open
 
 private:
     void mapFile();

@@ -46,6 +46,10 @@ void TestTrainConfig::missingKeysTakeDefaults()
     QCOMPARE(config.weightDecay, 5e-4);
     QCOMPARE(config.learningRate, 1e-3);
     QVERIFY_THROWS_EXCEPTION(EngineError, trainConfigFromJson(nlohmann::json{{"epochs", "many"}}));
+    // A config.json of an older run names its rank: the launch decides that now, so it is ignored.
+    const auto old = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"rank", 3}, {"worldSize", 4}});
+    QVERIFY(!toJson(old).contains("rank"));
+    QVERIFY(!toJson(old).contains("worldSize"));
 }
 
 void TestTrainConfig::rejectsBadValues_data()
@@ -56,7 +60,8 @@ void TestTrainConfig::rejectsBadValues_data()
     QTest::newRow("batch") << QStringLiteral("batchSize") << QStringLiteral("0");
     QTest::newRow("weighting") << QStringLiteral("classWeighting") << QStringLiteral("\"sqrt\"");
     QTest::newRow("amp") << QStringLiteral("amp") << QStringLiteral("\"fp8\"");
-    QTest::newRow("rank") << QStringLiteral("rank") << QStringLiteral("2");
+    QTest::newRow("accumulate") << QStringLiteral("accumulate") << QStringLiteral("3");  // 4 images do not split in 3
+    QTest::newRow("sync") << QStringLiteral("gradientSync") << QStringLiteral("\"ring\"");
 }
 
 void TestTrainConfig::rejectsBadValues()

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace segstudio::cli {
+
+// What `segstudio-train train --nproc/--gpus/--devices/--nnodes` asks for on this machine.
+struct LaunchPlan {
+    std::vector<std::string> devices;  // one worker per entry: "cpu" or "cuda:K"
+    int nnodes = 1;
+    int nodeRank = 0;
+    std::string masterAddr = "127.0.0.1";
+    int masterPort = 0;  // 0: a free port (one machine only)
+    int timeoutSeconds = 300;
+
+    bool wanted() const { return !devices.empty() && (devices.size() > 1 || nnodes > 1); }
+};
+
+// Starts one worker per device, each this same program with the same arguments and the launch
+// variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, SEGSTUDIO_LAUNCHER), and
+// forwards their output line by line: rank 0's as it is on stdout, the others' on stderr behind
+// "[rank K] ". A worker that fails stops the others; SIGINT/SIGTERM is passed on once (the
+// workers agree to stop and rank 0 checkpoints), a second one kills them. Workers die with the
+// launcher (PR_SET_PDEATHSIG), so killing it leaves no orphans.
+// Returns the exit code: 0 when every worker finished, 130 when stopped, else the failure's, and
+// prints which rank failed and how.
+int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& arguments);
+
+}  // namespace segstudio::cli

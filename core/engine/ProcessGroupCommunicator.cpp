@@ -1,0 +1,176 @@
+// The one translation unit that includes c10d: its headers change between LibTorch 1.13 and 2.x
+// (ProcessGroupGloo derives from ProcessGroup in 1.13 and from Backend in 2.x), so the group is
+// held by its concrete type through a template and only Communicator leaves this file.
+#include "Communicator.h"
+
+#include "EngineError.h"
+
+#if SEGSTUDIO_HAVE_C10D
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
+#if SEGSTUDIO_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#if SEGSTUDIO_HAVE_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+
+#include <cstdlib>
+
+namespace segstudio::engine {
+
+#if SEGSTUDIO_HAVE_C10D
+namespace {
+
+template <typename Work>
+class PendingWork : public Communicator::Pending {
+public:
+    PendingWork(c10::intrusive_ptr<Work> work, std::string what) : m_work(std::move(work)), m_what(std::move(what)) {}
+
+    void wait() override
+    {
+        try {
+            m_work->wait();
+        } catch (const std::exception& error) {
+            throw EngineError(m_what + " failed: " + error.what() +
+                              " (another rank stopped or is unreachable; see its output)");
+        }
+    }
+
+private:
+    c10::intrusive_ptr<Work> m_work;
+    std::string m_what;
+};
+
+template <typename Group>
+class GroupCommunicator : public Communicator {
+public:
+    GroupCommunicator(c10::intrusive_ptr<Group> group, std::string backend, c10::intrusive_ptr<c10d::Store> store)
+        : m_group(std::move(group)), m_backend(std::move(backend)), m_store(std::move(store))
+    {
+    }
+
+    int rank() const override { return m_group->getRank(); }
+    int size() const override { return m_group->getSize(); }
+    std::string backend() const override { return m_backend; }
+
+    std::unique_ptr<Pending> allReduceSum(torch::Tensor tensor) override
+    {
+        std::vector<at::Tensor> tensors{std::move(tensor)};
+        return pending(m_group->allreduce(tensors, c10d::AllreduceOptions()), "all-reduce");
+    }
+
+    void broadcast(std::vector<torch::Tensor> tensors, int root) override
+    {
+        for (auto& tensor : tensors) {
+            std::vector<at::Tensor> one{tensor};
+            c10d::BroadcastOptions options;
+            options.rootRank = root;
+            pending(m_group->broadcast(one, options), "broadcast")->wait();
+        }
+    }
+
+    void barrier() override { pending(m_group->barrier(c10d::BarrierOptions()), "barrier")->wait(); }
+
+private:
+    template <typename Work>
+    std::unique_ptr<Pending> pending(c10::intrusive_ptr<Work> work, const char* what)
+    {
+        return std::make_unique<PendingWork<Work>>(std::move(work), std::string(what) + " over " + m_backend);
+    }
+
+    c10::intrusive_ptr<Group> m_group;
+    std::string m_backend;
+    c10::intrusive_ptr<c10d::Store> m_store;  // the group keeps a reference too; held for clarity
+};
+
+std::string address(const WorldInfo& world) { return world.masterAddr + ":" + std::to_string(world.masterPort); }
+
+c10::intrusive_ptr<c10d::Store> rendezvous(const WorldInfo& world, std::chrono::milliseconds timeout)
+{
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<std::uint16_t>(world.masterPort);
+    options.isServer = world.rank == 0;
+    options.numWorkers = static_cast<std::size_t>(world.worldSize);
+    options.waitWorkers = true;
+    options.timeout = timeout;
+    try {
+        auto store = c10::make_intrusive<c10d::TCPStore>(world.masterAddr, options);
+        // A world-size check of its own: a rank launched for another size must not join.
+        const std::string sizeKey = "segstudio/world_size_of_rank0";
+        const std::string mySize = std::to_string(world.worldSize);
+        if (world.rank == 0)
+            store->set(sizeKey, std::vector<std::uint8_t>(mySize.begin(), mySize.end()));
+        const auto value = store->get(sizeKey);
+        const std::string text(value.begin(), value.end());
+        if (text != mySize)
+            throw EngineError("rank " + std::to_string(world.rank) + " was launched for a world of " +
+                              std::to_string(world.worldSize) + " but rank 0 at " + address(world) + " for " + text);
+        return c10::make_intrusive<c10d::PrefixStore>("segstudio", store);
+    } catch (const EngineError&) {
+        throw;
+    } catch (const std::exception& error) {
+        throw EngineError("rendezvous at " + address(world) + " failed" +
+                          (world.rank == 0 ? " (is the port in use?)" : " (is rank 0 running and reachable?)") + ": " +
+                          error.what());
+    }
+}
+
+#if SEGSTUDIO_HAVE_GLOO
+std::shared_ptr<::gloo::transport::Device> glooDevice(const WorldInfo& world)
+{
+    if (const char* interface = std::getenv("GLOO_SOCKET_IFNAME"))
+        return c10d::ProcessGroupGloo::createDeviceForInterface(interface);
+    if (world.masterAddr == "127.0.0.1" || world.masterAddr == "localhost")
+        return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    return c10d::ProcessGroupGloo::createDefaultDevice();
+}
+#endif
+
+}  // namespace
+#endif
+
+bool processGroupAvailable(const std::string& backend)
+{
+    if (backend == "gloo")
+        return SEGSTUDIO_HAVE_GLOO != 0;
+    if (backend == "nccl")
+        return SEGSTUDIO_HAVE_NCCL != 0;
+    return false;
+}
+
+std::shared_ptr<Communicator> connectProcessGroup(const WorldInfo& world, const std::string& backend,
+                                                  std::chrono::milliseconds timeout)
+{
+    if (!processGroupAvailable(backend))
+        throw EngineError("this build of SegStudio has no c10d " + backend +
+                          " backend (its LibTorch lacks it; docs/ENGINE.md says how to build with it)");
+#if SEGSTUDIO_HAVE_C10D
+    auto store = rendezvous(world, timeout);
+    try {
+#if SEGSTUDIO_HAVE_GLOO
+        if (backend == "gloo") {
+            auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+            options->devices.push_back(glooDevice(world));
+            auto group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, world.rank, world.worldSize, options);
+            return std::make_shared<GroupCommunicator<c10d::ProcessGroupGloo>>(group, backend, store);
+        }
+#endif
+#if SEGSTUDIO_HAVE_NCCL
+        if (backend == "nccl") {
+            auto options = c10d::ProcessGroupNCCL::Options::create();
+            options->timeout = timeout;
+            auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, world.rank, world.worldSize, options);
+            return std::make_shared<GroupCommunicator<c10d::ProcessGroupNCCL>>(group, backend, store);
+        }
+#endif
+    } catch (const std::exception& error) {
+        throw EngineError("cannot join the " + backend + " process group of " + std::to_string(world.worldSize) +
+                          " ranks at " + address(world) + ": " + error.what());
+    }
+#endif
+    throw EngineError("no c10d " + backend + " backend in this build");
+}
+
+}  // namespace segstudio::engine

@@ -1,0 +1,92 @@
+#include "WorldInfo.h"
+
+#include "EngineError.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace segstudio::engine {
+
+namespace {
+
+using Environment = std::map<std::string, std::string>;
+
+const std::string* find(const Environment& environment, const char* name)
+{
+    const auto it = environment.find(name);
+    return it == environment.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+int number(const Environment& environment, const char* name, int fallback)
+{
+    const std::string* text = find(environment, name);
+    if (!text)
+        return fallback;
+    try {
+        std::size_t used = 0;
+        const int value = std::stoi(*text, &used);
+        if (used == text->size())
+            return value;
+    } catch (const std::exception&) {
+    }
+    throw EngineError(std::string("launch variable ") + name + "='" + *text + "' is not a number");
+}
+
+// The first launcher whose rank variable is set decides; the others' are ignored.
+bool fromLauncher(const Environment& environment, WorldInfo& world, const char* launcher, const char* rank,
+                  const char* size, const char* localRank)
+{
+    if (!find(environment, rank))
+        return false;
+    world.launcher = launcher;
+    world.rank = number(environment, rank, 0);
+    world.worldSize = number(environment, size, 1);
+    world.localRank = localRank ? number(environment, localRank, 0) : 0;
+    return true;
+}
+
+}  // namespace
+
+WorldInfo worldFromEnvironment(const Environment& environment)
+{
+    WorldInfo world;
+    const bool ours = find(environment, "SEGSTUDIO_LAUNCHER") != nullptr;
+    if (fromLauncher(environment, world, ours ? "segstudio" : "torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK")) {
+    } else if (fromLauncher(environment, world, "slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID")) {
+    } else if (fromLauncher(environment, world, "mpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+                            "OMPI_COMM_WORLD_LOCAL_RANK")) {
+    } else {
+        fromLauncher(environment, world, "mpi", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID");
+    }
+    if (const std::string* addr = find(environment, "MASTER_ADDR"))
+        world.masterAddr = *addr;
+    else if (const std::string* node = find(environment, "SLURM_LAUNCH_NODE_IPADDR"))
+        world.masterAddr = *node;
+    world.masterPort = number(environment, "MASTER_PORT", world.masterPort);
+    if (world.worldSize < 1)
+        throw EngineError("launch variables: the world size " + std::to_string(world.worldSize) + " must be at least 1");
+    if (world.rank < 0 || world.rank >= world.worldSize)
+        throw EngineError("launch variables: rank " + std::to_string(world.rank) + " is outside the world of " +
+                          std::to_string(world.worldSize));
+    if (world.localRank < 0)
+        throw EngineError("launch variables: the local rank must not be negative");
+    if (world.masterPort < 1 || world.masterPort > 65535)
+        throw EngineError("launch variables: MASTER_PORT " + std::to_string(world.masterPort) + " is not a port");
+    return world;
+}
+
+WorldInfo worldFromEnvironment()
+{
+    Environment environment;
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const std::string text = *entry;
+        const auto equals = text.find('=');
+        if (equals != std::string::npos)
+            environment[text.substr(0, equals)] = text.substr(equals + 1);
+    }
+    return worldFromEnvironment(environment);
+}
+
+}  // namespace segstudio::engine

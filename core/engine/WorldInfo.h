@@ -1,0 +1,29 @@
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace segstudio::engine {
+
+// Where this process stands in a data-parallel run, as its launcher said: segstudio-train's own
+// (--nproc, --gpus), torchrun, SLURM's srun or mpirun. Never read from config.json or a
+// checkpoint: a resumed process is whatever rank its launch makes it.
+struct WorldInfo {
+    int rank = 0;
+    int worldSize = 1;
+    int localRank = 0;  // the device index on this machine
+    std::string masterAddr = "127.0.0.1";
+    int masterPort = 29500;
+    std::string launcher = "none";  // segstudio | torchrun | slurm | mpi | none
+
+    bool distributed() const { return worldSize > 1; }
+};
+
+// Reads the launch variables from `environment` (name -> value): RANK, WORLD_SIZE, LOCAL_RANK,
+// MASTER_ADDR, MASTER_PORT (segstudio-train's workers and torchrun); SLURM_PROCID, SLURM_NTASKS,
+// SLURM_LOCALID; OMPI_COMM_WORLD_RANK/SIZE/LOCAL_RANK or PMI_RANK/PMI_SIZE. Throws EngineError
+// naming the variable when a value is not a number or out of range.
+WorldInfo worldFromEnvironment(const std::map<std::string, std::string>& environment);
+WorldInfo worldFromEnvironment();  // this process's environment
+
+}  // namespace segstudio::engine

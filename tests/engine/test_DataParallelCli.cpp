@@ -1,0 +1,241 @@
+#include "TestPacks.h"
+#include "engine/Checkpoint.h"
+#include "engine/ModelRegistry.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+
+using namespace segstudio::engine;
+namespace fs = std::filesystem;
+
+// Data-parallel training as users launch it: segstudio-train's own launcher with 2 CPU processes
+// (c10d Gloo), two "machines" on one host, and the faults: a killed rank, Ctrl+C, other packs.
+class TestDataParallelCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void twoRanksEqualOneProcessAccumulatingBothHalves();
+    void killedRankStopsTheOthersAndIsNamed();
+    void interruptStopsAllRanksWithOneCheckpoint();
+    void twoMachinesOnOneHostTrainTogether();
+    void ranksWithDifferentPacksRefuseToStart();
+
+private:
+    QProcess* start(const QStringList& arguments);
+    QString finish(QProcess* process, int timeoutMs = 120000);
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QStringList common(const QString& runDir) const;
+    static int freePort();
+
+    QTemporaryDir m_dir;
+};
+
+void TestDataParallelCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFileInfo::exists(QStringLiteral(SEGSTUDIO_TRAIN_EXE)));
+    segstudio::enginetest::writeStripePack(path(QStringLiteral("train.pack")).toStdString(), 8, 32, 32, 4, 1);
+    segstudio::enginetest::writeStripePack(path(QStringLiteral("other.pack")).toStdString(), 8, 32, 32, 4, 9);
+    auto* probe = start({QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--train-pack"),
+                         path(QStringLiteral("missing.pack")), QStringLiteral("-o"), path(QStringLiteral("probe"))});
+    const QString output = finish(probe);
+    if (output.contains(QStringLiteral("lacks")))
+        QSKIP("this LibTorch has no c10d Gloo");
+}
+
+QProcess* TestDataParallelCli::start(const QStringList& arguments)
+{
+    auto* process = new QProcess(this);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    auto environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    process->setProcessEnvironment(environment);
+    process->start(QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
+    return process;
+}
+
+QString TestDataParallelCli::finish(QProcess* process, int timeoutMs)
+{
+    if (!process->waitForFinished(timeoutMs))
+        process->kill();
+    return QString::fromUtf8(process->readAll());
+}
+
+QStringList TestDataParallelCli::common(const QString& runDir) const
+{
+    // No augmentation: both sides must see exactly the same pixels.
+    return {QStringLiteral("--train-pack"), path(QStringLiteral("train.pack")), QStringLiteral("-o"), runDir,
+            QStringLiteral("--no-flip"), QStringLiteral("--translate"), QStringLiteral("0"), QStringLiteral("--seed"),
+            QStringLiteral("3"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--device"),
+            QStringLiteral("cpu"), QStringLiteral("--log-interval"), QStringLiteral("1")};
+}
+
+int TestDataParallelCli::freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in where{};
+    where.sin_family = AF_INET;
+    where.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof where;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof where);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size);
+    ::close(fd);
+    return ntohs(where.sin_port);
+}
+
+// 2 ranks x batch 2 for 2 epochs, resumed in the middle, against 1 process with batch 4 split
+// into the same two halves (accumulate 2: sample i of a batch goes to micro-batch i mod 2, as
+// rank i mod 2 takes it), so batch-norm statistics are per half on both sides.
+void TestDataParallelCli::twoRanksEqualOneProcessAccumulatingBothHalves()
+{
+    const QString parallel = path(QStringLiteral("parallel"));
+    QStringList first{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--batch"),
+                      QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("1")};
+    QString output = finish(start(first + common(parallel)));
+    QVERIFY2(output.contains(QStringLiteral("x 2 ranks (gloo)")) && output.contains(QStringLiteral("finished: 1 epochs")),
+             qPrintable(output));
+    output = finish(start({QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--resume"),
+                           parallel, QStringLiteral("--epochs"), QStringLiteral("2")}));
+    QVERIFY2(output.contains(QStringLiteral("finished: 2 epochs")), qPrintable(output));
+
+    const QString single = path(QStringLiteral("single"));
+    output = finish(start(QStringList{QStringLiteral("train"), QStringLiteral("--batch"), QStringLiteral("4"),
+                                      QStringLiteral("--accumulate"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                      QStringLiteral("2")} +
+                          common(single)));
+    QVERIFY2(output.contains(QStringLiteral("finished: 2 epochs")), qPrintable(output));
+
+    const auto load = [](const QString& run) {
+        auto model = ModelRegistry::instance().create("segnet-tiny", 4);
+        const auto state = Checkpoint::load((fs::path(run.toStdString()) / "checkpoints" / "last.pt").string(), *model,
+                                            nullptr, torch::kCPU);
+        return std::make_pair(model, state.at("iteration").get<int>());
+    };
+    const auto [a, iterationsA] = load(parallel);
+    const auto [b, iterationsB] = load(single);
+    QCOMPARE(iterationsA, 4);
+    QCOMPARE(iterationsB, 4);
+    double worst = 0.0;
+    double largest = 0.0;
+    for (std::size_t i = 0; i < a->parameters().size(); ++i) {
+        worst = std::max(worst, (a->parameters()[i] - b->parameters()[i]).abs().max().item<double>());
+        largest = std::max(largest, a->parameters()[i].abs().max().item<double>());
+    }
+    QVERIFY2(worst < 1e-5, qPrintable(QStringLiteral("parameters differ by %1").arg(worst)));
+    QVERIFY(largest > 0.01);  // not a comparison of zeros
+}
+
+void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
+{
+    const QString run = path(QStringLiteral("killed"));
+    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
+                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                       QStringLiteral("100000"), QStringLiteral("--timeout"), QStringLiteral("20")} +
+                           common(run));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    // Rank 1 is the launcher's child whose environment says RANK=1.
+    pid_t rank1 = 0;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile status(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!status.open(QIODevice::ReadOnly))
+            continue;
+        const QStringList fields = QString::fromLatin1(status.readAll()).section(')', 1).split(' ', Qt::SkipEmptyParts);
+        if (fields.size() < 2 || fields[1].toLongLong() != launcher->processId())
+            continue;
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(entry));
+        if (environ.open(QIODevice::ReadOnly) && environ.readAll().split('\0').contains("RANK=1"))
+            rank1 = pid_t(entry.toInt());
+    }
+    QVERIFY(rank1 > 0);
+    QElapsedTimer clock;
+    clock.start();
+    ::kill(rank1, SIGKILL);
+    const QString output = finish(launcher, 60000);
+    QVERIFY2(clock.elapsed() < 45000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
+    QCOMPARE(launcher->exitStatus(), QProcess::NormalExit);
+    QVERIFY(launcher->exitCode() != 0);
+    QVERIFY2(output.contains(QStringLiteral("rank 1 (pid %1) was killed by signal 9").arg(rank1)), qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("--resume")), qPrintable(output));
+}
+
+void TestDataParallelCli::interruptStopsAllRanksWithOneCheckpoint()
+{
+    const QString run = path(QStringLiteral("interrupted"));
+    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
+                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                       QStringLiteral("100000")} +
+                           common(run));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    ::kill(pid_t(launcher->processId()), SIGINT);
+    const QString output = finish(launcher, 60000);
+    QCOMPARE(launcher->exitCode(), 130);
+    const auto match = QRegularExpression(QStringLiteral("stopped at epoch (\\d+) iteration (\\d+)")).match(output);
+    QVERIFY2(match.hasMatch(), qPrintable(output));
+    QCOMPARE(output.count(QStringLiteral("checkpoint written")), 1);  // rank 0 alone
+    const auto state = Checkpoint::readState(run.toStdString() + "/checkpoints/last.pt");
+    QCOMPARE(state.at("iteration").get<int>(), match.captured(2).toInt());
+    QCOMPARE(state.at("worldSize").get<int>(), 2);
+
+    // It continues, here with one process (any world size), to the end of that epoch.
+    const int epoch = match.captured(1).toInt();
+    const QString resumed = finish(start({QStringLiteral("train"), QStringLiteral("--resume"), run, QStringLiteral("--epochs"),
+                                          QString::number(epoch)}));
+    QVERIFY2(resumed.contains(QStringLiteral("finished: %1 epochs").arg(epoch)), qPrintable(resumed));
+}
+
+void TestDataParallelCli::twoMachinesOnOneHostTrainTogether()
+{
+    const QString run = path(QStringLiteral("two-nodes"));
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    QList<QProcess*> nodes;
+    for (int node = 0; node < 2; ++node)
+        nodes << start(QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
+                                   QStringLiteral("--node-rank"), QString::number(node), QStringLiteral("--nproc"),
+                                   QStringLiteral("1"), QStringLiteral("--master"), master, QStringLiteral("--batch"),
+                                   QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("1")} +
+                       common(run));
+    const QString first = finish(nodes[0]);
+    const QString second = finish(nodes[1]);
+    QVERIFY2(nodes[0]->exitCode() == 0 && first.contains(QStringLiteral("x 2 ranks (gloo)")), qPrintable(first));
+    QVERIFY2(nodes[1]->exitCode() == 0, qPrintable(second));
+    QVERIFY(!second.contains(QStringLiteral("finished")));  // node 1's rank is silent; rank 0 reports
+    const auto state = Checkpoint::readState(run.toStdString() + "/checkpoints/last.pt");
+    QCOMPARE(state.at("iteration").get<int>(), 2);  // 8 images, 2 per rank and step, 2 ranks
+}
+
+void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()
+{
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    QList<QProcess*> nodes;
+    for (int node = 0; node < 2; ++node) {
+        QStringList arguments = QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
+                                            QStringLiteral("--node-rank"), QString::number(node), QStringLiteral("--nproc"),
+                                            QStringLiteral("1"), QStringLiteral("--master"), master,
+                                            QStringLiteral("--batch"), QStringLiteral("2")} +
+                                common(path(QStringLiteral("mismatch-%1").arg(node)));
+        if (node == 1)
+            arguments[arguments.indexOf(path(QStringLiteral("train.pack")))] = path(QStringLiteral("other.pack"));
+        nodes << start(arguments);
+    }
+    const QString output = finish(nodes[0]) + finish(nodes[1]);
+    QVERIFY(nodes[0]->exitCode() != 0 && nodes[1]->exitCode() != 0);
+    QVERIFY2(output.contains(QStringLiteral("differs between ranks")), qPrintable(output));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("mismatch-0/checkpoints/last.pt"))));
+}
+
+QTEST_GUILESS_MAIN(TestDataParallelCli)
+#include "test_DataParallelCli.moc"
