@@ -33,6 +33,8 @@ private slots:
     void interruptStopsAllRanksWithOneCheckpoint();
     void twoMachinesOnOneHostTrainTogether();
     void ranksWithDifferentPacksRefuseToStart();
+    void unreachableMasterIsNamed();
+    void killingTheLauncherLeavesNoWorkers();
 
 private:
     QProcess* start(const QStringList& arguments);
@@ -40,6 +42,7 @@ private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QStringList common(const QString& runDir) const;
     static int freePort();
+    static bool gone(pid_t pid);  // exited (a zombie nobody reaped counts as gone)
 
     QTemporaryDir m_dir;
 };
@@ -95,6 +98,14 @@ int TestDataParallelCli::freePort()
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size);
     ::close(fd);
     return ntohs(where.sin_port);
+}
+
+bool TestDataParallelCli::gone(pid_t pid)
+{
+    QFile status(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (::kill(pid, 0) != 0 || !status.open(QIODevice::ReadOnly))
+        return true;
+    return QString::fromLatin1(status.readAll()).section(')', 1).trimmed().startsWith(QLatin1Char('Z'));
 }
 
 // 2 ranks x batch 2 for 2 epochs, resumed in the middle, against 1 process with batch 4 split
@@ -235,6 +246,49 @@ void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()
     QVERIFY(nodes[0]->exitCode() != 0 && nodes[1]->exitCode() != 0);
     QVERIFY2(output.contains(QStringLiteral("differs between ranks")), qPrintable(output));
     QVERIFY(!QFileInfo::exists(path(QStringLiteral("mismatch-0/checkpoints/last.pt"))));
+}
+
+void TestDataParallelCli::unreachableMasterIsNamed()
+{
+    // Node 1 alone: nobody serves the rendezvous. It gives up after --timeout, naming the address.
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    QElapsedTimer clock;
+    clock.start();
+    auto* node = start(QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
+                                   QStringLiteral("--node-rank"), QStringLiteral("1"), QStringLiteral("--nproc"),
+                                   QStringLiteral("1"), QStringLiteral("--master"), master, QStringLiteral("--timeout"),
+                                   QStringLiteral("3")} +
+                       common(path(QStringLiteral("alone"))));
+    const QString output = finish(node, 60000);
+    QVERIFY(node->exitCode() != 0);
+    QVERIFY2(output.contains(QStringLiteral("rendezvous at ") + master), qPrintable(output));
+    QVERIFY2(clock.elapsed() < 30000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
+}
+
+void TestDataParallelCli::killingTheLauncherLeavesNoWorkers()
+{
+    const QString run = path(QStringLiteral("orphans"));
+    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
+                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                       QStringLiteral("100000")} +
+                           common(run));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    QList<pid_t> workers;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile status(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!status.open(QIODevice::ReadOnly))
+            continue;
+        const QStringList fields = QString::fromLatin1(status.readAll()).section(')', 1).split(' ', Qt::SkipEmptyParts);
+        if (fields.size() >= 2 && fields[1].toLongLong() == launcher->processId())
+            workers << pid_t(entry.toInt());
+    }
+    QCOMPARE(workers.size(), 2);
+    ::kill(pid_t(launcher->processId()), SIGKILL);
+    finish(launcher, 30000);
+    // Each worker got SIGTERM with its parent's death: it checkpoints or fails its next
+    // collective, and is gone either way.
+    for (const pid_t worker : workers)
+        QTRY_VERIFY_WITH_TIMEOUT(gone(worker), 30000);
 }
 
 QTEST_GUILESS_MAIN(TestDataParallelCli)
