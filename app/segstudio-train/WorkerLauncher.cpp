@@ -2,11 +2,10 @@
 
 #include "Commands.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
+#include "engine/Distributed.h"
+
 #include <poll.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,23 +33,6 @@ struct Worker {
     bool running = true;
     int status = 0;
 };
-
-int freePort(const std::string& address)
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in where{};
-    where.sin_family = AF_INET;
-    where.sin_port = 0;
-    ::inet_pton(AF_INET, address == "localhost" ? "127.0.0.1" : address.c_str(), &where.sin_addr);
-    socklen_t size = sizeof where;
-    int port = 0;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof where) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size) == 0)
-        port = ntohs(where.sin_port);
-    if (fd >= 0)
-        ::close(fd);
-    return port > 0 ? port : 29500;
-}
 
 [[noreturn]] void becomeWorker(const LaunchPlan& plan, int localRank, int port, const std::vector<std::string>& arguments,
                                pid_t launcher, int outputPipe)
@@ -124,7 +106,7 @@ void signalAll(std::vector<Worker>& workers, int signal)
 
 int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& arguments)
 {
-    const int port = plan.masterPort > 0 ? plan.masterPort : freePort(plan.masterAddr);
+    const int port = plan.masterPort > 0 ? plan.masterPort : engine::freeTcpPort(plan.masterAddr);
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
     std::vector<Worker> workers(plan.devices.size());

@@ -27,4 +27,8 @@ std::shared_ptr<Communicator> connectProcessGroup(const WorldInfo& world, const 
 std::string deviceForRank(const std::string& requested, int localRank);
 std::string backendForDevice(const std::string& device);
 
+// A TCP port nobody listens on at `address` now (the kernel's pick), for a rendezvous on one
+// machine; 29500 when none can be had.
+int freeTcpPort(const std::string& address = "127.0.0.1");
+
 }  // namespace segstudio::engine

@@ -1,6 +1,13 @@
 #include "WorldInfo.h"
 
+#include "Distributed.h"
+
 #include "EngineError.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <stdexcept>
@@ -87,6 +94,23 @@ WorldInfo worldFromEnvironment()
             environment[text.substr(0, equals)] = text.substr(equals + 1);
     }
     return worldFromEnvironment(environment);
+}
+
+int freeTcpPort(const std::string& address)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in where{};
+    where.sin_family = AF_INET;
+    where.sin_port = 0;
+    ::inet_pton(AF_INET, address == "localhost" ? "127.0.0.1" : address.c_str(), &where.sin_addr);
+    socklen_t size = sizeof where;
+    int port = 0;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof where) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size) == 0)
+        port = ntohs(where.sin_port);
+    if (fd >= 0)
+        ::close(fd);
+    return port > 0 ? port : 29500;
 }
 
 }  // namespace segstudio::engine

@@ -12,10 +12,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <functional>
@@ -27,24 +23,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in where{};
-    where.sin_family = AF_INET;
-    where.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof where;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof where);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size);
-    ::close(fd);
-    return ntohs(where.sin_port);
-}
 
 // Runs body(rank, communicator) on `world` threads, each one rank of a real c10d Gloo group over
 // a TCPStore on 127.0.0.1: the collectives are PyTorch's own, only the processes are threads.
 void onRanks(int world, const std::function<void(int, Communicator&)>& body)
 {
-    const int port = freePort();
+    const int port = freeTcpPort();
     std::vector<std::thread> threads;
     std::vector<std::string> errors(static_cast<std::size_t>(world));
     for (int rank = 0; rank < world; ++rank)

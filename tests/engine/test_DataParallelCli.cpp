@@ -1,5 +1,7 @@
 #include "TestPacks.h"
+#include "TrainerProcess.h"
 #include "engine/Checkpoint.h"
+#include "engine/Distributed.h"
 #include "engine/ModelRegistry.h"
 
 #include <QDir>
@@ -10,9 +12,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -41,8 +40,10 @@ private:
     QString finish(QProcess* process, int timeoutMs = 120000);
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QStringList common(const QString& runDir) const;
-    static int freePort();
     static bool gone(pid_t pid);  // exited (a zombie nobody reaped counts as gone)
+    static QList<pid_t> childrenOf(qint64 parent);
+    // One "machine" of a 2-node run on this host: its launcher with one worker.
+    QProcess* startNode(int node, const QString& master, const QStringList& more);
 
     QTemporaryDir m_dir;
 };
@@ -62,13 +63,7 @@ void TestDataParallelCli::initTestCase()
 
 QProcess* TestDataParallelCli::start(const QStringList& arguments)
 {
-    auto* process = new QProcess(this);
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    auto environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
-    process->setProcessEnvironment(environment);
-    process->start(QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
-    return process;
+    return segstudio::enginetest::startTrainer(this, QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
 }
 
 QString TestDataParallelCli::finish(QProcess* process, int timeoutMs)
@@ -87,25 +82,34 @@ QStringList TestDataParallelCli::common(const QString& runDir) const
             QStringLiteral("cpu"), QStringLiteral("--log-interval"), QStringLiteral("1")};
 }
 
-int TestDataParallelCli::freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in where{};
-    where.sin_family = AF_INET;
-    where.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof where;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof where);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size);
-    ::close(fd);
-    return ntohs(where.sin_port);
-}
-
 bool TestDataParallelCli::gone(pid_t pid)
 {
     QFile status(QStringLiteral("/proc/%1/stat").arg(pid));
     if (::kill(pid, 0) != 0 || !status.open(QIODevice::ReadOnly))
         return true;
     return QString::fromLatin1(status.readAll()).section(')', 1).trimmed().startsWith(QLatin1Char('Z'));
+}
+
+QList<pid_t> TestDataParallelCli::childrenOf(qint64 parent)
+{
+    QList<pid_t> children;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile status(QStringLiteral("/proc/%1/stat").arg(entry));
+        if (!status.open(QIODevice::ReadOnly))
+            continue;
+        const QStringList fields = QString::fromLatin1(status.readAll()).section(')', 1).split(' ', Qt::SkipEmptyParts);
+        if (fields.size() >= 2 && fields[1].toLongLong() == parent)
+            children << pid_t(entry.toInt());
+    }
+    return children;
+}
+
+QProcess* TestDataParallelCli::startNode(int node, const QString& master, const QStringList& more)
+{
+    return start(QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
+                             QStringLiteral("--node-rank"), QString::number(node), QStringLiteral("--nproc"),
+                             QStringLiteral("1"), QStringLiteral("--master"), master} +
+                 more);
 }
 
 // 2 ranks x batch 2 for 2 epochs, resumed in the middle, against 1 process with batch 4 split
@@ -160,16 +164,10 @@ void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
     // Rank 1 is the launcher's child whose environment says RANK=1.
     pid_t rank1 = 0;
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        QFile status(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!status.open(QIODevice::ReadOnly))
-            continue;
-        const QStringList fields = QString::fromLatin1(status.readAll()).section(')', 1).split(' ', Qt::SkipEmptyParts);
-        if (fields.size() < 2 || fields[1].toLongLong() != launcher->processId())
-            continue;
-        QFile environ(QStringLiteral("/proc/%1/environ").arg(entry));
+    for (const pid_t child : childrenOf(launcher->processId())) {
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(child));
         if (environ.open(QIODevice::ReadOnly) && environ.readAll().split('\0').contains("RANK=1"))
-            rank1 = pid_t(entry.toInt());
+            rank1 = child;
     }
     QVERIFY(rank1 > 0);
     QElapsedTimer clock;
@@ -211,14 +209,13 @@ void TestDataParallelCli::interruptStopsAllRanksWithOneCheckpoint()
 void TestDataParallelCli::twoMachinesOnOneHostTrainTogether()
 {
     const QString run = path(QStringLiteral("two-nodes"));
-    const QString master = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freeTcpPort());
     QList<QProcess*> nodes;
     for (int node = 0; node < 2; ++node)
-        nodes << start(QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
-                                   QStringLiteral("--node-rank"), QString::number(node), QStringLiteral("--nproc"),
-                                   QStringLiteral("1"), QStringLiteral("--master"), master, QStringLiteral("--batch"),
-                                   QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("1")} +
-                       common(run));
+        nodes << startNode(node, master,
+                           QStringList{QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                       QStringLiteral("1")} +
+                               common(run));
     const QString first = finish(nodes[0]);
     const QString second = finish(nodes[1]);
     QVERIFY2(nodes[0]->exitCode() == 0 && first.contains(QStringLiteral("x 2 ranks (gloo)")), qPrintable(first));
@@ -230,17 +227,14 @@ void TestDataParallelCli::twoMachinesOnOneHostTrainTogether()
 
 void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()
 {
-    const QString master = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freeTcpPort());
     QList<QProcess*> nodes;
     for (int node = 0; node < 2; ++node) {
-        QStringList arguments = QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
-                                            QStringLiteral("--node-rank"), QString::number(node), QStringLiteral("--nproc"),
-                                            QStringLiteral("1"), QStringLiteral("--master"), master,
-                                            QStringLiteral("--batch"), QStringLiteral("2")} +
+        QStringList arguments = QStringList{QStringLiteral("--batch"), QStringLiteral("2")} +
                                 common(path(QStringLiteral("mismatch-%1").arg(node)));
         if (node == 1)
             arguments[arguments.indexOf(path(QStringLiteral("train.pack")))] = path(QStringLiteral("other.pack"));
-        nodes << start(arguments);
+        nodes << startNode(node, master, arguments);
     }
     const QString output = finish(nodes[0]) + finish(nodes[1]);
     QVERIFY(nodes[0]->exitCode() != 0 && nodes[1]->exitCode() != 0);
@@ -251,14 +245,11 @@ void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()
 void TestDataParallelCli::unreachableMasterIsNamed()
 {
     // Node 1 alone: nobody serves the rendezvous. It gives up after --timeout, naming the address.
-    const QString master = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freeTcpPort());
     QElapsedTimer clock;
     clock.start();
-    auto* node = start(QStringList{QStringLiteral("train"), QStringLiteral("--nnodes"), QStringLiteral("2"),
-                                   QStringLiteral("--node-rank"), QStringLiteral("1"), QStringLiteral("--nproc"),
-                                   QStringLiteral("1"), QStringLiteral("--master"), master, QStringLiteral("--timeout"),
-                                   QStringLiteral("3")} +
-                       common(path(QStringLiteral("alone"))));
+    auto* node = startNode(1, master, QStringList{QStringLiteral("--timeout"), QStringLiteral("3")} +
+                                          common(path(QStringLiteral("alone"))));
     const QString output = finish(node, 60000);
     QVERIFY(node->exitCode() != 0);
     QVERIFY2(output.contains(QStringLiteral("rendezvous at ") + master), qPrintable(output));
@@ -273,15 +264,7 @@ void TestDataParallelCli::killingTheLauncherLeavesNoWorkers()
                                        QStringLiteral("100000")} +
                            common(run));
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
-    QList<pid_t> workers;
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        QFile status(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!status.open(QIODevice::ReadOnly))
-            continue;
-        const QStringList fields = QString::fromLatin1(status.readAll()).section(')', 1).split(' ', Qt::SkipEmptyParts);
-        if (fields.size() >= 2 && fields[1].toLongLong() == launcher->processId())
-            workers << pid_t(entry.toInt());
-    }
+    const QList<pid_t> workers = childrenOf(launcher->processId());
     QCOMPARE(workers.size(), 2);
     ::kill(pid_t(launcher->processId()), SIGKILL);
     finish(launcher, 30000);

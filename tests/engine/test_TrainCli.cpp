@@ -1,4 +1,5 @@
 #include "TestPacks.h"
+#include "TrainerProcess.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -39,13 +40,7 @@ void TestTrainCli::initTestCase()
 
 QProcess* TestTrainCli::start(const QStringList& arguments)
 {
-    auto* process = new QProcess(this);
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    auto environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
-    process->setProcessEnvironment(environment);
-    process->start(QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
-    return process;
+    return segstudio::enginetest::startTrainer(this, QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
 }
 
 void TestTrainCli::refusesBadPackNamingIt()

@@ -3,15 +3,13 @@
 // it, the bucketed sync that overlaps the backward pass, and each bucket's all-reduce alone; rank
 // 0 prints the table for docs/SCALING.md.
 #include "engine/Communicator.h"
+#include "engine/Distributed.h"
 #include "engine/GradientSync.h"
 #include "engine/ModelRegistry.h"
 #include "engine/SegmentationLoss.h"
 
 #include <CLI/CLI.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,18 +31,6 @@ double median(std::vector<double> values)
     return values[values.size() / 2];
 }
 
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in where{};
-    where.sin_family = AF_INET;
-    where.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof where;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&where), sizeof where);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&where), &size);
-    ::close(fd);
-    return ntohs(where.sin_port);
-}
 
 struct StepTimes {
     double backward = 0;  // loss.backward(), hooks included
@@ -68,7 +54,7 @@ int main(int argc, char** argv)
 
     WorldInfo world;
     world.worldSize = 2;
-    world.masterPort = freePort();
+    world.masterPort = freeTcpPort();
     const pid_t child = ::fork();  // before any torch thread exists
     world.rank = child == 0 ? 1 : 0;
     torch::set_num_threads(threads);

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+
+namespace segstudio::enginetest {
+
+// segstudio-train as a user starts it, one compute thread (tests run beside each other on two
+// cores), stdout and stderr merged; owned by parent.
+inline QProcess* startTrainer(QObject* parent, const QString& program, const QStringList& arguments)
+{
+    auto* process = new QProcess(parent);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    auto environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    process->setProcessEnvironment(environment);
+    process->start(program, arguments);
+    return process;
+}
+
+}  // namespace segstudio::enginetest
