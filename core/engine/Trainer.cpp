@@ -1,6 +1,7 @@
 #include "Trainer.h"
 
 #include "AppendOnlyFile.h"
+#include "AtomicWrite.h"
 #include "Augmenter.h"
 #include "BatchLoader.h"
 #include "Checkpoint.h"
@@ -26,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 namespace segstudio::engine {
 
@@ -88,6 +90,7 @@ struct Trainer::Impl {
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
     void restore(const std::string& checkpoint);
+    void forgetMetricsAfter(std::int64_t lastIteration);
 
     std::string checkpointPath(const char* name) const { return (fs::path(config.runDir) / "checkpoints" / name).string(); }
     nlohmann::json state() const;
@@ -246,6 +249,35 @@ void Trainer::Impl::restore(const std::string& checkpoint)
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
     if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
         scaler->setScale(saved.value("lossScale", scaler->scale()));
+    if (leader())
+        forgetMetricsAfter(iteration);
+}
+
+void Trainer::Impl::forgetMetricsAfter(std::int64_t lastIteration)
+{
+    // A run that crashed or was killed after its checkpoint logged iterations it will now train
+    // again: drop those records (and a torn last line), so the resumed run continues one curve.
+    const std::string path = (fs::path(config.runDir) / "metrics.jsonl").string();
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return;
+    std::string kept, line;
+    bool changed = false;
+    while (std::getline(in, line)) {
+        const bool complete = !in.eof();
+        const auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+        const bool later = record.is_object() && record.value("iteration", std::int64_t(0)) > lastIteration;
+        if (!complete || later || record.is_discarded()) {
+            changed = true;
+            continue;
+        }
+        kept += line + "\n";
+    }
+    in.close();
+    if (!changed)
+        return;
+    writeFileAtomically(path, kept);
+    metricsLog = std::make_unique<MetricsLog>(path);  // the old one appends to the replaced file
 }
 
 void Trainer::Impl::saveCheckpoint(const char* name)

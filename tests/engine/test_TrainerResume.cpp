@@ -7,7 +7,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
 
 using namespace segstudio::engine;
 namespace fs = std::filesystem;
@@ -21,6 +24,7 @@ private slots:
     void initTestCase();
     void resumeAfterEpochEqualsStraightRun();
     void interruptedRunResumesExactly();
+    void crashAfterTheCheckpointLeavesOneCurve();
 
 private:
     TrainConfig config(const std::string& runName, int epochs) const;
@@ -107,6 +111,37 @@ void TestTrainerResume::interruptedRunResumesExactly()
     QCOMPARE(int(finished.status), int(TrainOutcome::Status::Finished));
     QCOMPARE(finished.iterations, std::int64_t(4));
     QVERIFY(maxParameterDifference(m_straightRun, path("interrupted")) <= 1e-6);
+}
+
+// Issue 11's resume bug: metrics of iterations after the last checkpoint (a crash, kill -9) were
+// logged again by the resumed run, so curves went back and forth.
+void TestTrainerResume::crashAfterTheCheckpointLeavesOneCurve()
+{
+    TrainConfig crashing = config("crashed", 2);
+    crashing.logInterval = 1;
+    {
+        Trainer trainer(crashing);
+        trainer.setIterationHook([](std::int64_t iteration) {
+            if (iteration == 3)  // epoch 2: last.pt is the one of epoch 1 (iteration 2)
+                throw std::runtime_error("simulated crash");
+        });
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, trainer.run());
+    }
+    const fs::path metrics = fs::path(path("crashed")) / "metrics.jsonl";
+    {
+        std::ofstream torn(metrics, std::ios::app);  // and a line the crash cut short
+        torn << R"({"kind":"train","epoch":2,"iter)";
+    }
+    const auto finished = Trainer::resume(path("crashed"))->run();
+    QCOMPARE(finished.iterations, std::int64_t(4));
+    std::ifstream in(metrics);
+    std::vector<std::int64_t> trainIterations;
+    for (std::string line; std::getline(in, line);) {
+        const auto record = nlohmann::json::parse(line);  // every line is whole JSON again
+        if (record.at("kind") == "train")
+            trainIterations.push_back(record.at("iteration").get<std::int64_t>());
+    }
+    QCOMPARE(trainIterations, (std::vector<std::int64_t>{1, 2, 3, 4}));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerResume)
