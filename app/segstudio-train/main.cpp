@@ -1,6 +1,7 @@
 // segstudio-train: packs datasets, trains, evaluates and predicts from the command line. The GUI
 // starts it as a separate process and watches the run directory it writes.
 #include "Commands.h"
+#include "Version.h"
 
 #include "engine/EngineError.h"
 
@@ -18,6 +19,7 @@ int main(int argc, char** argv)
                  "  segstudio-train predict -c runs/first -o predictions images/*.png\n"
                  "Or try everything on a synthetic dataset in under a minute: segstudio-train demo",
                  "segstudio-train"};
+    app.set_version_flag("--version", std::string("segstudio-train ") + SEGSTUDIO_VERSION);
     app.require_subcommand(1);
     int exitCode = segstudio::cli::kExitOk;
     segstudio::cli::addPackCommand(app, exitCode);

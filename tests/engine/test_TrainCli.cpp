@@ -21,6 +21,7 @@ private slots:
     void refusesBadPackNamingIt();
     void sigintCheckpointsAndResumeFinishes();
     void demoRunsEndToEnd();
+    void versionAnswersWithoutASubcommand();
     void fullDiskFailsWithTheReason();
     void summaryNamesTheClasses();
 
@@ -150,6 +151,16 @@ void TestTrainCli::summaryNamesTheClasses()
     // The pack's names (class0..class3), not the numbered stand-ins ("class 0").
     QVERIFY2(output.contains(QStringLiteral("  class0 ")) && output.contains(QStringLiteral("  class3 ")), qPrintable(output));
     QVERIFY2(!output.contains(QStringLiteral("class 1 ")), qPrintable(output));
+}
+
+void TestTrainCli::versionAnswersWithoutASubcommand()
+{
+    auto* process = start({QStringLiteral("--version")});
+    QVERIFY(process->waitForFinished(30000));
+    QCOMPARE(process->exitCode(), 0);
+    const QString output = QString::fromUtf8(process->readAll()).trimmed();
+    QVERIFY2(QRegularExpression(QStringLiteral("^segstudio-train \\d+\\.\\d+\\.\\d+$")).match(output).hasMatch(),
+             qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestTrainCli)

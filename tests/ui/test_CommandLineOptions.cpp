@@ -1,6 +1,8 @@
 #include "UiTestProject.h"
 #include "app/CommandLineOptions.h"
 
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 using segstudio::ui::CommandLineOptions;
@@ -52,6 +54,22 @@ private slots:
         QCOMPARE(options.demo, demo);
         QCOMPARE(options.demoDir, demoDir);
         QCOMPARE(options.screenshotFile, screenshot);
+    }
+
+    // Issue 14: --version answers on a machine without a display (no QApplication is made).
+    void versionNeedsNoDisplay()
+    {
+        QProcess process;
+        auto environment = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            environment.remove(QString::fromLatin1(name));
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(SEGSTUDIO_GUI_EXE), {QStringLiteral("--version")});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString output = QString::fromUtf8(process.readAllStandardOutput()).trimmed();
+        QVERIFY2(QRegularExpression(QStringLiteral("^SegStudio \\d+\\.\\d+\\.\\d+$")).match(output).hasMatch(),
+                 qPrintable(output));
     }
 
     void helpIsRecognised()

@@ -1,5 +1,7 @@
 #include "AppLauncher.h"
 
+#include "Version.h"
+
 #include "CommandLineOptions.h"
 #include "DatasetBrowser.h"
 #include "ImageListModel.h"
@@ -51,7 +53,7 @@ void AppLauncher::setApplicationNames()
 {
     QApplication::setOrganizationName(QStringLiteral("SegStudio"));
     QApplication::setApplicationName(QStringLiteral("SegStudio"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(SEGSTUDIO_VERSION));
 }
 
 int AppLauncher::run(QApplication& app)
