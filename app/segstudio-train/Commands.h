@@ -1,6 +1,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace segstudio::cli {
 // train's workers of a data-parallel run are this program again, with the same arguments.
 void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> programArguments);
 void addEvaluateCommand(CLI::App& app, int& exitCode);
+void addCatalogCommands(CLI::App& app, int& exitCode);  // models, devices
 void addPackCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);

@@ -27,6 +27,7 @@ int main(int argc, char** argv)
     segstudio::cli::addEvaluateCommand(app, exitCode);
     segstudio::cli::addPredictCommand(app, exitCode);
     segstudio::cli::addDemoCommand(app, exitCode);
+    segstudio::cli::addCatalogCommands(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {

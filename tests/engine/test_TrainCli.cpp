@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <csignal>
 #include <filesystem>
 
@@ -22,6 +24,7 @@ private slots:
     void sigintCheckpointsAndResumeFinishes();
     void demoRunsEndToEnd();
     void versionAnswersWithoutASubcommand();
+    void modelsAndDevicesAsJson();
     void fullDiskFailsWithTheReason();
     void summaryNamesTheClasses();
 
@@ -161,6 +164,32 @@ void TestTrainCli::versionAnswersWithoutASubcommand()
     const QString output = QString::fromUtf8(process->readAll()).trimmed();
     QVERIFY2(QRegularExpression(QStringLiteral("^segstudio-train \\d+\\.\\d+\\.\\d+$")).match(output).hasMatch(),
              qPrintable(output));
+}
+
+// Issue 11: the GUI lists what the engine has, not a copy of it.
+void TestTrainCli::modelsAndDevicesAsJson()
+{
+    auto* models = start({QStringLiteral("models"), QStringLiteral("--json")});
+    QVERIFY(models->waitForFinished(30000));
+    QCOMPARE(models->exitCode(), 0);
+    const auto modelList = nlohmann::json::parse(models->readAllStandardOutput().toStdString());
+    QStringList names;
+    for (const auto& model : modelList) {
+        names << QString::fromStdString(model.at("name").get<std::string>());
+        QVERIFY(!model.at("description").get<std::string>().empty());
+    }
+    for (const char* expected : {"segnet", "segnet-basic", "segnet-tiny"})
+        QVERIFY2(names.contains(QLatin1String(expected)), qPrintable(names.join(u',')));
+
+    auto* devices = start({QStringLiteral("devices"), QStringLiteral("--json")});
+    QVERIFY(devices->waitForFinished(30000));
+    QCOMPARE(devices->exitCode(), 0);
+    const auto deviceList = nlohmann::json::parse(devices->readAllStandardOutput().toStdString());
+    QVERIFY(!deviceList.empty());
+    QCOMPARE(deviceList.front().at("name").get<std::string>(), std::string("cpu"));
+    QVERIFY(deviceList.front().at("memory_bytes").get<std::uint64_t>() > 0);
+    for (const auto& device : deviceList)
+        QVERIFY(device.at("name") == "cpu" || device.at("name").get<std::string>().rfind("cuda:", 0) == 0);
 }
 
 QTEST_GUILESS_MAIN(TestTrainCli)

@@ -11,6 +11,7 @@
 #include "app/TrainingLauncher.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -81,6 +82,10 @@ QString writeFakeTrainer(const QString& dir)
 {
     const QString file = QDir(dir).filePath(QStringLiteral("fake-train"));
     writeText(file, R"(#!/bin/sh
+if [ "$1" = models ]; then
+  echo '[{"name": "fancy-net", "description": "from the engine"}, {"name": "segnet-tiny", "description": "tiny"}]'
+  exit 0
+fi
 echo "fake $*"
 if [ "$1" = train ]; then
   out=""
@@ -226,6 +231,24 @@ private slots:
         QVERIFY(plot.yAxis->range().upper >= 2.0);
         plot.clearPoints();
         QCOMPARE(plot.xAxis->range().upper, 1.0);
+    }
+
+    // Issue 11: the dialog's models are the engine's (segstudio-train models --json).
+    void modelsComeFromTheEngine()
+    {
+        QTemporaryDir dir;
+        TrainingLauncher launcher;
+        launcher.setTrainer(writeFakeTrainer(dir.path()));
+        QSignalSpy changed(&launcher, &TrainingLauncher::modelsChanged);
+        launcher.refreshModels();
+        QVERIFY(changed.wait(30000));
+        QCOMPARE(launcher.models().size(), 2);
+        QCOMPARE(launcher.models().first().name, QStringLiteral("fancy-net"));
+        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), {}, {}, launcher.models());
+        auto* model = dialog.findChild<QComboBox*>();
+        QVERIFY(model);
+        QCOMPARE(model->itemData(0).toString(), QStringLiteral("fancy-net"));
+        QVERIFY(model->itemText(0).contains(QStringLiteral("from the engine")));
     }
 
     void trainDialogExplainsATakenName()

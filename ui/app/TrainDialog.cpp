@@ -13,17 +13,16 @@
 namespace segstudio::ui {
 
 TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder,
-                         QWidget* parent)
+                         const QList<TrainingLauncher::ModelChoice>& models, QWidget* parent)
     : QDialog(parent), m_runsFolder(runsFolder), m_problem(new QLabel(this)), m_name(new QLineEdit(runName, this)), m_model(new QComboBox(this)), m_epochs(new QSpinBox(this)),
       m_height(new QSpinBox(this)), m_width(new QSpinBox(this)), m_batch(new QSpinBox(this))
 {
     setWindowTitle(tr("Train"));
     // A folder name under runs/: no separators.
     m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[A-Za-z0-9_.-]+")), m_name));
-    // The engine's ModelRegistry names (docs/ENGINE.md); the GUI cannot ask the engine itself.
-    m_model->addItem(tr("segnet-tiny (fast, CPU)"), QStringLiteral("segnet-tiny"));
-    m_model->addItem(tr("segnet-basic"), QStringLiteral("segnet-basic"));
-    m_model->addItem(tr("segnet (VGG-16 encoder, GPU)"), QStringLiteral("segnet"));
+    // The engine's models, as segstudio-train lists them (TrainingLauncher::models()).
+    for (const auto& model : models)
+        m_model->addItem(QStringLiteral("%1 — %2").arg(model.name, model.description), model.name);
     m_model->setCurrentIndex(std::max(0, m_model->findData(settings.model)));
     m_epochs->setRange(1, 1000);
     m_epochs->setValue(settings.epochs);

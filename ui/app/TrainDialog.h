@@ -21,6 +21,7 @@ class TrainDialog : public QDialog {
 
 public:
     TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder = {},
+                const QList<TrainingLauncher::ModelChoice>& models = TrainingLauncher::builtInModels(),
                 QWidget* parent = nullptr);
 
     TrainingLauncher::Settings settings() const;

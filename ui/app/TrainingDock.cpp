@@ -81,6 +81,7 @@ TrainingDock::TrainingDock(QWidget* parent)
         updateButtons();
     });
     setProjectFile({});
+    m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
 }
 
 TrainingDock::~TrainingDock() = default;
@@ -186,7 +187,7 @@ void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, t
 void TrainingDock::trainInteractively()
 {
     const QString name = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    TrainDialog dialog(name, m_lastSettings, runsFolder(), this);
+    TrainDialog dialog(name, m_lastSettings, runsFolder(), m_launcher->models(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_lastSettings = dialog.settings();

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -15,6 +17,7 @@ constexpr int kExitDiverged = 3;
 
 TrainingLauncher::TrainingLauncher(QObject* parent) : QObject(parent), m_process(new QProcess(this)), m_program(findTrainer())
 {
+    m_models = builtInModels();
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     connect(m_process, &QProcess::readyRead, this, [this] {
         const QString text = QString::fromLocal8Bit(m_process->readAll());
@@ -37,6 +40,35 @@ TrainingLauncher::~TrainingLauncher()
         m_process->terminate();
         m_process->waitForFinished(5000);
     }
+}
+
+QList<TrainingLauncher::ModelChoice> TrainingLauncher::builtInModels()
+{
+    return {{QStringLiteral("segnet-tiny"), tr("small SegNet for CPUs")},
+            {QStringLiteral("segnet-basic"), tr("SegNet-Basic")},
+            {QStringLiteral("segnet"), tr("SegNet with a VGG-16 encoder (GPU)")}};
+}
+
+void TrainingLauncher::refreshModels()
+{
+    if (m_program.isEmpty() || (m_catalog && m_catalog->state() != QProcess::NotRunning))
+        return;
+    if (!m_catalog) {
+        m_catalog = new QProcess(this);
+        connect(m_catalog, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+            if (status != QProcess::NormalExit || exitCode != 0)
+                return;  // keep the built-in list
+            const QJsonArray items = QJsonDocument::fromJson(m_catalog->readAllStandardOutput()).array();
+            QList<ModelChoice> models;
+            for (const QJsonValue& item : items)
+                models.append({item[QStringLiteral("name")].toString(), item[QStringLiteral("description")].toString()});
+            if (models.isEmpty())
+                return;
+            m_models = models;
+            emit modelsChanged();
+        });
+    }
+    m_catalog->start(m_program, {QStringLiteral("models"), QStringLiteral("--json")});
 }
 
 QString TrainingLauncher::findTrainer()

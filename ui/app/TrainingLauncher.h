@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QList>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -38,6 +39,16 @@ public:
                                      const Settings& settings);
     static QStringList trainArguments(const QString& runDir, const Settings& settings);
 
+    struct ModelChoice {
+        QString name;
+        QString description;
+    };
+    // The engine's models (segstudio-train models --json), asked once in the background; until
+    // the answer comes, or when the trainer cannot be asked, the models every build has.
+    QList<ModelChoice> models() const { return m_models; }
+    void refreshModels();
+    static QList<ModelChoice> builtInModels();
+
     void setTrainer(const QString& program) { m_program = program; }
     QString trainer() const { return m_program; }
     bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
@@ -46,6 +57,7 @@ public:
     QString runDirectory() const { return m_runDir; }
 
 signals:
+    void modelsChanged();
     void started(const QString& runDir);
     void output(const QString& text);  // stdout and stderr of each step, as it comes
     void finished(bool ok, const QString& message);
@@ -65,7 +77,9 @@ private:
     Settings m_settings;
     Step m_step = Step::Idle;
     bool m_stopping = false;
-    QString m_stepTail;  // the last output of the running step, for the reason of a failure
+    QString m_stepTail;
+    QList<ModelChoice> m_models;
+    QProcess* m_catalog = nullptr;  // the last output of the running step, for the reason of a failure
 };
 
 }  // namespace segstudio::ui
