@@ -258,6 +258,9 @@ void Trainer::Impl::forgetMetricsAfter(std::int64_t lastIteration)
     // A run that crashed or was killed after its checkpoint logged iterations it will now train
     // again: drop those records (and a torn last line), so the resumed run continues one curve.
     const std::string path = (fs::path(config.runDir) / "metrics.jsonl").string();
+    std::error_code error;
+    if (!fs::is_regular_file(path, error))
+        return;  // none yet (or a device: nothing to rewrite)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return;
