@@ -632,6 +632,12 @@ TrainOutcome Trainer::run()
         return outcome;
     };
 
+    bool stopAtEpochEnd = false;
+    const auto stopped = [&] {
+        return finish(TrainOutcome::Status::Stopped, "stopped at epoch " + std::to_string(d.epoch + 1) + " iteration " +
+                                                         std::to_string(d.iteration) + "; checkpoint written, continue with --resume " +
+                                                         d.config.runDir);
+    };
     while (d.epoch < d.config.epochs && d.iteration < limit) {
         d.loader->start(d.epoch, d.batchInEpoch);
         while (auto batch = d.loader->next()) {
@@ -657,12 +663,16 @@ TrainOutcome Trainer::run()
             if (d.hook)
                 d.hook(d.iteration);
             // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
-            // the same position; one process honours a request at once.
+            // the same position; one process honours a request at once. After an epoch's last
+            // batch the epoch is closed first (its validation, the epoch count), so the checkpoint
+            // never sits at the end of an epoch that a resume would not finish.
             if (d.stopAgreed || (!d.communicator && stopRequested())) {
-                d.saveCheckpoint("last.pt");
-                return finish(TrainOutcome::Status::Stopped,
-                              "stopped at epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration) +
-                                  "; checkpoint written, continue with --resume " + d.config.runDir);
+                if (d.batchInEpoch < d.loader->batchesPerEpoch()) {
+                    d.saveCheckpoint("last.pt");
+                    return stopped();
+                }
+                stopAtEpochEnd = true;
+                break;
             }
             if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
                 d.validateNow(outcome);
@@ -678,6 +688,10 @@ TrainOutcome Trainer::run()
             d.batchInEpoch = 0;
             if (d.config.checkpointEachEpoch && d.epoch < d.config.epochs && d.iteration < limit)
                 d.saveCheckpoint("last.pt");
+        }
+        if (stopAtEpochEnd && d.epoch < d.config.epochs && d.iteration < limit) {
+            d.saveCheckpoint("last.pt");
+            return stopped();
         }
     }
     d.saveCheckpoint("last.pt");

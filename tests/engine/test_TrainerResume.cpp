@@ -25,6 +25,7 @@ private slots:
     void resumeAfterEpochEqualsStraightRun();
     void interruptedRunResumesExactly();
     void crashAfterTheCheckpointLeavesOneCurve();
+    void stopAtTheEndOfAnEpochResumesIntoTheNext();
 
 private:
     TrainConfig config(const std::string& runName, int epochs) const;
@@ -142,6 +143,29 @@ void TestTrainerResume::crashAfterTheCheckpointLeavesOneCurve()
             trainIterations.push_back(record.at("iteration").get<std::int64_t>());
     }
     QCOMPARE(trainIterations, (std::vector<std::int64_t>{1, 2, 3, 4}));
+}
+
+// A stop request that comes with an epoch's last batch: the epoch is closed (validated, counted)
+// before the checkpoint, so "stopped at epoch E" and a resume to E epochs agree.
+void TestTrainerResume::stopAtTheEndOfAnEpochResumesIntoTheNext()
+{
+    Trainer trainer(config("epoch-end", 3));
+    trainer.setIterationHook([](std::int64_t iteration) {
+        if (iteration == 2)  // the last of epoch 1's two batches
+            requestStop();
+    });
+    const auto stopped = trainer.run();
+    clearStopRequest();
+    QCOMPARE(int(stopped.status), int(TrainOutcome::Status::Stopped));
+    QVERIFY2(stopped.message.find("stopped at epoch 2 iteration 2") != std::string::npos, stopped.message.c_str());
+    QVERIFY(stopped.validated);  // epoch 1's validation ran before stopping
+    const auto state = Checkpoint::readState(trainer.lastCheckpointPath());
+    QCOMPARE(state.at("epoch").get<int>(), 1);
+    QCOMPARE(state.at("batchInEpoch").get<int>(), 0);
+    const auto finished = Trainer::resume(path("epoch-end"), 2)->run();
+    QCOMPARE(int(finished.status), int(TrainOutcome::Status::Finished));
+    QCOMPARE(finished.iterations, std::int64_t(4));
+    QCOMPARE(finished.epochsCompleted, 2);
 }
 
 QTEST_GUILESS_MAIN(TestTrainerResume)

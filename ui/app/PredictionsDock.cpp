@@ -87,9 +87,11 @@ void PredictionsDock::scoreExistingPredictions()
 {
     // Another run's (or project's) IoUs must not stay in the browser; this run's predictions
     // from an earlier session come back, so the IoU column and sort survive a restart.
-    if (m_model)
+    // Only rows that have one: each change re-sorts a proxy sorted by IoU.
+    if (m_model && m_model->hasIoU())
         for (int row = 0; row < m_model->rowCount(); ++row)
-            m_model->setIoU(row, std::nullopt);
+            if (m_model->data(m_model->index(row, 0), ImageListModel::IoURole).toDouble() >= 0.0)
+                m_model->setIoU(row, std::nullopt);
     if (!m_project || !m_model || m_runDir.isEmpty() || isBusy() || !QDir(predictionsFolder()).exists())
         return;
     m_indices = m_project->indicesOf(data::Split::Val);
