@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "engine/ModelCatalog.h"
+#include "engine/TrainConfig.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,11 +39,13 @@ void addCatalogCommands(CLI::App& app, int& exitCode)
         [] {
             nlohmann::json items = nlohmann::json::array();
             for (const auto& model : engine::availableModels())
-                items.push_back({{"name", model.name}, {"description", model.description}});
+                items.push_back({{"name", model.name}, {"description", model.description},
+                                 {"default", model.name == engine::TrainConfig{}.model}});
             return items;
         },
         [](const nlohmann::json& item) {
-            return item.at("name").get<std::string>() + "  " + item.at("description").get<std::string>();
+            return item.at("name").get<std::string>() + "  " + item.at("description").get<std::string>() +
+                   (item.value("default", false) ? "  (default)" : "");
         });
     addListCommand(
         app, exitCode, "devices", "list the devices train --device accepts (cpu, each GPU)",

@@ -15,6 +15,8 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
 void addEvaluateCommand(CLI::App& app, int& exitCode);
 void addCatalogCommands(CLI::App& app, int& exitCode);  // models, devices
 void addPackCommand(CLI::App& app, int& exitCode);
+void addImportCommand(CLI::App& app, int& exitCode);
+void addDataCommands(CLI::App& app, int& exitCode);  // export, stats, split, info
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
 
@@ -26,6 +28,7 @@ std::string resolveCheckpoint(const std::string& fileOrRunDirectory);
 constexpr int kExitOk = 0;
 constexpr int kExitError = 1;
 constexpr int kExitDiverged = 3;
+constexpr int kExitPeerTimeout = 4;  // a data-parallel collective timed out waiting for another rank
 constexpr int kExitStopped = 130;  // as a shell reports SIGINT
 
 }  // namespace segstudio::cli

@@ -61,14 +61,14 @@ void addDemoCommand(CLI::App& app, int& exitCode)
         packSplit(project, data::Split::Train, dir / "train.pack", args->height, args->width, true);
         packSplit(project, data::Split::Val, dir / "val.pack", args->height, args->width, true);
 
-        engine::TrainConfig config;
+        // The demo's own short schedule on a tiny dataset: a constant Adam rate, batch 4.
+        engine::TrainConfig config = engine::TrainConfig::segnetRecipe();
         config.trainPack = (dir / "train.pack").string();
         config.valPack = (dir / "val.pack").string();
         config.runDir = (dir / "run").string();
         config.model = args->model;
         config.epochs = args->epochs;
         config.device = args->device;
-        // A short run needs a faster optimiser than the 100-epoch SGD recipe.
         config.optimizer = "adam";
         config.learningRate = 5e-3;
         config.weightDecay = 1e-4;

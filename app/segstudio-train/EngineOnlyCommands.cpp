@@ -1,4 +1,4 @@
-// SEGSTUDIO_ENGINE_ONLY builds have no core/data (no OpenCV): pack, demo and predict say so
+// SEGSTUDIO_ENGINE_ONLY builds have no core/data (no OpenCV): import, pack, demo and predict say so
 // instead of disappearing, so scripts get a clear message.
 #include "Commands.h"
 
@@ -26,6 +26,17 @@ void addUnavailable(CLI::App& app, const char* name, int& exitCode)
 void addPackCommand(CLI::App& app, int& exitCode)
 {
     addUnavailable(app, "pack", exitCode);
+}
+
+void addImportCommand(CLI::App& app, int& exitCode)
+{
+    addUnavailable(app, "import", exitCode);
+}
+
+void addDataCommands(CLI::App& app, int& exitCode)
+{
+    for (const char* name : {"export", "stats", "split", "info"})
+        addUnavailable(app, name, exitCode);
 }
 
 void addDemoCommand(CLI::App& app, int& exitCode)

@@ -60,12 +60,14 @@ void addOptions(CLI::App& command, TrainOptions& o)
     command.add_option("--resume", o.resumeDir, "continue the run in RUN_DIR where it stopped (with --epochs to extend)")
         ->check(CLI::ExistingDirectory);
     command.add_flag("--recipe", o.recipe,
-                     "the SegNet recipe: segnet, SGD momentum 0.9, lr 1e-3, L2 5e-4, batch 4, 100 epochs");
+                     "SegNet's published CamVid recipe: segnet, SGD momentum 0.9, lr 1e-3, L2 5e-4, batch 4, 100 epochs,\n"
+                     "flip + 10 px translation, median-frequency weights (options given here still override it)");
     bindOption(command, o, "--train-pack", c.trainPack, "trainPack", "training pack (segstudio-train pack ...)");
     bindOption(command, o, "--val-pack", c.valPack, "valPack", "validation pack; empty = no validation");
     bindOption(command, o, "--run-dir,-o", c.runDir, "runDir", "run directory to create (config, metrics, checkpoints)");
     bindOption(command, o, "--model,-m", c.model, "model", modelHelp());
-    bindOption(command, o, "--vgg-weights", c.vggWeights, "vggWeights", "VGG-16 encoder weights (TorchScript, docs/ENGINE.md)");
+    bindOption(command, o, "--encoder-weights,--vgg-weights", c.encoderWeights, "encoderWeights",
+               "pretrained encoder weights, a TorchScript archive (VGG-16 for segnet, MobileNetV2 for deeplabv3plus; docs/ENGINE.md)");
     bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
@@ -76,10 +78,13 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--schedule", c.schedule, "schedule", "none | step | cosine");
     bindOption(command, o, "--drop-period", c.dropPeriod, "dropPeriod", "step schedule: epochs between drops");
     bindOption(command, o, "--drop-factor", c.dropFactor, "dropFactor", "step schedule: lr multiplier per drop");
-    bindOption(command, o, "--warmup", c.warmupIterations, "warmupIterations", "linear warm-up iterations");
+    bindOption(command, o, "--min-lr", c.minLearningRate, "minLearningRate", "cosine schedule: final learning rate");
+    bindOption(command, o, "--warmup", c.warmupIterations, "warmupIterations", "linear warm-up iterations (-1 = a tenth of the run, at most 100)");
     bindOption(command, o, "--translate", c.translate, "translate", "random X/Y translation in pixels (0 = off)");
     o.given.emplace_back(command.add_flag("--flip,!--no-flip", c.flip, "random left/right reflection"), "flip");
     o.given.emplace_back(command.add_flag("--scale-crop", c.scaleCrop, "random scale 0.75-1.25 with crop/pad"), "scaleCrop");
+    bindOption(command, o, "--crop-height", c.cropHeight, "cropHeight", "train on random crops this high (0 = whole images)");
+    bindOption(command, o, "--crop-width", c.cropWidth, "cropWidth", "train on random crops this wide (0 = whole images)");
     o.given.emplace_back(command.add_flag("--deterministic", c.deterministic, "deterministic algorithms (slower)"),
                          "deterministic");
     bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | inverse | none");
@@ -88,7 +93,8 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--amp", c.amp, "amp", "mixed precision on CUDA: none | bf16 | fp16");
     bindOption(command, o, "--threads", c.threads, "threads", "CPU threads (0 = all cores)");
     bindOption(command, o, "--log-interval", c.logInterval, "logInterval", "iterations between progress lines");
-    bindOption(command, o, "--val-interval", c.valInterval, "valInterval", "also validate every N iterations (0 = per epoch)");
+    bindOption(command, o, "--val-interval", c.valInterval, "valInterval", "also validate every N iterations (0 = never)");
+    bindOption(command, o, "--val-epochs", c.valEpochs, "valEpochs", "validate after every N-th epoch and the last");
     bindOption(command, o, "--accumulate", c.accumulate, "accumulate",
                "split each batch into this many micro-batches and sum their gradients");
 
@@ -179,11 +185,7 @@ bool wasGiven(const TrainOptions& o, const std::string& key)
 
 engine::TrainConfig resolveConfig(const TrainOptions& o)
 {
-    nlohmann::json base = engine::toJson(engine::TrainConfig{});
-    if (o.recipe) {
-        base["model"] = "segnet";
-        base["epochs"] = 100;
-    }
+    nlohmann::json base = engine::toJson(o.recipe ? engine::TrainConfig::segnetRecipe() : engine::TrainConfig{});
     if (!o.configFile.empty())
         base = engine::toJson(engine::loadTrainConfig(o.configFile));
     const nlohmann::json cli = engine::toJson(o.config);
@@ -230,7 +232,8 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         "  segstudio-train train --gpus 8 --recipe --train-pack train.pack --val-pack val.pack -o runs/eight\n"
         "  torchrun --nproc-per-node 4 segstudio-train train ... (also srun, mpirun)\n"
         "  two machines: ... --nnodes 2 --node-rank 0|1 --master node0:29500\n"
-        "Exit codes: 0 finished, 1 error, 3 loss became NaN/Inf, 130 stopped by a signal.");
+        "Exit codes: 0 finished, 1 error, 3 loss became NaN/Inf, 4 a data-parallel rank timed out waiting for another,\n"
+        "130 stopped by a signal.");
     addOptions(*command, *options);
     command->callback([options, &exitCode, programArguments] {
         const LaunchPlan plan = launchPlan(*options);

@@ -32,6 +32,7 @@ struct Worker {
     std::string pending;  // a line not finished yet
     bool running = true;
     int status = 0;
+    bool unresponsive = false;  // still running after the others timed out waiting for it
 };
 
 [[noreturn]] void becomeWorker(const LaunchPlan& plan, int localRank, int port, const std::vector<std::string>& arguments,
@@ -53,6 +54,8 @@ struct Worker {
     ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
     ::setenv("SEGSTUDIO_LAUNCHER", "1", 1);
     ::setenv("SEGSTUDIO_DEVICE", plan.devices[std::size_t(localRank)].c_str(), 1);
+    if (world == 1)
+        ::setenv("SEGSTUDIO_FORCE_GROUP", "1", 1);  // --gpus 1: the data-parallel path, measurable against the plain one
     // Share the cores: workers on one machine must not each start a thread per core.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     ::setenv("SEGSTUDIO_THREADS", std::to_string(std::max(1u, cores / unsigned(local))).c_str(), 0);
@@ -87,7 +90,39 @@ std::string describe(int status)
         const int signal = WTERMSIG(status);
         return "was killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
     }
+    if (WEXITSTATUS(status) == kExitDiverged)
+        return "stopped the run: its loss became NaN or infinite (exit code 3)";
     return "exited with code " + std::to_string(WEXITSTATUS(status));
+}
+
+bool timedOut(int status)
+{
+    return WIFEXITED(status) && WEXITSTATUS(status) == kExitPeerTimeout;
+}
+
+std::string rankList(const std::vector<Worker>& workers, bool (*which)(const Worker&))
+{
+    std::string text;
+    for (const auto& worker : workers)
+        if (which(worker))
+            text += (text.empty() ? "" : ", ") + std::to_string(worker.rank);
+    return text;
+}
+
+// Who failed, and how: a rank that failed by itself comes first; when the only failures are
+// ranks that timed out waiting, the ones they waited for are those still running at that time.
+std::string failureReport(const std::vector<Worker>& workers, const std::string& firstFailure)
+{
+    if (!firstFailure.empty())
+        return firstFailure;
+    const auto waited = rankList(workers, [](const Worker& w) { return !w.running && timedOut(w.status); });
+    if (waited.empty())
+        return {};
+    const auto stuck = rankList(workers, [](const Worker& w) { return w.unresponsive; });
+    if (stuck.empty())
+        return "rank(s) " + waited + " timed out waiting for a rank on another machine (see that machine's launcher)";
+    return "rank(s) " + stuck + " stopped responding (hung or stopped): rank(s) " + waited +
+           " timed out waiting for it in a collective; it was killed";
 }
 
 bool failed(int status)
@@ -130,10 +165,11 @@ int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& argume
               << workers.size() * std::size_t(plan.nnodes) << ", rendezvous at " << plan.masterAddr << ":" << port
               << std::endl;
 
-    std::string failure;
+    std::string failure;  // the first rank that failed by itself (not by timing out waiting)
     int failureCode = kExitOk;
     int signalsSeen = 0;
     auto killDeadline = std::chrono::steady_clock::time_point::max();
+    auto unresponsiveDeadline = std::chrono::steady_clock::time_point::max();
     for (;;) {
         std::vector<pollfd> fds;
         for (const auto& worker : workers)
@@ -162,10 +198,20 @@ int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& argume
             if (!worker.running || ::waitpid(worker.pid, &worker.status, WNOHANG) != worker.pid)
                 continue;
             worker.running = false;
-            if (failed(worker.status) && failure.empty()) {
+            if (!failed(worker.status))
+                continue;
+            if (worker.unresponsive)
+                continue;  // killed here for not responding: reported as that, not as a failure of its own
+            if (timedOut(worker.status)) {
+                // It waited a whole collective timeout for someone: whoever still runs a moment
+                // later is that someone (a healthy rank ends within moments of a peer's exit).
+                unresponsiveDeadline = std::min(unresponsiveDeadline, std::chrono::steady_clock::now() + std::chrono::seconds(3));
+            } else if (failure.empty()) {
                 failure = "rank " + std::to_string(worker.rank) + " (pid " + std::to_string(worker.pid) + ") " +
                           describe(worker.status);
                 failureCode = WIFEXITED(worker.status) ? WEXITSTATUS(worker.status) : kExitError;
+            }
+            if (killDeadline == std::chrono::steady_clock::time_point::max()) {
                 // The others would fail in their next collective anyway; stop them now, and kill
                 // whoever does not stop within the collective timeout.
                 signalAll(workers, SIGTERM);
@@ -176,12 +222,22 @@ int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& argume
             signalsSeen = g_signals;
             signalAll(workers, signalsSeen == 1 ? SIGTERM : SIGKILL);
         }
+        if (std::chrono::steady_clock::now() > unresponsiveDeadline) {
+            for (auto& worker : workers)
+                worker.unresponsive = worker.unresponsive || worker.running;
+            signalAll(workers, SIGCONT);  // a stopped process takes no signal but SIGKILL and SIGCONT
+            signalAll(workers, SIGKILL);
+            unresponsiveDeadline = std::chrono::steady_clock::time_point::max();
+        }
         if (std::chrono::steady_clock::now() > killDeadline)
             signalAll(workers, SIGKILL);
     }
-    if (!failure.empty()) {
-        std::cerr << "segstudio-train: " << failure << "; the other ranks were stopped. Continue from the last "
+    const std::string report = failureReport(workers, failure);
+    if (!report.empty()) {
+        std::cerr << "segstudio-train: " << report << "; the other ranks were stopped. Continue from the last "
                   << "checkpoint with train --resume RUN_DIR" << std::endl;
+        if (failure.empty())
+            return kExitPeerTimeout;
         return failureCode == kExitOk || failureCode == kExitStopped ? kExitError : failureCode;
     }
     const bool stopped = std::any_of(workers.begin(), workers.end(), [](const Worker& w) {

@@ -14,7 +14,9 @@ struct LaunchPlan {
     int masterPort = 0;  // 0: a free port (one machine only)
     int timeoutSeconds = 300;
 
-    bool wanted() const { return !devices.empty() && (devices.size() > 1 || nnodes > 1); }
+    // Any explicit --nproc/--gpus/--devices launches workers, one included: a world of one still
+    // forms a process group, so the synchronisation's cost can be measured against a plain run.
+    bool wanted() const { return !devices.empty(); }
 };
 
 // Starts one worker per device, each this same program with the same arguments and the launch

@@ -22,6 +22,8 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", std::string("segstudio-train ") + SEGSTUDIO_VERSION);
     app.require_subcommand(1);
     int exitCode = segstudio::cli::kExitOk;
+    segstudio::cli::addImportCommand(app, exitCode);
+    segstudio::cli::addDataCommands(app, exitCode);
     segstudio::cli::addPackCommand(app, exitCode);
     segstudio::cli::addTrainCommand(app, exitCode, std::vector<std::string>(argv, argv + argc));
     segstudio::cli::addEvaluateCommand(app, exitCode);
@@ -32,6 +34,9 @@ int main(int argc, char** argv)
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         return app.exit(error);
+    } catch (const segstudio::engine::CollectiveTimeout& error) {
+        std::cerr << "segstudio-train: " << error.what() << std::endl;
+        return segstudio::cli::kExitPeerTimeout;
     } catch (const std::exception& error) {
         // EngineError, PackError and DataError all name the file and the problem.
         std::cerr << "segstudio-train: " << error.what() << std::endl;

@@ -39,6 +39,10 @@ std::vector<SampleTransform> Augmenter::draw(std::int64_t samples, std::uint64_t
             transform.cropX = uniform(random, 0.0, 1.0);
             transform.cropY = uniform(random, 0.0, 1.0);
         }
+        if (m_options.cropHeight > 0) {
+            transform.windowX = uniform(random, 0.0, 1.0);
+            transform.windowY = uniform(random, 0.0, 1.0);
+        }
     }
     return transforms;
 }
@@ -79,10 +83,26 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
             image = shift(image, t.dy, t.dx, 0.0);
             label = shift(label, t.dy, t.dx, kUnlabelledFill);
         }
+        if (m_options.cropHeight > 0) {
+            image = window(image, t);
+            label = window(label, t);
+        }
         outImages.push_back(image);
         outLabels.push_back(label);
     }
     return {torch::stack(outImages), torch::stack(outLabels)};
+}
+
+torch::Tensor Augmenter::window(const torch::Tensor& tensor, const SampleTransform& transform) const
+{
+    auto cut = [](const torch::Tensor& t, std::int64_t dim, std::int64_t size, double where) {
+        const std::int64_t full = t.size(dim);
+        if (size >= full)
+            return t;
+        const std::int64_t offset = std::min(full - size, std::int64_t(std::floor(where * double(full - size + 1))));
+        return t.narrow(dim, offset, size);
+    };
+    return cut(cut(tensor, -2, m_options.cropHeight, transform.windowY), -1, m_options.cropWidth, transform.windowX);
 }
 
 torch::Tensor Augmenter::shift(const torch::Tensor& tensor, int dy, int dx, double fill)

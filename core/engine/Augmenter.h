@@ -13,6 +13,8 @@ struct AugmentOptions {
     bool scaleCrop = false;
     double scaleMin = 0.75;
     double scaleMax = 1.25;
+    int cropHeight = 0;  // 0 = keep the whole image
+    int cropWidth = 0;
 };
 
 // The random transform of one sample; drawn on the host so it is reproducible, applied on the device.
@@ -23,13 +25,16 @@ struct SampleTransform {
     double scale = 1.0;
     double cropX = 0.5;  // where, in [0, 1], the scaled image is cropped or placed
     double cropY = 0.5;
+    double windowX = 0.0;  // where, in [0, 1], the training crop is taken
+    double windowY = 0.0;
 };
 
 // Training augmentation on the training device: random left/right reflection, random X/Y
-// translation, optional random scale with crop/pad back to the batch size.
+// translation, optional random scale with crop/pad back to the batch size, then an optional random
+// crop of a fixed size (a window no larger than the image).
 // Guarantees: image and label of a sample always get the same geometric transform, so every label
 // pixel stays on its image pixel; pixels shifted in are black in the image and unlabelled (255) in
-// the label; the output has the input's size.
+// the label; the output has the input's size, or the crop's (each side at most the input's).
 class Augmenter {
 public:
     explicit Augmenter(AugmentOptions options);
@@ -41,9 +46,13 @@ public:
     std::pair<torch::Tensor, torch::Tensor> apply(const torch::Tensor& images, const torch::Tensor& labels,
                                                   const std::vector<SampleTransform>& transforms) const;
 
-    bool enabled() const { return m_options.flip || m_options.translate > 0 || m_options.scaleCrop; }
+    bool enabled() const
+    {
+        return m_options.flip || m_options.translate > 0 || m_options.scaleCrop || m_options.cropHeight > 0;
+    }
 
 private:
+    torch::Tensor window(const torch::Tensor& tensor, const SampleTransform& transform) const;
     static torch::Tensor shift(const torch::Tensor& tensor, int dy, int dx, double fill);
     static torch::Tensor fitTo(const torch::Tensor& tensor, std::int64_t height, std::int64_t width, double cropY,
                                double cropX, double fill);

@@ -1,5 +1,7 @@
 #include "BatchLoader.h"
 
+#include "Runtime.h"
+
 #include "EngineError.h"
 
 #include <algorithm>
@@ -62,6 +64,7 @@ void BatchLoader::start(int epoch, std::int64_t firstBatch)
 
 void BatchLoader::produce(std::vector<std::int64_t> order, std::int64_t firstBatch, std::int64_t batchCount)
 {
+    makeCurrentDevice(m_options.device);
     try {
         for (std::int64_t batch = firstBatch; batch < batchCount && !m_stop; ++batch) {
             HostBatch ready = gather(order, batch);

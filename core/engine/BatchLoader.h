@@ -42,6 +42,7 @@ public:
         // DistributedSampler), so every rank has the same number of batches; validation leaves
         // it off, so no image is counted twice.
         bool padToEqual = true;
+        torch::Device device{torch::kCPU};  // the training device: pinned buffers belong to its GPU
     };
 
     BatchLoader(const pack::PackReader& reader, Options options);

@@ -12,4 +12,12 @@ public:
     explicit EngineError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A collective that waited longer than the run's timeout for another rank: that rank is hung,
+// stopped or unreachable. segstudio-train exits with its own code for it, so the launcher can
+// tell the ranks that timed out from the one they waited for.
+class CollectiveTimeout : public EngineError {
+public:
+    using EngineError::EngineError;
+};
+
 }  // namespace segstudio::engine

@@ -13,7 +13,8 @@ LrSchedule::LrSchedule(const TrainConfig& config, std::int64_t iterationsPerEpoc
     , m_kind(config.schedule == "step" ? 1 : config.schedule == "cosine" ? 2 : 0)
     , m_dropEvery(std::max<std::int64_t>(1, std::int64_t(config.dropPeriod) * iterationsPerEpoch))
     , m_dropFactor(config.dropFactor)
-    , m_warmup(config.warmupIterations)
+    , m_warmup(config.warmupIterations >= 0 ? config.warmupIterations
+                                            : std::min<std::int64_t>(100, std::max<std::int64_t>(1, totalIterations) / 10))
     , m_total(std::max<std::int64_t>(1, totalIterations))
 {
 }

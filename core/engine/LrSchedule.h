@@ -7,7 +7,7 @@ namespace segstudio::engine {
 struct TrainConfig;
 
 // Learning rate as a pure function of the iteration, so a resumed run needs no scheduler state:
-// linear warm-up over the first warmupIterations, then none (constant), step (multiply by
+// linear warm-up over the first warmupIterations (-1: a tenth of the run, at most 100), then none (constant), step (multiply by
 // dropFactor every dropPeriod epochs) or cosine (from learningRate down to minLearningRate).
 class LrSchedule {
 public:

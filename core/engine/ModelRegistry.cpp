@@ -1,5 +1,6 @@
 #include "ModelRegistry.h"
 
+#include "DeepLabV3Plus.h"
 #include "EngineError.h"
 #include "SegNet.h"
 
@@ -19,6 +20,23 @@ ModelRegistry::ModelRegistry()
         [](int classes) { return std::make_shared<SegNetImpl>(SegNetOptions::basic(classes)); });
     add("segnet-tiny", "fast 3x3 SegNet with 16-32-64-64 channels, for CPUs and quick experiments",
         [](int classes) { return std::make_shared<SegNetImpl>(SegNetOptions::tiny(classes)); });
+    add("deeplabv3plus", "DeepLabV3+ with a MobileNetV2 encoder (output stride 16, atrous pyramid, stride-4 skip); "
+                         "2.1 M parameters, 4.1 GFLOPs at 360x480; the default",
+        [](int classes) {
+            DeepLabV3PlusOptions options;
+            options.classes = classes;
+            return std::make_shared<DeepLabV3PlusImpl>(options);
+        });
+    add("deeplabv3plus-slim", "DeepLabV3+ with a half-width MobileNetV2 encoder; 0.6 M parameters, 1.35 GFLOPs at 360x480",
+        [](int classes) {
+            DeepLabV3PlusOptions options;
+            options.classes = classes;
+            options.width = 0.5;
+            options.pyramidChannels = 96;
+            options.decoderChannels = 64;
+            options.skipChannels = 24;
+            return std::make_shared<DeepLabV3PlusImpl>(options);
+        });
 }
 
 void ModelRegistry::add(const std::string& name, const std::string& description, ModelFactory factory)

@@ -33,8 +33,12 @@ public:
         try {
             m_work->wait();
         } catch (const std::exception& error) {
-            throw EngineError(m_what + " failed: " + error.what() +
-                              " (another rank stopped or is unreachable; see its output)");
+            const std::string text = error.what();
+            // Gloo says "Timed out waiting ...ms", NCCL's blocking wait "... timed out" / "Timeout".
+            if (text.find("imed out") != std::string::npos || text.find("imeout") != std::string::npos)
+                throw CollectiveTimeout(m_what + " timed out waiting for another rank (hung, stopped or unreachable): " +
+                                        text);
+            throw EngineError(m_what + " failed: " + text + " (another rank stopped or is unreachable; see its output)");
         }
     }
 
@@ -91,12 +95,16 @@ c10::intrusive_ptr<c10d::Store> rendezvous(const WorldInfo& world, std::chrono::
 {
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(world.masterPort);
-    options.isServer = world.rank == 0;
+    // Under torchrun's agent the agent already serves the store on MASTER_PORT: every rank is a
+    // client there, in the agent's per-attempt namespace (as torch.distributed does).
+    options.isServer = world.rank == 0 && !world.agentStore;
     options.numWorkers = static_cast<std::size_t>(world.worldSize);
-    options.waitWorkers = true;
+    options.waitWorkers = !world.agentStore;
     options.timeout = timeout;
     try {
-        auto store = c10::make_intrusive<c10d::TCPStore>(world.masterAddr, options);
+        c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(world.masterAddr, options);
+        if (world.agentStore)
+            store = c10::make_intrusive<c10d::PrefixStore>("/worker/attempt_" + std::to_string(world.restartCount), store);
         // A world-size check of its own: a rank launched for another size must not join.
         const std::string sizeKey = "segstudio/world_size_of_rank0";
         const std::string mySize = std::to_string(world.worldSize);
@@ -159,6 +167,10 @@ std::shared_ptr<Communicator> connectProcessGroup(const WorldInfo& world, const 
 #endif
 #if SEGSTUDIO_HAVE_NCCL
         if (backend == "nccl") {
+            // Without blocking wait a failed or hung peer surfaces as a watchdog abort, not as an
+            // error from wait(): ask for the error (LibTorch 2.x name, then 1.13's).
+            setenv("TORCH_NCCL_BLOCKING_WAIT", "1", /*overwrite=*/0);
+            setenv("NCCL_BLOCKING_WAIT", "1", /*overwrite=*/0);
             auto options = c10d::ProcessGroupNCCL::Options::create();
             options->timeout = timeout;
             auto group = c10::make_intrusive<c10d::ProcessGroupNCCL>(store, world.rank, world.worldSize, options);

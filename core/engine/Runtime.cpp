@@ -3,6 +3,8 @@
 #include "Distributed.h"
 #include "EngineError.h"
 
+#include <c10/core/impl/DeviceGuardImplInterface.h>
+
 #include <ATen/autocast_mode.h>
 #include <torch/version.h>
 
@@ -48,6 +50,12 @@ torch::Device chooseDevice(const std::string& name)
     if (device.is_cuda() && !torch::cuda::is_available())
         throw EngineError("device '" + name + "' requested but this LibTorch build or machine has no CUDA");
     return device;
+}
+
+void makeCurrentDevice(torch::Device device)
+{
+    if (device.is_cuda() && device.has_index())
+        c10::impl::getDeviceGuardImpl(device.type())->setDevice(device);
 }
 
 void configureRuntime(int threads, bool deterministic, bool cudnnBenchmark)

@@ -11,6 +11,10 @@ struct TrainConfig;
 // The one place that picks the device and sets process-wide LibTorch switches.
 // "auto" = CUDA when available, else CPU; throws EngineError for CUDA requested but absent.
 torch::Device chooseDevice(const std::string& name);
+// Makes a CUDA device the calling thread's current one (CUDA's current device is per thread), so
+// its contexts, pinned buffers and default streams belong to that GPU, not to GPU 0; a CPU device
+// changes nothing. Every data-parallel rank calls it for its own GPU, in each of its threads.
+void makeCurrentDevice(torch::Device device);
 // CPU threads (0 = all cores), deterministic algorithms, cuDNN benchmark (off when deterministic).
 void configureRuntime(int threads, bool deterministic, bool cudnnBenchmark);
 

@@ -16,6 +16,8 @@ public:
     virtual int classes() const = 0;
     // Multiply-adds x 2 of one forward pass at this input size, for throughput and MFU figures.
     virtual double forwardFlops(std::int64_t height, std::int64_t width) const = 0;
+    // The part pretrained weights can initialise (EncoderWeights), or nullptr.
+    virtual torch::nn::Module* encoder() { return nullptr; }
 };
 
 }  // namespace segstudio::engine

@@ -10,13 +10,13 @@
 
 namespace segstudio::engine {
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, vggWeights,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights,
                                                 epochs, batchSize, maxIterations, optimizer, learningRate, momentum,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
-                                                scaleMin, scaleMax, classWeighting, seed, device, amp, channelsLast,
+                                                scaleMin, scaleMax, cropHeight, cropWidth, classWeighting, seed, device, amp, channelsLast,
                                                 cudnnBenchmark, deterministic, threads, prefetch, logInterval,
-                                                valInterval, checkpointEachEpoch, scaleLearningRate,
+                                                valInterval, valEpochs, checkpointEachEpoch, scaleLearningRate,
                                                 gradientSync, collectiveTimeoutSeconds, accumulate,
                                                 debugNanAtIteration)
 
@@ -38,6 +38,26 @@ bool oneOf(const std::string& value, std::initializer_list<const char*> allowed)
 
 }  // namespace
 
+TrainConfig TrainConfig::segnetRecipe()
+{
+    TrainConfig recipe;
+    recipe.model = "segnet";
+    recipe.epochs = 100;
+    recipe.batchSize = 4;
+    recipe.optimizer = "sgd";
+    recipe.learningRate = 1e-3;
+    recipe.momentum = 0.9;
+    recipe.weightDecay = 5e-4;
+    recipe.schedule = "none";
+    recipe.warmupIterations = 0;
+    recipe.flip = true;
+    recipe.translate = 10;
+    recipe.scaleCrop = false;
+    recipe.cropHeight = recipe.cropWidth = 0;
+    recipe.classWeighting = "median";
+    return recipe;
+}
+
 bool TrainConfig::operator==(const TrainConfig& other) const
 {
     return toJson(*this) == toJson(other);
@@ -57,9 +77,11 @@ void TrainConfig::validate() const
     require(oneOf(schedule, {"none", "step", "cosine"}), "schedule must be none, step or cosine, not '" + schedule + "'");
     require(dropPeriod > 0, "dropPeriod must be positive");
     require(dropFactor > 0 && dropFactor <= 1, "dropFactor must be in (0, 1]");
-    require(warmupIterations >= 0, "warmupIterations must be >= 0");
+    require(warmupIterations >= -1, "warmupIterations must be >= 0, or -1 for automatic");
     require(translate >= 0, "translate must be >= 0");
     require(scaleMin > 0 && scaleMin <= scaleMax, "scaleMin must be positive and <= scaleMax");
+    require(cropHeight >= 0 && cropWidth >= 0 && (cropHeight > 0) == (cropWidth > 0),
+            "cropHeight and cropWidth must both be 0 (whole images) or both positive");
     require(oneOf(classWeighting, {"median", "inverse", "none"}),
             "classWeighting must be median, inverse or none, not '" + classWeighting + "'");
     require(oneOf(amp, {"none", "bf16", "fp16"}), "amp must be none, bf16 or fp16, not '" + amp + "'");
@@ -67,6 +89,7 @@ void TrainConfig::validate() const
     require(prefetch >= 1, "prefetch must be >= 1");
     require(logInterval > 0, "logInterval must be positive");
     require(valInterval >= 0, "valInterval must be >= 0");
+    require(valEpochs >= 1, "valEpochs must be >= 1");
     require(oneOf(gradientSync, {"bucketed", "plain"}), "gradientSync must be bucketed or plain, not '" + gradientSync + "'");
     require(collectiveTimeoutSeconds > 0, "collectiveTimeoutSeconds must be positive");
     require(accumulate >= 1 && batchSize % accumulate == 0, "accumulate must divide batchSize");
@@ -84,6 +107,12 @@ TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& f
     if (!json.is_object())
         throw EngineError(where + ": expected a JSON object");
     try {
+        if (json.contains("vggWeights") && !json.contains("encoderWeights")) {  // configs before the rename
+            nlohmann::json renamed = json;
+            renamed["encoderWeights"] = renamed["vggWeights"];
+            renamed.erase("vggWeights");
+            return renamed.get<TrainConfig>();
+        }
         return json.get<TrainConfig>();
     } catch (const nlohmann::json::exception& error) {
         throw EngineError(where + ": " + error.what());

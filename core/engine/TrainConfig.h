@@ -17,25 +17,31 @@ struct TrainConfig {
     std::string runDir;
 
     // Model.
-    std::string model = "segnet-tiny";  // see ModelRegistry::names()
+    std::string model = "deeplabv3plus";  // see ModelRegistry; segnetRecipe() for SegNet's own
     int classes = 0;                    // 0 = the pack's class count
-    std::string vggWeights;             // optional VGG-16 encoder weights (docs/ENGINE.md)
+    // Optional pretrained encoder weights, a TorchScript archive (EncoderWeights, docs/ENGINE.md).
+    // Configs written before this name used "vggWeights", which is still read.
+    std::string encoderWeights;
 
-    // Loop. The defaults are the SegNet recipe: SGD, momentum 0.9, lr 1e-3, L2 5e-4, batch 4.
+    // Loop. The defaults learn well from scratch with any model of the registry (docs/ENGINE.md,
+    // "Defaults"): AdamW, cosine decay after a short warm-up, batch 8. SegNet's published recipe
+    // (SGD, momentum 0.9, lr 1e-3, L2 5e-4, batch 4) is segnetRecipe(), --recipe on the CLI.
     int epochs = 100;
-    int batchSize = 4;
+    int batchSize = 8;
     std::int64_t maxIterations = 0;  // 0 = no limit; for quick experiments and benchmarks
-    std::string optimizer = "sgd";   // sgd | adam | adamw
-    double learningRate = 1e-3;
-    double momentum = 0.9;
-    double weightDecay = 5e-4;
+    std::string optimizer = "adamw";  // sgd | adam | adamw
+    double learningRate = 5e-3;
+    double momentum = 0.9;            // sgd only
+    double weightDecay = 1e-2;        // L2 for sgd/adam; AdamW's decoupled decay (x lr per step)
     double beta1 = 0.9;
     double beta2 = 0.999;
-    std::string schedule = "none";  // none | step | cosine
+    std::string schedule = "cosine";  // none | step | cosine
     int dropPeriod = 10;            // step: epochs between drops
     double dropFactor = 0.1;        // step: lr multiplier at each drop
     double minLearningRate = 0.0;   // cosine: floor
-    int warmupIterations = 0;       // linear warm-up from 0, before any schedule
+    // Linear warm-up from 0 over this many iterations, before any schedule; -1 = a tenth of the
+    // run, at most 100 (a short run on a small project still gets most of its steps at full lr).
+    int warmupIterations = -1;
 
     // Augmentation, on the training device; image and label always move together.
     bool flip = true;
@@ -43,6 +49,10 @@ struct TrainConfig {
     bool scaleCrop = false;
     double scaleMin = 0.75;
     double scaleMax = 1.25;
+    // Random crop of this size from each (augmented) sample, 0 = whole images. Training on crops
+    // costs less per sample at the same object scale; validation always sees whole images.
+    int cropHeight = 0;
+    int cropWidth = 0;
     std::string classWeighting = "median";  // median | inverse | none
 
     // Runtime.
@@ -55,7 +65,8 @@ struct TrainConfig {
     int threads = 0;   // CPU threads, 0 = all cores
     int prefetch = 2;  // batches prepared ahead by the loader thread
     int logInterval = 10;  // iterations between metrics.jsonl lines
-    int valInterval = 0;   // iterations between extra validations, 0 = once per epoch only
+    int valInterval = 0;   // iterations between extra validations, 0 = none
+    int valEpochs = 1;     // validate after every N-th epoch (and always after the last)
     bool checkpointEachEpoch = true;
 
     // Data parallel. The rank and world size come from the launch (WorldInfo), never from here.
@@ -71,6 +82,10 @@ struct TrainConfig {
     std::int64_t debugNanAtIteration = -1;
 
     bool operator==(const TrainConfig& other) const;
+
+    // SegNet's published CamVid recipe exactly: segnet, SGD momentum 0.9, lr 1e-3, L2 5e-4, batch
+    // 4, 100 epochs, x-reflection and +-10 px translation, median-frequency weights, no schedule.
+    static TrainConfig segnetRecipe();
 
     // Throws EngineError naming the first bad field.
     void validate() const;

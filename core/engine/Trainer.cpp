@@ -7,6 +7,7 @@
 #include "Checkpoint.h"
 #include "Communicator.h"
 #include "GradientSync.h"
+#include "EncoderWeights.h"
 #include "EngineError.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
@@ -17,7 +18,6 @@
 #include "SegmentationLoss.h"
 #include "StopFlag.h"
 #include "Validation.h"
-#include "VggWeights.h"
 #include "pack/ClassWeights.h"
 #include "pack/PackError.h"
 
@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 namespace segstudio::engine {
 
@@ -95,7 +96,13 @@ struct Trainer::Impl {
     std::string checkpointPath(const char* name) const { return (fs::path(config.runDir) / "checkpoints" / name).string(); }
     nlohmann::json state() const;
     void saveCheckpoint(const char* name);
-    double trainStep(const HostBatch& batch, bool measureAccuracy);
+    // The step's mean loss stays on the device; the return value says whether every rank's loss
+    // was finite (else no rank stepped).
+    struct StepResult {
+        bool finite = true;
+        torch::Tensor loss;  // 0-dim double on the device
+    };
+    StepResult trainStep(const HostBatch& batch, bool measureAccuracy);
     torch::Tensor forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
                                   bool measureAccuracy);
     bool leader() const { return rank == 0; }
@@ -111,12 +118,16 @@ struct Trainer::Impl {
     struct LogWindow {
         std::int64_t images = 0;
         std::int64_t steps = 0;
-        double lossSum = 0.0;
+        torch::Tensor lossSum;  // on the device, fetched when the line is written
         double hits = 0.0;   // pixels right, of the logged step
         double valid = 0.0;  // labelled pixels, of the logged step
         std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     } window;
     std::int64_t totalIterations() const;
+    // Steps of this world's size from the start of the run to the current position: the
+    // iteration count when the world size never changed, and what the schedule and the end of
+    // the run follow when a resume changed it.
+    std::int64_t position() const { return std::int64_t(epoch) * loader->batchesPerEpoch() + batchInEpoch; }
 };
 
 void Trainer::Impl::openPacks()
@@ -168,12 +179,8 @@ void Trainer::Impl::buildModel()
 {
     torch::manual_seed(config.seed);  // the same seed gives the same initial weights
     model = ModelRegistry::instance().create(config.model, config.classes);
-    if (!config.vggWeights.empty()) {
-        auto* segnet = dynamic_cast<SegNetImpl*>(model.get());
-        if (!segnet)
-            throw EngineError("vggWeights given but model '" + config.model + "' has no VGG-16 encoder");
-        loadVgg16Encoder(*segnet, config.vggWeights);
-    }
+    if (!config.encoderWeights.empty())
+        loadEncoderWeights(*model, config.model, config.encoderWeights);
     model->to(device);
 }
 
@@ -333,11 +340,13 @@ void Trainer::Impl::checkSamePacksEverywhere()
     // checksums with rank 0's (their XOR differences summed: zero only when all agree).
     const auto mine = torch::tensor({std::int64_t(trainPack->storedChecksum()),
                                      std::int64_t(valPack ? valPack->storedChecksum() : 0)},
-                                    torch::kLong);
+                                    torch::kLong)
+                          .to(device);  // NCCL reduces CUDA tensors only
     auto leaders = mine.clone();
     communicator->broadcast({leaders}, 0);
     auto differs = mine.ne(leaders).to(torch::kLong);
     communicator->sum(differs);
+    differs = differs.cpu();
     if (differs[0].item<std::int64_t>() > 0)
         throw EngineError(config.trainPack + ": the training pack differs between ranks (" +
                           std::to_string(differs[0].item<std::int64_t>()) +
@@ -346,7 +355,7 @@ void Trainer::Impl::checkSamePacksEverywhere()
         throw EngineError(config.valPack + ": the validation pack differs between ranks; give every rank the same file");
 }
 
-double Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
+Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
 {
     model->train();
     auto images = imagesToDevice(batch.images, device);
@@ -361,7 +370,7 @@ double Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
     }
     const auto input = normaliseImages(images, config.channelsLast && device.is_cuda());
 
-    const double lr = schedule->at(iteration) * (config.scaleLearningRate ? double(world) : 1.0);
+    const double lr = schedule->at(position()) * (config.scaleLearningRate ? double(world) : 1.0);
     for (auto& group : optimizer->param_groups())
         group.options().set_lr(lr);
     optimizer->zero_grad();
@@ -382,26 +391,25 @@ double Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
     }
     if (gradientSync)
         gradientSync->finishStep();
-    double lossValue = lossSum.item<double>() / parts;
+    auto meanLoss = lossSum / double(parts);
     if (config.debugNanAtIteration >= 0 && iteration == config.debugNanAtIteration)
-        lossValue = std::numeric_limits<double>::quiet_NaN();
+        meanLoss = meanLoss * std::numeric_limits<double>::quiet_NaN();
     // Decisions that end a step or the run are agreed by every rank, so none is left alone in a
-    // collective: a NaN/Inf loss anywhere, a stop request anywhere.
-    bool nonFinite = !std::isfinite(lossValue);
-    bool stop = stopRequested();
-    if (communicator) {
-        auto control = torch::tensor({nonFinite ? 1.0 : 0.0, stop ? 1.0 : 0.0}, torch::kDouble).to(device);
+    // collective: a NaN/Inf loss anywhere, a stop request anywhere. Both travel in one 2-value
+    // tensor, and reading it is the step's only wait for the device (as PyTorch's GradScaler
+    // reads its found-inf flag); the losses themselves are fetched at log intervals.
+    auto control = torch::stack({meanLoss.isfinite().logical_not().to(torch::kDouble),
+                                 torch::full({}, stopRequested() ? 1.0 : 0.0, meanLoss.options())});
+    if (communicator)
         communicator->sum(control);
-        const auto agreed = control.cpu();
-        nonFinite = agreed[0].item<double>() > 0;
-        stop = agreed[1].item<double>() > 0;
-    }
-    stopAgreed = stop;
+    const auto agreed = control.cpu();
+    const bool nonFinite = agreed[0].item<double>() > 0;
+    stopAgreed = agreed[1].item<double>() > 0;
     if (nonFinite)
-        return std::isfinite(lossValue) ? std::numeric_limits<double>::quiet_NaN() : lossValue;  // no step
+        return {false, meanLoss};  // no step
     if (scaler->unscaleAndCheck(model->parameters()))
         optimizer->step();
-    return lossValue;
+    return {true, meanLoss};
 }
 
 torch::Tensor Trainer::Impl::forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
@@ -463,8 +471,10 @@ void Trainer::Impl::logTraining()
 {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - window.start).count();
     // Global figures: losses and accuracy are means over every rank, images/s their sum.
-    auto totals = torch::tensor({window.lossSum, double(window.steps), double(window.images), window.hits, window.valid},
-                                torch::kDouble);
+    auto totals = torch::stack({window.lossSum.defined() ? window.lossSum.to(torch::kCPU) : torch::zeros({}, torch::kDouble),
+                                torch::tensor(double(window.steps), torch::kDouble),
+                                torch::tensor(double(window.images), torch::kDouble), torch::tensor(window.hits, torch::kDouble),
+                                torch::tensor(window.valid, torch::kDouble)});
     if (communicator) {
         totals = totals.to(device);
         communicator->sum(totals);
@@ -474,7 +484,7 @@ void Trainer::Impl::logTraining()
     const double imagesPerSecond = seconds > 0 ? total(2) / seconds : 0.0;
     const double meanLoss = total(0) / std::max(1.0, total(1));
     const double accuracy = total(3) / std::max(1.0, total(4));
-    const double lr = schedule->at(iteration - 1) * (config.scaleLearningRate ? double(world) : 1.0);
+    const double lr = schedule->at(position() - 1) * (config.scaleLearningRate ? double(world) : 1.0);
     if (metricsLog)
         metricsLog->append({{"kind", "train"}, {"epoch", epoch + 1}, {"iteration", iteration}, {"loss", meanLoss},
                             {"accuracy", accuracy}, {"lr", lr}, {"images_per_s", imagesPerSecond}, {"elapsed_s", elapsed()}});
@@ -522,6 +532,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     }
     d.config = std::move(config);
     d.device = chooseDevice(d.config.device);
+    makeCurrentDevice(d.device);
     configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
     d.openPacks();
     d.computeClassWeights();
@@ -529,11 +540,13 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.buildOptimizer();
     d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device);
     d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
-                                                             d.config.scaleMin, d.config.scaleMax});
+                                                             d.config.scaleMin, d.config.scaleMax,
+                                                             d.config.cropHeight, d.config.cropWidth});
     BatchLoader::Options options;
     options.batchSize = d.config.batchSize;
     options.seed = d.config.seed;
     options.pinMemory = d.device.is_cuda();
+    options.device = d.device;
     options.prefetch = d.config.prefetch;
     options.rank = d.rank;
     options.worldSize = d.world;
@@ -609,8 +622,8 @@ TrainOutcome Trainer::run()
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = std::chrono::steady_clock::now();
-    const std::string ranks = d.world > 1 ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
-                                          : std::string();
+    const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
+                                             : std::string();
     d.say("training " + d.config.model + " on " + d.device.str() + ranks + ": " + std::to_string(d.trainPack->size()) +
           " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
@@ -620,8 +633,11 @@ TrainOutcome Trainer::run()
     d.window = Impl::LogWindow{};
     bool first = true;
 
+    torch::Tensor lastLoss;  // on the device until the run ends
     auto finish = [&](TrainOutcome::Status status, std::string message) {
         d.loader->stop();
+        if (lastLoss.defined())
+            outcome.lastLoss = lastLoss.item<double>();
         outcome.status = status;
         outcome.message = std::move(message);
         outcome.epochsCompleted = d.epoch;
@@ -638,25 +654,28 @@ TrainOutcome Trainer::run()
                                                          std::to_string(d.iteration) + "; checkpoint written, continue with --resume " +
                                                          d.config.runDir);
     };
-    while (d.epoch < d.config.epochs && d.iteration < limit) {
+    while (d.epoch < d.config.epochs && d.position() < limit) {
         d.loader->start(d.epoch, d.batchInEpoch);
         while (auto batch = d.loader->next()) {
             const bool logNow = (d.iteration + 1) % d.config.logInterval == 0;
-            const double lossValue = d.trainStep(*batch, logNow);
-            if (!std::isfinite(lossValue))
+            const auto step = d.trainStep(*batch, logNow);
+            if (!step.finite) {
+                const double lossValue = step.loss.item<double>();
+                const std::string what = std::isnan(lossValue) ? "NaN" : std::isinf(lossValue) ? "infinite" : "NaN/infinite on another rank";
                 return finish(TrainOutcome::Status::Diverged,
-                              "loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") + " at iteration " +
-                                  std::to_string(d.iteration + 1) + " (epoch " + std::to_string(d.epoch + 1) +
+                              "loss became " + what + " at iteration " + std::to_string(d.iteration + 1) + " (epoch " +
+                                  std::to_string(d.epoch + 1) +
                                   "); stopped, the last good checkpoint is kept. Try a lower learning rate.");
+            }
             ++d.iteration;
             d.batchInEpoch = batch->index + 1;
             if (first)
-                outcome.firstLoss = lossValue;
+                outcome.firstLoss = step.loss.item<double>();  // once per session
             first = false;
-            outcome.lastLoss = lossValue;
+            lastLoss = step.loss;
             sessionImages += batch->images.size(0);
             d.window.images += batch->images.size(0);
-            d.window.lossSum += lossValue;
+            d.window.lossSum = d.window.lossSum.defined() ? d.window.lossSum + step.loss : step.loss;
             ++d.window.steps;
             if (logNow)
                 d.logTraining();
@@ -676,25 +695,28 @@ TrainOutcome Trainer::run()
             }
             if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
                 d.validateNow(outcome);
-            if (d.iteration >= limit)
+            if (d.position() >= limit)
                 break;
         }
         d.loader->stop();
         const bool epochDone = d.batchInEpoch >= d.loader->batchesPerEpoch();
-        if (d.valPack && (epochDone || d.iteration >= limit))
+        const bool lastEpoch = d.epoch + 1 >= d.config.epochs || d.position() >= limit;
+        if (d.valPack && ((epochDone && (d.epoch + 1) % d.config.valEpochs == 0) || lastEpoch))
             d.validateNow(outcome);  // still counted as the epoch just trained
         if (epochDone) {
             ++d.epoch;
             d.batchInEpoch = 0;
-            if (d.config.checkpointEachEpoch && d.epoch < d.config.epochs && d.iteration < limit)
+            if (d.config.checkpointEachEpoch && d.epoch < d.config.epochs && d.position() < limit)
                 d.saveCheckpoint("last.pt");
         }
-        if (stopAtEpochEnd && d.epoch < d.config.epochs && d.iteration < limit) {
+        if (stopAtEpochEnd && d.epoch < d.config.epochs && d.position() < limit) {
             d.saveCheckpoint("last.pt");
             return stopped();
         }
     }
     d.saveCheckpoint("last.pt");
+    if (lastLoss.defined())
+        outcome.lastLoss = lastLoss.item<double>();
     const std::string validation =
         d.valPack ? format("best val mIoU %.4f", d.bestMeanIoU) : std::string("no validation (no validation pack)");
     return finish(TrainOutcome::Status::Finished,

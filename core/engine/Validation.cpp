@@ -18,6 +18,7 @@ SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReade
     options.shuffle = false;
     options.dropLast = false;
     options.pinMemory = settings.pinMemory;
+    options.device = settings.device;
     options.padToEqual = false;
     if (settings.communicator) {
         options.rank = settings.communicator->rank();

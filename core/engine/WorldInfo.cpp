@@ -69,8 +69,14 @@ WorldInfo worldFromEnvironment(const Environment& environment)
     }
     if (const std::string* addr = find(environment, "MASTER_ADDR"))
         world.masterAddr = *addr;
-    else if (const std::string* node = find(environment, "SLURM_LAUNCH_NODE_IPADDR"))
-        world.masterAddr = *node;
+    else if (const std::string* nodes = find(environment, "SLURM_JOB_NODELIST"))
+        world.masterAddr = firstHostOfNodeList(*nodes);  // not the launch node: that may be a login node
+    else if (const std::string* nodes = find(environment, "SLURM_NODELIST"))
+        world.masterAddr = firstHostOfNodeList(*nodes);
+    if (const std::string* agent = find(environment, "TORCHELASTIC_USE_AGENT_STORE"))
+        world.agentStore = *agent == "True" || *agent == "true" || *agent == "1";
+    world.restartCount = number(environment, "TORCHELASTIC_RESTART_COUNT", 0);
+    world.forceGroup = world.launcher == "segstudio" && find(environment, "SEGSTUDIO_FORCE_GROUP") != nullptr;
     world.masterPort = number(environment, "MASTER_PORT", world.masterPort);
     if (world.worldSize < 1)
         throw EngineError("launch variables: the world size " + std::to_string(world.worldSize) + " must be at least 1");
@@ -94,6 +100,24 @@ WorldInfo worldFromEnvironment()
             environment[text.substr(0, equals)] = text.substr(equals + 1);
     }
     return worldFromEnvironment(environment);
+}
+
+std::string firstHostOfNodeList(const std::string& nodeList)
+{
+    // Hosts are separated by commas outside brackets; a bracket holds indices or ranges.
+    const auto end = nodeList.find_first_of(",[");
+    const std::string prefix = nodeList.substr(0, end);
+    if (end == std::string::npos || nodeList[end] == ',')
+        return prefix;
+    const auto close = nodeList.find(']', end);
+    const std::string inside = nodeList.substr(end + 1, close == std::string::npos ? std::string::npos : close - end - 1);
+    const std::string first = inside.substr(0, inside.find_first_of(",-"));
+    std::string suffix;
+    if (close != std::string::npos) {
+        const auto next = nodeList.find(',', close);
+        suffix = nodeList.substr(close + 1, next == std::string::npos ? std::string::npos : next - close - 1);
+    }
+    return prefix + first + suffix;
 }
 
 int freeTcpPort(const std::string& address)

@@ -2,6 +2,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 using segstudio::engine::AugmentOptions;
 using segstudio::engine::Augmenter;
 using segstudio::engine::SampleTransform;
@@ -15,6 +17,7 @@ private slots:
     void labelsStayAlignedWithImages();
     void drawIsDeterministicAndBounded();
     void knownShiftMovesContent();
+    void cropsAreWindowsOfTheSample();
 };
 
 namespace {
@@ -97,6 +100,40 @@ void TestAugmenter::knownShiftMovesContent()
     QCOMPARE(outLabels[0][3][5].item<int>(), labels[0][4][3].item<int>());
     QCOMPARE(outLabels[0][0][1].item<int>(), 255);  // shifted in from the left
     QCOMPARE(outLabels[0][7][4].item<int>(), 255);  // shifted in from below
+}
+
+void TestAugmenter::cropsAreWindowsOfTheSample()
+{
+    // Flip, translation and a 10x16 crop of 24x40 samples; a crop taller than the image keeps its height.
+    AugmentOptions options{true, 4, false, 1.0, 1.0};
+    options.cropHeight = 10;
+    options.cropWidth = 16;
+    const Augmenter augmenter(options);
+    auto [images, labels] = patternBatch(32, 24, 40);
+    const auto transforms = augmenter.draw(32, 7);
+    auto [outImages, outLabels] = augmenter.apply(images, labels, transforms);
+    QCOMPARE(outImages.sizes(), (torch::IntArrayRef{32, 3, 10, 16}));
+    QCOMPARE(outLabels.sizes(), (torch::IntArrayRef{32, 10, 16}));
+    const auto lab = outLabels.to(torch::kLong);
+    const auto labelled = lab.ne(255);
+    QVERIFY(outImages.select(1, 0).masked_select(labelled).equal((lab.masked_select(labelled) * 10 + 5).to(torch::kFloat)));
+    // Each crop is the window of the uncropped transform at the drawn offset, and offsets vary.
+    auto uncropped = transforms;
+    AugmentOptions whole = options;
+    whole.cropHeight = whole.cropWidth = 0;
+    auto [fullImages, fullLabels] = Augmenter(whole).apply(images, labels, uncropped);
+    std::set<std::pair<std::int64_t, std::int64_t>> offsets;
+    for (std::size_t i = 0; i < transforms.size(); ++i) {
+        const auto top = std::min<std::int64_t>(24 - 10, std::int64_t(transforms[i].windowY * (24 - 10 + 1)));
+        const auto left = std::min<std::int64_t>(40 - 16, std::int64_t(transforms[i].windowX * (40 - 16 + 1)));
+        QVERIFY(outLabels[std::int64_t(i)].equal(fullLabels[std::int64_t(i)].narrow(0, top, 10).narrow(1, left, 16)));
+        offsets.insert({top, left});
+    }
+    QVERIFY(offsets.size() > 16);
+
+    options.cropHeight = 100;  // taller than the samples: whole height, cropped width
+    const auto tall = Augmenter(options).apply(images, labels, transforms);
+    QCOMPARE(tall.first.sizes(), (torch::IntArrayRef{32, 3, 24, 16}));
 }
 
 QTEST_GUILESS_MAIN(TestAugmenter)

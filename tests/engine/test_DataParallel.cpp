@@ -124,6 +124,29 @@ private slots:
         QCOMPARE(QString::fromStdString(info.launcher), launcher);
     }
 
+    void launchDetails()
+    {
+        // A SLURM job's master is the first host of its node list, not the node srun ran on.
+        QCOMPARE(firstHostOfNodeList("gpu[03-05,09],cpu1"), std::string("gpu03"));
+        QCOMPARE(firstHostOfNodeList("node7,node8"), std::string("node7"));
+        QCOMPARE(firstHostOfNodeList("a[2,4]-ib"), std::string("a2-ib"));
+        QCOMPARE(firstHostOfNodeList("solo"), std::string("solo"));
+        auto slurm = worldFromEnvironment({{"SLURM_PROCID", "3"}, {"SLURM_NTASKS", "8"},
+                                           {"SLURM_JOB_NODELIST", "dgx[12-13]"}, {"SLURM_LAUNCH_NODE_IPADDR", "10.0.0.1"}});
+        QCOMPARE(slurm.masterAddr, std::string("dgx12"));
+        // torchrun's agent serves the store: ranks join it as clients, per restart attempt.
+        auto agent = worldFromEnvironment({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"TORCHELASTIC_USE_AGENT_STORE", "True"},
+                                           {"TORCHELASTIC_RESTART_COUNT", "2"}});
+        QVERIFY(agent.agentStore);
+        QCOMPARE(agent.restartCount, 2);
+        QVERIFY(!worldFromEnvironment({{"RANK", "1"}, {"WORLD_SIZE", "2"}}).agentStore);
+        // Our launcher's single worker still forms a group; torchrun's world of one does not.
+        QVERIFY(worldFromEnvironment({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"SEGSTUDIO_LAUNCHER", "1"},
+                                      {"SEGSTUDIO_FORCE_GROUP", "1"}})
+                    .distributed());
+        QVERIFY(!worldFromEnvironment({{"RANK", "0"}, {"WORLD_SIZE", "1"}}).distributed());
+    }
+
     void badLaunchVariablesNameTheProblem()
     {
         QVERIFY_THROWS_EXCEPTION(EngineError, worldFromEnvironment({{"RANK", "2"}, {"WORLD_SIZE", "2"}}));

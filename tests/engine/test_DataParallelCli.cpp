@@ -12,7 +12,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <unistd.h>
+
+#if __has_include(<torch/csrc/distributed/c10d/TCPStore.hpp>)
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
 
 #include <csignal>
 #include <filesystem>
@@ -29,6 +35,10 @@ private slots:
     void initTestCase();
     void twoRanksEqualOneProcessAccumulatingBothHalves();
     void killedRankStopsTheOthersAndIsNamed();
+    void hungRankIsNamedAfterTheTimeout();
+    void resumeWithMoreRanksFinishesTheRun();
+    void oneWorkerFormsAGroupOfOne();
+    void torchrunAgentStoreIsJoinedAsAClient();
     void interruptStopsAllRanksWithOneCheckpoint();
     void twoMachinesOnOneHostTrainTogether();
     void ranksWithDifferentPacksRefuseToStart();
@@ -42,6 +52,7 @@ private:
     QStringList common(const QString& runDir) const;
     static bool gone(pid_t pid);  // exited (a zombie nobody reaped counts as gone)
     static QList<pid_t> childrenOf(qint64 parent);
+    static pid_t workerOfRank(qint64 launcher, int rank);
     // One "machine" of a 2-node run on this host: its launcher with one worker.
     QProcess* startNode(int node, const QString& master, const QStringList& more);
 
@@ -79,7 +90,9 @@ QStringList TestDataParallelCli::common(const QString& runDir) const
     return {QStringLiteral("--train-pack"), path(QStringLiteral("train.pack")), QStringLiteral("-o"), runDir,
             QStringLiteral("--no-flip"), QStringLiteral("--translate"), QStringLiteral("0"), QStringLiteral("--seed"),
             QStringLiteral("3"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--device"),
-            QStringLiteral("cpu"), QStringLiteral("--log-interval"), QStringLiteral("1")};
+            QStringLiteral("cpu"), QStringLiteral("--log-interval"), QStringLiteral("1"), QStringLiteral("--model"),
+            QStringLiteral("segnet-tiny"), QStringLiteral("--schedule"), QStringLiteral("none"), QStringLiteral("--warmup"),
+            QStringLiteral("0")};  // a constant rate: a run extended by --resume follows the same one
 }
 
 bool TestDataParallelCli::gone(pid_t pid)
@@ -102,6 +115,16 @@ QList<pid_t> TestDataParallelCli::childrenOf(qint64 parent)
             children << pid_t(entry.toInt());
     }
     return children;
+}
+
+pid_t TestDataParallelCli::workerOfRank(qint64 launcher, int rank)
+{
+    for (const pid_t child : childrenOf(launcher)) {
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(child));
+        if (environ.open(QIODevice::ReadOnly) && environ.readAll().split('\0').contains("RANK=" + QByteArray::number(rank)))
+            return child;
+    }
+    return 0;
 }
 
 QProcess* TestDataParallelCli::startNode(int node, const QString& master, const QStringList& more)
@@ -170,6 +193,7 @@ void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
             rank1 = child;
     }
     QVERIFY(rank1 > 0);
+    QCOMPARE(rank1, workerOfRank(launcher->processId(), 1));
     QElapsedTimer clock;
     clock.start();
     ::kill(rank1, SIGKILL);
@@ -179,6 +203,110 @@ void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
     QVERIFY(launcher->exitCode() != 0);
     QVERIFY2(output.contains(QStringLiteral("rank 1 (pid %1) was killed by signal 9").arg(rank1)), qPrintable(output));
     QVERIFY2(output.contains(QStringLiteral("--resume")), qPrintable(output));
+}
+
+// A rank that stops responding (SIGSTOP: alive, silent) is named, not the rank that timed out
+// waiting for it, within the collective timeout and a little more.
+void TestDataParallelCli::hungRankIsNamedAfterTheTimeout()
+{
+    const QString run = path(QStringLiteral("hung"));
+    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
+                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                       QStringLiteral("100000"), QStringLiteral("--timeout"), QStringLiteral("5")} +
+                           common(run));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    const pid_t rank1 = workerOfRank(launcher->processId(), 1);
+    QVERIFY(rank1 > 0);
+    QElapsedTimer clock;
+    clock.start();
+    ::kill(rank1, SIGSTOP);
+    const QString output = finish(launcher, 90000);
+    QVERIFY2(clock.elapsed() < 60000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
+    QVERIFY2(launcher->exitCode() == 4, qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("rank(s) 1 stopped responding")), qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("rank(s) 0 timed out waiting")), qPrintable(output));
+    QTRY_VERIFY_WITH_TIMEOUT(gone(rank1), 10000);
+}
+
+// A run started on one process and resumed on two trains the epochs it has left: the schedule
+// and the end follow the position in the data, not the count of one-process steps.
+void TestDataParallelCli::resumeWithMoreRanksFinishesTheRun()
+{
+    const QString run = path(QStringLiteral("grow"));
+    QString output = finish(start(QStringList{QStringLiteral("train"), QStringLiteral("--batch"), QStringLiteral("2"),
+                                              QStringLiteral("--epochs"), QStringLiteral("1")} +
+                                  common(run)));
+    QVERIFY2(output.contains(QStringLiteral("finished: 1 epochs, 4 iterations")), qPrintable(output));
+    output = finish(start({QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--resume"),
+                           run, QStringLiteral("--epochs"), QStringLiteral("3")}));
+    // 8 images: 4 one-process steps, then 2 steps of 2 ranks x 2 images per epoch.
+    QVERIFY2(output.contains(QStringLiteral("finished: 3 epochs, 8 iterations")), qPrintable(output));
+    const auto state = Checkpoint::readState(run.toStdString() + "/checkpoints/last.pt");
+    QCOMPARE(state.at("epoch").get<int>(), 3);
+    QCOMPARE(state.at("worldSize").get<int>(), 2);
+}
+
+// --nproc 1 goes through the launcher and a process group of one (the path --gpus 1 measures
+// against a plain run), and trains exactly as a plain run does.
+void TestDataParallelCli::oneWorkerFormsAGroupOfOne()
+{
+    const QString grouped = path(QStringLiteral("group-of-one"));
+    const QString plain = path(QStringLiteral("plain-one"));
+    const QStringList settings{QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("1")};
+    QString output = finish(start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("1")} +
+                                  settings + common(grouped)));
+    QVERIFY2(output.contains(QStringLiteral("x 1 ranks (gloo)")) && output.contains(QStringLiteral("finished")),
+             qPrintable(output));
+    output = finish(start(QStringList{QStringLiteral("train")} + settings + common(plain)));
+    QVERIFY2(output.contains(QStringLiteral("finished")) && !output.contains(QStringLiteral("ranks")), qPrintable(output));
+    auto a = ModelRegistry::instance().create("segnet-tiny", 4);
+    auto b = ModelRegistry::instance().create("segnet-tiny", 4);
+    Checkpoint::load(grouped.toStdString() + "/checkpoints/last.pt", *a, nullptr, torch::kCPU);
+    Checkpoint::load(plain.toStdString() + "/checkpoints/last.pt", *b, nullptr, torch::kCPU);
+    for (std::size_t i = 0; i < a->parameters().size(); ++i)
+        QVERIFY(torch::allclose(a->parameters()[i], b->parameters()[i], 1e-5, 1e-6));
+}
+
+// torchrun --master-addr/--master-port (static rendezvous) serves the TCPStore in its agent and
+// tells the workers so: they must join as clients, not try to serve the port themselves.
+void TestDataParallelCli::torchrunAgentStoreIsJoinedAsAClient()
+{
+#if __has_include(<torch/csrc/distributed/c10d/TCPStore.hpp>)
+    const int port = freeTcpPort();
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<std::uint16_t>(port);
+    options.isServer = true;
+    options.waitWorkers = false;
+    c10d::TCPStore agent("127.0.0.1", options);  // the agent's store, as torchrun serves it
+    const QString run = path(QStringLiteral("torchrun"));
+    QList<QProcess*> workers;
+    for (int rank = 0; rank < 2; ++rank) {
+        auto* worker = new QProcess(this);
+        worker->setProcessChannelMode(QProcess::MergedChannels);
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+        for (const auto& [name, value] : std::vector<std::pair<QString, QString>>{
+                 {"RANK", QString::number(rank)}, {"LOCAL_RANK", QString::number(rank)}, {"WORLD_SIZE", "2"},
+                 {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", QString::number(port)},
+                 {"TORCHELASTIC_USE_AGENT_STORE", "True"}, {"TORCHELASTIC_RESTART_COUNT", "0"}})
+            environment.insert(name, value);
+        worker->setProcessEnvironment(environment);
+        worker->start(QStringLiteral(SEGSTUDIO_TRAIN_EXE),
+                      QStringList{QStringLiteral("train"), QStringLiteral("--batch"), QStringLiteral("2"),
+                                  QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--timeout"),
+                                  QStringLiteral("30")} +
+                          common(run));
+        workers << worker;
+    }
+    const QString first = finish(workers[0]);
+    const QString second = finish(workers[1]);
+    QVERIFY2(workers[0]->exitCode() == 0 && first.contains(QStringLiteral("x 2 ranks (gloo)")), qPrintable(first));
+    QVERIFY2(workers[1]->exitCode() == 0, qPrintable(second));
+    // The workers met under the agent's per-attempt prefix, as torch.distributed's workers do.
+    QVERIFY(agent.check({"/worker/attempt_0/segstudio/world_size_of_rank0"}));
+#else
+    QSKIP("this LibTorch has no c10d headers");
+#endif
 }
 
 void TestDataParallelCli::interruptStopsAllRanksWithOneCheckpoint()
@@ -214,7 +342,8 @@ void TestDataParallelCli::twoMachinesOnOneHostTrainTogether()
     for (int node = 0; node < 2; ++node)
         nodes << startNode(node, master,
                            QStringList{QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
-                                       QStringLiteral("1")} +
+                                       QStringLiteral("1"), QStringLiteral("--scale-lr"), QStringLiteral("--lr"),
+                                       QStringLiteral("0.01")} +
                                common(run));
     const QString first = finish(nodes[0]);
     const QString second = finish(nodes[1]);
@@ -223,6 +352,17 @@ void TestDataParallelCli::twoMachinesOnOneHostTrainTogether()
     QVERIFY(!second.contains(QStringLiteral("finished")));  // node 1's rank is silent; rank 0 reports
     const auto state = Checkpoint::readState(run.toStdString() + "/checkpoints/last.pt");
     QCOMPARE(state.at("iteration").get<int>(), 2);  // 8 images, 2 per rank and step, 2 ranks
+    // --scale-lr: the learning rate grows with the global batch, 2 ranks x 0.01.
+    QFile metrics(run + QStringLiteral("/metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    nlohmann::json training;
+    while (!metrics.atEnd() && training.is_null()) {
+        const auto record = nlohmann::json::parse(metrics.readLine().toStdString(), nullptr, false);
+        if (record.is_object() && record.value("kind", "") == "train")
+            training = record;
+    }
+    QVERIFY(!training.is_null());
+    QCOMPARE(training.at("lr").get<double>(), 0.02);
 }
 
 void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()

@@ -19,6 +19,8 @@ private slots:
     void rejectsBadValues_data();
     void rejectsBadValues();
     void schedules();
+    void segnetRecipeIsThePublishedOne();
+    void olderConfigsKeepTheirEncoderWeights();
 };
 
 void TestTrainConfig::roundTripsThroughFile()
@@ -41,10 +43,12 @@ void TestTrainConfig::missingKeysTakeDefaults()
 {
     const auto config = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"epochs", 3}});
     QCOMPARE(config.epochs, 3);
-    QCOMPARE(config.batchSize, 4);  // the SegNet recipe
-    QCOMPARE(config.momentum, 0.9);
-    QCOMPARE(config.weightDecay, 5e-4);
-    QCOMPARE(config.learningRate, 1e-3);
+    // The defaults that learn (docs/ENGINE.md): DeepLabV3+, AdamW, cosine after an automatic warm-up.
+    QCOMPARE(config.model, std::string("deeplabv3plus"));
+    QCOMPARE(config.optimizer, std::string("adamw"));
+    QCOMPARE(config.schedule, std::string("cosine"));
+    QCOMPARE(config.warmupIterations, -1);
+    QCOMPARE(config.batchSize, 8);
     QVERIFY_THROWS_EXCEPTION(EngineError, trainConfigFromJson(nlohmann::json{{"epochs", "many"}}));
     // A config.json of an older run names its rank: the launch decides that now, so it is ignored.
     const auto old = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"rank", 3}, {"worldSize", 4}});
@@ -86,6 +90,7 @@ void TestTrainConfig::schedules()
     config.schedule = "step";
     config.dropPeriod = 2;
     config.dropFactor = 0.5;
+    config.warmupIterations = 0;
     LrSchedule step(config, /*iterationsPerEpoch=*/10, /*total=*/100);
     QCOMPARE(step.at(0), 0.1);
     QCOMPARE(step.at(19), 0.1);
@@ -99,6 +104,50 @@ void TestTrainConfig::schedules()
     QVERIFY(std::abs(cosine.at(0) - 0.25 * 0.1) < 1e-12);  // warm-up: (0+1)/4 of the cosine at 0
     QVERIFY(std::abs(cosine.at(50) - 0.05) < 1e-12);
     QVERIFY(std::abs(cosine.at(100)) < 1e-12);
+
+    // Automatic warm-up: a tenth of a short run, at most 100 iterations of a long one.
+    config.warmupIterations = -1;
+    config.schedule = "none";
+    LrSchedule shortRun(config, 10, 50);
+    QVERIFY(std::abs(shortRun.at(0) - 0.1 / 5) < 1e-12);
+    QCOMPARE(shortRun.at(5), 0.1);
+    LrSchedule longRun(config, 10, 100000);
+    QVERIFY(longRun.at(98) < 0.1);
+    QCOMPARE(longRun.at(100), 0.1);
+}
+
+void TestTrainConfig::segnetRecipeIsThePublishedOne()
+{
+    const auto recipe = TrainConfig::segnetRecipe();
+    QCOMPARE(recipe.model, std::string("segnet"));
+    QCOMPARE(recipe.optimizer, std::string("sgd"));
+    QCOMPARE(recipe.learningRate, 1e-3);
+    QCOMPARE(recipe.momentum, 0.9);
+    QCOMPARE(recipe.weightDecay, 5e-4);
+    QCOMPARE(recipe.batchSize, 4);
+    QCOMPARE(recipe.epochs, 100);
+    QCOMPARE(recipe.schedule, std::string("none"));
+    QCOMPARE(recipe.warmupIterations, 0);
+    QVERIFY(recipe.flip && recipe.translate == 10 && !recipe.scaleCrop && recipe.cropHeight == 0);
+    QCOMPARE(recipe.classWeighting, std::string("median"));
+    LrSchedule constant(recipe, 92, 9200);
+    QCOMPARE(constant.at(0), 1e-3);
+    QCOMPARE(constant.at(9000), 1e-3);
+}
+
+void TestTrainConfig::olderConfigsKeepTheirEncoderWeights()
+{
+    // Runs written before the rename say "vggWeights": resuming them must still load the encoder.
+    const auto old = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"vggWeights", "vgg16.pt"}});
+    QCOMPARE(old.encoderWeights, std::string("vgg16.pt"));
+    QVERIFY(!toJson(old).contains("vggWeights"));
+    nlohmann::json crop{{"trainPack", "x.pack"}, {"cropHeight", 10}};
+    try {
+        trainConfigFromJson(crop).validate();
+        QFAIL("a crop with one side accepted");
+    } catch (const EngineError& error) {
+        QVERIFY2(std::string(error.what()).find("cropWidth") != std::string::npos, error.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTrainConfig)

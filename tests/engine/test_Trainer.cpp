@@ -46,7 +46,7 @@ void TestTrainer::initTestCase()
 
 TrainConfig TestTrainer::tinyConfig(const std::string& runName) const
 {
-    TrainConfig config;
+    TrainConfig config = TrainConfig::segnetRecipe();  // plain SGD: what these tests were written against
     config.trainPack = path("train.pack");
     config.valPack = path("val.pack");
     config.runDir = path(runName);

@@ -44,7 +44,7 @@ void TestTrainerDiskFull::initTestCase()
 
 TrainConfig TestTrainerDiskFull::tinyConfig(const std::string& runName) const
 {
-    TrainConfig config;
+    TrainConfig config = TrainConfig::segnetRecipe();
     config.trainPack = path("train.pack");
     config.runDir = path(runName);
     config.model = "segnet-tiny";

@@ -48,7 +48,8 @@ void TestTrainerResume::initTestCase()
 
 TrainConfig TestTrainerResume::config(const std::string& runName, int epochs) const
 {
-    TrainConfig c;
+    TrainConfig c = TrainConfig::segnetRecipe();
+    c.model = "segnet-tiny";
     c.trainPack = path("train.pack");
     c.valPack = path("val.pack");
     c.runDir = path(runName);

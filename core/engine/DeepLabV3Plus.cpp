@@ -1,0 +1,60 @@
+#include "DeepLabV3Plus.h"
+
+#include "EngineError.h"
+
+namespace segstudio::engine {
+
+namespace F = torch::nn::functional;
+
+namespace {
+
+torch::Tensor resizeTo(const torch::Tensor& x, std::int64_t height, std::int64_t width)
+{
+    return F::interpolate(x, F::InterpolateFuncOptions()
+                                 .size(std::vector<std::int64_t>{height, width})
+                                 .mode(torch::kBilinear)
+                                 .align_corners(false));
+}
+
+}  // namespace
+
+DeepLabV3PlusImpl::DeepLabV3PlusImpl(DeepLabV3PlusOptions options)
+    : m_options(std::move(options))
+{
+    if (m_options.classes < 1 || !(m_options.width > 0))
+        throw EngineError("DeepLabV3+: needs classes >= 1 and a positive width");
+    m_encoder = register_module("encoder", MobileNetV2Encoder(MobileNetV2Options{m_options.width}, m_layout));
+    m_pyramid = register_module("pyramid", AtrousSpatialPyramid(m_encoder->deepChannels(), m_options.pyramidChannels,
+                                                                 m_options.rates, m_layout, 16));
+    m_skip = register_module("skip", pointwiseConv(m_encoder->lowLevelChannels(), m_options.skipChannels, m_layout, 4));
+    torch::nn::Sequential refine;
+    refine->extend(*separableConv(m_options.pyramidChannels + m_options.skipChannels, m_options.decoderChannels, 1,
+                                  m_layout, 4));
+    refine->extend(*separableConv(m_options.decoderChannels, m_options.decoderChannels, 1, m_layout, 4));
+    m_refine = register_module("refine", refine);
+    m_classifier = register_module("classifier", torch::nn::Conv2d(torch::nn::Conv2dOptions(
+                                                     m_options.decoderChannels, m_options.classes, 1)));
+    m_layout.add(m_classifier, 4);
+    torch::NoGradGuard noGrad;
+    // The encoder initialised itself (and may get pretrained weights); the head starts from He.
+    for (const auto& head : std::vector<std::shared_ptr<torch::nn::Module>>{m_pyramid.ptr(), m_skip.ptr(), m_refine.ptr(),
+                                                                          m_classifier.ptr()})
+        for (auto& module : head->modules(/*include_self=*/true))
+            if (auto* conv = module->as<torch::nn::Conv2d>()) {
+                torch::nn::init::kaiming_normal_(conv->weight, 0, torch::kFanOut, torch::kReLU);
+                if (conv->bias.defined())
+                    conv->bias.zero_();
+            }
+}
+
+torch::Tensor DeepLabV3PlusImpl::forward(torch::Tensor images)
+{
+    const std::int64_t height = images.size(2), width = images.size(3);
+    const auto features = m_encoder->forward(images);
+    const auto& skip = features.lowLevel;
+    auto context = resizeTo(m_pyramid->forward(features.deep), skip.size(2), skip.size(3));
+    auto x = m_refine->forward(torch::cat({context, m_skip->forward(skip)}, 1));
+    return resizeTo(m_classifier->forward(x), height, width);
+}
+
+}  // namespace segstudio::engine

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "ConvLayout.h"
+
+#include <torch/torch.h>
+
+namespace segstudio::engine {
+
+struct MobileNetV2Options {
+    // Channel multiplier; 1.0 is torchvision's mobilenet_v2, whose ImageNet weights then load.
+    double width = 1.0;
+};
+
+// MobileNetV2's feature extractor (Sandler et al.): inverted residual blocks of 1x1 expansion,
+// 3x3 depthwise and 1x1 linear projection, each with batch norm, ReLU6 between. The layers after
+// stride 16 are dilated instead of strided (as DeepLabV3 does), so the deep features keep a
+// 23x30 grid at 360x480 instead of 12x15. Parameters and buffers are registered in the order of
+// torchvision's `mobilenet_v2().features[0:18]`, so its ImageNet weights load by position
+// (EncoderWeights); the final 1280-channel 1x1 conv is left out.
+// Guarantees: any input size; lowLevel has stride 4, deep stride 16 (rounded up).
+class MobileNetV2EncoderImpl : public torch::nn::Module {
+public:
+    struct Features {
+        torch::Tensor lowLevel;  // after the 24-channel stage, stride 4
+        torch::Tensor deep;      // after the 320-channel stage, stride 16
+    };
+
+    // Records its convolutions (with their output strides) into layout, for FLOP counts.
+    MobileNetV2EncoderImpl(MobileNetV2Options options, ConvLayout& layout);
+
+    Features forward(torch::Tensor images);
+    int lowLevelChannels() const { return m_lowLevelChannels; }
+    int deepChannels() const { return m_deepChannels; }
+
+private:
+    torch::nn::Sequential m_stem{nullptr};      // stride 4: conv 3x3/2, blocks up to the 24-channel stage
+    torch::nn::Sequential m_body{nullptr};      // stride 16, dilated at the end
+    int m_lowLevelChannels = 0;
+    int m_deepChannels = 0;
+};
+
+TORCH_MODULE(MobileNetV2Encoder);
+
+}  // namespace segstudio::engine

@@ -1,0 +1,198 @@
+#include <QDir>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+
+// segstudio-train's data commands as a user on a server runs them: import a SegNet-layout folder,
+// info, stats, split (fractions and lists), export; the errors name the file; and the real
+// CamVid when it is present.
+class TestDataCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void importInfoStatsSplitExport();
+    void errorsNameTheFile();
+    void importsCamVid();
+
+private:
+    QString run(const QStringList& arguments, int* exitCode = nullptr);
+    nlohmann::json runJson(const QStringList& arguments);
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+    std::array<std::uint64_t, 3> m_trainPixels{};  // class 0, 1, 2 over the training label maps
+};
+
+void TestDataCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // A SegNet folder: 4 train and 2 val images of 24x32; label value = (x / 8 + y / 8 + i) mod 3,
+    // except one unlabelled (11) corner.
+    for (const char* folder : {"set/train", "set/trainannot", "set/val", "set/valannot"})
+        QVERIFY(QDir().mkpath(path(QString::fromLatin1(folder))));
+    for (int i = 0; i < 6; ++i) {
+        const QString split = i < 4 ? QStringLiteral("train") : QStringLiteral("val");
+        QImage image(32, 24, QImage::Format_RGB888);
+        QImage labels(32, 24, QImage::Format_Grayscale8);
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < 32; ++x) {
+                const int value = (x < 4 && y < 4) ? 11 : (x / 8 + y / 8 + i) % 3;
+                labels.scanLine(y)[x] = uchar(value);
+                image.setPixel(x, y, qRgb(value * 80, 40, 200 - value * 60));
+                if (i < 4 && value < 3)
+                    ++m_trainPixels[std::size_t(value)];
+            }
+        const QString name = QStringLiteral("img%1.png").arg(i);
+        QVERIFY(image.save(path(QStringLiteral("set/%1/%2").arg(split, name))));
+        QVERIFY(labels.save(path(QStringLiteral("set/%1annot/%2").arg(split, name))));
+    }
+}
+
+namespace {
+
+// stdout and stderr apart, so a JSON answer is parsed alone.
+QProcess* startSeparate(QObject* parent, const QStringList& arguments)
+{
+    auto* process = new QProcess(parent);
+    process->start(QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
+    return process;
+}
+
+}  // namespace
+
+QString TestDataCli::run(const QStringList& arguments, int* exitCode)
+{
+    auto* process = startSeparate(this, arguments);
+    if (!process->waitForFinished(120000))
+        process->kill();
+    if (exitCode)
+        *exitCode = process->exitCode();
+    return QString::fromUtf8(process->readAllStandardOutput() + process->readAllStandardError());
+}
+
+nlohmann::json TestDataCli::runJson(const QStringList& arguments)
+{
+    auto* process = startSeparate(this, arguments);
+    process->waitForFinished(120000);
+    const QByteArray out = process->readAllStandardOutput();
+    const auto json = nlohmann::json::parse(out.toStdString(), nullptr, false);
+    if (json.is_discarded())
+        qWarning() << out << process->readAllStandardError();
+    return json;
+}
+
+void TestDataCli::importInfoStatsSplitExport()
+{
+    const QString project = path(QStringLiteral("p.segstudio"));
+    int code = -1;
+    QString output = run({QStringLiteral("import"), QStringLiteral("segnet"), path(QStringLiteral("set")), QStringLiteral("-o"),
+                          project},
+                         &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("imported 6 images")), qPrintable(output));
+
+    auto info = runJson({QStringLiteral("info"), project, QStringLiteral("--json")});
+    QCOMPARE(info.at("images").get<int>(), 6);
+    QCOMPARE(info.at("splits").at("train").at("labelled").get<int>(), 4);
+    QCOMPARE(info.at("splits").at("val").at("labelled").get<int>(), 2);
+    QCOMPARE(info.at("classes").size(), std::size_t(11));
+
+    auto stats = runJson({QStringLiteral("stats"), QStringLiteral("-P"), project, QStringLiteral("--json")});
+    QCOMPARE(stats.at("label_maps").get<int>(), 4);
+    QCOMPARE(stats.at("unlabelled_pixels").get<std::uint64_t>(), std::uint64_t(4 * 16));
+    for (int c = 0; c < 3; ++c)
+        QCOMPARE(stats.at("classes").at(std::size_t(c)).at("pixels").get<std::uint64_t>(), m_trainPixels[std::size_t(c)]);
+    QCOMPARE(stats.at("classes").at(5).at("pixels").get<std::uint64_t>(), std::uint64_t(0));
+    QVERIFY(stats.at("classes").at(0).at("median_frequency_weight").get<double>() > 0);
+
+    output = run({QStringLiteral("split"), QStringLiteral("-P"), project, QStringLiteral("--train"), QStringLiteral("0.5"),
+                  QStringLiteral("--val"), QStringLiteral("0.5"), QStringLiteral("--test"), QStringLiteral("0"),
+                  QStringLiteral("--seed"), QStringLiteral("4")},
+                 &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("3 train, 3 val, 0 test")), qPrintable(output));
+    info = runJson({QStringLiteral("info"), project, QStringLiteral("--json")});
+    QCOMPARE(info.at("splits").at("train").at("labelled").get<int>(), 3);
+
+    QFile list(path(QStringLiteral("val.txt")));
+    QVERIFY(list.open(QIODevice::WriteOnly));
+    list.write("/somewhere/else/img1.png /somewhere/else/annot/img1.png\nimg4.png\n");
+    list.close();
+    output = run({QStringLiteral("split"), QStringLiteral("-P"), project, QStringLiteral("--val-list"), list.fileName()}, &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("0 train, 2 val, 0 test, 4 unassigned")), qPrintable(output));
+
+    output = run({QStringLiteral("export"), QStringLiteral("-P"), project, QStringLiteral("-o"), path(QStringLiteral("out")),
+                  QStringLiteral("--format"), QStringLiteral("color-masks")},
+                 &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    QCOMPARE(QDir(path(QStringLiteral("out/masks"))).entryList(QDir::Files).size(), 6);
+    QVERIFY(QFileInfo::exists(path(QStringLiteral("out/classes.json"))));
+}
+
+void TestDataCli::errorsNameTheFile()
+{
+    int code = 0;
+    // A project that exists is never overwritten by an import.
+    QFile existing(path(QStringLiteral("taken.segstudio")));
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write("{}");
+    existing.close();
+    QString output = run({QStringLiteral("import"), QStringLiteral("segnet"), path(QStringLiteral("set")), QStringLiteral("-o"),
+                          existing.fileName()},
+                         &code);
+    QVERIFY(code != 0);
+    QVERIFY2(output.contains(existing.fileName() + QStringLiteral(": exists already")), qPrintable(output));
+    QFile content(existing.fileName());
+    QVERIFY(content.open(QIODevice::ReadOnly));
+    QCOMPARE(content.readAll(), QByteArray("{}"));
+
+    // A list naming an image the project does not have.
+    const QString project = path(QStringLiteral("q.segstudio"));
+    run({QStringLiteral("import"), QStringLiteral("segnet"), path(QStringLiteral("set")), QStringLiteral("-o"), project});
+    QFile list(path(QStringLiteral("bad.txt")));
+    QVERIFY(list.open(QIODevice::WriteOnly));
+    list.write("nowhere.png\n");
+    list.close();
+    output = run({QStringLiteral("split"), QStringLiteral("-P"), project, QStringLiteral("--train-list"), list.fileName()}, &code);
+    QVERIFY(code != 0);
+    QVERIFY2(output.contains(list.fileName()) && output.contains(QStringLiteral("nowhere.png")), qPrintable(output));
+
+    // A corrupt project file.
+    QFile broken(path(QStringLiteral("broken.segstudio")));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("{\"format\": 1, \"ima");
+    broken.close();
+    output = run({QStringLiteral("info"), broken.fileName()}, &code);
+    QVERIFY(code != 0);
+    QVERIFY2(output.contains(broken.fileName()), qPrintable(output));
+}
+
+void TestDataCli::importsCamVid()
+{
+    const QString camvid = QStringLiteral(SEGSTUDIO_CAMVID_DIR);
+    if (!QFileInfo::exists(camvid + QStringLiteral("/train.txt")))
+        QSKIP("CamVid is not at SEGSTUDIO_CAMVID_DIR");
+    const QString project = path(QStringLiteral("camvid.segstudio"));
+    int code = -1;
+    const QString output = run({QStringLiteral("import"), QStringLiteral("segnet"), camvid, QStringLiteral("-o"), project}, &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    const auto info = runJson({QStringLiteral("info"), project, QStringLiteral("--json")});
+    QCOMPARE(info.at("splits").at("train").at("labelled").get<int>(), 367);
+    QCOMPARE(info.at("splits").at("val").at("labelled").get<int>(), 101);
+    const auto stats = runJson({QStringLiteral("stats"), QStringLiteral("-P"), project, QStringLiteral("--json")});
+    // Road, building and sky are CamVid's largest classes, pedestrian and bicyclist its rarest.
+    const auto share = [&](int id) { return stats.at("classes").at(std::size_t(id)).at("share").get<double>(); };
+    QVERIFY(share(3) > 0.2 && share(1) > 0.15 && share(0) > 0.1);
+    QVERIFY(share(9) < 0.01 && share(10) < 0.01);
+    // The rarest class gets the largest median-frequency weight.
+    const auto weight = [&](int id) { return stats.at("classes").at(std::size_t(id)).at("median_frequency_weight").get<double>(); };
+    for (int id = 0; id < 10; ++id)
+        QVERIFY(weight(10) > weight(id));
+}
+
+QTEST_GUILESS_MAIN(TestDataCli)
+#include "test_DataCli.moc"

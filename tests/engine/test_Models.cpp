@@ -1,0 +1,222 @@
+#include "engine/DeepLabV3Plus.h"
+#include "engine/EncoderWeights.h"
+#include "engine/EngineError.h"
+#include "engine/ModelRegistry.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <torch/script.h>
+
+using namespace segstudio::engine;
+
+namespace {
+
+// The models small enough to train a few dozen steps on one CPU thread within a test.
+const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-slim"};
+
+// Two images whose label follows the image: class 0 where the red channel is high, 1 where green
+// is, 2 elsewhere, in blobs a model must place by content, not by position.
+std::pair<torch::Tensor, torch::Tensor> tinyBatch(std::int64_t height, std::int64_t width)
+{
+    torch::manual_seed(3);
+    auto noise = torch::rand({2, 1, height / 4, width / 4});
+    auto which = torch::nn::functional::interpolate(
+                     (noise * 3).floor(), torch::nn::functional::InterpolateFuncOptions()
+                                              .size(std::vector<std::int64_t>{height, width})
+                                              .mode(torch::kNearest))
+                     .squeeze(1)
+                     .to(torch::kLong)
+                     .clamp(0, 2);
+    auto images = torch::zeros({2, 3, height, width});
+    images.select(1, 0).masked_fill_(which.eq(0), 2.0);
+    images.select(1, 1).masked_fill_(which.eq(1), 2.0);
+    images += 0.1 * torch::randn({2, 3, height, width});
+    return {images, which};
+}
+
+std::vector<torch::Tensor> encoderTensors(torch::nn::Module& encoder, bool statistics)
+{
+    std::vector<torch::Tensor> tensors;
+    if (statistics) {
+        for (const auto& buffer : encoder.buffers())
+            if (buffer.is_floating_point())
+                tensors.push_back(buffer);
+    } else {
+        tensors = encoder.parameters();
+    }
+    return tensors;
+}
+
+// A TorchScript archive holding source's encoder tensors in order (parameters, then batch-norm
+// statistics), plus one trailing 1280x320 conv as torchvision's MobileNetV2 has; badIndex >= 0
+// gives that parameter a wrong shape.
+std::string writeEncoderArchive(const QTemporaryDir& dir, torch::nn::Module& encoder, int badIndex = -1)
+{
+    torch::jit::Module archive("features");
+    const auto parameters = encoderTensors(encoder, false);
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        auto value = parameters[i].detach().clone();
+        if (int(i) == badIndex)
+            value = torch::zeros({value.size(0) + 1});
+        archive.register_parameter("p" + std::to_string(i), value, false);
+    }
+    archive.register_parameter("p_last", torch::zeros({1280, 320, 1, 1}), false);
+    const auto statistics = encoderTensors(encoder, true);
+    for (std::size_t i = 0; i < statistics.size(); ++i)
+        archive.register_buffer("s" + std::to_string(i), statistics[i].detach().clone());
+    const std::string file = dir.filePath(badIndex >= 0 ? "bad-encoder.pt" : "encoder.pt").toStdString();
+    archive.save(file);
+    return file;
+}
+
+}  // namespace
+
+// Every model of the registry: shapes at odd sizes, gradients, learning a tiny batch, and the
+// modern model's encoder from a TorchScript archive.
+class TestModels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { torch::set_num_threads(1); }
+
+    void forwardAndBackwardKeepOddSizes_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        for (const auto& info : ModelRegistry::instance().models()) {
+            const QString name = QString::fromStdString(info.name);
+            QTest::newRow(qPrintable(name + " 37x53")) << name << 37 << 53;
+            QTest::newRow(qPrintable(name + " 16x16")) << name << 16 << 16;
+        }
+    }
+
+    void forwardAndBackwardKeepOddSizes()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        auto net = ModelRegistry::instance().create(model.toStdString(), 5);
+        net->train();
+        const auto input = torch::randn({2, 3, height, width}, torch::requires_grad());
+        const auto out = net->forward(input);
+        QCOMPARE(out.sizes(), (std::vector<std::int64_t>{2, 5, height, width}));
+        QVERIFY(torch::isfinite(out).all().item<bool>());
+        out.logsumexp(1).mean().backward();
+        QVERIFY(input.grad().abs().sum().item<double>() > 0);
+        for (const auto& parameter : net->parameters())
+            QVERIFY2(parameter.grad().defined(), "a parameter took no part in the forward pass");
+        QVERIFY(net->forwardFlops(height, width) > 0);
+    }
+
+    void overfitsATinyBatch_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const auto& name : kTrainable)
+            QTest::newRow(qPrintable(name)) << name;
+    }
+
+    void overfitsATinyBatch()
+    {
+        QFETCH(QString, model);
+        torch::manual_seed(1);
+        auto net = ModelRegistry::instance().create(model.toStdString(), 3);
+        const auto [images, labels] = tinyBatch(32, 48);
+        torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(5e-3));
+        net->train();
+        double first = 0, last = 0;
+        for (int step = 0; step < 60; ++step) {
+            optimizer.zero_grad();
+            auto loss = torch::nn::functional::cross_entropy(net->forward(images), labels);
+            loss.backward();
+            optimizer.step();
+            last = loss.item<double>();
+            if (step == 0)
+                first = last;
+        }
+        torch::NoGradGuard noGrad;
+        const double accuracy = net->forward(images).argmax(1).eq(labels).to(torch::kDouble).mean().item<double>();
+        QVERIFY2(last < 0.25 * first, qPrintable(QStringLiteral("loss %1 -> %2").arg(first).arg(last)));
+        QVERIFY2(accuracy > 0.95, qPrintable(QStringLiteral("accuracy %1").arg(accuracy)));
+    }
+
+    void deepLabFlopsFollowTheInputSize()
+    {
+        DeepLabV3Plus net(DeepLabV3PlusOptions{});
+        const double full = net->forwardFlops(360, 480);
+        // All work is in convolutions at fixed strides: a quarter of the pixels, about a quarter of the FLOPs.
+        QVERIFY(std::abs(net->forwardFlops(180, 240) / full - 0.25) < 0.02);
+        QVERIFY(full > 1e9 && full < 1e10);
+        std::int64_t parameters = 0;
+        for (const auto& p : net->parameters())
+            parameters += p.numel();
+        QVERIFY(parameters > 2'000'000 && parameters < 3'500'000);
+    }
+
+    void deepLabLoadsEncoderWeightsByPosition()
+    {
+        QTemporaryDir dir;
+        torch::manual_seed(7);
+        auto source = ModelRegistry::instance().create("deeplabv3plus", 11);
+        {
+            torch::NoGradGuard noGrad;
+            for (auto buffer : source->encoder()->buffers())
+                if (buffer.is_floating_point())
+                    buffer.uniform_(0.5, 1.5);  // statistics unlike fresh ones (0 and 1)
+        }
+        const std::string file = writeEncoderArchive(dir, *source->encoder());
+        torch::manual_seed(1);
+        auto target = ModelRegistry::instance().create("deeplabv3plus", 11);
+        const auto classifierWeight = [&] { return target->parameters()[target->parameters().size() - 2]; };
+        const auto headBefore = classifierWeight().clone();
+        loadEncoderWeights(*target, "deeplabv3plus", file);
+        for (bool statistics : {false, true}) {
+            const auto from = encoderTensors(*source->encoder(), statistics);
+            const auto to = encoderTensors(*target->encoder(), statistics);
+            QCOMPARE(from.size(), to.size());
+            for (std::size_t i = 0; i < from.size(); ++i)
+                QVERIFY(torch::equal(from[i], to[i]));
+        }
+        QVERIFY(torch::equal(headBefore, classifierWeight()));  // the head keeps its own start
+    }
+
+    void deepLabRefusesMismatchedEncoderWeights()
+    {
+        QTemporaryDir dir;
+        auto source = ModelRegistry::instance().create("deeplabv3plus", 11);
+        const std::string file = writeEncoderArchive(dir, *source->encoder(), /*badIndex=*/4);
+        auto target = ModelRegistry::instance().create("deeplabv3plus", 11);
+        try {
+            loadEncoderWeights(*target, "deeplabv3plus", file);
+            QFAIL("mismatched weights accepted");
+        } catch (const EngineError& error) {
+            const std::string message = error.what();
+            QVERIFY2(message.find(file) != std::string::npos, error.what());
+            QVERIFY2(message.find("parameters 5 ('p4')") != std::string::npos, error.what());
+        }
+        // The slim model's narrower encoder does not take full-width weights.
+        auto slim = ModelRegistry::instance().create("deeplabv3plus-slim", 11);
+        QVERIFY_THROWS_EXCEPTION(EngineError, loadEncoderWeights(*slim, "deeplabv3plus-slim",
+                                                                 writeEncoderArchive(dir, *source->encoder())));
+        QVERIFY_THROWS_EXCEPTION(EngineError, loadEncoderWeights(*target, "deeplabv3plus",
+                                                                 dir.filePath("missing.pt").toStdString()));
+    }
+
+    void encoderMatchesTorchvisionMobileNetV2Layout()
+    {
+        // torchvision's mobilenet_v2().features[0:18] has 51 convolutions:
+        // conv weights and 52 batch norms (weight, bias; running mean, var): 156 parameters and
+        // 104 statistics, with these first and last shapes.
+        auto net = ModelRegistry::instance().create("deeplabv3plus", 11);
+        const auto parameters = encoderTensors(*net->encoder(), false);
+        const auto statistics = encoderTensors(*net->encoder(), true);
+        QCOMPARE(parameters.size(), std::size_t(153));
+        QCOMPARE(statistics.size(), std::size_t(102));
+        QCOMPARE(parameters.front().sizes(), (torch::IntArrayRef{32, 3, 3, 3}));
+        QCOMPARE(parameters[parameters.size() - 3].sizes(), (torch::IntArrayRef{320, 960, 1, 1}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModels)
+#include "test_Models.moc"
