@@ -23,7 +23,12 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     // The engine's models, as segstudio-train lists them (TrainingLauncher::models()).
     for (const auto& model : models)
         m_model->addItem(QStringLiteral("%1 — %2").arg(model.name, model.description), model.name);
-    m_model->setCurrentIndex(std::max(0, m_model->findData(settings.model)));
+    // The model asked for, else the engine's default.
+    int current = settings.model.isEmpty() ? -1 : m_model->findData(settings.model);
+    for (int i = 0; current < 0 && i < models.size(); ++i)
+        if (models[i].isDefault)
+            current = i;
+    m_model->setCurrentIndex(std::max(0, current));
     m_epochs->setRange(1, 1000);
     m_epochs->setValue(settings.epochs);
     for (QSpinBox* box : {m_height, m_width}) {

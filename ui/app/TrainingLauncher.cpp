@@ -44,7 +44,9 @@ TrainingLauncher::~TrainingLauncher()
 
 QList<TrainingLauncher::ModelChoice> TrainingLauncher::builtInModels()
 {
-    return {{QStringLiteral("segnet-tiny"), tr("small SegNet for CPUs")},
+    return {{QStringLiteral("deeplabv3plus"), tr("DeepLabV3+ with a MobileNetV2 encoder"), true},
+            {QStringLiteral("deeplabv3plus-slim"), tr("DeepLabV3+, half-width encoder; fastest on CPUs")},
+            {QStringLiteral("segnet-tiny"), tr("small SegNet for CPUs")},
             {QStringLiteral("segnet-basic"), tr("SegNet-Basic")},
             {QStringLiteral("segnet"), tr("SegNet with a VGG-16 encoder (GPU)")}};
 }
@@ -61,7 +63,8 @@ void TrainingLauncher::refreshModels()
             const QJsonArray items = QJsonDocument::fromJson(m_catalog->readAllStandardOutput()).array();
             QList<ModelChoice> models;
             for (const QJsonValue& item : items)
-                models.append({item[QStringLiteral("name")].toString(), item[QStringLiteral("description")].toString()});
+                models.append({item[QStringLiteral("name")].toString(), item[QStringLiteral("description")].toString(),
+                               item[QStringLiteral("default")].toBool()});
             if (models.isEmpty())
                 return;
             m_models = models;
@@ -94,10 +97,14 @@ QStringList TrainingLauncher::packArguments(const QString& projectFile, const QS
 QStringList TrainingLauncher::trainArguments(const QString& runDir, const Settings& settings)
 {
     const QDir dir(runDir);
-    return {QStringLiteral("train"), QStringLiteral("--train-pack"), dir.filePath(QStringLiteral("train.pack")),
-            QStringLiteral("--val-pack"), dir.filePath(QStringLiteral("val.pack")), QStringLiteral("-o"), runDir,
-            QStringLiteral("--model"), settings.model, QStringLiteral("--epochs"), QString::number(settings.epochs),
-            QStringLiteral("--batch"), QString::number(settings.batch)};
+    QStringList arguments{QStringLiteral("train"), QStringLiteral("--train-pack"), dir.filePath(QStringLiteral("train.pack")),
+                          QStringLiteral("--val-pack"), dir.filePath(QStringLiteral("val.pack")), QStringLiteral("-o"), runDir};
+    // Only what the user chose; everything else is the engine's defaults, which learn well.
+    if (!settings.model.isEmpty())
+        arguments << QStringLiteral("--model") << settings.model;
+    arguments << QStringLiteral("--epochs") << QString::number(settings.epochs) << QStringLiteral("--batch")
+              << QString::number(settings.batch);
+    return arguments;
 }
 
 bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, const Settings& settings)

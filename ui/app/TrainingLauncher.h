@@ -21,8 +21,8 @@ class TrainingLauncher : public QObject {
 
 public:
     struct Settings {
-        QString model = QStringLiteral("segnet-tiny");
-        int epochs = 5;
+        QString model;  // empty: the engine's default model (models --json marks it)
+        int epochs = 100;  // with the engine's defaults: a useful model (docs/ENGINE.md, "Defaults")
         int height = 180;
         int width = 240;
         int batch = 4;
@@ -42,6 +42,7 @@ public:
     struct ModelChoice {
         QString name;
         QString description;
+        bool isDefault = false;  // what segstudio-train trains when no --model is given
     };
     // The engine's models (segstudio-train models --json), asked once in the background; until
     // the answer comes, or when the trainer cannot be asked, the models every build has.
