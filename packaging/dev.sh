@@ -37,6 +37,9 @@ case "$cmd" in
     configure_and_build
     cd "$build"
     # Timeouts are per test (tests/CMakeLists.txt); offscreen so GUI tests need no display.
+    # The Debian package, as a user installs it (packaging/test-package.sh), then the suite,
+    # whose summary line closes the output.
+    "$here/test-package.sh" "$build"
     QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"
     ;;
   *) usage ;;

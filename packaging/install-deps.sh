@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   python3-torch python3-numpy
   xvfb xauth fonts-dejavu-core
+  librsvg2-bin desktop-file-utils shared-mime-info dpkg-dev binutils
 )
 
 missing=()

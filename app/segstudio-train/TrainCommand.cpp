@@ -226,7 +226,7 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         "Examples:\n"
         "  segstudio-train train --train-pack train.pack --val-pack val.pack -o runs/first\n"
         "  segstudio-train train --recipe --train-pack camvid-train.pack --val-pack camvid-val.pack -o runs/segnet\n"
-        "  segstudio-train train --resume runs/first --epochs 200\n"
+        "  segstudio-train train --resume runs/first --epochs 200   (also --max-iterations N, 0 = none)\n"
         "Ctrl+C writes checkpoints/last.pt and exits; --resume continues exactly there.\n"
         "  segstudio-train train --nproc 2 --train-pack train.pack -o runs/two   (2 CPU processes)\n"
         "  segstudio-train train --gpus 8 --recipe --train-pack train.pack --val-pack val.pack -o runs/eight\n"
@@ -249,10 +249,11 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         std::unique_ptr<engine::Trainer> trainer;
         if (!options->resumeDir.empty()) {
             const int epochs = wasGiven(*options, "epochs") ? options->config.epochs : 0;
+            const std::int64_t maxIterations = wasGiven(*options, "maxIterations") ? options->config.maxIterations : -1;
             engine::TrainConfig launch = options->config;
             auto communicator = joinWorld(world, launch);
             trainer = engine::Trainer::resume(options->resumeDir, epochs, communicator,
-                                              world.distributed() ? launch.device : std::string());
+                                              world.distributed() ? launch.device : std::string(), maxIterations);
         } else {
             engine::TrainConfig config = resolveConfig(*options);
             auto communicator = joinWorld(world, config);

@@ -6,18 +6,6 @@ namespace F = torch::nn::functional;
 
 namespace {
 
-torch::nn::Conv2d makeConv(int in, int out, int kernel, int dilation, int groups, bool bias, ConvLayout& layout,
-                           std::int64_t outputStride)
-{
-    torch::nn::Conv2d c(torch::nn::Conv2dOptions(in, out, kernel)
-                            .padding(dilation * (kernel / 2))
-                            .dilation(dilation)
-                            .groups(groups)
-                            .bias(bias));
-    layout.add(c, outputStride);
-    return c;
-}
-
 void appendNormRelu(torch::nn::Sequential& into, int channels)
 {
     into->push_back(torch::nn::BatchNorm2d(channels));
@@ -29,7 +17,7 @@ void appendNormRelu(torch::nn::Sequential& into, int channels)
 torch::nn::Sequential pointwiseConv(int in, int out, ConvLayout& layout, std::int64_t outputStride)
 {
     torch::nn::Sequential block;
-    block->push_back(makeConv(in, out, 1, 1, 1, false, layout, outputStride));
+    block->push_back(layout.conv(in, out, 1, outputStride));
     appendNormRelu(block, out);
     return block;
 }
@@ -37,9 +25,9 @@ torch::nn::Sequential pointwiseConv(int in, int out, ConvLayout& layout, std::in
 torch::nn::Sequential separableConv(int in, int out, int dilation, ConvLayout& layout, std::int64_t outputStride)
 {
     torch::nn::Sequential block;
-    block->push_back(makeConv(in, in, 3, dilation, in, false, layout, outputStride));
+    block->push_back(layout.conv(in, in, 3, outputStride, 1, dilation, /*groups=*/in));
     appendNormRelu(block, in);
-    block->push_back(makeConv(in, out, 1, 1, 1, false, layout, outputStride));
+    block->push_back(layout.conv(in, out, 1, outputStride));
     appendNormRelu(block, out);
     return block;
 }

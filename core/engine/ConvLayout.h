@@ -14,6 +14,20 @@ class ConvLayout {
 public:
     void add(const torch::nn::Conv2d& conv, std::int64_t outputStride) { m_convs.push_back({conv, outputStride}); }
 
+    // A padded ("same") convolution, recorded: kernel/2 x dilation padding keeps the size at stride 1.
+    torch::nn::Conv2d conv(int in, int out, int kernel, std::int64_t outputStride, int stride = 1, int dilation = 1,
+                           int groups = 1, bool bias = false)
+    {
+        torch::nn::Conv2d c(torch::nn::Conv2dOptions(in, out, kernel)
+                                .stride(stride)
+                                .padding(dilation * (kernel / 2))
+                                .dilation(dilation)
+                                .groups(groups)
+                                .bias(bias));
+        add(c, outputStride);
+        return c;
+    }
+
     // 2 x multiply-adds of all recorded convolutions at this input size (strided convs round up,
     // as a padded 3x3/stride-2 conv does).
     double flops(std::int64_t height, std::int64_t width) const

@@ -17,19 +17,6 @@ int divisible(double channels, int divisor = 8)
     return rounded;
 }
 
-torch::nn::Conv2d conv(int in, int out, int kernel, int stride, int dilation, int groups, ConvLayout& layout,
-                       std::int64_t outputStride)
-{
-    torch::nn::Conv2d c(torch::nn::Conv2dOptions(in, out, kernel)
-                            .stride(stride)
-                            .padding(dilation * (kernel / 2))
-                            .dilation(dilation)
-                            .groups(groups)
-                            .bias(false));
-    layout.add(c, outputStride);
-    return c;
-}
-
 // conv + batch norm (+ ReLU6), torchvision's Conv2dNormActivation.
 void appendConvNorm(torch::nn::Sequential& into, torch::nn::Conv2d c, bool activation)
 {
@@ -52,9 +39,9 @@ public:
         const int hidden = int(std::lround(double(in) * expansion));
         torch::nn::Sequential body;
         if (expansion != 1)
-            appendConvNorm(body, conv(in, hidden, 1, 1, 1, 1, layout, inStride), true);
-        appendConvNorm(body, conv(hidden, hidden, 3, stride, dilation, hidden, layout, outputStride), true);
-        appendConvNorm(body, conv(hidden, out, 1, 1, 1, 1, layout, outputStride), false);
+            appendConvNorm(body, layout.conv(in, hidden, 1, inStride), true);
+        appendConvNorm(body, layout.conv(hidden, hidden, 3, outputStride, stride, dilation, hidden), true);
+        appendConvNorm(body, layout.conv(hidden, out, 1, outputStride), false);
         m_body = register_module("conv", body);
     }
 
@@ -82,7 +69,7 @@ MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvL
     std::int64_t outputStride = 2;
     int channels = divisible(32 * options.width);
     torch::nn::Sequential stem, body;
-    appendConvNorm(stem, conv(3, channels, 3, 2, 1, 1, layout, outputStride), true);
+    appendConvNorm(stem, layout.conv(3, channels, 3, outputStride, /*stride=*/2), true);
     int dilation = 1;
     for (std::size_t s = 0; s < std::size(kStages); ++s) {
         const auto& stage = kStages[s];

@@ -18,6 +18,7 @@
 #include "SegmentationLoss.h"
 #include "StopFlag.h"
 #include "Validation.h"
+#include "Version.h"
 #include "pack/ClassWeights.h"
 #include "pack/PackError.h"
 
@@ -26,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -111,6 +113,7 @@ struct Trainer::Impl {
     void synchroniseBuffers();
     SegmentationMetrics validateNow(TrainOutcome& outcome);
     void logTraining();
+    void recordRun(std::int64_t totalIterations);
     void say(const std::string& line);
     double elapsed() const;
 
@@ -494,6 +497,29 @@ void Trainer::Impl::logTraining()
     window = LogWindow{};
 }
 
+void Trainer::Impl::recordRun(std::int64_t total)
+{
+    // The first record of every session (a new run, or a resume): what any reader needs for
+    // progress and an ETA without guessing, and which SegStudio wrote the run.
+    if (!metricsLog)
+        return;
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    char started[32];
+    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    metricsLog->append({{"kind", "run"},
+                        {"segstudio_version", SEGSTUDIO_VERSION},
+                        {"model", config.model},
+                        {"device", device.str()},
+                        {"world_size", world},
+                        {"batch", config.batchSize},
+                        {"epochs", config.epochs},
+                        {"iterations_per_epoch", loader->batchesPerEpoch()},
+                        {"total_iterations", total},
+                        {"resumed_at_epoch", epoch + 1},
+                        {"iteration", iteration},
+                        {"started", started}});
+}
+
 void Trainer::Impl::say(const std::string& line)
 {
     if (!leader())
@@ -566,7 +592,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
 }
 
 std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
-                                         const std::string& device)
+                                         const std::string& device, std::int64_t maxIterations)
 {
     const std::string checkpoint = (fs::path(runDir) / "checkpoints" / "last.pt").string();
     const auto state = Checkpoint::readState(checkpoint);
@@ -576,6 +602,8 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, 
         config.epochs = epochs;
     if (!device.empty())
         config.device = device;
+    if (maxIterations >= 0)
+        config.maxIterations = maxIterations;
     return std::unique_ptr<Trainer>(new Trainer(std::move(config), true, std::move(communicator)));
 }
 
@@ -629,6 +657,7 @@ TrainOutcome Trainer::run()
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
     const std::int64_t limit = d.totalIterations();
+    d.recordRun(limit);
     std::int64_t sessionImages = 0;
     d.window = Impl::LogWindow{};
     bool first = true;

@@ -47,10 +47,11 @@ public:
     explicit Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator = nullptr);
     // Continues RUN_DIR from checkpoints/last.pt, with any world size; epochs > 0 extends (or
     // shortens) the run.
-    // device, when given, replaces the run's (a rank of a data-parallel resume takes its own).
+    // device, when given, replaces the run's (a rank of a data-parallel resume takes its own);
+    // maxIterations >= 0 replaces the run's iteration limit (0 = none).
     static std::unique_ptr<Trainer> resume(const std::string& runDir, int epochs = 0,
                                            std::shared_ptr<Communicator> communicator = nullptr,
-                                           const std::string& device = {});
+                                           const std::string& device = {}, std::int64_t maxIterations = -1);
     ~Trainer();
 
     void setProgress(ProgressFunction progress);

@@ -3,6 +3,7 @@
 #include "editor/LabelCanvas.h"
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
+#include "editor/LabelingTips.h"
 #include "editor/ToolSettings.h"
 
 #include "data/LabelMapIO.h"
@@ -24,6 +25,8 @@
 #include <QSignalSpy>
 #include <QUndoGroup>
 #include <QUndoStack>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QtTest>
 
 #include <fstream>
@@ -85,6 +88,47 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);  // QSettings of this test only
+        QCoreApplication::setOrganizationName(QStringLiteral("SegStudioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_LabelEditor"));
+        // The first-start card would lie over the canvas these tests grab and click: seen.
+        QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);
+    }
+
+    // First start: "how labeling works" over the canvas on the first image ever opened, listing
+    // the real tool shortcuts; "Got it" is remembered across editors; Help shows it again.
+    void labelingTipsOnFirstOpenOnly()
+    {
+        QSettings().remove(QLatin1String(ui::LabelingTips::kSeenKey));
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        auto* tips = editor->labelingTips();
+        QVERIFY(!tips->isVisible());
+        QVERIFY(editor->openImage(0));
+        QVERIFY(tips->isVisible());
+        for (QAction* tool : editor->toolActions())
+            QVERIFY2(tips->text().contains(tool->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped()),
+                     qPrintable(tool->text()));
+        QVERIFY(tips->geometry().right() <= editor->canvas()->width());
+        auto* gotIt = tips->findChild<QPushButton*>(QStringLiteral("gotIt"));
+        QVERIFY(gotIt);
+        QTest::mouseClick(gotIt, Qt::LeftButton);
+        QVERIFY(!tips->isVisible());
+        QVERIFY(ui::LabelingTips::seen());
+        QVERIFY(editor->openImage(1));
+        QVERIFY(!tips->isVisible());
+        editor->setProject(nullptr);
+        auto second = makeEditor(test);
+        QVERIFY(second->openImage(0));
+        QVERIFY(!second->labelingTips()->isVisible());
+        second->labelingTips()->showAgain();
+        QVERIFY(second->labelingTips()->isVisible());
+        second->setProject(nullptr);
+        QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);
+    }
+
     void brushStrokeSetsExactPixels()
     {
         EditorTestProject test;

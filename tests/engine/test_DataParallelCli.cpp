@@ -42,6 +42,7 @@ private slots:
     void interruptStopsAllRanksWithOneCheckpoint();
     void twoMachinesOnOneHostTrainTogether();
     void ranksWithDifferentPacksRefuseToStart();
+    void portInUseIsNamed();
     void unreachableMasterIsNamed();
     void killingTheLauncherLeavesNoWorkers();
 
@@ -53,6 +54,9 @@ private:
     static bool gone(pid_t pid);  // exited (a zombie nobody reaped counts as gone)
     static QList<pid_t> childrenOf(qint64 parent);
     static pid_t workerOfRank(qint64 launcher, int rank);
+    // 2 ranks training "forever" into run; returned once the first training line is logged
+    // (nullptr when none came within a minute).
+    QProcess* startLongRun(const QString& run, const QStringList& more = {});
     // One "machine" of a 2-node run on this host: its launcher with one worker.
     QProcess* startNode(int node, const QString& master, const QStringList& more);
 
@@ -117,6 +121,26 @@ QList<pid_t> TestDataParallelCli::childrenOf(qint64 parent)
     return children;
 }
 
+QProcess* TestDataParallelCli::startLongRun(const QString& run, const QStringList& more)
+{
+    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
+                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                                       QStringLiteral("100000")} +
+                           more + common(run));
+    QFile metrics(run + QStringLiteral("/metrics.jsonl"));
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < 60000) {
+        if (metrics.open(QIODevice::ReadOnly)) {
+            if (metrics.readAll().contains("\"kind\":\"train\""))
+                return launcher;
+            metrics.close();
+        }
+        QTest::qWait(100);
+    }
+    return nullptr;
+}
+
 pid_t TestDataParallelCli::workerOfRank(qint64 launcher, int rank)
 {
     for (const pid_t child : childrenOf(launcher)) {
@@ -140,14 +164,18 @@ QProcess* TestDataParallelCli::startNode(int node, const QString& master, const 
 // rank i mod 2 takes it), so batch-norm statistics are per half on both sides.
 void TestDataParallelCli::twoRanksEqualOneProcessAccumulatingBothHalves()
 {
+    // 8 images, 2 ranks x 2: 2 steps an epoch. The first launch stops after 3 steps, in the
+    // middle of epoch 2; the resume finishes it.
     const QString parallel = path(QStringLiteral("parallel"));
     QStringList first{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--batch"),
-                      QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("1")};
+                      QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("2"), QStringLiteral("--max-iterations"),
+                      QStringLiteral("3")};
     QString output = finish(start(first + common(parallel)));
-    QVERIFY2(output.contains(QStringLiteral("x 2 ranks (gloo)")) && output.contains(QStringLiteral("finished: 1 epochs")),
+    QVERIFY2(output.contains(QStringLiteral("x 2 ranks (gloo)")) && output.contains(QStringLiteral("1 epochs, 3 iterations")),
              qPrintable(output));
+    QCOMPARE(Checkpoint::readState(parallel.toStdString() + "/checkpoints/last.pt").at("batchInEpoch").get<int>(), 1);
     output = finish(start({QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"), QStringLiteral("--resume"),
-                           parallel, QStringLiteral("--epochs"), QStringLiteral("2")}));
+                           parallel, QStringLiteral("--max-iterations"), QStringLiteral("0")}));
     QVERIFY2(output.contains(QStringLiteral("finished: 2 epochs")), qPrintable(output));
 
     const QString single = path(QStringLiteral("single"));
@@ -180,11 +208,8 @@ void TestDataParallelCli::twoRanksEqualOneProcessAccumulatingBothHalves()
 void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
 {
     const QString run = path(QStringLiteral("killed"));
-    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
-                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
-                                       QStringLiteral("100000"), QStringLiteral("--timeout"), QStringLiteral("20")} +
-                           common(run));
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    auto* launcher = startLongRun(run, {QStringLiteral("--timeout"), QStringLiteral("20")});
+    QVERIFY(launcher);
     // Rank 1 is the launcher's child whose environment says RANK=1.
     pid_t rank1 = 0;
     for (const pid_t child : childrenOf(launcher->processId())) {
@@ -210,11 +235,8 @@ void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
 void TestDataParallelCli::hungRankIsNamedAfterTheTimeout()
 {
     const QString run = path(QStringLiteral("hung"));
-    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
-                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
-                                       QStringLiteral("100000"), QStringLiteral("--timeout"), QStringLiteral("5")} +
-                           common(run));
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    auto* launcher = startLongRun(run, {QStringLiteral("--timeout"), QStringLiteral("5")});
+    QVERIFY(launcher);
     const pid_t rank1 = workerOfRank(launcher->processId(), 1);
     QVERIFY(rank1 > 0);
     QElapsedTimer clock;
@@ -312,11 +334,8 @@ void TestDataParallelCli::torchrunAgentStoreIsJoinedAsAClient()
 void TestDataParallelCli::interruptStopsAllRanksWithOneCheckpoint()
 {
     const QString run = path(QStringLiteral("interrupted"));
-    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
-                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
-                                       QStringLiteral("100000")} +
-                           common(run));
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    auto* launcher = startLongRun(run);
+    QVERIFY(launcher);
     ::kill(pid_t(launcher->processId()), SIGINT);
     const QString output = finish(launcher, 60000);
     QCOMPARE(launcher->exitCode(), 130);
@@ -382,6 +401,28 @@ void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()
     QVERIFY(!QFileInfo::exists(path(QStringLiteral("mismatch-0/checkpoints/last.pt"))));
 }
 
+void TestDataParallelCli::portInUseIsNamed()
+{
+#if __has_include(<torch/csrc/distributed/c10d/TCPStore.hpp>)
+    // Something else serves the master port: node 0 cannot rendezvous there and says so.
+    const int port = freeTcpPort();
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<std::uint16_t>(port);
+    options.isServer = true;
+    options.waitWorkers = false;
+    c10d::TCPStore squatter("127.0.0.1", options);
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(port);
+    auto* node = startNode(0, master, QStringList{QStringLiteral("--timeout"), QStringLiteral("3")} +
+                                          common(path(QStringLiteral("port-in-use"))));
+    const QString output = finish(node, 60000);
+    QVERIFY(node->exitCode() != 0);
+    QVERIFY2(output.contains(QStringLiteral("rendezvous at ") + master) && output.contains(QStringLiteral("port in use")),
+             qPrintable(output));
+#else
+    QSKIP("this LibTorch has no c10d headers");
+#endif
+}
+
 void TestDataParallelCli::unreachableMasterIsNamed()
 {
     // Node 1 alone: nobody serves the rendezvous. It gives up after --timeout, naming the address.
@@ -399,11 +440,8 @@ void TestDataParallelCli::unreachableMasterIsNamed()
 void TestDataParallelCli::killingTheLauncherLeavesNoWorkers()
 {
     const QString run = path(QStringLiteral("orphans"));
-    auto* launcher = start(QStringList{QStringLiteral("train"), QStringLiteral("--nproc"), QStringLiteral("2"),
-                                       QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--epochs"),
-                                       QStringLiteral("100000")} +
-                           common(run));
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(run + QStringLiteral("/metrics.jsonl")).size() > 0, 60000);
+    auto* launcher = startLongRun(run);
+    QVERIFY(launcher);
     const QList<pid_t> workers = childrenOf(launcher->processId());
     QCOMPARE(workers.size(), 2);
     ::kill(pid_t(launcher->processId()), SIGKILL);

@@ -87,10 +87,18 @@ void TestTrainer::overfitsTinyBatch()
     QCOMPARE(loadTrainConfig((run / "config.json").string()).epochs, 60);
     std::ifstream metrics(run / "metrics.jsonl");
     std::string line;
-    int trainLines = 0, valLines = 0;
+    int trainLines = 0, valLines = 0, runLines = 0;
     while (std::getline(metrics, line)) {
         const auto record = nlohmann::json::parse(line);
-        if (record.at("kind") == "train") {
+        if (record.at("kind") == "run") {
+            // First, once: which SegStudio, and enough for progress and an ETA.
+            QCOMPARE(trainLines + valLines, 0);
+            QVERIFY(!record.at("segstudio_version").get<std::string>().empty());
+            QCOMPARE(record.at("total_iterations").get<int>(), 60);
+            QCOMPARE(record.at("iterations_per_epoch").get<int>(), 1);
+            QCOMPARE(record.at("model").get<std::string>(), std::string("segnet-tiny"));
+            ++runLines;
+        } else if (record.at("kind") == "train") {
             for (const char* key : {"epoch", "iteration", "loss", "accuracy", "lr", "images_per_s", "elapsed_s"})
                 QVERIFY2(record.contains(key), key);
             ++trainLines;
@@ -99,6 +107,7 @@ void TestTrainer::overfitsTinyBatch()
             ++valLines;
         }
     }
+    QCOMPARE(runLines, 1);
     QCOMPARE(trainLines, 6);
     QCOMPARE(valLines, 60);
     QVERIFY(fs::exists(run / "checkpoints" / "last.pt"));

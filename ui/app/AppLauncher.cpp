@@ -9,6 +9,7 @@
 #include "ThumbnailCache.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
@@ -54,6 +55,9 @@ void AppLauncher::setApplicationNames()
     QApplication::setOrganizationName(QStringLiteral("SegStudio"));
     QApplication::setApplicationName(QStringLiteral("SegStudio"));
     QApplication::setApplicationVersion(QStringLiteral(SEGSTUDIO_VERSION));
+    // The installed icon (hicolor theme, packaging/Install.cmake); the desktop entry names it too.
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("segstudio")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("segstudio"));
 }
 
 int AppLauncher::run(QApplication& app)

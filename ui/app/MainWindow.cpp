@@ -16,6 +16,7 @@
 #include "data/Project.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
+#include "editor/LabelingTips.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -197,6 +198,15 @@ void MainWindow::createMenus()
     });
     shortcuts->setObjectName(QStringLiteral("help.shortcuts"));
     shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
+    QAction* labelingTips = help->addAction(tr("How &Labeling Works"), this, [this] {
+        if (!m_project) {  // no canvas to lay it over: the same text in a box
+            QMessageBox::information(this, tr("How Labeling Works"), m_editor->labelingTips()->text());
+            return;
+        }
+        m_central->setCurrentWidget(m_editor);
+        m_editor->labelingTips()->showAgain();
+    });
+    labelingTips->setObjectName(QStringLiteral("help.labelingTips"));
     help->addAction(tr("&About SegStudio"), this, [this] {
         QMessageBox::about(this, tr("About SegStudio"),
                            tr("<b>SegStudio %1</b><p>Semantic segmentation: label, browse, train, inspect.</p>")

@@ -1,5 +1,7 @@
 #include "LabelEditor.h"
 
+#include "LabelingTips.h"
+
 #include "BrushTool.h"
 #include "ClassesPanel.h"
 #include "FillTool.h"
@@ -131,6 +133,7 @@ public:
     QList<QAction*> toolActions;
     QList<QAction*> viewActions;
     QTimer* countTimer = nullptr;
+    LabelingTips* tips = nullptr;
     bool lastModified = false;
 };
 
@@ -161,6 +164,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     createViewActions();
     createToolBarControls();
     createClassShortcuts();
+    m_d->tips = new LabelingTips(m_d->toolActions, m_d->canvas);
 
     // Recounting 12 MP takes ~10 ms: do it once after a burst of changes, not per dab.
     m_d->countTimer = new QTimer(this);
@@ -463,6 +467,7 @@ bool LabelEditor::openImage(std::size_t index)
             saved.counts = paint::countLabels(recovered);
         }
         attachDocument(std::move(document), index, saved.counts);
+        m_d->tips->showOnce();  // the first image this account ever opens: how labeling works
         if (!recovered.empty())
             emit statusMessage(tr("Restored the unsaved labels of %1 (Undo takes them back).").arg(fromStd(key)));
         return true;
@@ -582,6 +587,11 @@ ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
 QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar}; }
 void LabelEditor::setCaption(const QString& text) { m_d->caption->setText(text); }
 QString LabelEditor::caption() const { return m_d->caption->text(); }
+LabelingTips* LabelEditor::labelingTips() const
+{
+    return m_d->tips;
+}
+
 LabelCanvas* LabelEditor::canvas() const { return m_d->canvas; }
 LabelDocument* LabelEditor::document() const { return m_d->document.get(); }
 ToolSettings* LabelEditor::toolSettings() const { return m_d->settings; }

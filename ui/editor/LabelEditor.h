@@ -33,6 +33,7 @@ class AbstractTool;
 class ClassesPanel;
 class LabelCanvas;
 class LabelDocument;
+class LabelingTips;
 class ToolSettings;
 
 // The pixel-labelling editor as one widget: the canvas with its tools, a tool bar, and a classes
@@ -67,6 +68,7 @@ public:
     QList<QToolBar*> toolBars() const;        // tools, and their options
     void setCaption(const QString& text);     // the line above the canvas: which image, where in the list
     QString caption() const;
+    LabelingTips* labelingTips() const;        // "how labeling works", shown on the first image ever opened
 
     // Beyond the facade: for tests, benchmarks and power users.
     LabelCanvas* canvas() const;

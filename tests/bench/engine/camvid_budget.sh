@@ -18,6 +18,7 @@ mkdir -p "$work"
 [ -f "$work/val.pack" ] || "$train" pack -P "$work/camvid.segstudio" -s val -o "$work/val.pack" >/dev/null
 run="$work/runs/$model-e$epochs${RUN_SUFFIX:-}"
 rm -rf "$run"
+mkdir -p "$work/runs"
 start=$(date +%s)
 # Validation every 8 epochs (and after the last) for the curve; it counts against the budget.
 "$train" train --train-pack "$work/train.pack" --val-pack "$work/val.pack" -o "$run" --model "$model" \
