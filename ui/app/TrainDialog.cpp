@@ -21,8 +21,13 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     // A folder name under runs/: no separators.
     m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[A-Za-z0-9_.-]+")), m_name));
     // The engine's models, as segstudio-train lists them (TrainingLauncher::models()).
-    for (const auto& model : models)
+    for (const auto& model : models) {
         m_model->addItem(QStringLiteral("%1 — %2").arg(model.name, model.description), model.name);
+        m_model->setItemData(m_model->count() - 1, model.description, Qt::ToolTipRole);
+    }
+    // Descriptions are long: the dialog keeps a sensible width, the list and tooltips show them whole.
+    m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_model->setMinimumContentsLength(40);
     // The model asked for, else the engine's default.
     int current = settings.model.isEmpty() ? -1 : m_model->findData(settings.model);
     for (int i = 0; current < 0 && i < models.size(); ++i)

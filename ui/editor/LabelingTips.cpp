@@ -37,7 +37,7 @@ LabelingTips::LabelingTips(const QList<QAction*>& toolActions, QWidget* canvas)
                        "key), then paint with a tool.</p>"
                        "<table>%1</table>"
                        "<p><b>Ctrl+Z</b> / <b>Ctrl+Shift+Z</b> undo and redo every stroke. Scroll to zoom, "
-                       "drag with the middle button to pan.</p>"
+                       "drag with the middle button (or Space + drag) to pan.</p>"
                        "<p>Your labels are safe: they are saved when you switch images, and unsaved strokes "
                        "are kept in a recovery folder, offered back after a crash.</p>")
                         .arg(toolLines(toolActions)));
