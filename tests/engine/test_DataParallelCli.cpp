@@ -18,6 +18,20 @@
 
 #if __has_include(<torch/csrc/distributed/c10d/TCPStore.hpp>)
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+namespace {
+
+// A c10d store server on 127.0.0.1:port that waits for nobody (what torchrun's agent serves).
+std::unique_ptr<c10d::TCPStore> serveStore(int port)
+{
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<std::uint16_t>(port);
+    options.isServer = true;
+    options.waitWorkers = false;
+    return std::make_unique<c10d::TCPStore>("127.0.0.1", options);
+}
+
+}  // namespace
 #endif
 
 #include <csignal>
@@ -295,11 +309,7 @@ void TestDataParallelCli::torchrunAgentStoreIsJoinedAsAClient()
 {
 #if __has_include(<torch/csrc/distributed/c10d/TCPStore.hpp>)
     const int port = freeTcpPort();
-    c10d::TCPStoreOptions options;
-    options.port = static_cast<std::uint16_t>(port);
-    options.isServer = true;
-    options.waitWorkers = false;
-    c10d::TCPStore agent("127.0.0.1", options);  // the agent's store, as torchrun serves it
+    const auto agent = serveStore(port);  // the agent's store, as torchrun serves it
     const QString run = path(QStringLiteral("torchrun"));
     QList<QProcess*> workers;
     for (int rank = 0; rank < 2; ++rank) {
@@ -325,7 +335,7 @@ void TestDataParallelCli::torchrunAgentStoreIsJoinedAsAClient()
     QVERIFY2(workers[0]->exitCode() == 0 && first.contains(QStringLiteral("x 2 ranks (gloo)")), qPrintable(first));
     QVERIFY2(workers[1]->exitCode() == 0, qPrintable(second));
     // The workers met under the agent's per-attempt prefix, as torch.distributed's workers do.
-    QVERIFY(agent.check({"/worker/attempt_0/segstudio/world_size_of_rank0"}));
+    QVERIFY(agent->check({"/worker/attempt_0/segstudio/world_size_of_rank0"}));
 #else
     QSKIP("this LibTorch has no c10d headers");
 #endif
@@ -406,11 +416,7 @@ void TestDataParallelCli::portInUseIsNamed()
 #if __has_include(<torch/csrc/distributed/c10d/TCPStore.hpp>)
     // Something else serves the master port: node 0 cannot rendezvous there and says so.
     const int port = freeTcpPort();
-    c10d::TCPStoreOptions options;
-    options.port = static_cast<std::uint16_t>(port);
-    options.isServer = true;
-    options.waitWorkers = false;
-    c10d::TCPStore squatter("127.0.0.1", options);
+    const auto squatter = serveStore(port);
     const QString master = QStringLiteral("127.0.0.1:%1").arg(port);
     auto* node = startNode(0, master, QStringList{QStringLiteral("--timeout"), QStringLiteral("3")} +
                                           common(path(QStringLiteral("port-in-use"))));
