@@ -21,7 +21,7 @@ ModelRegistry::ModelRegistry()
     add("segnet-tiny", "fast 3x3 SegNet with 16-32-64-64 channels, for CPUs and quick experiments",
         [](int classes) { return std::make_shared<SegNetImpl>(SegNetOptions::tiny(classes)); });
     add("deeplabv3plus", "DeepLabV3+ with a MobileNetV2 encoder (output stride 16, atrous pyramid, stride-4 skip); "
-                         "2.1 M parameters, 4.1 GFLOPs at 360x480; the default",
+                         "2.1 M parameters, 4.1 GFLOPs at 360x480",
         [](int classes) {
             DeepLabV3PlusOptions options;
             options.classes = classes;
