@@ -1,6 +1,7 @@
 // The data side without a display: export, stats, split and info over core/data, so a project
 // can be prepared on a training server as in the GUI.
 #include "Commands.h"
+#include "ProgressPrinter.h"
 
 #include "data/DataError.h"
 #include "data/DatasetExporter.h"
@@ -20,15 +21,6 @@
 namespace segstudio::cli {
 
 namespace {
-
-data::ImportProgress printProgress(const char* what)
-{
-    return [what](std::size_t done, std::size_t total) {
-        if (done == total || done % 25 == 0)
-            std::cerr << "\r" << what << " " << done << "/" << total << (done == total ? "\n" : "") << std::flush;
-        return true;
-    };
-}
 
 // A project the command will save: refused while a SegStudio window edits it (its lock is live),
 // since that window would later overwrite this change. The lock is held until the save is done.
@@ -61,9 +53,9 @@ void addExport(CLI::App& app, int& exitCode)
         const auto project = data::Project::load(a->project);
         std::size_t count = 0;
         if (a->format == "index-png")
-            count = data::DatasetExporter::exportIndexPngs(project, a->out, printProgress("exporting"));
+            count = data::DatasetExporter::exportIndexPngs(project, a->out, progressPrinter("exporting"));
         else if (a->format == "color-masks")
-            count = data::DatasetExporter::exportColorMasks(project, a->out, printProgress("exporting"));
+            count = data::DatasetExporter::exportColorMasks(project, a->out, progressPrinter("exporting"));
         else
             throw data::DataError({}, "unknown format '" + a->format + "' (use index-png or color-masks)");
         std::cout << "exported " << count << " label maps and the class list into " << a->out << std::endl;
@@ -94,7 +86,7 @@ void addStats(CLI::App& app, int& exitCode)
             if (indices.empty())
                 throw data::DataError(a->project, "has no " + a->split + " images");
         }
-        const auto stats = data::DatasetStatistics::ofProject(project, indices, printProgress("reading"));
+        const auto stats = data::DatasetStatistics::ofProject(project, indices, progressPrinter("reading"));
         const int maxId = project.schema().maxId();
         const auto median = stats.medianFrequencyWeights(maxId);
         const auto inverse = stats.inverseFrequencyWeights(maxId);

@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "ProgressPrinter.h"
 
 #include "data/ClassSchema.h"
 #include "data/DataError.h"
@@ -28,15 +29,6 @@ data::ClassSchema schemaFrom(const std::string& name)
     return data::ClassSchema::loadFile(name);  // DataError names the file
 }
 
-data::ImportProgress printProgress()
-{
-    return [](std::size_t done, std::size_t total) {
-        if (done == total || done % 25 == 0)
-            std::cout << "\rimporting " << done << "/" << total << std::flush;
-        return true;
-    };
-}
-
 data::Project runImport(const ImportArguments& a)
 {
     const auto schema = schemaFrom(a.schema);
@@ -46,18 +38,18 @@ data::Project runImport(const ImportArguments& a)
     };
     if (a.layout == "segnet")
         return data::DatasetImporter::importSegNetLayout(a.images, a.project, schema, a.voidValue < 0 ? 11 : a.voidValue,
-                                                         printProgress());
+                                                         progressPrinter("importing"));
     if (a.layout == "index-png") {
         needLabels();
         return data::DatasetImporter::importIndexPngs(a.images, a.labels, a.project, schema,
-                                                      a.voidValue < 0 ? 255 : a.voidValue, printProgress());
+                                                      a.voidValue < 0 ? 255 : a.voidValue, progressPrinter("importing"));
     }
     if (a.layout == "color-masks") {
         needLabels();
-        return data::DatasetImporter::importColorMasks(a.images, a.labels, a.project, schema, {{0, 0, 0}}, printProgress());
+        return data::DatasetImporter::importColorMasks(a.images, a.labels, a.project, schema, {{0, 0, 0}}, progressPrinter("importing"));
     }
     if (a.layout == "images")
-        return data::DatasetImporter::importImageFolder(a.images, a.project, schema, printProgress());
+        return data::DatasetImporter::importImageFolder(a.images, a.project, schema, progressPrinter("importing"));
     throw data::DataError({}, "unknown layout '" + a.layout + "' (use segnet, index-png, color-masks or images)");
 }
 
@@ -84,7 +76,7 @@ void addImportCommand(CLI::App& app, int& exitCode)
         if (std::filesystem::exists(a->project))
             throw data::DataError(a->project, "exists already; import never overwrites a project (choose another file)");
         const auto project = runImport(*a);
-        std::cout << "\rimported " << project.size() << " images into " << a->project << std::endl;
+        std::cout << "imported " << project.size() << " images into " << a->project << std::endl;
         exitCode = kExitOk;
     });
 }

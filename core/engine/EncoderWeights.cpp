@@ -2,6 +2,7 @@
 
 #include "EngineError.h"
 #include "SegNet.h"
+#include "TensorShapeText.h"
 #include "VggWeights.h"
 
 #include <torch/script.h>
@@ -14,14 +15,6 @@ struct NamedTensor {
     std::string name;
     torch::Tensor value;
 };
-
-std::string shapeText(const torch::Tensor& tensor)
-{
-    std::string text;
-    for (auto size : tensor.sizes())
-        text += (text.empty() ? "" : "x") + std::to_string(size);
-    return text;
-}
 
 // Batch-norm running statistics; the integer num_batches_tracked counters are not weights.
 bool isStatistic(const torch::Tensor& tensor) { return tensor.is_floating_point(); }

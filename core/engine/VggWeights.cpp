@@ -2,22 +2,11 @@
 
 #include "EngineError.h"
 #include "SegNet.h"
+#include "TensorShapeText.h"
 
 #include <torch/script.h>
 
 namespace segstudio::engine {
-
-namespace {
-
-std::string shapeText(const torch::Tensor& tensor)
-{
-    std::string text;
-    for (auto size : tensor.sizes())
-        text += (text.empty() ? "" : "x") + std::to_string(size);
-    return text;
-}
-
-}  // namespace
 
 void loadVgg16Encoder(SegNetImpl& model, const std::string& path)
 {
