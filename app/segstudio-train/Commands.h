@@ -1,5 +1,7 @@
 #pragma once
 
+#include "run/ExitCode.h"
+
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
@@ -20,15 +22,11 @@ void addDataCommands(CLI::App& app, int& exitCode);  // export, stats, split, in
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
 
-// A run directory stands for its best checkpoint (its last one when it never validated); a file
-// stands for itself.
-std::string resolveCheckpoint(const std::string& fileOrRunDirectory);
-
-// Exit codes shared by the subcommands.
-constexpr int kExitOk = 0;
-constexpr int kExitError = 1;
-constexpr int kExitDiverged = 3;
-constexpr int kExitPeerTimeout = 4;  // a data-parallel collective timed out waiting for another rank
-constexpr int kExitStopped = 130;  // as a shell reports SIGINT
+// Exit codes shared by the subcommands, and by whoever launches them: core/run's.
+using run::kExitDiverged;
+using run::kExitError;
+using run::kExitOk;
+using run::kExitPeerTimeout;
+using run::kExitStopped;
 
 }  // namespace segstudio::cli

@@ -2,6 +2,7 @@
 #include "MetricsReport.h"
 
 #include "engine/Evaluator.h"
+#include "run/RunLayout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,7 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
     command->add_flag("--json", args->json, "print the metrics as one JSON object");
     command->footer("Example:\n  segstudio-train evaluate -c runs/first -p val.pack");
     command->callback([args, &exitCode] {
-        const std::string checkpoint = resolveCheckpoint(args->checkpoint);
+        const std::string checkpoint = run::RunLayout::resolveCheckpoint(args->checkpoint).string();
         const auto result = engine::evaluateCheckpoint(checkpoint, args->pack, args->options);
         if (args->json) {
             std::cout << nlohmann::json{{"checkpoint", checkpoint},

@@ -6,6 +6,7 @@
 #include "data/LabelMapIO.h"
 #include "data/Project.h"
 #include "engine/Predictor.h"
+#include "run/RunLayout.h"
 
 #include <opencv2/core.hpp>
 
@@ -60,7 +61,7 @@ void addPredictCommand(CLI::App& app, int& exitCode)
                     "Example:\n  segstudio-train predict -c runs/first -o predictions photos/*.jpg");
     command->callback([args, &exitCode] {
         namespace fs = std::filesystem;
-        engine::Predictor predictor(resolveCheckpoint(args->checkpoint), args->device);
+        engine::Predictor predictor(run::RunLayout::resolveCheckpoint(args->checkpoint).string(), args->device);
         const auto schema = schemaFor(*args, predictor);
         fs::create_directories(args->out);
         for (const auto& file : args->images) {

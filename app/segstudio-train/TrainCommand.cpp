@@ -87,7 +87,7 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--crop-width", c.cropWidth, "cropWidth", "train on random crops this wide (0 = whole images)");
     o.given.emplace_back(command.add_flag("--deterministic", c.deterministic, "deterministic algorithms (slower)"),
                          "deterministic");
-    bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | inverse | none");
+    bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | sqrt-median | inverse | none");
     bindOption(command, o, "--seed", c.seed, "seed", "random seed (shuffle, augmentation, initial weights)");
     bindOption(command, o, "--device", c.device, "device", "auto | cpu | cuda | cuda:N");
     bindOption(command, o, "--amp", c.amp, "amp", "mixed precision on CUDA: none | bf16 | fp16");
@@ -227,7 +227,8 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         "  segstudio-train train --train-pack train.pack --val-pack val.pack -o runs/first\n"
         "  segstudio-train train --recipe --train-pack camvid-train.pack --val-pack camvid-val.pack -o runs/segnet\n"
         "  segstudio-train train --resume runs/first --epochs 200   (also --max-iterations N, 0 = none)\n"
-        "Ctrl+C writes checkpoints/last.pt and exits; --resume continues exactly there.\n"
+        "Ctrl+C (SIGINT/SIGTERM) writes checkpoints/last.pt and exits; --resume continues exactly there.\n"
+        "SIGUSR1 stops after the current epoch (and its validation), likewise resumable.\n"
         "  segstudio-train train --nproc 2 --train-pack train.pack -o runs/two   (2 CPU processes)\n"
         "  segstudio-train train --gpus 8 --recipe --train-pack train.pack --val-pack val.pack -o runs/eight\n"
         "  torchrun --nproc-per-node 4 segstudio-train train ... (also srun, mpirun)\n"

@@ -25,6 +25,9 @@ std::atomic<int> g_signals{0};
 
 void onSignal(int) { ++g_signals; }
 
+std::atomic<int> g_afterEpochSignals{0};
+void onStopAfterEpochSignal(int) { ++g_afterEpochSignals; }
+
 struct Worker {
     int rank = 0;
     pid_t pid = -1;
@@ -144,6 +147,7 @@ int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& argume
     const int port = plan.masterPort > 0 ? plan.masterPort : engine::freeTcpPort(plan.masterAddr);
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
+    std::signal(SIGUSR1, onStopAfterEpochSignal);  // "stop after this epoch": every rank is told
     std::vector<Worker> workers(plan.devices.size());
     const pid_t launcher = ::getpid();
     for (int local = 0; local < int(workers.size()); ++local) {
@@ -218,6 +222,8 @@ int launchWorkers(const LaunchPlan& plan, const std::vector<std::string>& argume
                 killDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(plan.timeoutSeconds + 10);
             }
         }
+        if (g_afterEpochSignals.exchange(0) > 0)
+            signalAll(workers, SIGUSR1);
         if (g_signals > signalsSeen) {
             signalsSeen = g_signals;
             signalAll(workers, signalsSeen == 1 ? SIGTERM : SIGKILL);

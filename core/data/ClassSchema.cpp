@@ -1,6 +1,6 @@
 #include "ClassSchema.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 
 #include <algorithm>
@@ -66,7 +66,7 @@ ClassSchema ClassSchema::fromJson(const nlohmann::json& json, const std::string&
 
 ClassSchema ClassSchema::loadFile(const std::string& path)
 {
-    const std::string text = readFile(path);
+    const std::string text = run::readFile(path);
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(text);

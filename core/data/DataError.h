@@ -1,23 +1,12 @@
 #pragma once
 
-#include <stdexcept>
-#include <string>
+#include "run/FileError.h"
 
 namespace segstudio::data {
 
 // The one error type of core/data: every message names the file and the problem, so the UI and
-// the CLI can show it as it is.
-class DataError : public std::runtime_error {
-public:
-    DataError(const std::string& file, const std::string& problem)
-        : std::runtime_error(file.empty() ? problem : file + ": " + problem), m_file(file), m_problem(problem) {}
-
-    const std::string& file() const { return m_file; }
-    const std::string& problem() const { return m_problem; }
-
-private:
-    std::string m_file;
-    std::string m_problem;
-};
+// the CLI can show it as it is. It is core/run's FileError, so a failed atomic write and a bad
+// label map are caught alike.
+using DataError = run::FileError;
 
 }  // namespace segstudio::data

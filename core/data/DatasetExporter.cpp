@@ -1,6 +1,6 @@
 #include "DatasetExporter.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 #include "ImageIO.h"
 #include "LabelMapIO.h"
@@ -15,11 +15,11 @@ namespace {
 
 void writeClassFiles(const ClassSchema& schema, const fs::path& outDir)
 {
-    writeFileAtomically(outDir / "classes.json", nlohmann::json{{"classes", schema.toJson()}}.dump(2) + "\n");
+    run::writeFileAtomically(outDir / "classes.json", nlohmann::json{{"classes", schema.toJson()}}.dump(2) + "\n");
     std::string names;
     for (const LabelClass& labelClass : schema.classes())
         names += std::to_string(labelClass.id) + " " + labelClass.name + "\n";
-    writeFileAtomically(outDir / "classes.txt", names);
+    run::writeFileAtomically(outDir / "classes.txt", names);
 }
 
 template <typename WriteOne>
@@ -39,7 +39,7 @@ std::size_t exportLabelled(const Project& project, const fs::path& outDir, const
         if (progress && !progress(i + 1, project.size()))
             throw ImportCancelled();
     }
-    syncFolder(outDir);
+    run::syncFolder(outDir);
     return exported;
 }
 
@@ -48,14 +48,14 @@ std::size_t exportLabelled(const Project& project, const fs::path& outDir, const
 std::size_t DatasetExporter::exportIndexPngs(const Project& project, const fs::path& outDir, const ImportProgress& progress)
 {
     return exportLabelled(project, outDir, "labels", progress, [&](const fs::path& target, const cv::Mat& labels) {
-        writeLabelMap(target, labels, project.schema(), Durability::Deferred);
+        writeLabelMap(target, labels, project.schema(), run::Durability::Deferred);
     });
 }
 
 std::size_t DatasetExporter::exportColorMasks(const Project& project, const fs::path& outDir, const ImportProgress& progress)
 {
     return exportLabelled(project, outDir, "masks", progress, [&](const fs::path& target, const cv::Mat& labels) {
-        writeImageRgb(target, colorize(labels, project.schema()), Durability::Deferred);
+        writeImageRgb(target, colorize(labels, project.schema()), run::Durability::Deferred);
     });
 }
 

@@ -133,7 +133,7 @@ public:
                     if (m_progress && !m_progress(n + 1, pairs.size()))
                         throw ImportCancelled();
                 });
-            syncFolder(m_project.labelRoot());  // all label maps durable before the project names them
+            run::syncFolder(m_project.labelRoot());  // all label maps durable before the project names them
             m_project.save();
         } catch (...) {
             removeWrittenLabelMaps(pairs.size());
@@ -160,7 +160,7 @@ private:
             return false;
         const cv::Mat image = readImageRgb(pair.image);
         const cv::Mat labels = readLabels(pair.labels, image.size());
-        writeLabelMap(m_project.labelMapPath(index), labels, m_project.schema(), Durability::Deferred);
+        writeLabelMap(m_project.labelMapPath(index), labels, m_project.schema(), run::Durability::Deferred);
         return true;
     }
 

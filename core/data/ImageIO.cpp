@@ -1,6 +1,6 @@
 #include "ImageIO.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 
 #include <opencv2/imgcodecs.hpp>
@@ -10,7 +10,7 @@ namespace segstudio::data {
 
 cv::Mat readImageRgb(const std::filesystem::path& path)
 {
-    const std::string bytes = readFile(path);
+    const std::string bytes = run::readFile(path);
     if (bytes.empty())
         throw DataError(path.string(), "file is empty");
     const cv::Mat encoded(1, int(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
@@ -27,7 +27,7 @@ cv::Mat readImageRgb(const std::filesystem::path& path)
     return rgb;
 }
 
-void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, Durability durability)
+void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, run::Durability durability)
 {
     if (rgb.empty() || rgb.type() != CV_8UC3)
         throw DataError(path.string(), "only 8-bit RGB images can be written");
@@ -37,7 +37,7 @@ void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, Durabi
     const std::string extension = path.extension().string().empty() ? ".png" : path.extension().string();
     if (!cv::imencode(extension, bgr, bytes))
         throw DataError(path.string(), "cannot encode as " + extension);
-    writeFileAtomically(path, bytes, durability);
+    run::writeFileAtomically(path, bytes, durability);
 }
 
 }  // namespace segstudio::data

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 
 #include <filesystem>
 #include <opencv2/core.hpp>
@@ -12,6 +12,6 @@ namespace segstudio::data {
 cv::Mat readImageRgb(const std::filesystem::path& path);
 
 // Writes an RGB image atomically (format from the extension).
-void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, Durability durability = Durability::Immediate);
+void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, run::Durability durability = run::Durability::Immediate);
 
 }  // namespace segstudio::data

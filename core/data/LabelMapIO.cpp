@@ -1,6 +1,6 @@
 #include "LabelMapIO.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 #include "ImageIO.h"
 
@@ -126,7 +126,7 @@ void checkSize(const cv::Mat& mat, cv::Size expectedSize, const std::filesystem:
 
 cv::Mat readLabelMap(const std::filesystem::path& path, const ClassSchema& schema, cv::Size expectedSize, int voidValue)
 {
-    cv::Mat labels = decodeIndexPng(readFile(path), path);
+    cv::Mat labels = decodeIndexPng(run::readFile(path), path);
     checkSize(labels, expectedSize, path);
 
     // One lookup table maps dataset values to ids and marks the values that are not allowed.
@@ -151,11 +151,11 @@ cv::Mat readLabelMap(const std::filesystem::path& path, const ClassSchema& schem
     return labels;
 }
 
-void writeLabelMap(const std::filesystem::path& path, const cv::Mat& labels, const ClassSchema& schema, Durability durability)
+void writeLabelMap(const std::filesystem::path& path, const cv::Mat& labels, const ClassSchema& schema, run::Durability durability)
 {
     if (labels.empty() || labels.type() != CV_8UC1)
         throw DataError(path.string(), "a label map must be a non-empty 8-bit single-channel image");
-    writeFileAtomically(path, encodePalettePng(labels, schema, path), durability);
+    run::writeFileAtomically(path, encodePalettePng(labels, schema, path), durability);
 }
 
 std::uint32_t packRgb(const Rgb& color)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "ClassSchema.h"
 
 #include <filesystem>
@@ -21,7 +21,7 @@ cv::Mat readLabelMap(const std::filesystem::path& path, const ClassSchema& schem
 
 // Writes atomically, with the schema's palette embedded.
 void writeLabelMap(const std::filesystem::path& path, const cv::Mat& labels, const ClassSchema& schema,
-                   Durability durability = Durability::Immediate);
+                   run::Durability durability = run::Durability::Immediate);
 
 // Reads an RGB colour-coded mask (MATLAB pixelLabelDatastore style): every colour must be in the
 // table (colour -> class id, or 255 for void), else DataError names the file, the colour and one

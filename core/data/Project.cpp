@@ -1,6 +1,6 @@
 #include "Project.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 
 #include <algorithm>
@@ -29,7 +29,7 @@ std::string genericRelative(const fs::path& path) { return path.lexically_normal
 
 nlohmann::json parseProjectJson(const fs::path& file)
 {
-    const std::string text = readFile(file);
+    const std::string text = run::readFile(file);
     if (text.empty())
         throw DataError(file.string(), "the project file is empty");
     try {
@@ -127,7 +127,7 @@ void Project::save() const
                                  {"labelDir", m_labelDir},
                                  {"classes", m_schema.toJson()},
                                  {"images", images}};
-    writeFileAtomically(m_file, json.dump(1) + "\n");
+    run::writeFileAtomically(m_file, json.dump(1) + "\n");
 }
 
 void Project::saveAs(const fs::path& file)

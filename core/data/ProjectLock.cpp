@@ -1,6 +1,6 @@
 #include "ProjectLock.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 
 #include <nlohmann/json.hpp>
@@ -38,7 +38,7 @@ std::optional<ProjectLock::Owner> ProjectLock::owner() const
     if (!std::filesystem::exists(m_lockFile, error))
         return std::nullopt;
     try {
-        const nlohmann::json json = nlohmann::json::parse(readFile(m_lockFile));
+        const nlohmann::json json = nlohmann::json::parse(run::readFile(m_lockFile));
         return Owner{json.at("pid").get<long long>(), json.at("host").get<std::string>()};
     } catch (const std::exception&) {
         // An unreadable lock names nobody alive: treat it as stale.
@@ -83,7 +83,7 @@ void ProjectLock::release()
 void ProjectLock::write()
 {
     const Owner self = currentProcess();
-    writeFileAtomically(m_lockFile, nlohmann::json{{"pid", self.pid}, {"host", self.host}}.dump());
+    run::writeFileAtomically(m_lockFile, nlohmann::json{{"pid", self.pid}, {"host", self.host}}.dump());
     m_held = true;
 }
 

@@ -1,6 +1,6 @@
 #include "RecoveryStore.h"
 
-#include "AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "DataError.h"
 #include "LabelMapIO.h"
 
@@ -40,7 +40,7 @@ void RecoveryStore::store(const std::string& image, const cv::Mat& labels, const
                               .count();
     const nlohmann::json note{{"image", image}, {"labels", key + ".png"}, {"savedAtMs", now},
                               {"width", labels.cols}, {"height", labels.rows}};
-    writeFileAtomically(m_folder / (key + ".json"), note.dump(2));
+    run::writeFileAtomically(m_folder / (key + ".json"), note.dump(2));
 }
 
 std::vector<RecoveryStore::Entry> RecoveryStore::entries() const
@@ -53,7 +53,7 @@ std::vector<RecoveryStore::Entry> RecoveryStore::entries() const
         if (item.path().extension() != ".json")
             continue;
         try {
-            const nlohmann::json note = nlohmann::json::parse(readFile(item.path()));
+            const nlohmann::json note = nlohmann::json::parse(run::readFile(item.path()));
             Entry entry;
             entry.image = note.at("image").get<std::string>();
             entry.labelFile = m_folder / note.at("labels").get<std::string>();

@@ -245,13 +245,13 @@ Project SyntheticDatasetGenerator::writeProject(const std::filesystem::path& dir
         std::snprintf(fileName, sizeof(fileName), "street_%04zu.png", i + 1);
         const Scene scene = generate(seed * 100003 + i);
         const std::filesystem::path imagePath = dir / "images" / fileName;
-        writeImageRgb(imagePath, scene.image, Durability::Deferred);
+        writeImageRgb(imagePath, scene.image, run::Durability::Deferred);
         const std::size_t index = project.addImage(std::filesystem::absolute(imagePath));
-        writeLabelMap(project.labelMapPath(index), scene.labels, project.schema(), Durability::Deferred);
+        writeLabelMap(project.labelMapPath(index), scene.labels, project.schema(), run::Durability::Deferred);
         project.setStatus(index, LabelStatus::Labelled);
     }
     DatasetSplitter::apply(project, SplitRatios{}, seed);
-    syncFolder(dir);
+    run::syncFolder(dir);
     project.save();
     return project;
 }

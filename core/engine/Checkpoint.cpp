@@ -1,6 +1,6 @@
 #include "Checkpoint.h"
 
-#include "AtomicWrite.h"
+#include "run/AtomicFile.h"
 #include "EngineError.h"
 
 #include <filesystem>
@@ -59,7 +59,7 @@ void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, con
     } catch (const c10::Error& error) {
         throw EngineError(path + ": cannot serialise the checkpoint (" + error.what_without_backtrace() + ")");
     }
-    writeFileAtomically(path, bytes.str());
+    run::writeFileAtomically(path, bytes.str());
 }
 
 nlohmann::json Checkpoint::readState(const std::string& path)

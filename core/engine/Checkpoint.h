@@ -11,7 +11,8 @@ namespace segstudio::engine {
 // One checkpoint file: model parameters and buffers, optimiser state, the CPU RNG state and a JSON
 // state (training position, best score, the run's config, class names), so a file alone is enough
 // to resume, evaluate or predict.
-// Guarantees: save() is atomic (temp file + rename): a crash leaves the previous checkpoint intact.
+// Guarantees: save() is atomic (run::writeFileAtomically): a crash leaves the previous checkpoint
+//   intact, a failed write (a full disk) throws run::FileError naming the file.
 class Checkpoint {
 public:
     static void save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,

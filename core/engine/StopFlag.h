@@ -8,7 +8,11 @@ namespace segstudio::engine {
 void requestStop();
 bool stopRequested();
 void clearStopRequest();
-// Routes SIGINT and SIGTERM to requestStop().
+// "Stop after this epoch": the trainer finishes the epoch (and its validation), writes a
+// checkpoint and returns as stopped. Async-signal-safe as requestStop().
+void requestStopAfterEpoch();
+bool stopAfterEpochRequested();
+// Routes SIGINT and SIGTERM to requestStop(), SIGUSR1 to requestStopAfterEpoch().
 void installStopSignalHandlers();
 
 }  // namespace segstudio::engine

@@ -1,6 +1,6 @@
 #include "TrainConfig.h"
 
-#include "AtomicWrite.h"
+#include "run/AtomicFile.h"
 #include "EngineError.h"
 
 #include <nlohmann/json.hpp>
@@ -82,8 +82,8 @@ void TrainConfig::validate() const
     require(scaleMin > 0 && scaleMin <= scaleMax, "scaleMin must be positive and <= scaleMax");
     require(cropHeight >= 0 && cropWidth >= 0 && (cropHeight > 0) == (cropWidth > 0),
             "cropHeight and cropWidth must both be 0 (whole images) or both positive");
-    require(oneOf(classWeighting, {"median", "inverse", "none"}),
-            "classWeighting must be median, inverse or none, not '" + classWeighting + "'");
+    require(oneOf(classWeighting, {"median", "sqrt-median", "inverse", "none"}),
+            "classWeighting must be median, sqrt-median, inverse or none, not '" + classWeighting + "'");
     require(oneOf(amp, {"none", "bf16", "fp16"}), "amp must be none, bf16 or fp16, not '" + amp + "'");
     require(threads >= 0, "threads must be >= 0");
     require(prefetch >= 1, "prefetch must be >= 1");
@@ -135,7 +135,7 @@ TrainConfig loadTrainConfig(const std::string& file)
 
 void saveTrainConfig(const TrainConfig& config, const std::string& file)
 {
-    writeFileAtomically(file, toJson(config).dump(2) + "\n");
+    run::writeFileAtomically(file, toJson(config).dump(2) + "\n");
 }
 
 }  // namespace segstudio::engine

@@ -1,7 +1,5 @@
 #include "Trainer.h"
 
-#include "AppendOnlyFile.h"
-#include "AtomicWrite.h"
 #include "Augmenter.h"
 #include "BatchLoader.h"
 #include "Checkpoint.h"
@@ -9,9 +7,9 @@
 #include "GradientSync.h"
 #include "EncoderWeights.h"
 #include "EngineError.h"
+#include "GpuMonitor.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
-#include "MetricsLog.h"
 #include "ModelRegistry.h"
 #include "Runtime.h"
 #include "SegNet.h"
@@ -21,6 +19,9 @@
 #include "Version.h"
 #include "pack/ClassWeights.h"
 #include "pack/PackError.h"
+#include "run/AppendOnlyFile.h"
+#include "run/MetricsWriter.h"
+#include "run/RunLayout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -73,8 +74,10 @@ struct Trainer::Impl {
     std::unique_ptr<BatchLoader> loader;
     std::unique_ptr<LrSchedule> schedule;
     std::unique_ptr<LossScaler> scaler;
-    std::unique_ptr<MetricsLog> metricsLog;
-    std::unique_ptr<AppendOnlyFile> logFile;
+    std::unique_ptr<run::MetricsWriter> metricsLog;
+    std::unique_ptr<run::AppendOnlyFile> logFile;
+    std::unique_ptr<GpuMonitor> gpuMonitor;  // null without NVML
+    bool gpuMonitorOpened = false;
     ProgressFunction progress;
     IterationHook hook;
 
@@ -93,11 +96,10 @@ struct Trainer::Impl {
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
     void restore(const std::string& checkpoint);
-    void forgetMetricsAfter(std::int64_t lastIteration);
 
-    std::string checkpointPath(const char* name) const { return (fs::path(config.runDir) / "checkpoints" / name).string(); }
+    run::RunLayout layout() const { return run::RunLayout(config.runDir); }
     nlohmann::json state() const;
-    void saveCheckpoint(const char* name);
+    void saveCheckpoint(const fs::path& file);
     // The step's mean loss stays on the device; the return value says whether every rank's loss
     // was finite (else no rank stepped).
     struct StepResult {
@@ -114,6 +116,11 @@ struct Trainer::Impl {
     SegmentationMetrics validateNow(TrainOutcome& outcome);
     void logTraining();
     void recordRun(std::int64_t totalIterations);
+    void recordState(run::RunState state, const std::string& reason = {});
+    void recordGpus();
+    void recordFailure(const std::string& reason) noexcept;
+    bool stopAfterEpochAgreed();
+    TrainOutcome train();
     void say(const std::string& line);
     double elapsed() const;
 
@@ -169,6 +176,8 @@ void Trainer::Impl::computeClassWeights()
     }
     if (config.classWeighting == "median")
         classWeights = pack::medianFrequencyWeights(pixels, imagePixels);
+    else if (config.classWeighting == "sqrt-median")
+        classWeights = pack::sqrtMedianFrequencyWeights(pixels, imagePixels);
     else if (config.classWeighting == "inverse")
         classWeights = pack::inverseFrequencyWeights(pixels);
     double sum = 0.0;
@@ -212,18 +221,19 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
         throw EngineError("training configuration: runDir is empty");
     if (!leader())
         return;  // rank 0 alone writes the run directory
+    const run::RunLayout files = layout();
     std::error_code error;
-    fs::create_directories(fs::path(config.runDir) / "checkpoints", error);
+    fs::create_directories(files.checkpointsFolder(), error);
     if (error)
         throw EngineError(config.runDir + ": cannot create the run directory (" + error.message() + ")");
     if (!resuming) {
-        if (fs::exists(checkpointPath("last.pt")))
+        if (files.canResume())
             throw EngineError(config.runDir + ": already holds a run; resume it (--resume) or choose another directory");
-        fs::remove(fs::path(config.runDir) / "metrics.jsonl", error);  // leftovers of a run that never checkpointed
+        fs::remove(files.metricsFile(), error);  // leftovers of a run that never checkpointed
     }
-    saveTrainConfig(config, (fs::path(config.runDir) / "config.json").string());
-    logFile = std::make_unique<AppendOnlyFile>((fs::path(config.runDir) / "log.txt").string());
-    metricsLog = std::make_unique<MetricsLog>((fs::path(config.runDir) / "metrics.jsonl").string());
+    saveTrainConfig(config, files.configFile().string());
+    logFile = std::make_unique<run::AppendOnlyFile>(files.logFile().string());
+    metricsLog = std::make_unique<run::MetricsWriter>(files.metricsFile());
 }
 
 nlohmann::json Trainer::Impl::state() const
@@ -259,45 +269,15 @@ void Trainer::Impl::restore(const std::string& checkpoint)
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
     if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
         scaler->setScale(saved.value("lossScale", scaler->scale()));
-    if (leader())
-        forgetMetricsAfter(iteration);
+    if (metricsLog)
+        metricsLog->forgetAfter(iteration);  // the iterations it logged after the checkpoint come again
 }
 
-void Trainer::Impl::forgetMetricsAfter(std::int64_t lastIteration)
-{
-    // A run that crashed or was killed after its checkpoint logged iterations it will now train
-    // again: drop those records (and a torn last line), so the resumed run continues one curve.
-    const std::string path = (fs::path(config.runDir) / "metrics.jsonl").string();
-    std::error_code error;
-    if (!fs::is_regular_file(path, error))
-        return;  // none yet (or a device: nothing to rewrite)
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return;
-    std::string kept, line;
-    bool changed = false;
-    while (std::getline(in, line)) {
-        const bool complete = !in.eof();
-        const auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-        const bool later = record.is_object() && record.value("iteration", std::int64_t(0)) > lastIteration;
-        if (!complete || later || record.is_discarded()) {
-            changed = true;
-            continue;
-        }
-        kept += line + "\n";
-    }
-    in.close();
-    if (!changed)
-        return;
-    writeFileAtomically(path, kept);
-    metricsLog = std::make_unique<MetricsLog>(path);  // the old one appends to the replaced file
-}
-
-void Trainer::Impl::saveCheckpoint(const char* name)
+void Trainer::Impl::saveCheckpoint(const fs::path& file)
 {
     synchroniseBuffers();  // a collective: every rank takes part, rank 0 writes
     if (leader())
-        Checkpoint::save(checkpointPath(name), *model, optimizer.get(), state());
+        Checkpoint::save(file.string(), *model, optimizer.get(), state());
 }
 
 void Trainer::Impl::synchroniseBuffers()
@@ -444,19 +424,20 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     settings.channelsLast = config.channelsLast && device.is_cuda();
     settings.pinMemory = device.is_cuda();
     settings.communicator = communicator.get();
+    recordState(run::RunState::Validating);
     synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
-    if (metricsLog)
-        metricsLog->append({{"kind", "val"},
-                        {"epoch", epoch + 1},
-                        {"iteration", iteration},
-                        {"loss", metrics.loss},
-                        {"accuracy", metrics.globalAccuracy},
-                        {"mean_accuracy", metrics.meanClassAccuracy},
-                        {"mean_iou", metrics.meanIoU},
-                        {"weighted_iou", metrics.weightedIoU},
-                        {"class_iou", metrics.classIoU},
-                        {"elapsed_s", elapsed()}});
+    if (metricsLog) {
+        auto record = run::MetricsRecord::val(epoch + 1, iteration);
+        record.loss = metrics.loss;
+        record.accuracy = metrics.globalAccuracy;
+        record.meanAccuracy = metrics.meanClassAccuracy;
+        record.meanIoU = metrics.meanIoU;
+        record.weightedIoU = metrics.weightedIoU;
+        record.classIoU = metrics.classIoU;
+        record.elapsedSeconds = elapsed();
+        metricsLog->write(record);
+    }
     say(format("val    epoch %.0f iter %.0f: loss %.4f  global acc %.4f  mIoU %.4f", epoch + 1, double(iteration),
                metrics.loss, metrics.globalAccuracy, metrics.meanIoU) +
         format("  mean acc %.4f  weighted IoU %.4f", metrics.meanClassAccuracy, metrics.weightedIoU));
@@ -464,9 +445,10 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     outcome.lastValidation = metrics;
     if (metrics.meanIoU > bestMeanIoU) {
         bestMeanIoU = metrics.meanIoU;
-        saveCheckpoint("best.pt");
+        saveCheckpoint(layout().bestCheckpoint());
     }
     outcome.bestMeanIoU = bestMeanIoU;
+    recordState(run::RunState::Training);
     return metrics;
 }
 
@@ -488,9 +470,17 @@ void Trainer::Impl::logTraining()
     const double meanLoss = total(0) / std::max(1.0, total(1));
     const double accuracy = total(3) / std::max(1.0, total(4));
     const double lr = schedule->at(position() - 1) * (config.scaleLearningRate ? double(world) : 1.0);
-    if (metricsLog)
-        metricsLog->append({{"kind", "train"}, {"epoch", epoch + 1}, {"iteration", iteration}, {"loss", meanLoss},
-                            {"accuracy", accuracy}, {"lr", lr}, {"images_per_s", imagesPerSecond}, {"elapsed_s", elapsed()}});
+    if (metricsLog) {
+        auto record = run::MetricsRecord::train(epoch + 1, iteration);
+        record.loss = meanLoss;
+        record.accuracy = accuracy;
+        record.learningRate = lr;
+        record.imagesPerSecond = imagesPerSecond;
+        record.elapsedSeconds = elapsed();
+        metricsLog->write(record);
+    }
+    if (device.is_cuda())
+        recordGpus();
     say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", epoch + 1, double(iteration), meanLoss,
                accuracy, lr) +
         format("  %.1f img/s", imagesPerSecond));
@@ -506,18 +496,85 @@ void Trainer::Impl::recordRun(std::int64_t total)
     const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     char started[32];
     std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    metricsLog->append({{"kind", "run"},
-                        {"segstudio_version", SEGSTUDIO_VERSION},
-                        {"model", config.model},
-                        {"device", device.str()},
-                        {"world_size", world},
-                        {"batch", config.batchSize},
-                        {"epochs", config.epochs},
-                        {"iterations_per_epoch", loader->batchesPerEpoch()},
-                        {"total_iterations", total},
-                        {"resumed_at_epoch", epoch + 1},
-                        {"iteration", iteration},
-                        {"started", started}});
+    run::MetricsRecord record;
+    record.kind = run::MetricsRecord::Kind::Run;
+    record.epoch = epoch + 1;
+    record.iteration = iteration;
+    record.run.segstudioVersion = SEGSTUDIO_VERSION;
+    record.run.model = config.model;
+    record.run.device = device.str();
+    record.run.worldSize = world;
+    record.run.batch = config.batchSize;
+    record.run.epochs = config.epochs;
+    record.run.iterationsPerEpoch = loader->batchesPerEpoch();
+    record.run.totalIterations = total;
+    record.run.resumedAtEpoch = epoch + 1;
+    record.run.started = started;
+    metricsLog->write(record);
+}
+
+void Trainer::Impl::recordState(run::RunState state, const std::string& reason)
+{
+    if (metricsLog)
+        metricsLog->write(run::MetricsRecord::stateChange(state, epoch + 1, iteration, reason));
+}
+
+void Trainer::Impl::recordGpus()
+{
+    // Each rank samples its own GPU (another machine's cannot be seen from here); one row per
+    // rank, summed so rank 0 can write them all. A collective: every CUDA rank calls it.
+    if (!gpuMonitorOpened) {
+        gpuMonitorOpened = true;
+        gpuMonitor = GpuMonitor::open({device.has_index() ? int(device.index()) : 0});
+    }
+    auto rows = torch::zeros({world, 4}, torch::kDouble);
+    if (gpuMonitor)
+        for (const auto& gpu : gpuMonitor->sample()) {
+            rows[rank][0] = double(gpu.index);
+            rows[rank][1] = gpu.utilization;
+            rows[rank][2] = gpu.memoryUsed;
+            rows[rank][3] = gpu.memoryTotal;
+        }
+    if (communicator) {
+        rows = rows.to(device);
+        communicator->sum(rows);
+        rows = rows.cpu();
+    }
+    if (!metricsLog)
+        return;
+    run::MetricsRecord record;
+    record.kind = run::MetricsRecord::Kind::System;
+    record.epoch = epoch + 1;
+    record.iteration = iteration;
+    record.elapsedSeconds = elapsed();
+    const auto values = rows.accessor<double, 2>();
+    for (int r = 0; r < world; ++r)
+        if (values[r][3] > 0)  // a rank without NVML leaves its row empty
+            record.gpus.push_back({int(values[r][0]), values[r][1], values[r][2], values[r][3]});
+    if (!record.gpus.empty())
+        metricsLog->write(record);
+}
+
+void Trainer::Impl::recordFailure(const std::string& reason) noexcept
+{
+    // The failure may be the metrics file itself (a full disk): then the exit code and stderr
+    // tell it, and the file keeps its last state.
+    try {
+        recordState(run::RunState::Failed, reason);
+    } catch (const std::exception&) {
+    }
+}
+
+bool Trainer::Impl::stopAfterEpochAgreed()
+{
+    // Asked once per epoch; every rank must agree, or the ranks would part ways at a collective.
+    bool requested = stopAfterEpochRequested();
+    if (communicator) {
+        auto flag = torch::tensor(requested ? 1.0 : 0.0, torch::kDouble).to(device);
+        communicator->sum(flag);
+        requested = flag.cpu().item<double>() > 0.0;
+    }
+    return requested;
 }
 
 void Trainer::Impl::say(const std::string& line)
@@ -580,21 +637,28 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
     d.scaler = std::make_unique<LossScaler>(d.config.amp == "fp16" && d.device.is_cuda());
     d.prepareRunDirectory(resuming);
-    if (resuming)
-        d.restore(d.checkpointPath("last.pt"));
-    if (d.config.channelsLast && d.device.is_cuda()) {
-        torch::NoGradGuard noGrad;
-        for (auto& parameter : d.model->parameters())
-            if (parameter.dim() == 4)
-                parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
+    try {
+        if (resuming)
+            d.restore(d.layout().lastCheckpoint().string());
+        d.recordRun(d.totalIterations());
+        d.recordState(run::RunState::Starting);
+        if (d.config.channelsLast && d.device.is_cuda()) {
+            torch::NoGradGuard noGrad;
+            for (auto& parameter : d.model->parameters())
+                if (parameter.dim() == 4)
+                    parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
+        }
+        d.joinWorld();
+    } catch (const std::exception& error) {
+        d.recordFailure(error.what());
+        throw;
     }
-    d.joinWorld();
 }
 
 std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
                                          const std::string& device, std::int64_t maxIterations)
 {
-    const std::string checkpoint = (fs::path(runDir) / "checkpoints" / "last.pt").string();
+    const std::string checkpoint = run::RunLayout(runDir).lastCheckpoint().string();
     const auto state = Checkpoint::readState(checkpoint);
     TrainConfig config = trainConfigFromJson(state.at("config"), checkpoint);
     config.runDir = runDir;
@@ -636,17 +700,27 @@ const std::vector<std::string>& Trainer::classNames() const
 
 std::string Trainer::lastCheckpointPath() const
 {
-    return m_impl->checkpointPath("last.pt");
+    return m_impl->layout().lastCheckpoint().string();
 }
 
 std::string Trainer::bestCheckpointPath() const
 {
-    return m_impl->checkpointPath("best.pt");
+    return m_impl->layout().bestCheckpoint().string();
 }
 
 TrainOutcome Trainer::run()
 {
-    auto& d = *m_impl;
+    try {
+        return m_impl->train();
+    } catch (const std::exception& error) {
+        m_impl->recordFailure(error.what());
+        throw;
+    }
+}
+
+TrainOutcome Trainer::Impl::train()
+{
+    auto& d = *this;
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = std::chrono::steady_clock::now();
@@ -657,7 +731,7 @@ TrainOutcome Trainer::run()
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
     const std::int64_t limit = d.totalIterations();
-    d.recordRun(limit);
+    d.recordState(run::RunState::Training);
     std::int64_t sessionImages = 0;
     d.window = Impl::LogWindow{};
     bool first = true;
@@ -674,6 +748,10 @@ TrainOutcome Trainer::run()
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.sessionStart).count();
         outcome.imagesPerSecond = seconds > 0 ? double(sessionImages) / seconds : 0.0;
         d.say(outcome.message);
+        d.recordState(status == TrainOutcome::Status::Finished  ? run::RunState::Finished
+                      : status == TrainOutcome::Status::Stopped ? run::RunState::Stopped
+                                                                : run::RunState::Failed,
+                      outcome.message);
         return outcome;
     };
 
@@ -716,7 +794,7 @@ TrainOutcome Trainer::run()
             // never sits at the end of an epoch that a resume would not finish.
             if (d.stopAgreed || (!d.communicator && stopRequested())) {
                 if (d.batchInEpoch < d.loader->batchesPerEpoch()) {
-                    d.saveCheckpoint("last.pt");
+                    d.saveCheckpoint(d.layout().lastCheckpoint());
                     return stopped();
                 }
                 stopAtEpochEnd = true;
@@ -736,14 +814,17 @@ TrainOutcome Trainer::run()
             ++d.epoch;
             d.batchInEpoch = 0;
             if (d.config.checkpointEachEpoch && d.epoch < d.config.epochs && d.position() < limit)
-                d.saveCheckpoint("last.pt");
+                d.saveCheckpoint(d.layout().lastCheckpoint());
         }
-        if (stopAtEpochEnd && d.epoch < d.config.epochs && d.position() < limit) {
-            d.saveCheckpoint("last.pt");
+        const bool more = d.epoch < d.config.epochs && d.position() < limit;
+        if (epochDone && more && !stopAtEpochEnd && d.stopAfterEpochAgreed())
+            stopAtEpochEnd = true;  // "stop after this epoch" (SIGUSR1, the GUI's button)
+        if (stopAtEpochEnd && more) {
+            d.saveCheckpoint(d.layout().lastCheckpoint());
             return stopped();
         }
     }
-    d.saveCheckpoint("last.pt");
+    d.saveCheckpoint(d.layout().lastCheckpoint());
     if (lastLoss.defined())
         outcome.lastLoss = lastLoss.item<double>();
     const std::string validation =

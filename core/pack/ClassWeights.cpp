@@ -1,6 +1,7 @@
 #include "ClassWeights.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace segstudio::pack {
@@ -33,6 +34,15 @@ std::vector<double> medianFrequencyWeights(const std::vector<std::uint64_t>& cla
     const double med = median(present);
     for (std::size_t c = 0; c < classPixels.size(); ++c)
         weights[c] = frequency[c] > 0 ? med / frequency[c] : 0.0;
+    return weights;
+}
+
+std::vector<double> sqrtMedianFrequencyWeights(const std::vector<std::uint64_t>& classPixels,
+                                               const std::vector<std::uint64_t>& imagePixels)
+{
+    std::vector<double> weights = medianFrequencyWeights(classPixels, imagePixels);
+    for (double& w : weights)
+        w = std::sqrt(w);
     return weights;
 }
 

@@ -13,6 +13,11 @@ namespace segstudio::pack {
 std::vector<double> medianFrequencyWeights(const std::vector<std::uint64_t>& classPixels,
                                            const std::vector<std::uint64_t>& imagePixels);
 
+// The square root of median-frequency weights: the same order, a far smaller spread (on CamVid
+// pole/sky 5.5x instead of 30x), so rare classes are not over-predicted at the cost of their IoU.
+std::vector<double> sqrtMedianFrequencyWeights(const std::vector<std::uint64_t>& classPixels,
+                                               const std::vector<std::uint64_t>& imagePixels);
+
 // Inverse frequency: weight_c = total labelled pixels / (present classes * pixels of c).
 std::vector<double> inverseFrequencyWeights(const std::vector<std::uint64_t>& classPixels);
 

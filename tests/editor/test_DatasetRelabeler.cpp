@@ -1,4 +1,4 @@
-#include "data/AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "data/ClassSchema.h"
 #include "data/DatasetRelabeler.h"
 #include "data/ImageIO.h"
@@ -11,6 +11,7 @@
 #include <fstream>
 
 using namespace segstudio::data;
+using segstudio::run::readFile;
 
 // Merging and deleting classes over a small project on disk: exact pixels, exact counts, files
 // without the class left untouched, and a damaged file reported without stopping the others.

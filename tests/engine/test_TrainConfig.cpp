@@ -62,7 +62,7 @@ void TestTrainConfig::rejectsBadValues_data()
     QTest::addColumn<QString>("value");
     QTest::newRow("optimizer") << QStringLiteral("optimizer") << QStringLiteral("\"rmsprop\"");
     QTest::newRow("batch") << QStringLiteral("batchSize") << QStringLiteral("0");
-    QTest::newRow("weighting") << QStringLiteral("classWeighting") << QStringLiteral("\"sqrt\"");
+    QTest::newRow("weighting") << QStringLiteral("classWeighting") << QStringLiteral("\"cubic\"");
     QTest::newRow("amp") << QStringLiteral("amp") << QStringLiteral("\"fp8\"");
     QTest::newRow("accumulate") << QStringLiteral("accumulate") << QStringLiteral("3");  // 4 images do not split in 3
     QTest::newRow("sync") << QStringLiteral("gradientSync") << QStringLiteral("\"ring\"");

@@ -88,6 +88,7 @@ void TestTrainer::overfitsTinyBatch()
     std::ifstream metrics(run / "metrics.jsonl");
     std::string line;
     int trainLines = 0, valLines = 0, runLines = 0;
+    std::vector<std::string> states;
     while (std::getline(metrics, line)) {
         const auto record = nlohmann::json::parse(line);
         if (record.at("kind") == "run") {
@@ -102,12 +103,17 @@ void TestTrainer::overfitsTinyBatch()
             for (const char* key : {"epoch", "iteration", "loss", "accuracy", "lr", "images_per_s", "elapsed_s"})
                 QVERIFY2(record.contains(key), key);
             ++trainLines;
+        } else if (record.at("kind") == "state") {
+            states.push_back(record.at("state").get<std::string>());
         } else {
             QVERIFY(record.contains("mean_iou") && record.at("class_iou").size() == 4);
             ++valLines;
         }
     }
     QCOMPARE(runLines, 1);
+    QVERIFY(states.size() >= 3);
+    QCOMPARE(states.front(), std::string("starting"));
+    QCOMPARE(states.back(), std::string("finished"));
     QCOMPARE(trainLines, 6);
     QCOMPARE(valLines, 60);
     QVERIFY(fs::exists(run / "checkpoints" / "last.pt"));

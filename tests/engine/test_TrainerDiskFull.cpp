@@ -1,7 +1,7 @@
 #include "TestPacks.h"
 #include "engine/Checkpoint.h"
-#include "engine/EngineError.h"
 #include "engine/Trainer.h"
+#include "run/FileError.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 // Every file the trainer writes, written on a full disk: the kernel's /dev/full answers every
 // write with ENOSPC, so pointing one of the run's files (or its temp file) at it is a real
-// "no space left on device", not a simulated one. The trainer must throw EngineError naming the
+// "no space left on device", not a simulated one. The trainer must throw run::FileError naming the
 // file and the reason, leave no temp file, and keep the previous checkpoint.
 class TestTrainerDiskFull : public QObject {
     Q_OBJECT
@@ -81,7 +81,7 @@ void TestTrainerDiskFull::eachWriteOnAFullDiskFailsCleanly()
     try {
         auto resumed = Trainer::resume(runDir.string(), 2);
         resumed->run();
-    } catch (const EngineError& error) {
+    } catch (const segstudio::run::FileError& error) {
         message = error.what();
     }
     QVERIFY2(message.find((runDir / namedFile.toStdString()).string()) != std::string::npos, message.c_str());
@@ -102,7 +102,7 @@ void TestTrainerDiskFull::checkpointOnAFullDiskMidRunKeepsThePreviousOne()
         if (iteration == 3)  // after the first checkpoint, before the second
             fs::create_symlink("/dev/full", temp);
     });
-    QVERIFY_THROWS_EXCEPTION(EngineError, trainer.run());
+    QVERIFY_THROWS_EXCEPTION(segstudio::run::FileError, trainer.run());
     QVERIFY(!fs::exists(fs::symlink_status(temp)));
     const auto state = Checkpoint::readState(trainer.lastCheckpointPath());
     QCOMPARE(state.at("iteration").get<int>(), 2);

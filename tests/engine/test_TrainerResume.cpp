@@ -3,6 +3,8 @@
 #include "engine/ModelRegistry.h"
 #include "engine/StopFlag.h"
 #include "engine/Trainer.h"
+#include "run/MetricsReader.h"
+#include "run/RunLayout.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -26,11 +28,15 @@ private slots:
     void interruptedRunResumesExactly();
     void crashAfterTheCheckpointLeavesOneCurve();
     void stopAtTheEndOfAnEpochResumesIntoTheNext();
+    void stopAfterEpochFinishesTheEpochAndResumesExactly();
+    void stateRecordsTellTheRunsStory();
 
 private:
     TrainConfig config(const std::string& runName, int epochs) const;
     std::string path(const std::string& name) const { return (fs::path(m_dir.path().toStdString()) / name).string(); }
     double maxParameterDifference(const std::string& runA, const std::string& runB) const;
+
+    std::vector<std::string> states(const std::string& run) const;
 
     QTemporaryDir m_dir;
     std::string m_straightRun;
@@ -129,6 +135,11 @@ void TestTrainerResume::crashAfterTheCheckpointLeavesOneCurve()
         });
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, trainer.run());
     }
+    // The crash is on record, with its reason, for whoever watches the run.
+    const auto records = segstudio::run::MetricsReader::readAll(segstudio::run::RunLayout(path("crashed")).metricsFile());
+    QVERIFY(records.back().kind == segstudio::run::MetricsRecord::Kind::State);
+    QVERIFY(records.back().state == segstudio::run::RunState::Failed);
+    QCOMPARE(records.back().reason, std::string("simulated crash"));
     const fs::path metrics = fs::path(path("crashed")) / "metrics.jsonl";
     {
         std::ofstream torn(metrics, std::ios::app);  // and a line the crash cut short
@@ -167,6 +178,52 @@ void TestTrainerResume::stopAtTheEndOfAnEpochResumesIntoTheNext()
     QCOMPARE(int(finished.status), int(TrainOutcome::Status::Finished));
     QCOMPARE(finished.iterations, std::int64_t(4));
     QCOMPARE(finished.epochsCompleted, 2);
+}
+
+std::vector<std::string> TestTrainerResume::states(const std::string& run) const
+{
+    std::vector<std::string> names;
+    for (const auto& record : segstudio::run::MetricsReader::readAll(segstudio::run::RunLayout(run).metricsFile()))
+        if (record.kind == segstudio::run::MetricsRecord::Kind::State)
+            names.push_back(segstudio::run::toString(record.state));
+    return names;
+}
+
+// "Stop after this epoch" (SIGUSR1, the GUI's button) asked early in epoch 1 of 3: the epoch is
+// trained and validated, then the run stops with a checkpoint; resumed to 2 epochs it equals the
+// straight 2-epoch run.
+void TestTrainerResume::stopAfterEpochFinishesTheEpochAndResumesExactly()
+{
+    Trainer trainer(config("after-epoch", 3));
+    trainer.setIterationHook([](std::int64_t iteration) {
+        if (iteration == 1)
+            requestStopAfterEpoch();
+    });
+    const auto stopped = trainer.run();
+    clearStopRequest();
+    QVERIFY(!stopAfterEpochRequested());
+    QCOMPARE(int(stopped.status), int(TrainOutcome::Status::Stopped));
+    QCOMPARE(stopped.iterations, std::int64_t(2));
+    QVERIFY(stopped.validated);
+    QCOMPARE(states(path("after-epoch")).back(), std::string("stopped"));
+    const auto finished = Trainer::resume(path("after-epoch"), 2)->run();
+    QCOMPARE(int(finished.status), int(TrainOutcome::Status::Finished));
+    QCOMPARE(finished.iterations, std::int64_t(4));
+    QVERIFY(maxParameterDifference(m_straightRun, path("after-epoch")) <= 1e-6);
+}
+
+// What a watcher reads about the straight 2-epoch run: it started, trained, validated after each
+// epoch, finished.
+void TestTrainerResume::stateRecordsTellTheRunsStory()
+{
+    const std::vector<std::string> expected{"starting", "training", "validating", "training",
+                                            "validating", "training", "finished"};
+    QCOMPARE(states(m_straightRun), expected);
+    const auto records = segstudio::run::MetricsReader::readAll(segstudio::run::RunLayout(m_straightRun).metricsFile());
+    QVERIFY(records.front().kind == segstudio::run::MetricsRecord::Kind::Run);
+    QCOMPARE(records.front().run.totalIterations, std::int64_t(4));
+    QCOMPARE(records.front().run.iterationsPerEpoch, std::int64_t(2));
+    QCOMPARE(records.front().run.model, std::string("segnet-tiny"));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerResume)

@@ -28,6 +28,16 @@ private slots:
         QVERIFY(std::abs(weights[4] - median / 0.8) < 1e-12);
     }
 
+    // The square root keeps the order of median-frequency weights and absent classes at 0.
+    void sqrtMedianFrequency()
+    {
+        const auto weights = pack::sqrtMedianFrequencyWeights({10, 0, 30, 20}, {100, 0, 100, 50});
+        QVERIFY(std::abs(weights[0] - std::sqrt(3.0)) < 1e-12);
+        QCOMPARE(weights[1], 0.0);
+        QVERIFY(std::abs(weights[2] - 1.0) < 1e-12);
+        QVERIFY(std::abs(weights[3] - std::sqrt(0.75)) < 1e-12);
+    }
+
     void inverseFrequency()
     {
         const auto weights = pack::inverseFrequencyWeights({30, 10, 0});

@@ -7,11 +7,15 @@
 #include "app/PredictionsDock.h"
 #include "app/ProcessLog.h"
 #include "app/TrainDialog.h"
+#include "app/RunInfoPanel.h"
 #include "app/RunWatcher.h"
+#include "app/RunsTable.h"
 #include "app/TrainingDock.h"
 #include "app/TrainingLauncher.h"
+#include "app/TrainingMonitor.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -30,6 +34,8 @@
 #include <QTest>
 
 #include "data/SyntheticDatasetGenerator.h"
+#include "run/MetricsReader.h"
+#include "run/RunLayout.h"
 
 #include <cmath>
 
@@ -38,6 +44,8 @@ using segstudio::data::Split;
 using segstudio::ui::ImageListModel;
 using segstudio::ui::MainWindow;
 using segstudio::ui::MetricsPlot;
+using segstudio::run::MetricsRecord;
+using segstudio::run::RunState;
 using segstudio::ui::TrainingDock;
 using segstudio::ui::TrainingLauncher;
 
@@ -61,13 +69,14 @@ QByteArray trainLine(int iteration, double loss, double accuracy)
         .toUtf8();
 }
 
-QByteArray valLine(int iteration, const char* meanIoU, double loss = 1.1)
+QByteArray valLine(int iteration, const char* meanIoU, double loss = 1.1, double seconds = 2)
 {
-    return QStringLiteral(R"({"kind":"val","epoch":1,"iteration":%1,"loss":%3,"accuracy":0.6,"mean_accuracy":0.4,"mean_iou":%2,"weighted_iou":0.5,"class_iou":[0.2,null],"elapsed_s":2})"
+    return QStringLiteral(R"({"kind":"val","epoch":1,"iteration":%1,"loss":%3,"accuracy":0.6,"mean_accuracy":0.4,"mean_iou":%2,"weighted_iou":0.5,"class_iou":[0.2,null],"elapsed_s":%4})"
                           "\n")
         .arg(iteration)
         .arg(QString::fromUtf8(meanIoU))
         .arg(loss)
+        .arg(seconds)
         .toUtf8();
 }
 
@@ -80,6 +89,54 @@ void writeRun(const QString& dir, const QByteArray& metrics)
 }
 
 int count(const TrainingDock& dock, MetricsPlot::Series series) { return dock.plot()->series(series)->dataCount(); }
+
+// The panel reads on a worker: wait for what it has asked for.
+void pollNow(TrainingDock& dock)
+{
+    dock.watcher()->poll();
+    dock.watcher()->waitForIdle();
+}
+
+bool showRun(TrainingDock& dock, const QString& name)
+{
+    const bool found = dock.selectRun(name);
+    dock.watcher()->waitForIdle();
+    return found;
+}
+
+QByteArray runLine(int epochs, int perEpoch)
+{
+    return QStringLiteral(R"({"kind":"run","epoch":1,"iteration":0,"model":"segnet-tiny","device":"cpu","world_size":1,"batch":4,"epochs":%1,"iterations_per_epoch":%2,"total_iterations":%3,"started":"2026-11-23T10:00:00Z"})"
+                          "\n")
+        .arg(epochs)
+        .arg(perEpoch)
+        .arg(epochs * perEpoch)
+        .toUtf8();
+}
+
+QByteArray stateLine(const char* state, int iteration, const char* reason = "")
+{
+    return QStringLiteral(R"({"kind":"state","epoch":1,"iteration":%1,"state":"%2","reason":"%3"})"
+                          "\n")
+        .arg(iteration)
+        .arg(QString::fromUtf8(state), QString::fromUtf8(reason))
+        .toUtf8();
+}
+
+QByteArray timedTrainLine(int iteration, double seconds)
+{
+    return QStringLiteral(R"({"kind":"train","epoch":%1,"iteration":%2,"loss":1.0,"accuracy":0.5,"lr":0.004,"elapsed_s":%3})"
+                          "\n")
+        .arg(iteration / 10 + 1)
+        .arg(iteration)
+        .arg(seconds)
+        .toUtf8();
+}
+
+std::vector<MetricsRecord> recordsOf(const QString& runDir)
+{
+    return segstudio::run::MetricsReader::readAll(segstudio::run::RunLayout(runDir.toStdString()).metricsFile());
+}
 
 // A stand-in for segstudio-train: prints its arguments; "train" writes one metrics line, or with
 // FAKE_TRAIN_WAIT waits for SIGTERM and exits 130 as the real one does.
@@ -138,7 +195,7 @@ private slots:
         QVERIFY(dock.runNames().contains(QStringLiteral("first")));
         QVERIFY(dock.runNames().contains(QStringLiteral("empty")));
 
-        QVERIFY(dock.selectRun(QStringLiteral("first")));
+        QVERIFY(showRun(dock, QStringLiteral("first")));
         QCOMPARE(dock.currentRunDirectory(), QDir(runs).filePath(QStringLiteral("first")));
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
         QCOMPARE(count(dock, MetricsPlot::TrainAccuracy), 2);
@@ -151,7 +208,7 @@ private slots:
         QCOMPARE(dock.plot()->series(MetricsPlot::ValMeanIoU)->data()->at(0)->value, 0.25);
         QVERIFY(dock.logView()->toPlainText().contains(QStringLiteral("loss 1.5")));
 
-        QVERIFY(dock.selectRun(QStringLiteral("empty")));  // another run: its (no) curves only
+        QVERIFY(showRun(dock, QStringLiteral("empty")));  // another run: its (no) curves only
         for (int series = 0; series < MetricsPlot::SeriesCount; ++series)
             QCOMPARE(dock.plot()->series(MetricsPlot::Series(series))->dataCount(), 0);
         QVERIFY(!dock.selectRun(QStringLiteral("missing")));
@@ -165,38 +222,178 @@ private slots:
         writeRun(run, trainLine(10, 1.5, 0.3));
         TrainingDock dock;
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        QVERIFY(dock.selectRun(QStringLiteral("live")));
+        QVERIFY(showRun(dock, QStringLiteral("live")));
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
 
         // A complete line and half of the next: only the complete one arrives.
         const QByteArray next = valLine(20, "0.3");
         writeText(metrics, trainLine(20, 1.0, 0.5) + next.left(30), QIODevice::Append);
-        dock.watcher()->poll();
+        pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
         QCOMPARE(count(dock, MetricsPlot::ValLoss), 0);
 
         writeText(metrics, next.mid(30) + valLine(30, "null"), QIODevice::Append);
-        dock.watcher()->poll();
+        pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::ValLoss), 2);
         QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 1);  // null (NaN) leaves a gap
         QCOMPARE(dock.plot()->series(MetricsPlot::TrainLoss)->data()->at(1)->value, 1.0);
     }
 
-    void malformedLineIsReported()
+    // A corrupt line (a crash, a hand edit) is skipped with a warning naming file and line; the
+    // lines after it still arrive.
+    void malformedLineIsSkippedWithAWarning()
     {
         QTemporaryDir dir;
         const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/bad"));
-        writeRun(run, trainLine(10, 1.5, 0.3) + "{oops\n");
+        writeRun(run, trainLine(10, 1.5, 0.3) + "{oops\n" + trainLine(20, 1.2, 0.4));
         TrainingDock dock;
-        QSignalSpy errors(dock.watcher(), &segstudio::ui::RunWatcher::error);
+        QSignalSpy warnings(dock.watcher(), &segstudio::ui::RunWatcher::warning);
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        QVERIFY(dock.selectRun(QStringLiteral("bad")));
+        QVERIFY(showRun(dock, QStringLiteral("bad")));
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY(warnings.at(0).at(0).toString().contains(QStringLiteral("metrics.jsonl: line 2")));
+        QVERIFY(dock.statusLabel()->text().contains(QStringLiteral("line 2")));
+        pollNow(dock);
+        QCOMPARE(warnings.size(), 1);  // said once
+    }
+
+    // Issue 11: state, epoch, iteration, ETA and the best validation from the run's records.
+    void infoPanelShowsProgressAndEta()
+    {
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/live"));
+        writeRun(run, runLine(10, 10) + stateLine("training", 0) + timedTrainLine(10, 20) + timedTrainLine(20, 40) +
+                          valLine(20, "0.25", 1.1, 41));
+        TrainingDock dock;
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(showRun(dock, QStringLiteral("live")));
+        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Training"));
+        // 80 iterations to go at this session's pace: 10 iterations and their validation in 21 s.
+        QCOMPARE(dock.infoPanel()->etaText(), QStringLiteral("2 min 48 s"));
+        QCOMPARE(dock.infoPanel()->bestText(), QStringLiteral("0.250 (epoch 1)"));
+        QCOMPARE(dock.infoPanel()->progressPercent(), 20);
+        // The epoch boundaries are marked every 10 iterations (the top axis's grid).
+        QVERIFY(dock.plot()->accuracyRect()->axis(QCPAxis::atTop)->grid()->visible());
+
+        writeText(QDir(run).filePath(QStringLiteral("metrics.jsonl")), stateLine("failed", 20, "out of memory"),
+                  QIODevice::Append);
+        pollNow(dock);
+        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Failed"));
+        QCOMPARE(dock.infoPanel()->etaText(), QStringLiteral("–"));
+    }
+
+    void smoothingAxesAndHover()
+    {
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/live"));
+        QByteArray metrics = runLine(4, 10);
+        for (int i = 1; i <= 40; ++i)
+            metrics += trainLine(i, i % 2 ? 2.0 : 1.0, 0.5);
+        writeRun(run, metrics);
+        TrainingDock dock;
+        dock.resize(1200, 700);
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(showRun(dock, QStringLiteral("live")));
+        MetricsPlot* plot = dock.plot();
+        QCOMPARE(count(dock, MetricsPlot::TrainLossSmoothed), 40);
+        // Smoothing 0 shows the raw values; heavy smoothing flattens the zig-zag towards 1.5.
+        dock.monitor()->smoothingSlider()->setValue(0);
+        QCOMPARE(plot->series(MetricsPlot::TrainLossSmoothed)->data()->at(39)->value, 1.0);
+        dock.monitor()->smoothingSlider()->setValue(95);
+        QVERIFY(std::abs(plot->series(MetricsPlot::TrainLossSmoothed)->data()->at(39)->value - 1.5) < 0.2);
+        // x as epochs: iteration 20 of 10 per epoch is epoch 2.
+        dock.monitor()->xAxisChoice()->setCurrentIndex(1);
+        QCOMPARE(plot->series(MetricsPlot::TrainLoss)->data()->at(19)->key, 2.0);
+        plot->setLogScale(true);
+        QCOMPARE(plot->lossRect()->axis(QCPAxis::atLeft)->scaleType(), QCPAxis::stLogarithmic);
+        // Hovering over a point reads it.
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        plot->replot();
+        QCPGraph* raw = plot->series(MetricsPlot::TrainLossSmoothed);
+        const QPointF at = raw->coordsToPixels(raw->data()->at(10)->key, raw->data()->at(10)->value);
+        const QString text = plot->describePointAt(at);
+        QVERIFY2(text.contains(QStringLiteral("train loss")) && text.contains(QStringLiteral("epoch 1.10")), qPrintable(text));
+        QVERIFY(plot->describePointAt(QPointF(-100, -100)).isEmpty());
+    }
+
+    // A run folder outside the project (a cluster's shared folder): watched all the same, and it
+    // stays in view while the project's own runs come and go.
+    void opensARunFolderFromElsewhere()
+    {
+        QTemporaryDir project, elsewhere;
+        const QString run = QDir(elsewhere.path()).filePath(QStringLiteral("cluster-run"));
+        writeRun(run, runLine(2, 10) + trainLine(10, 1.5, 0.3));
+        TrainingDock dock;
+        dock.setProjectFile(QDir(project.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(!dock.openRunFolder(elsewhere.path()));  // no metrics.jsonl: refused, said why
+        QVERIFY(dock.statusLabel()->text().contains(QStringLiteral("not a run folder")));
+        QVERIFY(dock.openRunFolder(run));
+        dock.watcher()->waitForIdle();
+        QCOMPARE(dock.currentRunDirectory(), run);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
-        dock.watcher()->poll();
-        QCOMPARE(errors.size(), 1);
-        QVERIFY(errors.at(0).at(0).toString().contains(QStringLiteral("metrics.jsonl: line 2")));
-        dock.watcher()->poll();
-        QCOMPARE(errors.size(), 1);  // said once
+        QVERIFY(QDir().mkpath(QDir(project.path()).filePath(QStringLiteral("runs/local"))));
+        dock.refreshRuns();
+        QCOMPARE(dock.currentRunDirectory(), run);
+        writeText(QDir(run).filePath(QStringLiteral("metrics.jsonl")), trainLine(20, 1.2, 0.4), QIODevice::Append);
+        pollNow(dock);
+        QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
+    }
+
+    // Ticked runs are overlaid: their smoothed loss and val mIoU, named in the legend.
+    void comparesTickedRuns()
+    {
+        QTemporaryDir dir;
+        const QString runs = QDir(dir.path()).filePath(QStringLiteral("runs"));
+        writeRun(QDir(runs).filePath(QStringLiteral("a")), runLine(2, 10) + trainLine(10, 1.5, 0.3) + valLine(20, "0.25"));
+        writeRun(QDir(runs).filePath(QStringLiteral("b")), runLine(2, 10) + trainLine(10, 1.0, 0.5) + trainLine(20, 0.8, 0.6) +
+                                                            valLine(20, "0.4"));
+        TrainingDock dock;
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        dock.runsTable()->waitForSummaries();
+        QVERIFY(showRun(dock, QStringLiteral("a")));
+        // The table summarises each run from its records.
+        const auto rows = dock.runsTable()->findItems(QStringLiteral("b"), Qt::MatchExactly);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Best), QStringLiteral("0.400 (1)"));
+        QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Model), QStringLiteral("segnet-tiny"));
+        QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Epochs), QStringLiteral("2/2"));
+        dock.runsTable()->setCompared(QStringLiteral("b"), true);
+        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 2);
+        bool named = false;
+        for (int i = 0; i < dock.plot()->graphCount(); ++i)
+            named = named || dock.plot()->graph(i)->name() == QStringLiteral("b: val mIoU");
+        QVERIFY(named);
+        dock.runsTable()->setCompared(QStringLiteral("b"), false);
+        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 0);
+    }
+
+    void exportsPlotsAndCsv()
+    {
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/done"));
+        writeRun(run, runLine(2, 10) + trainLine(10, 1.5, 0.3) + valLine(20, "0.25"));
+        TrainingDock dock;
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QVERIFY(showRun(dock, QStringLiteral("done")));
+        const QString csv = QDir(dir.path()).filePath(QStringLiteral("m.csv"));
+        QVERIFY2(dock.monitor()->exportCsv(csv), qPrintable(dock.monitor()->message()));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);  // header, train, val
+        QVERIFY(lines[0].startsWith("kind,epoch,iteration"));
+        QVERIFY(lines[2].startsWith("val,1,20,"));
+        const QString png = QDir(dir.path()).filePath(QStringLiteral("p.png"));
+        QVERIFY(dock.monitor()->exportImage(png));
+        QImage image(png);
+        QVERIFY(!image.isNull() && image.width() >= 800);
+        const QString pdf = QDir(dir.path()).filePath(QStringLiteral("p.pdf"));
+        QVERIFY(dock.monitor()->exportImage(pdf));
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        QVERIFY(pdfFile.read(4) == "%PDF");
     }
 
     void runListFollowsTheRunsFolder()
@@ -225,17 +422,46 @@ private slots:
     void plotRangeCoversEverySeries()
     {
         MetricsPlot plot;
-        std::vector<segstudio::data::MetricsPoint> points;
-        for (int iteration = 10; iteration <= 90; iteration += 10)
-            points.push_back({segstudio::data::MetricsPoint::Kind::Train, 1, iteration, 1.0, 0.5, {}, {}, {}, {}});
-        points.push_back({segstudio::data::MetricsPoint::Kind::Val, 1, 0, 2.0, 0.1, {}, 0.05, {}, {}});
-        points.push_back({segstudio::data::MetricsPoint::Kind::Val, 2, 100, 0.5, 0.8, {}, 0.6, {}, {}});
-        plot.addPoints(points);
-        QCOMPARE(plot.xAxis->range().lower, 0.0);
-        QCOMPARE(plot.xAxis->range().upper, 100.0);
-        QVERIFY(plot.yAxis->range().upper >= 2.0);
+        std::vector<MetricsRecord> records;
+        for (int iteration = 10; iteration <= 90; iteration += 10) {
+            auto train = MetricsRecord::train(1, iteration);
+            train.loss = 1.0;
+            train.accuracy = 0.5;
+            records.push_back(train);
+        }
+        auto first = MetricsRecord::val(1, 0);
+        first.loss = 2.0;
+        first.meanIoU = 0.05;
+        auto last = MetricsRecord::val(2, 100);
+        last.loss = 0.5;
+        last.meanIoU = 0.6;
+        records.push_back(first);
+        records.push_back(last);
+        plot.addRecords(records);
+        QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().lower, 0.0);
+        QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().upper, 100.0);
+        QCOMPARE(plot.accuracyRect()->axis(QCPAxis::atBottom)->range().upper, 100.0);  // one x axis
+        QVERIFY(plot.lossRect()->axis(QCPAxis::atLeft)->range().upper >= 2.0);
         plot.clearPoints();
-        QCOMPARE(plot.xAxis->range().upper, 1.0);
+        QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().upper, 1.0);
+    }
+
+    // A user who zoomed in keeps the view while points arrive; Reset view follows them again.
+    void zoomedViewIsKept()
+    {
+        MetricsPlot plot;
+        auto train = MetricsRecord::train(1, 10);
+        train.loss = 1.0;
+        plot.addRecords({train});
+        QTest::mousePress(&plot, Qt::LeftButton, {}, QPoint(50, 50));
+        QTest::mouseRelease(&plot, Qt::LeftButton, {}, QPoint(50, 50));
+        QVERIFY(!plot.followsData());
+        plot.lossRect()->axis(QCPAxis::atBottom)->setRange(0, 5);
+        train.iteration = 1000;
+        plot.addRecords({train});
+        QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().upper, 5.0);
+        plot.resetView();
+        QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().upper, 1000.0);
     }
 
     // Issue 11: the dialog's models are the engine's (segstudio-train models --json).
@@ -250,13 +476,60 @@ private slots:
         QCOMPARE(launcher.models().size(), 2);
         QCOMPARE(launcher.models().first().name, QStringLiteral("fancy-net"));
         segstudio::ui::TrainDialog dialog(QStringLiteral("r"), {}, {}, launcher.models());
-        auto* model = dialog.findChild<QComboBox*>();
+        auto* model = dialog.findChild<QComboBox*>(QStringLiteral("model"));
         QVERIFY(model);
         QCOMPARE(model->itemData(0).toString(), QStringLiteral("fancy-net"));
         QVERIFY(model->itemText(0).contains(QStringLiteral("from the engine")));
         // No model asked for: the dialog proposes the one the engine marks as its default.
         QCOMPARE(model->currentData().toString(), QStringLiteral("segnet-tiny"));
         QCOMPARE(dialog.settings().model, QStringLiteral("segnet-tiny"));
+    }
+
+    // Issue 11: presets (the published SegNet recipe first), every field editable, devices from
+    // the engine with the CPU or GPUs (several = data parallel), problems explained before launch.
+    void trainDialogPresetsAndDevices()
+    {
+        const QList<TrainingLauncher::DeviceChoice> devices{{QStringLiteral("cpu"), QStringLiteral("2 cores"), 0},
+                                                            {QStringLiteral("cuda:0"), QStringLiteral("H100"), 80ll << 30},
+                                                            {QStringLiteral("cuda:1"), QStringLiteral("H100"), 80ll << 30}};
+        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), {}, {}, TrainingLauncher::builtInModels(), nullptr, devices);
+        auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
+        QVERIFY(preset);
+        QVERIFY(preset->itemText(0).contains(QStringLiteral("SegNet · CamVid")));
+        QCOMPARE(preset->currentIndex(), 1);  // the defaults that learn are proposed
+        QCOMPARE(dialog.settings().devices, QStringList{QStringLiteral("cuda:0")});  // "auto": the first GPU
+        QVERIFY(!dialog.settings().recipe);
+
+        dialog.applyPreset(segstudio::ui::TrainDialog::SegNetCamVid);
+        auto recipe = dialog.settings();
+        QVERIFY(recipe.recipe);
+        QCOMPARE(recipe.model, QStringLiteral("segnet"));
+        QCOMPARE(recipe.batch, 4);
+        QCOMPARE(recipe.height, 360);
+        QCOMPARE(recipe.classWeighting, QStringLiteral("median"));
+        const QStringList arguments = TrainingLauncher::trainArguments(QStringLiteral("/r"), recipe);
+        for (const char* expected : {"--recipe", "--optimizer", "sgd", "--lr", "0.001", "--class-weighting", "median", "--device", "cuda:0"})
+            QVERIFY2(arguments.contains(QString::fromLatin1(expected)), expected);
+
+        // Both GPUs: data parallel; the CPU then is off. Nothing ticked: explained, Train disabled.
+        QList<QCheckBox*> boxes = dialog.findChildren<QCheckBox*>();
+        QCheckBox* cpu = nullptr;
+        QCheckBox* second = nullptr;
+        for (QCheckBox* box : boxes) {
+            if (box->property("device").toString() == QLatin1String("cpu"))
+                cpu = box;
+            if (box->property("device").toString() == QLatin1String("cuda:1"))
+                second = box;
+        }
+        QVERIFY(cpu && second);
+        second->setChecked(true);
+        QCOMPARE(dialog.settings().devices, segstudio::test::strings({"cuda:0", "cuda:1"}));
+        QVERIFY(TrainingLauncher::trainArguments(QStringLiteral("/r"), dialog.settings()).contains(QStringLiteral("cuda:0,cuda:1")));
+        cpu->setChecked(true);
+        QCOMPARE(dialog.settings().devices, QStringList{QStringLiteral("cpu")});
+        cpu->setChecked(false);
+        QVERIFY(!dialog.canTrain());
+        QVERIFY2(dialog.problem().contains(QStringLiteral("device")), qPrintable(dialog.problem()));
     }
 
     void trainDialogExplainsATakenName()
@@ -266,7 +539,7 @@ private slots:
         segstudio::ui::TrainDialog dialog(QStringLiteral("first"), {}, runs.path());
         QVERIFY(!dialog.canTrain());
         QVERIFY2(dialog.problem().contains(QStringLiteral("exists already")), qPrintable(dialog.problem()));
-        auto* name = dialog.findChild<QLineEdit*>();
+        auto* name = dialog.findChild<QLineEdit*>(QStringLiteral("runName"));
         QVERIFY(name);
         name->setText(QStringLiteral("second"));
         QVERIFY(dialog.canTrain());
@@ -327,7 +600,7 @@ private slots:
         QVERIFY2(log.contains(QStringLiteral("fake pack --project")) && log.contains(QStringLiteral("--split train"))
                      && log.contains(QStringLiteral("--split val")) && log.contains(QStringLiteral("fake train --train-pack")),
                  qPrintable(log));
-        dock.watcher()->poll();
+        pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
         QVERIFY(dock.runNames().contains(QStringLiteral("run1")));
     }
@@ -349,6 +622,8 @@ private slots:
                      && message.contains(QStringLiteral("No space left on device")),
                  qPrintable(message));
         QVERIFY(dock.logView()->toPlainText().contains(message));
+        // The fake wrote no state: the panel says what the launcher knows.
+        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Failed"));
     }
 
     void stopSendsTerminate()
@@ -427,10 +702,13 @@ private slots:
         QVERIFY(dock.startTraining(QStringLiteral("real"), settings));
         QVERIFY(finished.wait(300000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
-        dock.watcher()->poll();
+        pollNow(dock);
         // Two epochs of one iteration: one val line each; train lines come every 10 iterations.
         QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 2);
         QCOMPARE(count(dock, MetricsPlot::ValLoss), 2);
+        QVERIFY(dock.progress().state() == RunState::Finished);
+        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Finished"));
+        QCOMPARE(dock.infoPanel()->progressPercent(), 100);
 
         ImageListModel model;
         model.setProject(&project);
@@ -447,6 +725,61 @@ private slots:
             QVERIFY2(iou >= 0.0 && iou <= 1.0, qPrintable(QString::number(iou)));
         }
         QCOMPARE(model.data(model.index(0, 0), ImageListModel::IoURole).toDouble(), -1.0);
+    }
+
+    // Issue 11's controls with the real trainer: "Stop after this epoch" ends on an epoch boundary
+    // with a checkpoint and the state "stopped"; Resume continues it to a longer end; the curve
+    // stays one clean curve (strictly increasing iterations).
+    void realTrainerStopsAfterTheEpochAndResumes()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                                                  {"b.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0},
+                                                                  {"c.png", Split::Train, LabelStatus::Labelled, {2, 0}, 0},
+                                                                  {"d.png", Split::Train, LabelStatus::Labelled, {1, 0}, 0},
+                                                                  {"e.png", Split::Val, LabelStatus::Labelled, {0, 2}, 1}});
+        TrainingDock dock;
+        dock.launcher()->setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        dock.setProjectFile(QString::fromStdString(project.file().string()));
+        TrainingLauncher::Settings settings;
+        settings.model = QStringLiteral("segnet-tiny");
+        settings.epochs = 500;  // far more than the test waits for
+        settings.height = 32;
+        settings.width = 48;
+        settings.batch = 2;  // 2 iterations per epoch
+        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock.startTraining(QStringLiteral("stoppable"), settings));
+        // Ask once the trainer trains (its signal handlers are set by then).
+        QTRY_VERIFY_WITH_TIMEOUT((pollNow(dock), dock.progress().state() == RunState::Training), 300000);
+        QVERIFY(dock.stopAfterEpoch());
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        pollNow(dock);
+        QVERIFY(dock.progress().state() == RunState::Stopped);
+        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Stopped"));
+        const std::int64_t stoppedAt = dock.progress().iteration();
+        QVERIFY(stoppedAt > 0 && stoppedAt < 1000);
+        QCOMPARE(stoppedAt % 2, std::int64_t(0));  // an epoch boundary
+        const int epochsDone = dock.progress().epochsDone();
+        QVERIFY(segstudio::run::RunLayout(dock.currentRunDirectory().toStdString()).canResume());
+
+        finished.clear();
+        QVERIFY(dock.resumeTraining(epochsDone + 2));
+        QVERIFY(finished.wait(300000));
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
+        pollNow(dock);
+        QVERIFY(dock.progress().state() == RunState::Finished);
+        QCOMPARE(dock.progress().iteration(), std::int64_t(2 * (epochsDone + 2)));
+        std::int64_t last = -1;
+        int runRecords = 0;
+        for (const auto& record : recordsOf(dock.currentRunDirectory())) {
+            runRecords += record.kind == MetricsRecord::Kind::Run;
+            if (record.kind != MetricsRecord::Kind::Train)
+                continue;
+            QVERIFY(record.iteration > last);
+            last = record.iteration;
+        }
+        QCOMPARE(runRecords, 2);  // one per session
     }
 
     // The demo project as the GUI makes it (DemoProject's 24 synthetic street scenes), generated
@@ -505,7 +838,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.training()->runNames(), segstudio::test::strings({"20261122-101500"}));
-        QVERIFY(window.training()->selectRun(QStringLiteral("20261122-101500")));
+        QVERIFY(showRun(*window.training(), QStringLiteral("20261122-101500")));
         QCOMPARE(count(*window.training(), MetricsPlot::TrainLoss), 40);
         QVERIFY(window.closeProject());
         QVERIFY(window.training()->runNames().isEmpty());
@@ -516,7 +849,7 @@ private slots:
         if (!shot.isEmpty()) {
             QVERIFY(window.openProject(QDir(dir.path()).filePath(QStringLiteral("test.segstudio"))));
             window.resizeDocks({dock}, {320}, Qt::Vertical);
-            QVERIFY(window.training()->selectRun(QStringLiteral("20261122-101500")));
+            QVERIFY(showRun(*window.training(), QStringLiteral("20261122-101500")));
             window.training()->plot()->replot();
             QApplication::processEvents();
             QVERIFY(window.grab().save(shot));

@@ -1,65 +1,129 @@
 #include "TrainDialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace segstudio::ui {
 
+namespace {
+
+// A choice whose empty value leaves the setting to segstudio-train.
+QComboBox* choices(QWidget* parent, const QString& defaultText, const QStringList& values)
+{
+    auto* box = new QComboBox(parent);
+    box->addItem(defaultText, QString());
+    for (const QString& value : values)
+        box->addItem(value, value);
+    return box;
+}
+
+void select(QComboBox* box, const QString& value)
+{
+    box->setCurrentIndex(std::max(0, box->findData(value)));
+}
+
+}  // namespace
+
 TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder,
-                         const QList<TrainingLauncher::ModelChoice>& models, QWidget* parent)
-    : QDialog(parent), m_runsFolder(runsFolder), m_problem(new QLabel(this)), m_name(new QLineEdit(runName, this)), m_model(new QComboBox(this)), m_epochs(new QSpinBox(this)),
-      m_height(new QSpinBox(this)), m_width(new QSpinBox(this)), m_batch(new QSpinBox(this))
+                         const QList<TrainingLauncher::ModelChoice>& models, QWidget* parent,
+                         const QList<TrainingLauncher::DeviceChoice>& devices)
+    : QDialog(parent), m_runsFolder(runsFolder), m_problem(new QLabel(this)), m_preset(new QComboBox(this)),
+      m_name(new QLineEdit(runName, this)), m_model(new QComboBox(this)), m_epochs(new QSpinBox(this)),
+      m_height(new QSpinBox(this)), m_width(new QSpinBox(this)), m_batch(new QSpinBox(this)),
+      m_optimizer(choices(this, tr("default (AdamW)"), {QStringLiteral("sgd"), QStringLiteral("adam"), QStringLiteral("adamw")})),
+      m_learningRate(new QDoubleSpinBox(this)),
+      m_schedule(choices(this, tr("default (cosine, warm-up)"), {QStringLiteral("none"), QStringLiteral("step"), QStringLiteral("cosine")})),
+      m_flip(new QCheckBox(tr("random left/right &reflection"), this)), m_translate(new QSpinBox(this)),
+      m_classWeighting(choices(this, tr("default (√ median frequency)"),
+                               {QStringLiteral("sqrt-median"), QStringLiteral("median"), QStringLiteral("inverse"), QStringLiteral("none")})),
+      m_valEpochs(new QSpinBox(this))
 {
     setWindowTitle(tr("Train"));
+    m_preset->setObjectName(QStringLiteral("preset"));
+    m_model->setObjectName(QStringLiteral("model"));
+    m_name->setObjectName(QStringLiteral("runName"));
+    m_preset->addItem(tr("SegNet · CamVid (published recipe)"), int(SegNetCamVid));
+    m_preset->addItem(tr("Defaults that learn (recommended)"), int(EngineDefaults));
+    m_preset->setToolTip(tr("SegNet · CamVid: SGD momentum 0.9, lr 1e-3, L2 5e-4, 4 images per device, 100 epochs, "
+                            "x-reflection and ±10 px translation, median-frequency weights, 360×480.\n"
+                            "Defaults that learn: the engine's defaults (DeepLabV3+, AdamW, cosine), "
+                            "chosen by measurement on CamVid and the demo."));
     // A folder name under runs/: no separators.
     m_name->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[A-Za-z0-9_.-]+")), m_name));
     // The engine's models, as segstudio-train lists them (TrainingLauncher::models()).
     for (const auto& model : models) {
         m_model->addItem(QStringLiteral("%1 — %2").arg(model.name, model.description), model.name);
         m_model->setItemData(m_model->count() - 1, model.description, Qt::ToolTipRole);
+        if (model.isDefault)
+            m_model->setItemData(m_model->count() - 1, true, Qt::UserRole + 1);
     }
     // Descriptions are long: the dialog keeps a sensible width, the list and tooltips show them whole.
     m_model->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_model->setMinimumContentsLength(40);
-    // The model asked for, else the engine's default.
-    int current = settings.model.isEmpty() ? -1 : m_model->findData(settings.model);
-    for (int i = 0; current < 0 && i < models.size(); ++i)
-        if (models[i].isDefault)
-            current = i;
-    m_model->setCurrentIndex(std::max(0, current));
-    m_epochs->setRange(1, 1000);
-    m_epochs->setValue(settings.epochs);
+    m_epochs->setRange(1, 100000);
     for (QSpinBox* box : {m_height, m_width}) {
         box->setRange(16, 4096);
         box->setSingleStep(16);
         box->setSuffix(tr(" px"));
     }
-    m_height->setValue(settings.height);
-    m_width->setValue(settings.width);
     m_batch->setRange(1, 256);
-    m_batch->setValue(settings.batch);
+    m_batch->setToolTip(tr("Images per device and step"));
+    m_learningRate->setDecimals(6);
+    m_learningRate->setRange(0.0, 10.0);
+    m_learningRate->setSingleStep(1e-4);
+    m_learningRate->setSpecialValueText(tr("default"));
+    m_translate->setRange(0, 256);
+    m_translate->setSuffix(tr(" px"));
+    m_translate->setPrefix(tr("± "));
+    m_valEpochs->setRange(1, 1000);
+    m_valEpochs->setPrefix(tr("every "));
+    m_valEpochs->setSuffix(tr(" epoch(s)"));
 
-    auto* form = new QFormLayout(this);
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Preset:"), m_preset);
     form->addRow(tr("Run &name:"), m_name);
     form->addRow(tr("&Model:"), m_model);
+    form->addRow(tr("Devices:"), buildDevices(devices));
     form->addRow(tr("&Epochs:"), m_epochs);
-    form->addRow(tr("Image &height:"), m_height);
-    form->addRow(tr("Image &width:"), m_width);
     form->addRow(tr("&Batch size:"), m_batch);
+    auto* size = new QHBoxLayout;
+    size->addWidget(m_height);
+    size->addWidget(new QLabel(QStringLiteral("×"), this));
+    size->addWidget(m_width);
+    form->addRow(tr("Image &size (h × w):"), size);
+    form->addRow(tr("&Optimiser:"), m_optimizer);
+    form->addRow(tr("&Learning rate:"), m_learningRate);
+    form->addRow(tr("&Schedule:"), m_schedule);
+    auto* augment = new QHBoxLayout;
+    augment->addWidget(m_flip);
+    augment->addWidget(new QLabel(tr("translation"), this));
+    augment->addWidget(m_translate);
+    form->addRow(tr("Augmentation:"), augment);
+    form->addRow(tr("Class &weights:"), m_classWeighting);
+    form->addRow(tr("&Validate:"), m_valEpochs);
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
     m_problem->setWordWrap(true);
-    form->addRow(m_problem);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_train = buttons->button(QDialogButtonBox::Ok);
     m_train->setText(tr("Train"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_problem);
+    layout->addWidget(buttons);
+
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         validate();  // the folder may have changed while the dialog was open
         if (canTrain())
@@ -67,18 +131,112 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_name, &QLineEdit::textChanged, this, &TrainDialog::validate);
-    form->addRow(buttons);
+    connect(m_preset, qOverload<int>(&QComboBox::activated), this, [this] { applyPreset(Preset(m_preset->currentData().toInt())); });
+    m_preset->setCurrentIndex(settings.recipe ? 0 : 1);
+    showSettings(settings);
+    validate();
+}
+
+QWidget* TrainDialog::buildDevices(const QList<TrainingLauncher::DeviceChoice>& devices)
+{
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    for (const auto& device : devices) {
+        QString text = device.name == QLatin1String("cpu") ? tr("CPU") : device.name;
+        if (device.memoryBytes > 0 && device.name != QLatin1String("cpu"))
+            text += QStringLiteral(" (%1, %2 GiB)").arg(device.description).arg(double(device.memoryBytes) / (1ull << 30), 0, 'f', 0);
+        auto* check = new QCheckBox(text, box);
+        check->setProperty("device", device.name);
+        check->setToolTip(device.name == QLatin1String("cpu") ? tr("Train on the CPU (%1)").arg(device.description)
+                                                              : tr("Several GPUs train data-parallel, one process each (NCCL)"));
+        row->addWidget(check);
+        m_devices.append(check);
+        // The CPU or GPUs, not both.
+        connect(check, &QCheckBox::toggled, this, [this, check](bool on) {
+            const bool cpu = check->property("device").toString() == QLatin1String("cpu");
+            if (on)
+                for (QCheckBox* other : std::as_const(m_devices))
+                    if (other != check && (cpu || other->property("device").toString() == QLatin1String("cpu")))
+                        other->setChecked(false);
+            validate();
+        });
+    }
+    row->addStretch(1);
+    return box;
+}
+
+TrainingLauncher::Settings TrainDialog::presetSettings(Preset preset)
+{
+    TrainingLauncher::Settings settings;
+    if (preset == SegNetCamVid) {
+        // SegNet's published CamVid recipe (docs/ENGINE.md): --recipe sets the rest exactly.
+        settings.recipe = true;
+        settings.model = QStringLiteral("segnet");
+        settings.epochs = 100;
+        settings.batch = 4;
+        settings.height = 360;
+        settings.width = 480;
+        settings.optimizer = QStringLiteral("sgd");
+        settings.learningRate = 1e-3;
+        settings.schedule = QStringLiteral("none");
+        settings.classWeighting = QStringLiteral("median");
+    }
+    return settings;
+}
+
+void TrainDialog::applyPreset(Preset preset)
+{
+    m_preset->setCurrentIndex(m_preset->findData(int(preset)));
+    TrainingLauncher::Settings settings = presetSettings(preset);
+    settings.devices = this->settings().devices;  // the machine does not change with the recipe
+    showSettings(settings);
+}
+
+void TrainDialog::showSettings(const TrainingLauncher::Settings& settings)
+{
+    m_recipe = settings.recipe;
+    // The model asked for, else the engine's default.
+    int current = settings.model.isEmpty() ? -1 : m_model->findData(settings.model);
+    for (int i = 0; current < 0 && i < m_model->count(); ++i)
+        if (m_model->itemData(i, Qt::UserRole + 1).toBool())
+            current = i;
+    m_model->setCurrentIndex(std::max(0, current));
+    m_epochs->setValue(settings.epochs);
+    m_height->setValue(settings.height);
+    m_width->setValue(settings.width);
+    m_batch->setValue(settings.batch);
+    select(m_optimizer, settings.optimizer);
+    m_learningRate->setValue(settings.learningRate);
+    select(m_schedule, settings.schedule);
+    m_flip->setChecked(settings.flip);
+    m_translate->setValue(settings.translate);
+    select(m_classWeighting, settings.classWeighting);
+    m_valEpochs->setValue(settings.valEpochs);
+    // No device asked for: the first GPU if there is one, else the CPU (what "auto" picks).
+    const QStringList wanted = settings.devices.isEmpty() && !m_devices.isEmpty()
+                                   ? QStringList{m_devices.size() > 1 ? m_devices[1]->property("device").toString()
+                                                                      : m_devices[0]->property("device").toString()}
+                                   : settings.devices;
+    for (QCheckBox* check : std::as_const(m_devices)) {
+        const QSignalBlocker blocker(check);
+        check->setChecked(wanted.contains(check->property("device").toString()));
+    }
     validate();
 }
 
 void TrainDialog::validate()
 {
+    if (!m_train)
+        return;  // still building
     const QString name = m_name->text();
     QString problem;
     if (name.isEmpty())
         problem = tr("Give the run a name.");
     else if (!m_runsFolder.isEmpty() && QDir(m_runsFolder).exists(name))
         problem = tr("A run named %1 exists already; choose another name.").arg(name);
+    else if (!m_devices.isEmpty() && settings().devices.isEmpty())
+        problem = tr("Choose a device: the CPU or at least one GPU.");
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_train->setEnabled(problem.isEmpty());
@@ -90,11 +248,22 @@ bool TrainDialog::canTrain() const { return m_problem->text().isEmpty(); }
 TrainingLauncher::Settings TrainDialog::settings() const
 {
     TrainingLauncher::Settings settings;
+    settings.recipe = m_recipe && m_preset->currentData().toInt() == SegNetCamVid;
     settings.model = m_model->currentData().toString();
     settings.epochs = m_epochs->value();
     settings.height = m_height->value();
     settings.width = m_width->value();
     settings.batch = m_batch->value();
+    settings.optimizer = m_optimizer->currentData().toString();
+    settings.learningRate = m_learningRate->value();
+    settings.schedule = m_schedule->currentData().toString();
+    settings.flip = m_flip->isChecked();
+    settings.translate = m_translate->value();
+    settings.classWeighting = m_classWeighting->currentData().toString();
+    settings.valEpochs = m_valEpochs->value();
+    for (QCheckBox* check : m_devices)
+        if (check->isChecked())
+            settings.devices << check->property("device").toString();
     return settings;
 }
 

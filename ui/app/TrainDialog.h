@@ -4,7 +4,9 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QLineEdit;
@@ -12,35 +14,55 @@ class QSpinBox;
 
 namespace segstudio::ui {
 
-// Asks for the few settings of a new run (model, epochs, pack size, batch, run name) with
-// defaults that finish on a CPU. Everything else is segstudio-train's default. A name that is
-// empty or already a run in runsFolder is explained in the dialog, and Train stays disabled, so
-// nothing typed is lost to a refusal after the dialog closed.
+// The settings of a new run. A preset fills them: "SegNet · CamVid", the published reference
+// recipe, or the engine's defaults that learn well on a CPU (the one proposed); every field stays
+// editable: model, devices (CPU, or one checkbox per GPU: several train data-parallel), epochs,
+// batch, pack size, optimiser and learning rate, schedule, augmentation, class weighting and
+// validation frequency. "Default" fields are left to segstudio-train. Settings that cannot work
+// (an empty or taken run name, no device) are explained in the dialog and Train stays disabled,
+// so nothing typed is lost to a refusal after the dialog closed. No devices given: the engine
+// chooses (no device boxes).
 class TrainDialog : public QDialog {
     Q_OBJECT
 
 public:
+    enum Preset { SegNetCamVid, EngineDefaults };
+
     TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder = {},
                 const QList<TrainingLauncher::ModelChoice>& models = TrainingLauncher::builtInModels(),
-                QWidget* parent = nullptr);
+                QWidget* parent = nullptr, const QList<TrainingLauncher::DeviceChoice>& devices = {});
 
     TrainingLauncher::Settings settings() const;
     QString runName() const;
     QString problem() const;  // why Train is disabled; empty when it is not
     bool canTrain() const;
+    void applyPreset(Preset preset);
+    static TrainingLauncher::Settings presetSettings(Preset preset);
 
 private:
+    void showSettings(const TrainingLauncher::Settings& settings);
+    QWidget* buildDevices(const QList<TrainingLauncher::DeviceChoice>& devices);
     void validate();
 
     QString m_runsFolder;
     QLabel* m_problem;
     QPushButton* m_train = nullptr;
+    QComboBox* m_preset;
     QLineEdit* m_name;
     QComboBox* m_model;
+    QList<QCheckBox*> m_devices;  // the CPU first, then each GPU
     QSpinBox* m_epochs;
     QSpinBox* m_height;
     QSpinBox* m_width;
     QSpinBox* m_batch;
+    QComboBox* m_optimizer;
+    QDoubleSpinBox* m_learningRate;
+    QComboBox* m_schedule;
+    QCheckBox* m_flip;
+    QSpinBox* m_translate;
+    QComboBox* m_classWeighting;
+    QSpinBox* m_valEpochs;
+    bool m_recipe = false;
 };
 
 }  // namespace segstudio::ui

@@ -2,82 +2,130 @@
 
 #include "MetricsPlot.h"
 #include "ProcessLog.h"
+#include "RunInfoPanel.h"
 #include "RunWatcher.h"
+#include "RunsTable.h"
 #include "TrainDialog.h"
+#include "TrainingMonitor.h"
+
+#include "pack/PackError.h"
+#include "pack/PackReader.h"
+#include "run/MetricsReader.h"
+#include "run/RunLayout.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QFontDatabase>
-#include <QHBoxLayout>
+#include <QGridLayout>
+#include <QInputDialog>
 #include <QLabel>
-#include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace segstudio::ui {
 
 namespace {
 constexpr qint64 kLogTailBytes = 64 * 1024;
 constexpr int kLogMaxLines = 5000;
+
+run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.toStdString()); }
 }  // namespace
 
 TrainingDock::TrainingDock(QWidget* parent)
-    : QWidget(parent), m_runs(new QListWidget(this)), m_trainButton(new QPushButton(tr("&Train…"), this)),
-      m_stopButton(new QPushButton(tr("&Stop"), this)), m_status(new QLabel(this)), m_plot(new MetricsPlot(this)),
-      m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)),
-      m_runsWatcher(new QFileSystemWatcher(this)), m_launcher(new TrainingLauncher(this))
+    : QWidget(parent), m_runs(new RunsTable(this)), m_trainButton(new QPushButton(tr("&Train…"), this)),
+      m_stopButton(new QPushButton(tr("&Stop"), this)), m_stopAfterEpochButton(new QPushButton(tr("Stop after &epoch"), this)),
+      m_resumeButton(new QPushButton(tr("Res&ume…"), this)), m_againButton(new QPushButton(tr("Train &again…"), this)),
+      m_openButton(new QPushButton(tr("&Open run…"), this)),
+      m_info(new RunInfoPanel(this)), m_status(new QLabel(this)), m_monitor(new TrainingMonitor(this)),
+      m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_runsWatcher(new QFileSystemWatcher(this)),
+      m_launcher(new TrainingLauncher(this))
 {
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kLogMaxLines);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_trainButton->setToolTip(tr("Pack the train and val splits and train a model on them (segstudio-train)"));
-    m_stopButton->setToolTip(tr("Ask the trainer to save a checkpoint and stop"));
+    m_stopButton->setToolTip(tr("Ask the trainer to save a checkpoint and stop now"));
+    m_stopAfterEpochButton->setToolTip(tr("Finish the current epoch and its validation, save a checkpoint and stop"));
+    m_resumeButton->setToolTip(tr("Continue the selected run where it stopped, optionally for more epochs"));
+    m_againButton->setToolTip(tr("Train a new run with the selected run's settings on the current labels"));
+    m_openButton->setToolTip(tr("Watch any run folder, also one another machine is still writing (a shared folder)"));
 
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(new QLabel(tr("Runs:"), side));
     sideLayout->addWidget(m_runs, 1);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_trainButton);
-    buttons->addWidget(m_stopButton);
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(m_trainButton, 0, 0);
+    buttons->addWidget(m_againButton, 0, 1);
+    buttons->addWidget(m_stopButton, 1, 0);
+    buttons->addWidget(m_stopAfterEpochButton, 1, 1);
+    buttons->addWidget(m_resumeButton, 2, 0);
+    buttons->addWidget(m_openButton, 2, 1);
     sideLayout->addLayout(buttons);
+    sideLayout->addWidget(m_info);
     sideLayout->addWidget(m_status);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(side);
-    splitter->addWidget(m_plot);
+    splitter->addWidget(m_monitor);
     splitter->addWidget(m_log);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 2);
-    splitter->setSizes({180, 520, 360});
+    splitter->setStretchFactor(2, 1);
+    splitter->setSizes({330, 640, 280});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(splitter);
 
-    connect(m_trainButton, &QPushButton::clicked, this, &TrainingDock::trainInteractively);
+    connect(m_trainButton, &QPushButton::clicked, this, [this] { trainInteractively(m_lastSettings); });
+    connect(m_againButton, &QPushButton::clicked, this,
+            [this] { trainInteractively(TrainingLauncher::settingsOfRun(currentRunDirectory(), m_lastSettings)); });
     connect(m_stopButton, &QPushButton::clicked, this, &TrainingDock::stopTraining);
-    connect(m_runs, &QListWidget::currentTextChanged, this, [this](const QString& name) {
+    connect(m_stopAfterEpochButton, &QPushButton::clicked, this, &TrainingDock::stopAfterEpoch);
+    connect(m_resumeButton, &QPushButton::clicked, this, &TrainingDock::resumeInteractively);
+    connect(m_openButton, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a run folder"), runsFolder());
+        if (!dir.isEmpty() && !openRunFolder(dir))
+            QMessageBox::warning(this, tr("Open run"), m_status->text());
+    });
+    connect(m_runs, &RunsTable::currentRunChanged, this, [this](const QString& name) {
         showRun(name.isEmpty() ? QString() : QDir(runsFolder()).filePath(name));
     });
+    connect(m_runs, &RunsTable::comparisonChanged, this, &TrainingDock::compareRuns);
     connect(m_runsWatcher, &QFileSystemWatcher::directoryChanged, this, &TrainingDock::refreshRuns);
-    connect(m_watcher, &RunWatcher::reset, m_plot, &MetricsPlot::clearPoints);
-    connect(m_watcher, &RunWatcher::pointsAdded, m_plot, &MetricsPlot::addPoints);
-    connect(m_watcher, &RunWatcher::error, this, [this](const QString& message) { m_status->setText(message); });
+    connect(m_watcher, &RunWatcher::reset, this, [this] {
+        m_monitor->clear();
+        m_progress.clear();
+        updateInfo();
+    });
+    connect(m_watcher, &RunWatcher::recordsAdded, this, &TrainingDock::addRecords);
+    connect(m_watcher, &RunWatcher::warning, this, [this](const QString& message) { m_status->setText(message); });
+    connect(m_monitor, &TrainingMonitor::statusMessage, this, [this](const QString& text) {
+        if (!text.isEmpty())
+            m_status->setText(text);
+    });
     connect(m_launcher, &TrainingLauncher::output, this, &TrainingDock::appendLog);
-    connect(m_launcher, &TrainingLauncher::finished, this, [this](bool, const QString& message) {
+    connect(m_launcher, &TrainingLauncher::finished, this, [this](bool ok, const QString& message) {
         m_status->setText(message);
         appendLog(message + QLatin1Char('\n'));
+        m_outcomeRun = m_launcher->runDirectory();
+        m_outcomeState = ok ? tr("Finished") : message.startsWith(tr("Stopped")) ? tr("Stopped") : tr("Failed");
+        m_outcomeReason = ok ? QString() : message;
+        m_watcher->poll();  // the last records, before the panel says the run ended
         refreshRuns();
+        updateInfo();
         updateButtons();
     });
     setProjectFile({});
@@ -85,6 +133,8 @@ TrainingDock::TrainingDock(QWidget* parent)
 }
 
 TrainingDock::~TrainingDock() = default;
+
+MetricsPlot* TrainingDock::plot() const { return m_monitor->plot(); }
 
 void TrainingDock::setProjectFile(const QString& projectFile)
 {
@@ -95,8 +145,8 @@ void TrainingDock::setProjectFile(const QString& projectFile)
         showRun({});
     refreshRuns();
     // A project opens on its newest run, so its curves and predictions are there after a restart.
-    if (!m_runs->currentItem() && m_runs->count() > 0)
-        m_runs->setCurrentRow(0);
+    if (m_runs->currentRun().isEmpty() && !m_runs->runNames().isEmpty())
+        m_runs->setCurrentRun(m_runs->runNames().first());
     updateButtons();
 }
 
@@ -107,17 +157,11 @@ QString TrainingDock::runsFolder() const
     return QFileInfo(m_projectFile).dir().filePath(QStringLiteral("runs"));
 }
 
-QStringList TrainingDock::runNames() const
-{
-    QStringList names;
-    for (int row = 0; row < m_runs->count(); ++row)
-        names << m_runs->item(row)->text();
-    return names;
-}
+QStringList TrainingDock::runNames() const { return m_runs->runNames(); }
 
 void TrainingDock::refreshRuns()
 {
-    const QString current = m_runs->currentItem() ? m_runs->currentItem()->text() : QString();
+    const QString current = m_runs->currentRun();
     if (!m_runsWatcher->directories().isEmpty())
         m_runsWatcher->removePaths(m_runsWatcher->directories());
     if (!m_projectFile.isEmpty()) {
@@ -126,35 +170,47 @@ void TrainingDock::refreshRuns()
         if (QDir(watched).exists())
             m_runsWatcher->addPath(watched);
     }
-    const QSignalBlocker blocker(m_runs);
-    m_runs->clear();
-    if (!runsFolder().isEmpty()) {
-        // Newest first: the run a user just started, or wants to compare, is at the top.
-        const auto entries = QDir(runsFolder()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-        for (const QFileInfo& entry : entries)
-            m_runs->addItem(entry.fileName());
-    }
     // Keep the selected run when it is still there; the watcher follows the selection (the
-    // signals are blocked here, and another project may have a run of the same name).
+    // selection signals are held back here, and another project may have a run of the same name).
     QString expected;
-    const auto matches = m_runs->findItems(current, Qt::MatchExactly);
-    if (!current.isEmpty() && !matches.isEmpty()) {
-        m_runs->setCurrentItem(matches.first());
-        expected = QDir(runsFolder()).filePath(current);
+    {
+        const QSignalBlocker blocker(m_runs);
+        m_runs->setRunsFolder(runsFolder());
+        if (!current.isEmpty() && m_runs->setCurrentRun(current))
+            expected = QDir(runsFolder()).filePath(current);
     }
-    if (m_watcher->runDirectory() != expected)
+    // A run opened from elsewhere (openRunFolder) stays in view while the project's runs change.
+    const QString watched = m_watcher->runDirectory();
+    const bool external = !watched.isEmpty() && QFileInfo(watched).dir() != QDir(runsFolder());
+    if (!external && watched != expected)
         showRun(expected);
+    updateButtons();
 }
 
 bool TrainingDock::selectRun(const QString& name)
 {
-    const auto matches = m_runs->findItems(name, Qt::MatchExactly);
-    if (matches.isEmpty())
+    if (!m_runs->runNames().contains(name))
         return false;
-    if (m_runs->currentItem() == matches.first())
+    if (m_runs->currentRun() == name)
         showRun(QDir(runsFolder()).filePath(name));  // re-read from the start
     else
-        m_runs->setCurrentItem(matches.first());
+        m_runs->setCurrentRun(name);
+    return true;
+}
+
+bool TrainingDock::openRunFolder(const QString& dir)
+{
+    if (!QFileInfo::exists(QString::fromStdString(layoutOf(dir).metricsFile().string()))) {
+        m_status->setText(tr("%1 holds no metrics.jsonl: not a run folder (yet)").arg(dir));
+        return false;
+    }
+    if (QDir(runsFolder()) == QFileInfo(dir).dir())
+        return selectRun(QFileInfo(dir).fileName());
+    {
+        const QSignalBlocker blocker(m_runs);
+        m_runs->setCurrentItem(nullptr);
+    }
+    showRun(dir);
     return true;
 }
 
@@ -162,11 +218,68 @@ QString TrainingDock::currentRunDirectory() const { return m_watcher->runDirecto
 
 void TrainingDock::showRun(const QString& dir)
 {
+    m_monitor->setRunDirectory(dir);
+    showClassNames(dir);
     m_watcher->setRunDirectory(dir);
     emit currentRunChanged(dir);
     // The trainer's own output stays while it runs; an older run shows its log.txt.
     if (!m_launcher->isBusy())
         showLogFile(dir);
+    updateButtons();
+}
+
+void TrainingDock::showClassNames(const QString& dir)
+{
+    QStringList names;
+    if (!dir.isEmpty()) {
+        try {
+            const pack::PackReader pack(layoutOf(dir).trainPack().string(), /*verifyChecksum=*/false);
+            for (const auto& c : pack.spec().classes)
+                names << QString::fromStdString(c.name);
+        } catch (const pack::PackError&) {
+            // not packed here (a run started elsewhere): classes keep their numbers
+        }
+    }
+    m_monitor->setClassNames(names);
+}
+
+void TrainingDock::addRecords(const std::vector<run::MetricsRecord>& records)
+{
+    m_monitor->addRecords(records);
+    m_progress.add(records);
+    m_runs->updateRun(QFileInfo(currentRunDirectory()).fileName(), m_progress);
+    updateInfo();
+}
+
+void TrainingDock::compareRuns(const QStringList& runDirs)
+{
+    // Read on a worker; the overlay comes when it is read.
+    auto* watcher = new QFutureWatcher<std::vector<MetricsPlot::ComparedRun>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        m_monitor->plot()->setComparison(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([runDirs] {
+        std::vector<MetricsPlot::ComparedRun> runs;
+        for (const QString& dir : runDirs)
+            runs.push_back({QFileInfo(dir).fileName(),
+                            run::MetricsReader::readAll(run::RunLayout(dir.toStdString()).metricsFile())});
+        return runs;
+    }));
+}
+
+void TrainingDock::updateInfo()
+{
+    if (m_watcher->runDirectory().isEmpty()) {
+        m_info->clear();
+        return;
+    }
+    m_info->showProgress(m_progress);
+    // The launcher knows how its process ended even when the file cannot say (a trainer that
+    // failed before writing, a crash); the file's own "ended" state wins when it has one.
+    if (m_outcomeRun == m_watcher->runDirectory() && !m_outcomeState.isEmpty() && !run::isEnded(m_progress.state()))
+        m_info->showOutcome(m_outcomeState, m_outcomeReason);
+    updateButtons();
 }
 
 void TrainingDock::showLogFile(const QString& dir)
@@ -174,7 +287,7 @@ void TrainingDock::showLogFile(const QString& dir)
     m_log->clear();
     if (dir.isEmpty())
         return;
-    QFile file(QDir(dir).filePath(QStringLiteral("log.txt")));
+    QFile file(QString::fromStdString(layoutOf(dir).logFile().string()));
     if (!file.open(QIODevice::ReadOnly))
         return;
     if (file.size() > kLogTailBytes)
@@ -184,10 +297,10 @@ void TrainingDock::showLogFile(const QString& dir)
 
 void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, text); }
 
-void TrainingDock::trainInteractively()
+void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed)
 {
     const QString name = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    TrainDialog dialog(name, m_lastSettings, runsFolder(), m_launcher->models(), this);
+    TrainDialog dialog(name, proposed, runsFolder(), m_launcher->models(), this, m_launcher->devices());
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_lastSettings = dialog.settings();
@@ -201,6 +314,7 @@ bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Se
         return false;
     const QString dir = QDir(runsFolder()).filePath(name);
     m_log->clear();
+    m_outcomeRun.clear();
     if (!m_launcher->start(m_projectFile, dir, settings))
         return false;
     m_status->setText(tr("Training %1…").arg(name));
@@ -210,12 +324,54 @@ bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Se
     return true;
 }
 
+void TrainingDock::resumeInteractively()
+{
+    const int configured = std::max(1, m_progress.epochs());
+    // A finished run resumes only for more epochs; a stopped one may keep its total.
+    const int proposed = m_progress.state() == run::RunState::Finished ? configured * 2 : configured;
+    bool ok = false;
+    const int epochs = QInputDialog::getInt(this, tr("Resume"),
+                                            tr("Train %1 until epoch (now %2 of %3):")
+                                                .arg(QFileInfo(currentRunDirectory()).fileName())
+                                                .arg(m_progress.epochsDone())
+                                                .arg(configured),
+                                            proposed, 1, 100000, 1, &ok);
+    if (ok && !resumeTraining(epochs == configured ? 0 : epochs))
+        QMessageBox::warning(this, tr("Resume"), m_status->text());
+}
+
+bool TrainingDock::resumeTraining(int epochs)
+{
+    const QString dir = currentRunDirectory();
+    if (dir.isEmpty() || m_launcher->isBusy())
+        return false;
+    m_log->clear();
+    m_outcomeRun.clear();
+    if (!m_launcher->resume(dir, epochs)) {
+        m_status->setText(tr("%1 has no checkpoint to resume from").arg(QFileInfo(dir).fileName()));
+        return false;
+    }
+    m_status->setText(tr("Resuming %1…").arg(QFileInfo(dir).fileName()));
+    updateButtons();
+    return true;
+}
+
 void TrainingDock::stopTraining()
 {
     if (!m_launcher->isBusy())
         return;
-    m_status->setText(tr("Stopping…"));
+    m_status->setText(tr("Stopping: the trainer saves a checkpoint…"));
     m_launcher->stop();
+}
+
+bool TrainingDock::stopAfterEpoch()
+{
+    if (!m_launcher->stopAfterEpoch())
+        return false;
+    m_status->setText(tr("Stopping after this epoch and its validation…"));
+    m_stopAfterEpochAsked = true;
+    updateButtons();
+    return true;
 }
 
 bool TrainingDock::confirmStop(QWidget* parent)
@@ -224,8 +380,8 @@ bool TrainingDock::confirmStop(QWidget* parent)
         return true;
     const auto answer = QMessageBox::question(
         parent, tr("Training"),
-        tr("A training is running in %1.\n\nStop it? It saves a checkpoint; continue it later with "
-           "segstudio-train train --resume.")
+        tr("A training is running in %1.\n\nStop it? It saves a checkpoint; Resume in the Training panel "
+           "continues it later.")
             .arg(m_launcher->runDirectory()),
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Yes)
@@ -238,11 +394,19 @@ void TrainingDock::updateButtons()
 {
     const bool busy = m_launcher->isBusy();
     const bool haveTrainer = !m_launcher->trainer().isEmpty();
-    m_trainButton->setEnabled(!m_projectFile.isEmpty() && !busy && haveTrainer);
+    const bool project = !m_projectFile.isEmpty();
+    const QString run = currentRunDirectory();
+    m_trainButton->setEnabled(project && !busy && haveTrainer);
     if (!haveTrainer)
         m_trainButton->setToolTip(tr("segstudio-train was not found next to the application or on PATH"));
     m_stopButton->setEnabled(busy);
-    m_runs->setEnabled(!m_projectFile.isEmpty());
+    if (!busy)
+        m_stopAfterEpochAsked = false;
+    m_stopAfterEpochButton->setEnabled(busy && !m_stopAfterEpochAsked);
+    m_resumeButton->setEnabled(!busy && haveTrainer && !run.isEmpty() && layoutOf(run).canResume());
+    m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty() &&
+                              QFileInfo::exists(QString::fromStdString(layoutOf(run).configFile().string())));
+    m_runs->setEnabled(project);
 }
 
 }  // namespace segstudio::ui

@@ -2,25 +2,31 @@
 
 #include "TrainingLauncher.h"
 
+#include "run/RunProgress.h"
+
 #include <QWidget>
 
 class QFileSystemWatcher;
 class QLabel;
-class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 
 namespace segstudio::ui {
 
 class MetricsPlot;
+class RunInfoPanel;
+class RunsTable;
 class RunWatcher;
+class TrainingMonitor;
 
-// The "Training" panel: the runs of the open project (folders under <project folder>/runs/),
-// Train… and Stop, live curves of the selected run and the trainer's output. Selecting any run,
-// also one started elsewhere, shows its curves; they grow as its metrics.jsonl grows. The list
-// follows runs/ as runs appear or go.
+// The "Training" panel: the runs of the open project (folders under <project folder>/runs/) as a
+// table (RunsTable; ticked runs are overlaid for comparison), the selected run's live monitor
+// (curves, information panel with progress and ETA) and the trainer's output,
+// and the controls: Train…, Stop, Stop after this epoch, Resume…, Train again…. Selecting any
+// run, also one started elsewhere or still written by another machine, shows it; it grows as its
+// metrics.jsonl grows. The list follows runs/ as runs appear or go.
 // Requirements: GUI thread. Training runs in segstudio-train (TrainingLauncher); this panel only
-//   reads the run directory, so it never blocks on the process.
+//   reads the run folder (on a worker, RunWatcher), so it never blocks on the process or the file.
 class TrainingDock : public QWidget {
     Q_OBJECT
 
@@ -34,42 +40,69 @@ public:
     QStringList runNames() const;
     void refreshRuns();
     bool selectRun(const QString& name);  // false when there is no such run
+    // Any run folder, also outside the project (a shared folder another machine writes to).
+    bool openRunFolder(const QString& dir);
     QString currentRunDirectory() const;
 
     // Starts pack + train into runs/<name> without asking (Train… asks first, then calls this).
     bool startTraining(const QString& name, const TrainingLauncher::Settings& settings);
+    // Continues the selected run where it stopped; epochs > 0 changes its total.
+    bool resumeTraining(int epochs = 0);
     void stopTraining();
+    bool stopAfterEpoch();
     // Before the window closes: while a training runs, asks whether to stop it (it saves a
     // checkpoint; the run can be resumed) and stops it on yes. False = the user wants to stay.
     bool confirmStop(QWidget* parent);
 
-    MetricsPlot* plot() const { return m_plot; }
+    TrainingMonitor* monitor() const { return m_monitor; }
+    MetricsPlot* plot() const;
+    RunInfoPanel* infoPanel() const { return m_info; }
+    const run::RunProgress& progress() const { return m_progress; }
     RunWatcher* watcher() const { return m_watcher; }
     TrainingLauncher* launcher() const { return m_launcher; }
     QPlainTextEdit* logView() const { return m_log; }
     QFileSystemWatcher* runsWatcher() const { return m_runsWatcher; }
+    QLabel* statusLabel() const { return m_status; }
+    RunsTable* runsTable() const { return m_runs; }
 
 signals:
     void currentRunChanged(const QString& runDir);  // empty = none
 
 private:
-    void trainInteractively();
+    void trainInteractively(const TrainingLauncher::Settings& proposed);
+    void resumeInteractively();
     void showRun(const QString& dir);
+    void showClassNames(const QString& dir);
+    void addRecords(const std::vector<run::MetricsRecord>& records);
+    void updateInfo();
     void appendLog(const QString& text);
     void showLogFile(const QString& dir);
     void updateButtons();
+    void compareRuns(const QStringList& runDirs);
 
     QString m_projectFile;
-    QListWidget* m_runs;
+    RunsTable* m_runs;
     QPushButton* m_trainButton;
     QPushButton* m_stopButton;
+    QPushButton* m_stopAfterEpochButton;
+    QPushButton* m_resumeButton;
+    QPushButton* m_againButton;
+    QPushButton* m_openButton;
+    RunInfoPanel* m_info;
     QLabel* m_status;
-    MetricsPlot* m_plot;
+    TrainingMonitor* m_monitor;
     QPlainTextEdit* m_log;
     RunWatcher* m_watcher;
+    run::RunProgress m_progress;
     QFileSystemWatcher* m_runsWatcher;  // runs/ (and the project folder until runs/ exists)
     TrainingLauncher* m_launcher;
     TrainingLauncher::Settings m_lastSettings;
+    bool m_stopAfterEpochAsked = false;
+    // What the launcher said when its process ended, for the run it ran: shown while the file
+    // does not say the run ended (a trainer that failed before writing, or was killed).
+    QString m_outcomeRun;
+    QString m_outcomeState;
+    QString m_outcomeReason;
 };
 
 }  // namespace segstudio::ui

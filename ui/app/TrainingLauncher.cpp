@@ -1,23 +1,36 @@
 #include "TrainingLauncher.h"
 
+#include "pack/PackError.h"
+#include "pack/PackReader.h"
+#include "run/ExitCode.h"
+#include "run/RunLayout.h"
+
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
+
+#include <csignal>
 
 namespace segstudio::ui {
 
 namespace {
-constexpr int kExitStopped = 130;  // docs/ENGINE.md
-constexpr int kExitDiverged = 3;
-}
+
+QString path(const std::filesystem::path& file) { return QString::fromStdString(file.string()); }
+
+run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.toStdString()); }
+
+}  // namespace
 
 TrainingLauncher::TrainingLauncher(QObject* parent) : QObject(parent), m_process(new QProcess(this)), m_program(findTrainer())
 {
     m_models = builtInModels();
+    m_devices.append({QStringLiteral("cpu"), QString(), 0});
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     connect(m_process, &QProcess::readyRead, this, [this] {
         const QString text = QString::fromLocal8Bit(m_process->readAll());
@@ -33,6 +46,12 @@ TrainingLauncher::TrainingLauncher(QObject* parent) : QObject(parent), m_process
 
 TrainingLauncher::~TrainingLauncher()
 {
+    for (QProcess* catalog : {m_catalog, m_deviceCatalog})
+        if (catalog && catalog->state() != QProcess::NotRunning) {
+            catalog->disconnect(this);
+            catalog->kill();  // a listing: nothing to save
+            catalog->waitForFinished(1000);
+        }
     // Leaving a trainer running after the window closed would be a surprise: ask it to stop (it
     // checkpoints) and give it a moment before the QProcess destructor kills it.
     if (m_process->state() != QProcess::NotRunning) {
@@ -72,6 +91,23 @@ void TrainingLauncher::refreshModels()
         });
     }
     m_catalog->start(m_program, {QStringLiteral("models"), QStringLiteral("--json")});
+    if (!m_deviceCatalog) {
+        m_deviceCatalog = new QProcess(this);
+        connect(m_deviceCatalog, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+            if (status != QProcess::NormalExit || exitCode != 0)
+                return;  // keep "cpu"
+            QList<DeviceChoice> devices;
+            for (const QJsonValue& item : QJsonDocument::fromJson(m_deviceCatalog->readAllStandardOutput()).array())
+                devices.append({item[QStringLiteral("name")].toString(), item[QStringLiteral("description")].toString(),
+                                qint64(item[QStringLiteral("memory_bytes")].toDouble())});
+            if (devices.isEmpty())
+                return;
+            m_devices = devices;
+            emit devicesChanged();
+        });
+    }
+    if (m_deviceCatalog->state() == QProcess::NotRunning)
+        m_deviceCatalog->start(m_program, {QStringLiteral("devices"), QStringLiteral("--json")});
 }
 
 QString TrainingLauncher::findTrainer()
@@ -96,15 +132,84 @@ QStringList TrainingLauncher::packArguments(const QString& projectFile, const QS
 
 QStringList TrainingLauncher::trainArguments(const QString& runDir, const Settings& settings)
 {
-    const QDir dir(runDir);
-    QStringList arguments{QStringLiteral("train"), QStringLiteral("--train-pack"), dir.filePath(QStringLiteral("train.pack")),
-                          QStringLiteral("--val-pack"), dir.filePath(QStringLiteral("val.pack")), QStringLiteral("-o"), runDir};
+    const auto files = layoutOf(runDir);
+    QStringList arguments{QStringLiteral("train"), QStringLiteral("--train-pack"), path(files.trainPack()),
+                          QStringLiteral("--val-pack"), path(files.valPack()), QStringLiteral("-o"), runDir};
     // Only what the user chose; everything else is the engine's defaults, which learn well.
+    if (settings.recipe)
+        arguments << QStringLiteral("--recipe");
     if (!settings.model.isEmpty())
         arguments << QStringLiteral("--model") << settings.model;
     arguments << QStringLiteral("--epochs") << QString::number(settings.epochs) << QStringLiteral("--batch")
               << QString::number(settings.batch);
+    const auto option = [&arguments](const char* name, const QString& value) {
+        if (!value.isEmpty())
+            arguments << QString::fromLatin1(name) << value;
+    };
+    option("--optimizer", settings.optimizer);
+    option("--lr", settings.learningRate > 0 ? QString::number(settings.learningRate, 'g', 6) : QString());
+    option("--schedule", settings.schedule);
+    option("--class-weighting", settings.classWeighting);
+    if (!settings.flip)
+        arguments << QStringLiteral("--no-flip");
+    if (settings.translate != Settings().translate)
+        option("--translate", QString::number(settings.translate));
+    if (settings.valEpochs != Settings().valEpochs)
+        option("--val-epochs", QString::number(settings.valEpochs));
+    // One device: --device; several: one process each, data parallel (--devices).
+    if (settings.devices.size() == 1)
+        option("--device", settings.devices.first());
+    else if (settings.devices.size() > 1)
+        option("--devices", settings.devices.join(QLatin1Char(',')));
     return arguments;
+}
+
+QStringList TrainingLauncher::resumeArguments(const QString& runDir, int epochs)
+{
+    QStringList arguments{QStringLiteral("train"), QStringLiteral("--resume"), runDir};
+    if (epochs > 0)
+        arguments << QStringLiteral("--epochs") << QString::number(epochs);
+    return arguments;
+}
+
+TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir, const Settings& fallback)
+{
+    Settings settings = fallback;
+    const auto files = layoutOf(runDir);
+    QFile file(path(files.configFile()));
+    if (file.open(QIODevice::ReadOnly)) {
+        const QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
+        settings.model = config.value(QStringLiteral("model")).toString(settings.model);
+        settings.epochs = config.value(QStringLiteral("epochs")).toInt(settings.epochs);
+        settings.batch = config.value(QStringLiteral("batchSize")).toInt(settings.batch);
+        settings.optimizer = config.value(QStringLiteral("optimizer")).toString(settings.optimizer);
+        settings.learningRate = config.value(QStringLiteral("learningRate")).toDouble(settings.learningRate);
+        settings.schedule = config.value(QStringLiteral("schedule")).toString(settings.schedule);
+        settings.classWeighting = config.value(QStringLiteral("classWeighting")).toString(settings.classWeighting);
+        settings.flip = config.value(QStringLiteral("flip")).toBool(settings.flip);
+        settings.translate = config.value(QStringLiteral("translate")).toInt(settings.translate);
+        settings.valEpochs = config.value(QStringLiteral("valEpochs")).toInt(settings.valEpochs);
+    }
+    try {
+        const pack::PackReader pack(files.trainPack().string(), /*verifyChecksum=*/false);
+        settings.height = pack.spec().height;
+        settings.width = pack.spec().width;
+    } catch (const pack::PackError&) {
+        // a run started from a terminal may have its packs elsewhere: keep the fallback size
+    }
+    return settings;
+}
+
+bool TrainingLauncher::resume(const QString& runDir, int epochs)
+{
+    if (isBusy() || m_program.isEmpty() || !layoutOf(runDir).canResume())
+        return false;
+    m_runDir = runDir;
+    m_resumeEpochs = epochs;
+    m_stopping = false;
+    emit started(runDir);
+    runStep(Step::Resume);
+    return true;
 }
 
 bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, const Settings& settings)
@@ -122,6 +227,7 @@ bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, 
     m_projectFile = projectFile;
     m_runDir = runDir;
     m_settings = settings;
+    m_resumeEpochs = 0;
     m_stopping = false;
     emit started(runDir);
     runStep(Step::PackTrain);
@@ -131,17 +237,20 @@ bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, 
 void TrainingLauncher::runStep(Step step)
 {
     m_step = step;
-    const QDir dir(m_runDir);
+    const auto files = layoutOf(m_runDir);
     QStringList arguments;
     switch (step) {
     case Step::PackTrain:
-        arguments = packArguments(m_projectFile, QStringLiteral("train"), dir.filePath(QStringLiteral("train.pack")), m_settings);
+        arguments = packArguments(m_projectFile, QStringLiteral("train"), path(files.trainPack()), m_settings);
         break;
     case Step::PackVal:
-        arguments = packArguments(m_projectFile, QStringLiteral("val"), dir.filePath(QStringLiteral("val.pack")), m_settings);
+        arguments = packArguments(m_projectFile, QStringLiteral("val"), path(files.valPack()), m_settings);
         break;
     case Step::Train:
         arguments = trainArguments(m_runDir, m_settings);
+        break;
+    case Step::Resume:
+        arguments = resumeArguments(m_runDir, m_resumeEpochs);
         break;
     case Step::Idle:
         return;
@@ -155,10 +264,14 @@ void TrainingLauncher::stepFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (m_step == Step::Idle)
         return;
+    const bool training = m_step == Step::Train || m_step == Step::Resume;
+    if (training && status == QProcess::NormalExit && exitCode == run::kExitStopped) {
+        // Stop, or "stop after this epoch" (which the trainer honours on its own time).
+        finish(false, tr("Stopped; the checkpoint was saved: Resume continues the run."));
+        return;
+    }
     if (m_stopping) {
-        finish(false, m_step == Step::Train && exitCode == kExitStopped
-                          ? tr("Stopped; the last checkpoint was saved (resume with segstudio-train train --resume).")
-                          : tr("Stopped."));
+        finish(false, tr("Stopped."));
         return;
     }
     if (status != QProcess::NormalExit) {
@@ -166,11 +279,11 @@ void TrainingLauncher::stepFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     if (exitCode != 0) {
-        const QString what = m_step == Step::Train ? tr("Training failed") : tr("Packing the project failed");
+        const QString what = training ? tr("Training failed") : tr("Packing the project failed");
         const QString reason = failureReason();
-        finish(false, exitCode == kExitDiverged ? tr("Training diverged (NaN loss); see the log.")
-                      : reason.isEmpty()        ? tr("%1 (exit code %2); see the log.").arg(what).arg(exitCode)
-                                                : tr("%1: %2").arg(what, reason));
+        finish(false, exitCode == run::kExitDiverged ? tr("Training diverged (NaN loss); see the log.")
+                      : reason.isEmpty()             ? tr("%1 (exit code %2); see the log.").arg(what).arg(exitCode)
+                                                     : tr("%1: %2").arg(what, reason));
         return;
     }
     switch (m_step) {
@@ -183,6 +296,14 @@ void TrainingLauncher::stepFinished(int exitCode, QProcess::ExitStatus status)
     default:
         finish(true, tr("Training finished."));
     }
+}
+
+bool TrainingLauncher::stopAfterEpoch()
+{
+    // Only the trainer handles SIGUSR1; for a pack step it would be the end of the process.
+    if ((m_step != Step::Train && m_step != Step::Resume) || m_process->state() != QProcess::Running)
+        return false;
+    return ::kill(pid_t(m_process->processId()), SIGUSR1) == 0;
 }
 
 void TrainingLauncher::stop()

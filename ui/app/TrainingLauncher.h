@@ -13,19 +13,32 @@ namespace segstudio::ui {
 // never links LibTorch; it follows the run through its directory (RunWatcher).
 // Requirements: GUI thread; one chain at a time (start() refuses while busy).
 // Guarantees: never blocks: every step is an asynchronous QProcess. stop() sends SIGTERM; the
-//   trainer checkpoints and exits 130, a pack step just ends. finished() comes once per start();
+//   trainer checkpoints and exits 130, a pack step just ends. stopAfterEpoch() sends SIGUSR1: the
+//   trainer ends the epoch (and its validation) first. resume() continues a stopped run (one
+//   step, no packing). finished() comes once per start() or resume();
 //   on a failure its message carries the step's own error line (segstudio-train names the file
 //   and the problem, e.g. "No space left on device").
 class TrainingLauncher : public QObject {
     Q_OBJECT
 
 public:
+    // What the Train dialog sets. Empty or zero = the engine's default (docs/ENGINE.md, "Defaults
+    // that learn"): only what the user chose is passed, so the engine's defaults stay one list.
     struct Settings {
-        QString model;  // empty: the engine's default model (models --json marks it)
-        int epochs = 100;  // with the engine's defaults: a useful model (docs/ENGINE.md, "Defaults")
+        bool recipe = false;  // --recipe: SegNet's published CamVid recipe under the fields below
+        QString model;        // empty: the engine's default model (models --json marks it)
+        int epochs = 100;     // with the engine's defaults: a useful model
         int height = 180;
         int width = 240;
         int batch = 4;
+        QString optimizer;       // sgd | adam | adamw
+        double learningRate = 0;
+        QString schedule;        // none | step | cosine
+        QString classWeighting;  // sqrt-median | median | inverse | none
+        bool flip = true;
+        int translate = 10;  // pixels
+        int valEpochs = 1;
+        QStringList devices;  // empty: the engine's choice; "cpu", or GPUs ("cuda:0", "cuda:1": data parallel)
     };
 
     explicit TrainingLauncher(QObject* parent = nullptr);
@@ -38,33 +51,45 @@ public:
     static QStringList packArguments(const QString& projectFile, const QString& split, const QString& packFile,
                                      const Settings& settings);
     static QStringList trainArguments(const QString& runDir, const Settings& settings);
+    static QStringList resumeArguments(const QString& runDir, int epochs);  // 0 = as configured
+    // The settings a run was trained with (its config.json and train.pack), for "Train again".
+    static Settings settingsOfRun(const QString& runDir, const Settings& fallback);
 
     struct ModelChoice {
         QString name;
         QString description;
         bool isDefault = false;  // what segstudio-train trains when no --model is given
     };
+    struct DeviceChoice {
+        QString name;  // "cpu", "cuda:0", ...
+        QString description;
+        qint64 memoryBytes = 0;
+    };
     // The engine's models (segstudio-train models --json), asked once in the background; until
     // the answer comes, or when the trainer cannot be asked, the models every build has.
     QList<ModelChoice> models() const { return m_models; }
-    void refreshModels();
+    void refreshModels();  // and the devices (segstudio-train devices --json)
     static QList<ModelChoice> builtInModels();
+    QList<DeviceChoice> devices() const { return m_devices; }
 
     void setTrainer(const QString& program) { m_program = program; }
     QString trainer() const { return m_program; }
     bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
+    bool resume(const QString& runDir, int epochs = 0);
     void stop();
+    bool stopAfterEpoch();  // false unless the trainer itself is running
     bool isBusy() const { return m_step != Step::Idle; }
     QString runDirectory() const { return m_runDir; }
 
 signals:
     void modelsChanged();
+    void devicesChanged();
     void started(const QString& runDir);
     void output(const QString& text);  // stdout and stderr of each step, as it comes
     void finished(bool ok, const QString& message);
 
 private:
-    enum class Step { Idle, PackTrain, PackVal, Train };
+    enum class Step { Idle, PackTrain, PackVal, Train, Resume };
     void runStep(Step step);
     void stepFinished(int exitCode, QProcess::ExitStatus status);
     void finish(bool ok, const QString& message);
@@ -76,11 +101,14 @@ private:
     QString m_projectFile;
     QString m_runDir;
     Settings m_settings;
+    int m_resumeEpochs = 0;
     Step m_step = Step::Idle;
     bool m_stopping = false;
     QString m_stepTail;
     QList<ModelChoice> m_models;
-    QProcess* m_catalog = nullptr;  // the last output of the running step, for the reason of a failure
+    QList<DeviceChoice> m_devices;  // "cpu" until the engine answers
+    QProcess* m_catalog = nullptr;
+    QProcess* m_deviceCatalog = nullptr;  // the last output of the running step, for the reason of a failure
 };
 
 }  // namespace segstudio::ui

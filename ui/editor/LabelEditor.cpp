@@ -14,7 +14,7 @@
 #include "SuperpixelTool.h"
 #include "ToolSettings.h"
 
-#include "data/AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "data/DataError.h"
 #include "data/DatasetRelabeler.h"
 #include "data/ImageIO.h"
@@ -57,7 +57,7 @@ QString fromStd(const std::string& text) { return QString::fromStdString(text); 
 // 36 MB buffer for a 12 MP image, whose fresh pages alone cost ~10 ms on open.
 cv::Mat readImageRgbInPlace(const std::filesystem::path& path)
 {
-    const std::string bytes = data::readFile(path);
+    const std::string bytes = run::readFile(path);
     cv::Mat image;
     try {
         image = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data())),

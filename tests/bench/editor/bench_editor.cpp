@@ -9,7 +9,7 @@
 #include "editor/SuperpixelTool.h"
 #include "editor/ToolSettings.h"
 
-#include "data/AtomicFile.h"
+#include "run/AtomicFile.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/Project.h"
@@ -156,7 +156,7 @@ int main(int argc, char** argv)
     for (int i = 0; i < rounds; ++i) {
         QElapsedTimer timer;
         timer.start();
-        const std::string bytes = data::readFile(project.imagePath(0));
+        const std::string bytes = run::readFile(project.imagePath(0));
         const cv::Mat bgr = cv::imdecode(cv::Mat(1, int(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data())),
                                          cv::IMREAD_COLOR);
         decodeImageMs.push_back(msSince(timer));

@@ -1,26 +1,27 @@
 #include "AtomicFile.h"
 
-#include "DataError.h"
+#include "FileError.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <unistd.h>
 
-namespace segstudio::data {
+namespace segstudio::run {
 
 namespace {
 
 std::string systemError() { return std::strerror(errno); }
 
+// A fixed name beside the target (not O_EXCL with a random one): a temp file left by a killed
+// process is simply overwritten on the next save instead of piling up, and tests can put a
+// full disk in its place (a symlink to /dev/full).
 std::filesystem::path tempPathFor(const std::filesystem::path& path)
 {
-    static thread_local std::mt19937_64 random{std::random_device{}()};
-    return path.parent_path() / ("." + path.filename().string() + "." + std::to_string(random() % 1000000) + ".partial");
+    return path.parent_path() / (path.filename().string() + ".tmp");
 }
 
 bool writeAll(int fd, const char* data, std::size_t size)
@@ -54,19 +55,22 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& b
 {
     const bool immediate = durability == Durability::Immediate;
     const std::filesystem::path temp = tempPathFor(path);
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
-        throw DataError(path.string(), "cannot write: " + systemError());
+        throw FileError(path.string(), "cannot write (" + systemError() + ")");
     const bool ok = writeAll(fd, bytes.data(), bytes.size()) && (!immediate || ::fsync(fd) == 0);
     const std::string writeError = ok ? std::string() : systemError();
     if (::close(fd) != 0 || !ok) {
+        const std::string reason = writeError.empty() ? systemError() : writeError;
         std::remove(temp.c_str());
-        throw DataError(path.string(), "cannot write: " + (writeError.empty() ? systemError() : writeError));
+        std::error_code error;
+        const bool kept = std::filesystem::exists(path, error);
+        throw FileError(path.string(), "cannot write (" + reason + ")" + (kept ? "; the previous file is kept" : ""));
     }
     if (std::rename(temp.c_str(), path.c_str()) != 0) {
         const std::string error = systemError();
         std::remove(temp.c_str());
-        throw DataError(path.string(), "cannot replace the file: " + error);
+        throw FileError(path.string(), "cannot replace the file (" + error + ")");
     }
     if (immediate)
         syncDirectory(path.parent_path());
@@ -81,29 +85,29 @@ void syncFolder(const std::filesystem::path& folder)
 {
     const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        throw DataError(folder.string(), "cannot open to flush: " + systemError());
+        throw FileError(folder.string(), "cannot open to flush (" + systemError() + ")");
     const bool ok = ::syncfs(fd) == 0;
     const std::string error = ok ? std::string() : systemError();
     ::close(fd);
     if (!ok)
-        throw DataError(folder.string(), "cannot flush to disk: " + error);
+        throw FileError(folder.string(), "cannot flush to disk (" + error + ")");
 }
 
 std::string readFile(const std::filesystem::path& path)
 {
     std::error_code error;
     if (!std::filesystem::exists(path, error))
-        throw DataError(path.string(), "file not found");
+        throw FileError(path.string(), "file not found");
     if (std::filesystem::is_directory(path, error))
-        throw DataError(path.string(), "is a folder, not a file");
+        throw FileError(path.string(), "is a folder, not a file");
     std::ifstream stream(path, std::ios::binary);
     if (!stream)
-        throw DataError(path.string(), "cannot read: " + systemError());
+        throw FileError(path.string(), "cannot read (" + systemError() + ")");
     std::ostringstream buffer;
     buffer << stream.rdbuf();
     if (stream.bad())
-        throw DataError(path.string(), "read failed: " + systemError());
+        throw FileError(path.string(), "read failed (" + systemError() + ")");
     return buffer.str();
 }
 
-}  // namespace segstudio::data
+}  // namespace segstudio::run

@@ -1,20 +1,20 @@
 #include "AppendOnlyFile.h"
 
-#include "EngineError.h"
+#include "FileError.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace segstudio::engine {
+namespace segstudio::run {
 
 AppendOnlyFile::AppendOnlyFile(std::string path)
     : m_path(std::move(path))
     , m_fd(::open(m_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644))
 {
     if (m_fd < 0)
-        throw EngineError(m_path + ": cannot open for appending (" + std::strerror(errno) + ")");
+        throw FileError(m_path, std::string("cannot open for appending (") + std::strerror(errno) + ")");
 }
 
 AppendOnlyFile::~AppendOnlyFile()
@@ -33,10 +33,10 @@ void AppendOnlyFile::appendLine(const std::string& line)
         if (written < 0 && errno == EINTR)
             continue;
         if (written < 0)
-            throw EngineError(m_path + ": cannot write (" + std::strerror(errno) + ")");
+            throw FileError(m_path, std::string("cannot write (") + std::strerror(errno) + ")");
         data += written;
         left -= std::size_t(written);
     }
 }
 
-}  // namespace segstudio::engine
+}  // namespace segstudio::run

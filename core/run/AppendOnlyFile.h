@@ -2,15 +2,15 @@
 
 #include <string>
 
-namespace segstudio::engine {
+namespace segstudio::run {
 
 // A text file that only grows, one whole line per append, written straight to the kernel (no
 // stdio buffer), so a reader tailing it sees complete lines as soon as append() returns.
-// Guarantees: a failed write (a full disk included) throws EngineError naming the file and the
+// Guarantees: a failed write (a full disk included) throws FileError naming the file and the
 // system's reason; nothing is silently dropped.
 class AppendOnlyFile {
 public:
-    explicit AppendOnlyFile(std::string path);  // EngineError when it cannot be opened
+    explicit AppendOnlyFile(std::string path);  // FileError when it cannot be opened
     ~AppendOnlyFile();
     AppendOnlyFile(const AppendOnlyFile&) = delete;
     AppendOnlyFile& operator=(const AppendOnlyFile&) = delete;
@@ -23,4 +23,4 @@ private:
     int m_fd = -1;
 };
 
-}  // namespace segstudio::engine
+}  // namespace segstudio::run

@@ -1,0 +1,104 @@
+#include "RunProgress.h"
+
+#include <algorithm>
+
+namespace segstudio::run {
+
+void RunProgress::add(const std::vector<MetricsRecord>& records)
+{
+    for (const auto& record : records)
+        add(record);
+}
+
+void RunProgress::add(const MetricsRecord& record)
+{
+    switch (record.kind) {
+    case MetricsRecord::Kind::Run:
+        m_runInfo = record.run;
+        if (!m_haveRunInfo)
+            m_started = record.run.started;
+        m_haveRunInfo = true;
+        m_sessionFirst.reset();  // a resumed session has its own pace
+        m_sessionLast.reset();
+        if (m_state)  // a resume after a stop: starting again (runs without state records infer it)
+            m_state = RunState::Starting;
+        m_reason.clear();
+        m_iteration = record.iteration;
+        break;
+    case MetricsRecord::Kind::State:
+        m_state = record.state;
+        m_reason = record.reason;
+        break;
+    case MetricsRecord::Kind::Train:
+        if (record.learningRate)
+            m_learningRate = record.learningRate;
+        if (m_state == RunState::Starting || m_state == RunState::Validating)
+            m_state = RunState::Training;  // a state record may be late; a training step is not
+        break;
+    case MetricsRecord::Kind::Val:
+        m_lastMeanIoU = record.meanIoU;
+        if (record.meanIoU && (!m_bestMeanIoU || *record.meanIoU > *m_bestMeanIoU)) {
+            m_bestMeanIoU = record.meanIoU;
+            m_bestEpoch = record.epoch;
+        }
+        break;
+    case MetricsRecord::Kind::System:
+        break;
+    }
+    if (record.kind != MetricsRecord::Kind::Run && record.epoch > 0)
+        m_epoch = record.epoch;
+    if (record.kind == MetricsRecord::Kind::Train || record.kind == MetricsRecord::Kind::Val)
+        m_iteration = std::max(m_iteration, record.iteration);
+    noteTime(record);
+}
+
+void RunProgress::noteTime(const MetricsRecord& record)
+{
+    if (!record.elapsedSeconds)
+        return;
+    m_elapsed = std::max(m_elapsed, *record.elapsedSeconds);
+    if (record.kind != MetricsRecord::Kind::Train && record.kind != MetricsRecord::Kind::Val)
+        return;
+    const std::pair<std::int64_t, double> point{record.iteration, *record.elapsedSeconds};
+    if (!m_sessionFirst)
+        m_sessionFirst = point;
+    m_sessionLast = point;
+}
+
+RunState RunProgress::state() const
+{
+    if (m_state)
+        return *m_state;
+    // No state records: a run of an older SegStudio, or one whose first record is still coming.
+    if (totalIterations() > 0 && m_iteration >= totalIterations())
+        return RunState::Finished;
+    return m_iteration > 0 ? RunState::Training : RunState::Starting;
+}
+
+int RunProgress::epochsDone() const
+{
+    if (m_runInfo.iterationsPerEpoch <= 0)
+        return 0;
+    return int(std::min<std::int64_t>(m_iteration / m_runInfo.iterationsPerEpoch, m_runInfo.epochs));
+}
+
+double RunProgress::fractionDone() const
+{
+    if (totalIterations() <= 0)
+        return 0.0;
+    return std::clamp(double(m_iteration) / double(totalIterations()), 0.0, 1.0);
+}
+
+std::optional<double> RunProgress::etaSeconds() const
+{
+    if (isEnded(state()) || !m_sessionFirst || !m_sessionLast || totalIterations() <= 0)
+        return std::nullopt;
+    const double steps = double(m_sessionLast->first - m_sessionFirst->first);
+    const double seconds = m_sessionLast->second - m_sessionFirst->second;
+    if (steps <= 0 || seconds <= 0)
+        return std::nullopt;
+    const double left = double(std::max<std::int64_t>(0, totalIterations() - m_iteration));
+    return left * seconds / steps;
+}
+
+}  // namespace segstudio::run

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "MetricsRecord.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace segstudio::run {
+
+// What a run's records say about it as a whole: its state, where it is, how far it has to go and
+// when it will get there, and its best validation. The GUI's information panel and runs table
+// and the CLI read runs through it, so they all agree.
+// Requirements: records in file order (add() as they come, or all at once).
+// Guarantees: a run written before state records existed gets its state from its progress
+//   (training until its last iteration, then finished).
+class RunProgress {
+public:
+    void add(const MetricsRecord& record);
+    void add(const std::vector<MetricsRecord>& records);
+    void clear() { *this = RunProgress(); }
+
+    RunState state() const;
+    const std::string& reason() const { return m_reason; }  // of the last state record
+    bool hasRunInfo() const { return m_haveRunInfo; }
+    const RunInfo& runInfo() const { return m_runInfo; }  // of the latest session
+    const std::string& started() const { return m_started; }  // when the first session started
+
+    int epoch() const { return m_epoch; }  // the 1-based epoch of the last record
+    int epochs() const { return m_runInfo.epochs; }
+    int epochsDone() const;
+    std::int64_t iteration() const { return m_iteration; }
+    std::int64_t totalIterations() const { return m_runInfo.totalIterations; }
+    double fractionDone() const;  // 0-1
+    std::optional<double> learningRate() const { return m_learningRate; }
+    double elapsedSeconds() const { return m_elapsed; }
+    std::optional<double> bestMeanIoU() const { return m_bestMeanIoU; }
+    int bestEpoch() const { return m_bestEpoch; }
+    std::optional<double> lastMeanIoU() const { return m_lastMeanIoU; }
+
+    // Seconds to the last iteration at the pace of the current session (validation included);
+    // empty until the session has two timed records, and once the run has ended.
+    std::optional<double> etaSeconds() const;
+
+private:
+    void noteTime(const MetricsRecord& record);
+
+    RunInfo m_runInfo;
+    bool m_haveRunInfo = false;
+    std::string m_started;
+    std::optional<RunState> m_state;
+    std::string m_reason;
+    int m_epoch = 0;
+    std::int64_t m_iteration = 0;
+    std::optional<double> m_learningRate;
+    double m_elapsed = 0.0;
+    std::optional<double> m_bestMeanIoU;
+    std::optional<double> m_lastMeanIoU;
+    int m_bestEpoch = 0;
+    // The first and the last timed record of the current session: its pace.
+    std::optional<std::pair<std::int64_t, double>> m_sessionFirst;
+    std::optional<std::pair<std::int64_t, double>> m_sessionLast;
+};
+
+}  // namespace segstudio::run

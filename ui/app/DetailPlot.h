@@ -1,0 +1,56 @@
+#pragma once
+
+#include "run/MetricsRecord.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+class QTimer;
+
+namespace segstudio::ui {
+
+// The run's other curves, against the iteration: learning rate, training images/s, validation
+// IoU per class (named from the checkpoint's classes when known), and GPU utilisation and memory
+// per device when the trainer logged them (CUDA with NVML; otherwise the plot says so).
+// Requirements: GUI thread. Repaints are coalesced as MetricsPlot's.
+class DetailPlot : public QCustomPlot {
+    Q_OBJECT
+
+public:
+    explicit DetailPlot(QWidget* parent = nullptr);
+
+    void addRecords(const std::vector<run::MetricsRecord>& records);
+    void clearPoints();
+    void setClassNames(const QStringList& names);
+
+    QCPGraph* learningRate() const { return m_learningRate; }
+    QCPGraph* imagesPerSecond() const { return m_imagesPerSecond; }
+    QList<QCPGraph*> classIoU() const { return m_classIoU; }
+    QList<QCPGraph*> gpuUtilization() const { return m_gpuUtilization; }
+    bool hasGpuData() const { return !m_gpuUtilization.isEmpty(); }
+
+private:
+    QCPAxisRect* addRect(int row, int column, const QString& title, const QString& valueLabel);
+    QCPGraph* graphIn(QCPAxisRect* rect, const QColor& colour, const QString& name, QCPAxis* valueAxis = nullptr);
+    void ensureClassGraphs(std::size_t count);
+    void ensureGpuGraphs(const std::vector<run::GpuSample>& gpus);
+    void rescale();
+    void scheduleReplot();
+
+    QCPAxisRect* m_lrRect;
+    QCPAxisRect* m_speedRect;
+    QCPAxisRect* m_iouRect;
+    QCPAxisRect* m_gpuRect;
+    QCPGraph* m_learningRate;
+    QCPGraph* m_imagesPerSecond;
+    QList<QCPGraph*> m_classIoU;
+    QList<QCPGraph*> m_gpuUtilization;
+    QList<QCPGraph*> m_gpuMemory;
+    QCPLegend* m_iouLegend;
+    QCPItemText* m_noGpu;
+    QStringList m_classNames;
+    QTimer* m_replotTimer;
+};
+
+}  // namespace segstudio::ui
