@@ -1,8 +1,20 @@
 #include "RunProgress.h"
 
+#include "MetricsReader.h"
+
 #include <algorithm>
 
 namespace segstudio::run {
+
+RunProgress RunProgress::read(const std::filesystem::path& metricsFile)
+{
+    RunProgress progress;
+    MetricsReader reader(metricsFile);
+    do
+        progress.add(reader.poll());
+    while (!reader.atEnd());
+    return progress;
+}
 
 void RunProgress::add(const std::vector<MetricsRecord>& records)
 {

@@ -3,6 +3,7 @@
 #include "MetricsRecord.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ public:
     void add(const MetricsRecord& record);
     void add(const std::vector<MetricsRecord>& records);
     void clear() { *this = RunProgress(); }
+    // The progress of a whole metrics.jsonl, read in bounded chunks (a summary of a run of a
+    // million records costs no more memory than one chunk); no file = an empty progress.
+    static RunProgress read(const std::filesystem::path& metricsFile);
 
     RunState state() const;
     const std::string& reason() const { return m_reason; }  // of the last state record

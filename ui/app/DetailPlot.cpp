@@ -10,6 +10,16 @@ namespace {
 
 constexpr int kReplotIntervalMs = 33;
 
+// Keeps every other point of a graph.
+void halve(QCPGraph* graph)
+{
+    QVector<QCPGraphData> kept;
+    kept.reserve(graph->dataCount() / 2 + 1);
+    for (int i = 0; i < graph->dataCount(); i += 2)
+        kept.append(*(graph->data()->constBegin() + i));
+    graph->data()->set(kept, true);
+}
+
 QColor categoryColour(int index)
 {
     // Tableau's ten, then darker repeats: distinct for CamVid's 11 classes and a few GPUs.
@@ -25,7 +35,12 @@ DetailPlot::DetailPlot(QWidget* parent) : QCustomPlot(parent), m_replotTimer(new
 {
     m_replotTimer->setSingleShot(true);
     m_replotTimer->setInterval(kReplotIntervalMs);
-    connect(m_replotTimer, &QTimer::timeout, this, [this] { replot(QCustomPlot::rpQueuedReplot); });
+    connect(m_replotTimer, &QTimer::timeout, this, [this] {
+        if (isVisible())
+            replot(QCustomPlot::rpQueuedReplot);
+        else
+            m_stale = true;  // the other tab is in view: draw when this one is
+    });
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMinimumHeight(200);
     // Four plots of their own layout; the default axis rect goes, and its legend with it (the
@@ -120,6 +135,8 @@ void DetailPlot::addRecords(const std::vector<run::MetricsRecord>& records)
     for (const auto& record : records) {
         const double x = double(record.iteration);
         if (record.kind == Kind::Train) {
+            if (!keepTrainPoint())
+                continue;
             if (record.learningRate)
                 m_learningRate->addData(x, *record.learningRate);
             if (record.imagesPerSecond)
@@ -130,6 +147,8 @@ void DetailPlot::addRecords(const std::vector<run::MetricsRecord>& records)
                 if (std::isfinite(record.classIoU[c]))
                     m_classIoU[int(c)]->addData(x, record.classIoU[c]);
         } else if (record.kind == Kind::System) {
+            if (!keepSystemPoint())
+                continue;
             ensureGpuGraphs(record.gpus);
             for (std::size_t g = 0; g < record.gpus.size(); ++g) {
                 const auto& gpu = record.gpus[g];
@@ -140,6 +159,41 @@ void DetailPlot::addRecords(const std::vector<run::MetricsRecord>& records)
         }
     }
     rescale();
+}
+
+bool DetailPlot::keepTrainPoint()
+{
+    if (m_trainSeen++ % m_trainStride != 0)
+        return false;
+    if (m_learningRate->dataCount() >= kMaxPoints || m_imagesPerSecond->dataCount() >= kMaxPoints) {
+        halve(m_learningRate);
+        halve(m_imagesPerSecond);
+        m_trainStride *= 2;
+    }
+    return true;
+}
+
+bool DetailPlot::keepSystemPoint()
+{
+    if (m_systemSeen++ % m_systemStride != 0)
+        return false;
+    if (!m_gpuUtilization.isEmpty() && m_gpuUtilization.first()->dataCount() >= kMaxPoints) {
+        for (QCPGraph* graph : std::as_const(m_gpuUtilization))
+            halve(graph);
+        for (QCPGraph* graph : std::as_const(m_gpuMemory))
+            halve(graph);
+        m_systemStride *= 2;
+    }
+    return true;
+}
+
+void DetailPlot::showEvent(QShowEvent* event)
+{
+    QCustomPlot::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void DetailPlot::rescale()
@@ -173,6 +227,8 @@ void DetailPlot::clearPoints()
             removeGraph(i);
     m_learningRate->data()->clear();
     m_imagesPerSecond->data()->clear();
+    m_trainSeen = m_systemSeen = 0;
+    m_trainStride = m_systemStride = 1;
     m_classIoU.clear();
     m_gpuUtilization.clear();
     m_gpuMemory.clear();

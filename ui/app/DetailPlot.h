@@ -13,11 +13,14 @@ namespace segstudio::ui {
 // The run's other curves, against the iteration: learning rate, training images/s, validation
 // IoU per class (named from the checkpoint's classes when known), and GPU utilisation and memory
 // per device when the trainer logged them (CUDA with NVML; otherwise the plot says so).
-// Requirements: GUI thread. Repaints are coalesced as MetricsPlot's.
+// Requirements: GUI thread. Repaints are coalesced as MetricsPlot's, and skipped while hidden.
+// Guarantees: memory is bounded as MetricsPlot's: past kMaxPoints per curve every other point.
 class DetailPlot : public QCustomPlot {
     Q_OBJECT
 
 public:
+    static constexpr int kMaxPoints = 100000;
+
     explicit DetailPlot(QWidget* parent = nullptr);
 
     void addRecords(const std::vector<run::MetricsRecord>& records);
@@ -30,6 +33,9 @@ public:
     QList<QCPGraph*> gpuUtilization() const { return m_gpuUtilization; }
     bool hasGpuData() const { return !m_gpuUtilization.isEmpty(); }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     QCPAxisRect* addRect(int row, int column, const QString& title, const QString& valueLabel);
     QCPGraph* graphIn(QCPAxisRect* rect, const QColor& colour, const QString& name, QCPAxis* valueAxis = nullptr);
@@ -37,6 +43,8 @@ private:
     void ensureGpuGraphs(const std::vector<run::GpuSample>& gpus);
     void rescale();
     void scheduleReplot();
+    bool keepTrainPoint();  // bounded memory: past kMaxPoints, every other point
+    bool keepSystemPoint();
 
     QCPAxisRect* m_lrRect;
     QCPAxisRect* m_speedRect;
@@ -51,6 +59,9 @@ private:
     QCPItemText* m_noGpu;
     QStringList m_classNames;
     QTimer* m_replotTimer;
+    bool m_stale = false;
+    std::size_t m_trainSeen = 0, m_trainStride = 1;
+    std::size_t m_systemSeen = 0, m_systemStride = 1;
 };
 
 }  // namespace segstudio::ui

@@ -1,5 +1,7 @@
 #include "MetricsPlot.h"
 
+#include "run/MetricsReader.h"
+
 #include <QTimer>
 #include <QToolTip>
 
@@ -11,6 +13,9 @@ namespace {
 
 constexpr int kReplotIntervalMs = 33;  // ~30 repaints per second at most
 constexpr double kHoverRadius = 24.0;  // pixels
+// Validation points are marked while there are few; a thousand markers would cost every replot
+// more than all the lines, and the line shows them as well.
+constexpr std::size_t kMaxMarkedPoints = 200;
 
 // Ticks at epoch boundaries (a multiple of an epoch when they would crowd), labelled with the
 // epoch number: the top axis, whose grid marks the boundaries in the plot.
@@ -65,9 +70,16 @@ MetricsPlot::MetricsPlot(QWidget* parent)
 {
     m_replotTimer->setSingleShot(true);
     m_replotTimer->setInterval(kReplotIntervalMs);
-    connect(m_replotTimer, &QTimer::timeout, this, [this] { replot(QCustomPlot::rpQueuedReplot); });
+    connect(m_replotTimer, &QTimer::timeout, this, [this] {
+        // A hidden plot (another tab, a closed panel) draws nothing until it is shown again.
+        if (isVisible())
+            replot(QCustomPlot::rpQueuedReplot);
+        else
+            m_stale = true;
+    });
     setMinimumHeight(200);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setPlottingHints(QCP::phCacheLabels | QCP::phFastPolylines);
     buildAxes();
     addGraphs();
     rescaleToData();
@@ -127,6 +139,7 @@ void MetricsPlot::addGraphs()
         if (style.kind == Style::Raw) {
             colour.setAlpha(70);
             graph->removeFromLegend();  // the bold curve names it
+            graph->setAntialiased(false);  // faint and dense: smoothing its edges costs most of a replot
         }
         QPen pen(colour, style.kind == Style::Smoothed ? 2.0 : 1.0);
         if (style.kind == Style::Validation) {
@@ -204,6 +217,8 @@ void MetricsPlot::append(Series which, const Sample& sample)
         return;
     }
     m_graphs[which]->addData(xOf(sample), sample.value);
+    if (curve.samples.size() == kMaxMarkedPoints + 1)
+        m_graphs[which]->setScatterStyle(QCPScatterStyle());
 }
 
 double MetricsPlot::xOf(const Sample& sample) const
@@ -350,17 +365,36 @@ void MetricsPlot::rescaleToData()
     scheduleReplot();
 }
 
-double MetricsPlot::xOfRecord(const run::MetricsRecord& record, std::int64_t iterationsPerEpoch) const
+double MetricsPlot::xOfPoint(const ComparedPoint& point, std::int64_t iterationsPerEpoch) const
 {
     switch (m_xAxis) {
     case XAxis::Epoch:
-        return iterationsPerEpoch > 0 ? double(record.iteration) / double(iterationsPerEpoch) : double(record.iteration);
+        return iterationsPerEpoch > 0 ? point.iteration / double(iterationsPerEpoch) : point.iteration;
     case XAxis::WallTime:
-        return record.elapsedSeconds.value_or(0.0);
+        return point.seconds;
     case XAxis::Iteration:
         break;
     }
-    return double(record.iteration);
+    return point.iteration;
+}
+
+MetricsPlot::ComparedRun MetricsPlot::readComparedRun(const QString& name, const std::filesystem::path& metricsFile)
+{
+    ComparedRun compared;
+    compared.name = name;
+    run::MetricsReader reader(metricsFile);
+    do {
+        for (const auto& record : reader.poll()) {
+            const double seconds = record.elapsedSeconds.value_or(0.0);
+            if (record.kind == run::MetricsRecord::Kind::Run && record.run.iterationsPerEpoch > 0)
+                compared.iterationsPerEpoch = record.run.iterationsPerEpoch;
+            else if (record.kind == run::MetricsRecord::Kind::Train && record.loss)
+                compared.losses.push_back({double(record.iteration), seconds, *record.loss});
+            else if (record.kind == run::MetricsRecord::Kind::Val && record.meanIoU)
+                compared.meanIoU.push_back({double(record.iteration), seconds, *record.meanIoU});
+        }
+    } while (!reader.atEnd());
+    return compared;
 }
 
 void MetricsPlot::setComparison(std::vector<ComparedRun> runs)
@@ -382,26 +416,22 @@ void MetricsPlot::rebuildComparison()
     int index = 0;
     for (const ComparedRun& compared : m_compared) {
         const QColor colour = colours[index++ % 6];
-        std::int64_t perEpoch = 0;
-        for (const auto& record : compared.records)
-            if (record.kind == run::MetricsRecord::Kind::Run && record.run.iterationsPerEpoch > 0)
-                perEpoch = record.run.iterationsPerEpoch;
         QCPGraph* loss = addGraph(m_lossRect->axis(QCPAxis::atBottom), m_lossRect->axis(QCPAxis::atLeft));
         loss->setName(tr("%1: train loss").arg(compared.name));
         loss->setPen(QPen(colour, 2.0));
+        loss->setAdaptiveSampling(true);
         QCPGraph* iou = addGraph(m_accuracyRect->axis(QCPAxis::atBottom), m_accuracyRect->axis(QCPAxis::atLeft));
         iou->setName(tr("%1: val mIoU").arg(compared.name));
         iou->setPen(QPen(colour, 1.5, Qt::DashLine));
-        iou->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colour, Qt::white, 5));
+        if (compared.meanIoU.size() <= kMaxMarkedPoints)
+            iou->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, colour, Qt::white, 5));
         run::DebiasedEma ema(m_smoothing);
         QVector<QCPGraphData> losses, ious;
-        for (const auto& record : compared.records) {
-            const double x = xOfRecord(record, perEpoch);
-            if (record.kind == run::MetricsRecord::Kind::Train && record.loss)
-                losses.append(QCPGraphData(x, ema.add(*record.loss)));
-            else if (record.kind == run::MetricsRecord::Kind::Val && record.meanIoU)
-                ious.append(QCPGraphData(x, *record.meanIoU));
-        }
+        losses.reserve(int(compared.losses.size()));
+        for (const auto& point : compared.losses)
+            losses.append(QCPGraphData(xOfPoint(point, compared.iterationsPerEpoch), ema.add(point.value)));
+        for (const auto& point : compared.meanIoU)
+            ious.append(QCPGraphData(xOfPoint(point, compared.iterationsPerEpoch), point.value));
         loss->data()->set(losses, false);
         iou->data()->set(ious, false);
         m_comparedGraphs.push_back(loss);
@@ -413,6 +443,10 @@ void MetricsPlot::clearPoints()
 {
     for (QCPGraph* graph : m_graphs)
         graph->data()->clear();
+    for (Series which : {ValLoss, ValAccuracy, ValMeanIoU}) {
+        const QColor colour = m_graphs[which]->pen().color();
+        m_graphs[which]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, Qt::white, 6));
+    }
     m_curves = {};
     m_lossEma.reset();
     m_accuracyEma.reset();
@@ -481,6 +515,15 @@ void MetricsPlot::wheelEvent(QWheelEvent* event)
 {
     m_follow = false;
     QCustomPlot::wheelEvent(event);
+}
+
+void MetricsPlot::showEvent(QShowEvent* event)
+{
+    QCustomPlot::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void MetricsPlot::mouseDoubleClickEvent(QMouseEvent* event)

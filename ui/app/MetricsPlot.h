@@ -6,6 +6,7 @@
 #include <qcustomplot.h>
 
 #include <array>
+#include <filesystem>
 #include <vector>
 
 class QTimer;
@@ -37,10 +38,19 @@ public:
 
     // Other runs overlaid for comparison: each its smoothed training loss and its validation
     // mIoU, in a colour of its own and named in the legend; the same smoothing and x axis apply.
+    struct ComparedPoint {
+        double iteration = 0;
+        double seconds = 0;
+        double value = 0;
+    };
     struct ComparedRun {
         QString name;
-        std::vector<run::MetricsRecord> records;
+        std::int64_t iterationsPerEpoch = 0;
+        std::vector<ComparedPoint> losses;  // training loss, raw
+        std::vector<ComparedPoint> meanIoU;
     };
+    // Any thread: what the overlay needs of a run's metrics.jsonl, read in bounded chunks.
+    static ComparedRun readComparedRun(const QString& name, const std::filesystem::path& metricsFile);
     void setComparison(std::vector<ComparedRun> runs);
     int comparedGraphCount() const { return int(m_comparedGraphs.size()); }
     QCPGraph* series(Series which) const { return m_graphs[which]; }
@@ -67,6 +77,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Sample {
@@ -90,7 +101,7 @@ private:
     void rescaleToData();
     void scheduleReplot();
     void rebuildComparison();
-    double xOfRecord(const run::MetricsRecord& record, std::int64_t iterationsPerEpoch) const;
+    double xOfPoint(const ComparedPoint& point, std::int64_t iterationsPerEpoch) const;
 
     QCPAxisRect* m_accuracyRect = nullptr;
     QCPAxisRect* m_lossRect = nullptr;
@@ -104,6 +115,7 @@ private:
     std::int64_t m_iterationsPerEpoch = 0;
     bool m_follow = true;
     QTimer* m_replotTimer;
+    bool m_stale = false;  // data changed while hidden: replot when shown
     std::vector<ComparedRun> m_compared;
     std::vector<QCPGraph*> m_comparedGraphs;
 };

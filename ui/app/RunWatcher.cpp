@@ -13,7 +13,9 @@ namespace segstudio::ui {
 
 namespace {
 constexpr int kDefaultPollMs = 2000;
-constexpr std::size_t kChunkBytes = std::size_t(4) << 20;  // ~35,000 records per step
+// ~1,600 records per step: what the GUI thread does with one step (plots, panel) stays well
+// under a frame, however large the file it catches up with.
+constexpr std::size_t kChunkBytes = std::size_t(256) << 10;
 
 QString metricsFile(const QString& dir)
 {
@@ -32,7 +34,7 @@ RunWatcher::RunWatcher(QObject* parent)
         watchPaths();
         poll();
     });
-    connect(&m_read, &QFutureWatcher<Chunk>::finished, this, &RunWatcher::deliver);
+    connect(&m_read, &QFutureWatcher<std::shared_ptr<Chunk>>::finished, this, &RunWatcher::deliver);
 }
 
 RunWatcher::~RunWatcher()
@@ -95,13 +97,13 @@ void RunWatcher::startRead()
     const auto reader = m_reader;
     const quint64 generation = m_generation;
     m_read.setFuture(QtConcurrent::run([reader, generation] {
-        Chunk chunk;
-        chunk.records = reader->poll(kChunkBytes);
-        chunk.restarted = reader->restarted();
-        chunk.atEnd = reader->atEnd();
+        auto chunk = std::make_shared<Chunk>();
+        chunk->records = reader->poll(kChunkBytes);
+        chunk->restarted = reader->restarted();
+        chunk->atEnd = reader->atEnd();
         for (const auto& warning : reader->takeWarnings())
-            chunk.warnings << QString::fromStdString(warning);
-        chunk.generation = generation;
+            chunk->warnings << QString::fromStdString(warning);
+        chunk->generation = generation;
         return chunk;
     }));
 }
@@ -111,15 +113,15 @@ void RunWatcher::deliver()
     if (m_delivered)
         return;  // waitForIdle() handed it out already
     m_delivered = true;
-    Chunk chunk = m_read.result();
-    if (chunk.generation == m_generation) {
-        if (chunk.restarted)
+    const std::shared_ptr<Chunk> chunk = m_read.result();
+    if (chunk->generation == m_generation) {
+        if (chunk->restarted)
             emit reset();
-        for (const QString& message : std::as_const(chunk.warnings))
+        for (const QString& message : std::as_const(chunk->warnings))
             emit warning(message);
-        if (!chunk.records.empty())
-            emit recordsAdded(chunk.records);
-        if (!chunk.atEnd)
+        if (!chunk->records.empty())
+            emit recordsAdded(chunk->records);
+        if (!chunk->atEnd)
             m_pollAgain = true;  // more is waiting: the next chunk right away
     }
     if (m_pollAgain && m_reader)

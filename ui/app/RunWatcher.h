@@ -70,7 +70,7 @@ private:
     quint64 m_generation = 0;                        // bumped per folder: stale chunks are dropped
     QFileSystemWatcher* m_watcher;
     QTimer* m_timer;
-    QFutureWatcher<Chunk> m_read;
+    QFutureWatcher<std::shared_ptr<Chunk>> m_read;  // a pointer: the GUI thread copies nothing
     bool m_pollAgain = false;
     bool m_delivered = true;  // the running read's chunk has been handed out
 };

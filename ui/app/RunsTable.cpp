@@ -2,7 +2,6 @@
 
 #include "RunInfoPanel.h"
 
-#include "run/MetricsReader.h"
 #include "run/RunLayout.h"
 
 #include <QDateTime>
@@ -85,9 +84,7 @@ void RunsTable::setRunsFolder(const QString& folder)
     m_summaries.setFuture(QtConcurrent::run([dirs] {
         Summaries summaries;
         for (const QString& dir : dirs) {
-            run::RunProgress progress;
-            progress.add(run::MetricsReader::readAll(run::RunLayout(dir.toStdString()).metricsFile()));
-            summaries.append({QFileInfo(dir).fileName(), progress});
+            summaries.append({QFileInfo(dir).fileName(), run::RunProgress::read(run::RunLayout(dir.toStdString()).metricsFile())});
         }
         return summaries;
     }));

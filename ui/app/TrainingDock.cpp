@@ -10,7 +10,6 @@
 
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
-#include "run/MetricsReader.h"
 #include "run/RunLayout.h"
 
 #include <QDateTime>
@@ -262,8 +261,8 @@ void TrainingDock::compareRuns(const QStringList& runDirs)
     watcher->setFuture(QtConcurrent::run([runDirs] {
         std::vector<MetricsPlot::ComparedRun> runs;
         for (const QString& dir : runDirs)
-            runs.push_back({QFileInfo(dir).fileName(),
-                            run::MetricsReader::readAll(run::RunLayout(dir.toStdString()).metricsFile())});
+            runs.push_back(MetricsPlot::readComparedRun(QFileInfo(dir).fileName(),
+                                                        run::RunLayout(dir.toStdString()).metricsFile()));
         return runs;
     }));
 }

@@ -13,6 +13,7 @@
 
 #include "app/MetricsPlot.h"
 #include "app/RunWatcher.h"
+#include "app/RunsTable.h"
 #include "app/TrainingDock.h"
 #include "run/MetricsWriter.h"
 #include "run/RunLayout.h"
@@ -164,6 +165,10 @@ int main(int argc, char** argv)
     dock.resize(1400, 800);
     dock.show();
     dock.setProjectFile(QDir(dir).filePath(QStringLiteral("bench.segstudio")));
+    // WAIT_SUMMARIES=1: let the runs table's summary (a second reader of the same file) finish
+    // first, to tell the panel's own cost from two workers sharing two cores with the GUI.
+    if (qEnvironmentVariableIsSet("WAIT_SUMMARIES"))
+        dock.runsTable()->waitForSummaries();
     const long rssBefore = statusKb("VmRSS:");
     segstudio::ui::MetricsPlot* plot = dock.plot();
     StallProbe probe;
