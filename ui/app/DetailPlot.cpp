@@ -1,6 +1,7 @@
 #include "DetailPlot.h"
 
-#include <QTimer>
+#include "CoalescedReplot.h"
+
 
 #include <cmath>
 
@@ -8,7 +9,6 @@ namespace segstudio::ui {
 
 namespace {
 
-constexpr int kReplotIntervalMs = 33;
 
 // Keeps every other point of a graph.
 void halve(QCPGraph* graph)
@@ -31,16 +31,8 @@ QColor categoryColour(int index)
 
 }  // namespace
 
-DetailPlot::DetailPlot(QWidget* parent) : QCustomPlot(parent), m_replotTimer(new QTimer(this))
+DetailPlot::DetailPlot(QWidget* parent) : QCustomPlot(parent), m_replot(new CoalescedReplot(this))
 {
-    m_replotTimer->setSingleShot(true);
-    m_replotTimer->setInterval(kReplotIntervalMs);
-    connect(m_replotTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            replot(QCustomPlot::rpQueuedReplot);
-        else
-            m_stale = true;  // the other tab is in view: draw when this one is
-    });
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMinimumHeight(200);
     // Four plots of their own layout; the default axis rect goes, and its legend with it (the
@@ -190,10 +182,7 @@ bool DetailPlot::keepSystemPoint()
 void DetailPlot::showEvent(QShowEvent* event)
 {
     QCustomPlot::showEvent(event);
-    if (m_stale) {
-        m_stale = false;
-        replot(QCustomPlot::rpQueuedReplot);
-    }
+    m_replot->shown();
 }
 
 void DetailPlot::rescale()
@@ -239,8 +228,7 @@ void DetailPlot::clearPoints()
 
 void DetailPlot::scheduleReplot()
 {
-    if (!m_replotTimer->isActive())
-        m_replotTimer->start();
+    m_replot->schedule();
 }
 
 }  // namespace segstudio::ui

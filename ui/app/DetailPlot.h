@@ -6,9 +6,10 @@
 
 #include <vector>
 
-class QTimer;
 
 namespace segstudio::ui {
+
+class CoalescedReplot;
 
 // The run's other curves, against the iteration: learning rate, training images/s, validation
 // IoU per class (named from the checkpoint's classes when known), and GPU utilisation and memory
@@ -58,8 +59,7 @@ private:
     QCPLegend* m_iouLegend;
     QCPItemText* m_noGpu;
     QStringList m_classNames;
-    QTimer* m_replotTimer;
-    bool m_stale = false;
+    CoalescedReplot* m_replot;
     std::size_t m_trainSeen = 0, m_trainStride = 1;
     std::size_t m_systemSeen = 0, m_systemStride = 1;
 };

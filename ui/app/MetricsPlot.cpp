@@ -1,8 +1,9 @@
 #include "MetricsPlot.h"
 
+#include "CoalescedReplot.h"
+
 #include "run/MetricsReader.h"
 
-#include <QTimer>
 #include <QToolTip>
 
 #include <cmath>
@@ -11,7 +12,6 @@ namespace segstudio::ui {
 
 namespace {
 
-constexpr int kReplotIntervalMs = 33;  // ~30 repaints per second at most
 constexpr double kHoverRadius = 24.0;  // pixels
 // Validation points are marked while there are few; a thousand markers would cost every replot
 // more than all the lines, and the line shows them as well.
@@ -66,17 +66,8 @@ const Style kStyles[] = {
 }  // namespace
 
 MetricsPlot::MetricsPlot(QWidget* parent)
-    : QCustomPlot(parent), m_lossEma(m_smoothing), m_accuracyEma(m_smoothing), m_replotTimer(new QTimer(this))
+    : QCustomPlot(parent), m_lossEma(m_smoothing), m_accuracyEma(m_smoothing), m_replot(new CoalescedReplot(this))
 {
-    m_replotTimer->setSingleShot(true);
-    m_replotTimer->setInterval(kReplotIntervalMs);
-    connect(m_replotTimer, &QTimer::timeout, this, [this] {
-        // A hidden plot (another tab, a closed panel) draws nothing until it is shown again.
-        if (isVisible())
-            replot(QCustomPlot::rpQueuedReplot);
-        else
-            m_stale = true;
-    });
     setMinimumHeight(200);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setPlottingHints(QCP::phCacheLabels | QCP::phFastPolylines);
@@ -458,8 +449,7 @@ void MetricsPlot::clearPoints()
 
 void MetricsPlot::scheduleReplot()
 {
-    if (!m_replotTimer->isActive())
-        m_replotTimer->start();
+    m_replot->schedule();
 }
 
 QString MetricsPlot::describePointAt(const QPointF& pos) const
@@ -520,10 +510,7 @@ void MetricsPlot::wheelEvent(QWheelEvent* event)
 void MetricsPlot::showEvent(QShowEvent* event)
 {
     QCustomPlot::showEvent(event);
-    if (m_stale) {
-        m_stale = false;
-        replot(QCustomPlot::rpQueuedReplot);
-    }
+    m_replot->shown();
 }
 
 void MetricsPlot::mouseDoubleClickEvent(QMouseEvent* event)

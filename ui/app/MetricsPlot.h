@@ -9,9 +9,10 @@
 #include <filesystem>
 #include <vector>
 
-class QTimer;
 
 namespace segstudio::ui {
+
+class CoalescedReplot;
 
 // The live curves of one training run, as MATLAB's training-progress window draws them: accuracy
 // on top, loss below, against a shared x axis, epoch boundaries marked (top axis and grid).
@@ -114,8 +115,7 @@ private:
     XAxis m_xAxis = XAxis::Iteration;
     std::int64_t m_iterationsPerEpoch = 0;
     bool m_follow = true;
-    QTimer* m_replotTimer;
-    bool m_stale = false;  // data changed while hidden: replot when shown
+    CoalescedReplot* m_replot;
     std::vector<ComparedRun> m_compared;
     std::vector<QCPGraph*> m_comparedGraphs;
 };
