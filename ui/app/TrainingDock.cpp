@@ -245,9 +245,14 @@ void TrainingDock::showClassNames(const QString& dir)
 void TrainingDock::addRecords(const std::vector<run::MetricsRecord>& records)
 {
     m_monitor->addRecords(records);
+    const run::RunState before = m_progress.state();
     m_progress.add(records);
     m_runs->updateRun(QFileInfo(currentRunDirectory()).fileName(), m_progress);
     updateInfo();
+    // Resume and Train again look at the run's files: only when its state changes (a stop or an
+    // end writes the checkpoint), not for every chunk of records.
+    if (m_progress.state() != before)
+        updateButtons();
 }
 
 void TrainingDock::compareRuns(const QStringList& runDirs)
@@ -278,7 +283,6 @@ void TrainingDock::updateInfo()
     // failed before writing, a crash); the file's own "ended" state wins when it has one.
     if (m_outcomeRun == m_watcher->runDirectory() && !m_outcomeState.isEmpty() && !run::isEnded(m_progress.state()))
         m_info->showOutcome(m_outcomeState, m_outcomeReason);
-    updateButtons();
 }
 
 void TrainingDock::showLogFile(const QString& dir)
