@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QTimer>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -605,6 +606,19 @@ private slots:
         QVERIFY(dock.runNames().contains(QStringLiteral("run1")));
     }
 
+    void unsavedLabelsStopTheStart()
+    {
+        QTemporaryDir dir;
+        TrainingDock dock;
+        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        dock.setBeforeTraining([] { return false; });  // e.g. a full disk
+        QVERIFY(!dock.startTraining(QStringLiteral("run1"), {}));
+        QVERIFY(!dock.launcher()->isBusy());
+        QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/run1"))));
+        QVERIFY2(dock.statusLabel()->text().contains(QStringLiteral("could not be saved")), qPrintable(dock.statusLabel()->text()));
+    }
+
     void failedTrainingShowsTheReason()
     {
         QTemporaryDir dir;
@@ -699,9 +713,22 @@ private slots:
         settings.width = 48;
         settings.batch = 2;
         QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QSignalSpy packing(dock.launcher(), &TrainingLauncher::packingProgress);
+        QSignalSpy packed(dock.launcher(), &TrainingLauncher::packingEnded);
+        int saves = 0;
+        dock.setBeforeTraining([&saves] { return ++saves > 0; });
         QVERIFY(dock.startTraining(QStringLiteral("real"), settings));
+        QCOMPARE(saves, 1);
         QVERIFY(finished.wait(300000));
         QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
+        // The packer's "packing done/total" became progress: both splits, each to its end.
+        QStringList completed;
+        for (const auto& step : packing)
+            if (step.at(1).toInt() == step.at(2).toInt() && step.at(2).toInt() == 2)
+                completed << step.at(0).toString();
+        QCOMPARE(completed, QStringList({QStringLiteral("train"), QStringLiteral("val")}));
+        QCOMPARE(packed.size(), 1);
+        QVERIFY(dock.packingBar()->isHidden());
         pollNow(dock);
         // Two epochs of one iteration: one val line each; train lines come every 10 iterations.
         QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 2);

@@ -1,5 +1,7 @@
 #include "RunWatcher.h"
 
+#include "BackgroundPool.h"
+
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"
 
@@ -96,7 +98,7 @@ void RunWatcher::startRead()
     m_delivered = false;
     const auto reader = m_reader;
     const quint64 generation = m_generation;
-    m_read.setFuture(QtConcurrent::run([reader, generation] {
+    m_read.setFuture(runInBackground([reader, generation] {
         auto chunk = std::make_shared<Chunk>();
         chunk->records = reader->poll(kChunkBytes);
         chunk->restarted = reader->restarted();

@@ -1,5 +1,6 @@
 #include "RunsTable.h"
 
+#include "BackgroundPool.h"
 #include "RunInfoPanel.h"
 
 #include "run/RunLayout.h"
@@ -81,7 +82,7 @@ void RunsTable::setRunsFolder(const QString& folder)
     for (const QString& name : runNames())
         dirs << QDir(folder).filePath(name);
     m_summariesShown = false;
-    m_summaries.setFuture(QtConcurrent::run([dirs] {
+    m_summaries.setFuture(runInBackground([dirs] {
         Summaries summaries;
         for (const QString& dir : dirs) {
             summaries.append({QFileInfo(dir).fileName(), run::RunProgress::read(run::RunLayout(dir.toStdString()).metricsFile())});

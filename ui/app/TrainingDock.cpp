@@ -1,5 +1,6 @@
 #include "TrainingDock.h"
 
+#include "BackgroundPool.h"
 #include "MetricsPlot.h"
 #include "ProcessLog.h"
 #include "RunInfoPanel.h"
@@ -24,6 +25,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -43,7 +45,7 @@ TrainingDock::TrainingDock(QWidget* parent)
       m_stopButton(new QPushButton(tr("&Stop"), this)), m_stopAfterEpochButton(new QPushButton(tr("Stop after &epoch"), this)),
       m_resumeButton(new QPushButton(tr("Res&ume…"), this)), m_againButton(new QPushButton(tr("Train &again…"), this)),
       m_openButton(new QPushButton(tr("&Open run…"), this)),
-      m_info(new RunInfoPanel(this)), m_status(new QLabel(this)), m_monitor(new TrainingMonitor(this)),
+      m_info(new RunInfoPanel(this)), m_status(new QLabel(this)), m_packing(new QProgressBar(this)), m_monitor(new TrainingMonitor(this)),
       m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_runsWatcher(new QFileSystemWatcher(this)),
       m_launcher(new TrainingLauncher(this))
 {
@@ -53,6 +55,7 @@ TrainingDock::TrainingDock(QWidget* parent)
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_packing->setVisible(false);
     m_trainButton->setToolTip(tr("Pack the train and val splits and train a model on them (segstudio-train)"));
     m_stopButton->setToolTip(tr("Ask the trainer to save a checkpoint and stop now"));
     m_stopAfterEpochButton->setToolTip(tr("Finish the current epoch and its validation, save a checkpoint and stop"));
@@ -75,6 +78,7 @@ TrainingDock::TrainingDock(QWidget* parent)
     sideLayout->addLayout(buttons);
     sideLayout->addWidget(m_info);
     sideLayout->addWidget(m_status);
+    sideLayout->addWidget(m_packing);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(side);
@@ -116,6 +120,13 @@ TrainingDock::TrainingDock(QWidget* parent)
             m_status->setText(text);
     });
     connect(m_launcher, &TrainingLauncher::output, this, &TrainingDock::appendLog);
+    connect(m_launcher, &TrainingLauncher::packingProgress, this, [this](const QString& split, int done, int total) {
+        m_packing->setRange(0, total);
+        m_packing->setValue(done);
+        m_packing->setFormat(tr("Packing the %1 images: %v of %m").arg(split));
+        m_packing->setVisible(true);
+    });
+    connect(m_launcher, &TrainingLauncher::packingEnded, m_packing, &QWidget::hide);
     connect(m_launcher, &TrainingLauncher::finished, this, [this](bool ok, const QString& message) {
         m_status->setText(message);
         appendLog(message + QLatin1Char('\n'));
@@ -263,7 +274,7 @@ void TrainingDock::compareRuns(const QStringList& runDirs)
         m_monitor->plot()->setComparison(watcher->result());
         watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run([runDirs] {
+    watcher->setFuture(runInBackground([runDirs] {
         std::vector<MetricsPlot::ComparedRun> runs;
         for (const QString& dir : runDirs)
             runs.push_back(MetricsPlot::readComparedRun(QFileInfo(dir).fileName(),
@@ -315,6 +326,10 @@ bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Se
 {
     if (m_projectFile.isEmpty() || m_launcher->isBusy())
         return false;
+    if (m_beforeTraining && !m_beforeTraining()) {
+        m_status->setText(tr("The labels could not be saved, so training did not start."));
+        return false;
+    }
     const QString dir = QDir(runsFolder()).filePath(name);
     m_log->clear();
     m_outcomeRun.clear();

@@ -6,9 +6,12 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QFileSystemWatcher;
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 
 namespace segstudio::ui {
@@ -44,6 +47,9 @@ public:
     bool openRunFolder(const QString& dir);
     QString currentRunDirectory() const;
 
+    // Called before the project is packed for a new run, so the run trains on the labels as they
+    // are on screen (the main window saves them); false cancels the start.
+    void setBeforeTraining(std::function<bool()> saveLabels) { m_beforeTraining = std::move(saveLabels); }
     // Starts pack + train into runs/<name> without asking (Train… asks first, then calls this).
     bool startTraining(const QString& name, const TrainingLauncher::Settings& settings);
     // Continues the selected run where it stopped; epochs > 0 changes its total.
@@ -63,6 +69,7 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     QFileSystemWatcher* runsWatcher() const { return m_runsWatcher; }
     QLabel* statusLabel() const { return m_status; }
+    QProgressBar* packingBar() const { return m_packing; }
     RunsTable* runsTable() const { return m_runs; }
 
 signals:
@@ -90,6 +97,7 @@ private:
     QPushButton* m_openButton;
     RunInfoPanel* m_info;
     QLabel* m_status;
+    QProgressBar* m_packing;  // visible while the splits are packed
     TrainingMonitor* m_monitor;
     QPlainTextEdit* m_log;
     RunWatcher* m_watcher;
@@ -97,6 +105,7 @@ private:
     QFileSystemWatcher* m_runsWatcher;  // runs/ (and the project folder until runs/ exists)
     TrainingLauncher* m_launcher;
     TrainingLauncher::Settings m_lastSettings;
+    std::function<bool()> m_beforeTraining;
     bool m_stopAfterEpochAsked = false;
     // What the launcher said when its process ended, for the run it ran: shown while the file
     // does not say the run ended (a trainer that failed before writing, or was killed).

@@ -36,6 +36,8 @@ TrainingLauncher::TrainingLauncher(QObject* parent) : QObject(parent), m_process
         const QString text = QString::fromLocal8Bit(m_process->readAll());
         remember(text);
         emit output(text);
+        if (isPacking())
+            reportPackingProgress();
     });
     connect(m_process, &QProcess::finished, this, &TrainingLauncher::stepFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -256,6 +258,8 @@ void TrainingLauncher::runStep(Step step)
         return;
     }
     m_stepTail.clear();
+    if (step == Step::Train)
+        emit packingEnded();
     emit output(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
     m_process->start(m_program, arguments);
 }
@@ -331,11 +335,27 @@ QString TrainingLauncher::failureReason() const
     return lines.isEmpty() ? QString() : lines.last().trimmed();
 }
 
+void TrainingLauncher::reportPackingProgress()
+{
+    // segstudio-train pack rewrites "packing done/total" in place every 25 images. The step's
+    // tail is searched, not the chunk just read: a chunk may end inside a number.
+    static const QRegularExpression progress(QStringLiteral("packing (\\d+)/(\\d+)(?=[\r\n])"));
+    QRegularExpressionMatch last;
+    for (auto it = progress.globalMatch(m_stepTail.right(256)); it.hasNext();)
+        last = it.next();
+    if (last.hasMatch())
+        emit packingProgress(m_step == Step::PackTrain ? QStringLiteral("train") : QStringLiteral("val"),
+                             last.captured(1).toInt(), last.captured(2).toInt());
+}
+
 void TrainingLauncher::finish(bool ok, const QString& message)
 {
     if (m_step == Step::Idle)
         return;
+    const bool packing = isPacking();
     m_step = Step::Idle;
+    if (packing)
+        emit packingEnded();
     emit finished(ok, message);
 }
 

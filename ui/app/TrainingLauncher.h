@@ -86,6 +86,10 @@ signals:
     void devicesChanged();
     void started(const QString& runDir);
     void output(const QString& text);  // stdout and stderr of each step, as it comes
+    // While the project's splits are packed: "train" or "val", images done of total; then
+    // packingEnded (also when packing fails or is stopped).
+    void packingProgress(const QString& split, int done, int total);
+    void packingEnded();
     void finished(bool ok, const QString& message);
 
 private:
@@ -95,6 +99,8 @@ private:
     void finish(bool ok, const QString& message);
     void remember(const QString& text);
     QString failureReason() const;
+    void reportPackingProgress();
+    bool isPacking() const { return m_step == Step::PackTrain || m_step == Step::PackVal; }
 
     QProcess* m_process;
     QString m_program;
@@ -104,11 +110,11 @@ private:
     int m_resumeEpochs = 0;
     Step m_step = Step::Idle;
     bool m_stopping = false;
-    QString m_stepTail;
+    QString m_stepTail;  // the last output of the running step, for the reason of a failure
     QList<ModelChoice> m_models;
     QList<DeviceChoice> m_devices;  // "cpu" until the engine answers
     QProcess* m_catalog = nullptr;
-    QProcess* m_deviceCatalog = nullptr;  // the last output of the running step, for the reason of a failure
+    QProcess* m_deviceCatalog = nullptr;
 };
 
 }  // namespace segstudio::ui
