@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/EvaluationReport.h"
 #include "run/ExitCode.h"
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,14 @@ void addImportCommand(CLI::App& app, int& exitCode);
 void addDataCommands(CLI::App& app, int& exitCode);  // export, stats, split, info
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
+
+// evaluate --project: the checkpoint predicts each labelled image of the project's split at its own
+// size and is scored against its label map (named by file); with predictionsDir, the class,
+// confidence and entropy maps are kept there too (as predict --confidence writes them). Needs
+// core/data: the engine-only build throws a message saying so.
+metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, const std::string& project,
+                                               const std::string& split, const std::string& device,
+                                               const std::string& predictionsDir);
 
 // Exit codes shared by the subcommands, and by whoever launches them: core/run's.
 using run::kExitDiverged;

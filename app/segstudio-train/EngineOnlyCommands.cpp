@@ -3,6 +3,7 @@
 #include "Commands.h"
 
 #include <iostream>
+#include <stdexcept>
 
 namespace segstudio::cli {
 
@@ -22,6 +23,13 @@ void addUnavailable(CLI::App& app, const char* name, int& exitCode)
 }
 
 }  // namespace
+
+metrics::EvaluationReport evaluateProjectSplit(const std::string&, const std::string&, const std::string&, const std::string&,
+                                               const std::string&)
+{
+    throw std::runtime_error("evaluate --project is not available in this build (SEGSTUDIO_ENGINE_ONLY has no image I/O): "
+                             "evaluate a pack with --pack");
+}
 
 void addPackCommand(CLI::App& app, int& exitCode)
 {

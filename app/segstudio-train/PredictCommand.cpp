@@ -23,8 +23,11 @@ struct PredictArguments {
     std::string out = "predictions";
     std::string project;
     std::vector<std::string> images;
+    std::string split;
     std::string device = "auto";
     double opacity = 0.5;
+    bool confidence = false;
+    bool overlay = true;
 };
 
 // Colours for the label maps: the project's schema, CamVid's for an 11-class model, else a
@@ -44,6 +47,33 @@ data::ClassSchema schemaFor(const PredictArguments& args, const engine::Predicto
     return data::ClassSchema(classes);
 }
 
+std::vector<std::string> splitImages(const std::string& projectFile, const std::string& splitName)
+{
+    const auto split = data::splitFromString(splitName);
+    if (!split)
+        throw data::DataError({}, "unknown split '" + splitName + "' (use train, val or test)");
+    const auto project = data::Project::load(projectFile);
+    std::vector<std::string> files;
+    for (const std::size_t index : project.indicesOf(*split))
+        files.push_back(project.imagePath(index).string());
+    return files;
+}
+
+// The class map; with confidence also the confidence and entropy maps next to it (written before
+// the class map, whose presence marks the image as predicted).
+cv::Mat predictInto(engine::Predictor& predictor, const cv::Mat& rgb, const std::filesystem::path& stem, bool confidence)
+{
+    const auto asMat = [&rgb](const std::vector<std::uint8_t>& bytes) {
+        return cv::Mat(rgb.rows, rgb.cols, CV_8UC1, const_cast<std::uint8_t*>(bytes.data())).clone();
+    };
+    if (!confidence)
+        return asMat(predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols));
+    const auto prediction = predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
+    data::writeImageGray(stem.string() + "_confidence.png", asMat(prediction.confidence), run::Durability::Deferred);
+    data::writeImageGray(stem.string() + "_entropy.png", asMat(prediction.entropy), run::Durability::Deferred);
+    return asMat(prediction.classes);
+}
+
 }  // namespace
 
 void addPredictCommand(CLI::App& app, int& exitCode)
@@ -56,25 +86,40 @@ void addPredictCommand(CLI::App& app, int& exitCode)
     command->add_option("--project,-P", args->project, "take class colours from this project")->check(CLI::ExistingFile);
     command->add_option("--device", args->device, "auto | cpu | cuda")->capture_default_str();
     command->add_option("--opacity", args->opacity, "overlay opacity of the labels")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-    command->add_option("images", args->images, "images to label (PNG, JPEG, ...)")->required()->check(CLI::ExistingFile);
-    command->footer("Writes OUT/<name>.png (palette label map, class ids) and OUT/<name>_overlay.png.\n"
-                    "Example:\n  segstudio-train predict -c runs/first -o predictions photos/*.jpg");
+    command->add_option("--split,-s", args->split, "predict this split of the project (train, val, test) besides any images given")
+        ->needs("--project");
+    command->add_flag("--confidence", args->confidence,
+                      "also write <name>_confidence.png (top softmax probability x 255) and <name>_entropy.png (normalised entropy x 255)");
+    command->add_flag("!--no-overlay", args->overlay, "do not write <name>_overlay.png");
+    command->add_option("images", args->images, "images to label (PNG, JPEG, ...)")->check(CLI::ExistingFile);
+    command->footer("Writes OUT/<name>.png (palette label map, class ids) and OUT/<name>_overlay.png, and prints\n"
+                    "\"predicted i/n <image>\" after each image.\n"
+                    "Examples:\n  segstudio-train predict -c runs/first -o predictions photos/*.jpg\n"
+                    "  segstudio-train predict -c runs/first/checkpoints/best.pt -P camvid.segstudio -s val --confidence -o out");
     command->callback([args, &exitCode] {
         namespace fs = std::filesystem;
+        std::vector<std::string> images = args->images;
+        if (!args->split.empty())
+            for (const auto& file : splitImages(args->project, args->split))
+                images.push_back(file);
+        if (images.empty())
+            throw data::DataError({}, "nothing to predict: give images, or --project with --split");
         engine::Predictor predictor(run::RunLayout::resolveCheckpoint(args->checkpoint).string(), args->device);
         const auto schema = schemaFor(*args, predictor);
         fs::create_directories(args->out);
-        for (const auto& file : args->images) {
+        for (std::size_t i = 0; i < images.size(); ++i) {
+            const auto& file = images[i];
             const cv::Mat image = data::readImageRgb(file);
-            cv::Mat rgb = image.isContinuous() ? image : image.clone();
-            const auto ids = predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
-            const cv::Mat labels = cv::Mat(rgb.rows, rgb.cols, CV_8UC1, const_cast<std::uint8_t*>(ids.data())).clone();
+            const cv::Mat rgb = image.isContinuous() ? image : image.clone();
             const fs::path stem = fs::path(args->out) / fs::path(file).stem();
-            data::writeLabelMap(stem.string() + ".png", labels, schema);
-            cv::Mat overlay;
-            cv::addWeighted(rgb, 1.0 - args->opacity, data::colorize(labels, schema), args->opacity, 0.0, overlay);
-            data::writeImageRgb(stem.string() + "_overlay.png", overlay);
-            std::cout << file << " -> " << stem.string() << ".png, " << stem.string() << "_overlay.png" << std::endl;
+            const cv::Mat labels = predictInto(predictor, rgb, stem, args->confidence);
+            data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
+            if (args->overlay) {
+                cv::Mat overlay;
+                cv::addWeighted(rgb, 1.0 - args->opacity, data::colorize(labels, schema), args->opacity, 0.0, overlay);
+                data::writeImageRgb(stem.string() + "_overlay.png", overlay, run::Durability::Deferred);
+            }
+            std::cout << "predicted " << i + 1 << "/" << images.size() << " " << file << std::endl;
         }
         exitCode = kExitOk;
     });

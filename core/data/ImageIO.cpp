@@ -40,4 +40,36 @@ void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, run::D
     run::writeFileAtomically(path, bytes, durability);
 }
 
+void writeImageGray(const std::filesystem::path& path, const cv::Mat& gray, run::Durability durability)
+{
+    if (gray.empty() || gray.type() != CV_8UC1)
+        throw DataError(path.string(), "only 8-bit single-channel maps can be written as grey images");
+    std::vector<unsigned char> bytes;
+    if (!cv::imencode(".png", gray, bytes))
+        throw DataError(path.string(), "cannot encode as PNG");
+    run::writeFileAtomically(path, bytes, durability);
+}
+
+cv::Mat readImageGray(const std::filesystem::path& path, cv::Size expectedSize)
+{
+    const std::string bytes = run::readFile(path);
+    if (bytes.empty())
+        throw DataError(path.string(), "file is empty");
+    const cv::Mat encoded(1, int(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
+    cv::Mat decoded;
+    try {
+        decoded = cv::imdecode(encoded, cv::IMREAD_UNCHANGED);
+    } catch (const cv::Exception& error) {
+        throw DataError(path.string(), std::string("cannot decode the image: ") + error.what());
+    }
+    if (decoded.empty())
+        throw DataError(path.string(), "not a readable image (corrupt, truncated or an unsupported format)");
+    if (decoded.type() != CV_8UC1)
+        throw DataError(path.string(), "not an 8-bit grey map");
+    if (!expectedSize.empty() && decoded.size() != expectedSize)
+        throw DataError(path.string(), "is " + std::to_string(decoded.cols) + "x" + std::to_string(decoded.rows) + ", expected " +
+                                           std::to_string(expectedSize.width) + "x" + std::to_string(expectedSize.height));
+    return decoded;
+}
+
 }  // namespace segstudio::data

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Project.h"
+#include "metrics/ImageScore.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -11,16 +12,16 @@
 
 namespace segstudio::data {
 
-// Per-image intersection over union of a predicted label map against the truth: the mean, over
-// the classes present in the truth, of |P=c and T=c| / |P=c or T=c|, counted over the labelled
-// pixels of the truth (255 is ignored). Every wrong pixel lowers a present class's IoU, so a
-// class predicted but absent from the truth is still paid for. Empty when the truth has no
-// labelled pixel. Both CV_8UC1 of one size, else DataError.
-std::optional<double> meanIoUOfPresentClasses(const cv::Mat& predicted, const cv::Mat& truth);
+// One prediction scored against its label map by the one metric implementation
+// (metrics::scoreImage: mean IoU, mean boundary F1, wrong pixels; docs/METRICS.md). Both CV_8UC1
+// of one size, else DataError; predicted ids must be below `classes`.
+metrics::ImageScore scorePrediction(const cv::Mat& predicted, const cv::Mat& truth, int classes);
 
 struct PredictionScore {
     std::size_t index = 0;      // project entry
-    std::optional<double> iou;  // empty: no label map, nothing labelled, or a problem
+    std::optional<double> iou;         // mean IoU; empty: no label map, nothing labelled, or a problem
+    std::optional<double> boundaryF1;  // mean BF score; empty as iou, or when no class has one
+    std::int64_t wrongPixels = -1;     // -1: not scored
     std::string problem;        // why a prediction could not be scored (missing, wrong size, ...)
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "SegmentationMetrics.h"
+#include "metrics/EvaluationReport.h"
 
 #include <string>
 #include <vector>
@@ -22,5 +23,10 @@ struct Evaluation {
 // Scores a checkpoint (checkpoints/last.pt or best.pt of a run) on a pack (a split).
 // Throws EngineError naming the file for a bad checkpoint, a bad pack or a class-count mismatch.
 Evaluation evaluateCheckpoint(const std::string& checkpoint, const std::string& pack, const EvaluateOptions& options = {});
+
+// The full report (per-image scores, boundary F1, confusion matrix) of a checkpoint on a pack: the
+// class maps come back to the host image by image. Images are named by their record, "#0001"….
+metrics::EvaluationReport evaluationReport(const std::string& checkpoint, const std::string& pack,
+                                           const EvaluateOptions& options = {});
 
 }  // namespace segstudio::engine

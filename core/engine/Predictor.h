@@ -21,6 +21,17 @@ public:
     // rgb: height*width*3 bytes, R first.
     std::vector<std::uint8_t> predict(const std::uint8_t* rgb, int height, int width);
 
+    // The class map with how sure the model is of each pixel, as 8-bit maps (0..255) that are
+    // cheap to cache and to draw: the highest softmax probability, and the entropy of the
+    // softmax divided by log(classes) (0 = certain, 255 = uniform).
+    struct Prediction {
+        std::vector<std::uint8_t> classes;
+        std::vector<std::uint8_t> confidence;
+        std::vector<std::uint8_t> entropy;
+        double meanEntropy = 0.0;  // normalised entropy averaged over the image, 0..1
+    };
+    Prediction predictWithConfidence(const std::uint8_t* rgb, int height, int width);
+
     int classes() const;
     const std::vector<std::string>& classNames() const;
     const std::string& modelName() const;

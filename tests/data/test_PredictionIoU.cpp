@@ -3,6 +3,8 @@
 #include "data/PredictionIoU.h"
 
 #include <QtTest>
+
+#include <cmath>
 #include <vector>
 
 using namespace segstudio;
@@ -25,7 +27,7 @@ class TestPredictionIoU : public QObject {
     Q_OBJECT
 
 private slots:
-    void meanIoUOfPresentClasses_data()
+    void scorePrediction_data()
     {
         QTest::addColumn<std::vector<int>>("predicted");
         QTest::addColumn<std::vector<int>>("truth");
@@ -35,28 +37,30 @@ private slots:
         // class 0: I 1, U 2; class 1: I 2, U 3.
         QTest::newRow("partial") << std::vector<int>{0, 1, 1, 1} << std::vector<int>{0, 0, 1, 1} << (0.5 + 2.0 / 3.0) / 2;
         QTest::newRow("unlabelled ignored") << std::vector<int>{0, 1} << std::vector<int>{0, 255} << 1.0;
-        // class 2 is absent from the truth: its false positive lowers class 0's IoU, not the mean's count.
-        QTest::newRow("absent class predicted") << std::vector<int>{0, 2} << std::vector<int>{0, 0} << 0.5;
+        // class 2 is absent from the truth but predicted: IoU 0, and it counts in the mean
+        // (docs/METRICS.md); class 0 has I 1, U 2.
+        QTest::newRow("absent class predicted") << std::vector<int>{0, 2} << std::vector<int>{0, 0} << 0.25;
         QTest::newRow("nothing labelled") << std::vector<int>{0, 1} << std::vector<int>{255, 255} << -1.0;
     }
 
-    void meanIoUOfPresentClasses()
+    void scorePrediction()
     {
         QFETCH(std::vector<int>, predicted);
         QFETCH(std::vector<int>, truth);
         QFETCH(double, iou);
-        const auto result = data::meanIoUOfPresentClasses(row(predicted), row(truth));
+        const auto result = data::scorePrediction(row(predicted), row(truth), 3);
         if (iou < 0) {
-            QVERIFY(!result);
+            QCOMPARE(result.labelledPixels(), std::int64_t(0));
+            QVERIFY(std::isnan(result.meanIoU));
         } else {
-            QVERIFY(result);
-            QVERIFY2(std::abs(*result - iou) < 1e-12, qPrintable(QString::number(*result)));
+            QVERIFY2(std::abs(result.meanIoU - iou) < 1e-12, qPrintable(QString::number(result.meanIoU)));
         }
     }
 
-    void meanIoURefusesDifferentSizes()
+    void scoringRefusesBadMaps()
     {
-        QVERIFY_THROWS_EXCEPTION(data::DataError, data::meanIoUOfPresentClasses(row({0, 1}), row({0, 1, 2})));
+        QVERIFY_THROWS_EXCEPTION(data::DataError, data::scorePrediction(row({0, 1}), row({0, 1, 2}), 3));
+        QVERIFY_THROWS_EXCEPTION(data::DataError, data::scorePrediction(row({0, 7}), row({0, 1}), 3));  // beyond the classes
     }
 };
 

@@ -1,6 +1,12 @@
 #include "TestPacks.h"
 #include "TrainerProcess.h"
 
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -23,6 +29,7 @@ private slots:
     void refusesBadPackNamingIt();
     void sigintCheckpointsAndResumeFinishes();
     void demoRunsEndToEnd();
+    void evaluateWritesTheReport();
     void versionAnswersWithoutASubcommand();
     void modelsAndDevicesAsJson();
     void fullDiskFailsWithTheReason();
@@ -115,6 +122,68 @@ void TestTrainCli::demoRunsEndToEnd()
     const QString stem = QFileInfo(image).completeBaseName();
     QVERIFY(QFileInfo::exists(path(QStringLiteral("predictions/")) + stem + QStringLiteral(".png")));
     QVERIFY(QFileInfo::exists(path(QStringLiteral("predictions/")) + stem + QStringLiteral("_overlay.png")));
+
+    // --confidence: the top softmax probability of 11 classes is at least 1/11 everywhere.
+    auto* confident = start({QStringLiteral("predict"), QStringLiteral("-c"), dir + QStringLiteral("/run"), QStringLiteral("-o"),
+                             path(QStringLiteral("confident")), QStringLiteral("--device"), QStringLiteral("cpu"),
+                             QStringLiteral("--confidence"), QStringLiteral("--no-overlay"), image});
+    QVERIFY(confident->waitForFinished(60000));
+    QVERIFY2(confident->exitCode() == 0, confident->readAll().constData());
+    const QImage confidence(path(QStringLiteral("confident/")) + stem + QStringLiteral("_confidence.png"));
+    QCOMPARE(confidence.format(), QImage::Format_Grayscale8);
+    int lowest = 255;
+    for (int y = 0; y < confidence.height(); ++y)
+        for (int x = 0; x < confidence.width(); ++x)
+            lowest = std::min(lowest, qGray(confidence.pixel(x, y)));
+    QVERIFY2(lowest >= 255 / 11, qPrintable(QString::number(lowest)));
+    QVERIFY(QFileInfo::exists(path(QStringLiteral("confident/")) + stem + QStringLiteral("_entropy.png")));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("confident/")) + stem + QStringLiteral("_overlay.png")));
+}
+
+// evaluate --report: the report of the val split, by file, with per-image scores consistent with
+// the data set's, and the same report from the val pack (images by record).
+void TestTrainCli::evaluateWritesTheReport()
+{
+    const QString dir = path(QStringLiteral("demo"));
+    QVERIFY2(QFileInfo::exists(dir + QStringLiteral("/run/checkpoints/best.pt")), "runs after demoRunsEndToEnd");
+    const QString project = QDir(dir + QStringLiteral("/dataset")).entryList({QStringLiteral("*.segstudio")}).value(0);
+    QVERIFY(!project.isEmpty());
+    auto* evaluate = start({QStringLiteral("evaluate"), QStringLiteral("-c"), dir + QStringLiteral("/run"), QStringLiteral("-P"),
+                            dir + QStringLiteral("/dataset/") + project, QStringLiteral("-s"), QStringLiteral("val"),
+                            QStringLiteral("--report"), path(QStringLiteral("report")), QStringLiteral("--predictions"),
+                            path(QStringLiteral("cache")), QStringLiteral("--device"), QStringLiteral("cpu")});
+    QVERIFY(evaluate->waitForFinished(120000));
+    QVERIFY2(evaluate->exitCode() == 0, evaluate->readAll().constData());
+    QFile file(path(QStringLiteral("report/report.json")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject report = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonArray images = report[QStringLiteral("images")].toArray();
+    QVERIFY(!images.isEmpty());
+    double labelled = 0, wrong = 0;
+    for (const QJsonValue& image : images) {
+        labelled += image[QStringLiteral("labelled_pixels")].toDouble();
+        wrong += image[QStringLiteral("wrong_pixels")].toDouble();
+        const double bf = image[QStringLiteral("mean_bf_score")].toDouble(-1);
+        QVERIFY2(bf >= 0 && bf <= 1, qPrintable(QString::number(bf)));
+        const QString name = image[QStringLiteral("name")].toString();
+        QVERIFY2(QFileInfo::exists(path(QStringLiteral("cache/")) + QFileInfo(name).completeBaseName() + QStringLiteral("_entropy.png")),
+                 qPrintable(name));
+    }
+    QVERIFY(std::abs(report[QStringLiteral("global_accuracy")].toDouble() - (labelled - wrong) / labelled) < 1e-9);
+    QCOMPARE(report[QStringLiteral("classes")].toArray().size(), 11);
+    QCOMPARE(report[QStringLiteral("confusion")].toArray().size(), 11);
+    for (const char* csv : {"classes.csv", "images.csv", "confusion.csv"})
+        QVERIFY2(QFileInfo(path(QStringLiteral("report/")) + QLatin1String(csv)).size() > 0, csv);
+
+    auto* fromPack = start({QStringLiteral("evaluate"), QStringLiteral("-c"), dir + QStringLiteral("/run"), QStringLiteral("-p"),
+                            dir + QStringLiteral("/val.pack"), QStringLiteral("--json"), QStringLiteral("--report"),
+                            path(QStringLiteral("pack-report")), QStringLiteral("--device"), QStringLiteral("cpu")});
+    QVERIFY(fromPack->waitForFinished(120000));
+    const QByteArray output = fromPack->readAll();
+    QVERIFY2(fromPack->exitCode() == 0, output.constData());
+    const QJsonObject packReport = QJsonDocument::fromJson(output.trimmed().split('\n').last()).object();
+    QCOMPARE(packReport[QStringLiteral("images")].toArray().size(), images.size());
+    QCOMPARE(packReport[QStringLiteral("images")].toArray().at(0)[QStringLiteral("name")].toString(), QStringLiteral("#0001"));
 }
 
 // Issue 9.4 as a user meets it: no core dump, exit 1, the file and the reason on stderr.

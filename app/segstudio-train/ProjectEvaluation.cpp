@@ -1,0 +1,69 @@
+#include "Commands.h"
+
+#include "data/DataError.h"
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+#include "data/Project.h"
+#include "engine/Predictor.h"
+
+#include <opencv2/core.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+namespace segstudio::cli {
+
+namespace {
+
+cv::Mat mapOf(const std::vector<std::uint8_t>& bytes, const cv::Mat& like)
+{
+    return cv::Mat(like.rows, like.cols, CV_8UC1, const_cast<std::uint8_t*>(bytes.data())).clone();
+}
+
+}  // namespace
+
+metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, const std::string& projectFile,
+                                               const std::string& splitName, const std::string& device,
+                                               const std::string& predictionsDir)
+{
+    namespace fs = std::filesystem;
+    const auto split = data::splitFromString(splitName);
+    if (!split)
+        throw data::DataError({}, "unknown split '" + splitName + "' (use train, val or test)");
+    const auto project = data::Project::load(projectFile);
+    engine::Predictor predictor(checkpoint, device);
+    if (predictor.classes() != project.schema().maxId() + 1)
+        throw data::DataError(checkpoint, "the checkpoint knows " + std::to_string(predictor.classes()) + " classes, the project " +
+                                              projectFile + " has " + std::to_string(project.schema().maxId() + 1) +
+                                              ": it was trained on another class list");
+    if (!predictionsDir.empty())
+        fs::create_directories(predictionsDir);
+    metrics::EvaluationReport report(predictor.classNames());
+    std::vector<std::size_t> labelled;
+    for (const std::size_t index : project.indicesOf(*split))
+        if (fs::exists(project.labelMapPath(index)))
+            labelled.push_back(index);
+    for (std::size_t n = 0; n < labelled.size(); ++n) {
+        const std::size_t index = labelled[n];
+        const auto imageFile = project.imagePath(index);
+        const cv::Mat image = data::readImageRgb(imageFile);
+        const cv::Mat rgb = image.isContinuous() ? image : image.clone();
+        const cv::Mat truth = data::readLabelMap(project.labelMapPath(index), project.schema(), rgb.size());
+        const auto prediction = predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
+        const cv::Mat classes = mapOf(prediction.classes, rgb);
+        if (!predictionsDir.empty()) {
+            const fs::path stem = fs::path(predictionsDir) / imageFile.stem();
+            data::writeImageGray(stem.string() + "_confidence.png", mapOf(prediction.confidence, rgb), run::Durability::Deferred);
+            data::writeImageGray(stem.string() + "_entropy.png", mapOf(prediction.entropy, rgb), run::Durability::Deferred);
+            data::writeLabelMap(stem.string() + ".png", classes, project.schema(), run::Durability::Deferred);
+        }
+        const cv::Mat t = truth.isContinuous() ? truth : truth.clone();
+        report.addImage(imageFile.filename().string(), t.ptr<std::uint8_t>(), classes.ptr<std::uint8_t>(), t.cols, t.rows);
+        std::cout << "evaluated " << n + 1 << "/" << labelled.size() << " " << imageFile.string() << std::endl;
+    }
+    report.context() = {{"checkpoint", checkpoint}, {"project", projectFile}, {"split", splitName},
+                        {"model", predictor.modelName()}};
+    return report;
+}
+
+}  // namespace segstudio::cli

@@ -1,0 +1,86 @@
+#include "PredictionCache.h"
+
+#include "DataError.h"
+#include "ImageIO.h"
+#include "LabelMapIO.h"
+#include "run/AtomicFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <system_error>
+
+namespace segstudio::data {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kStampFile = "stamp.json";
+}
+
+PredictionCache::PredictionCache(const fs::path& runDir, fs::path checkpoint)
+    : m_checkpoint(std::move(checkpoint)), m_folder(runDir / "predictions" / m_checkpoint.stem())
+{
+}
+
+std::string PredictionCache::stamp() const
+{
+    std::error_code error;
+    const auto size = fs::file_size(m_checkpoint, error);
+    if (error)
+        return {};
+    const auto modified = fs::last_write_time(m_checkpoint, error);
+    if (error)
+        return {};
+    return nlohmann::json{{"checkpoint", m_checkpoint.filename().string()},
+                          {"size", size},
+                          {"modified", std::int64_t(modified.time_since_epoch().count())}}
+        .dump();
+}
+
+bool PredictionCache::isCurrent() const
+{
+    const std::string now = stamp();
+    if (now.empty())
+        return false;
+    std::error_code error;
+    if (!fs::exists(m_folder / kStampFile, error))
+        return false;
+    try {
+        return run::readFile(m_folder / kStampFile) == now;
+    } catch (const run::FileError&) {
+        return false;
+    }
+}
+
+void PredictionCache::prepare() const
+{
+    const std::string now = stamp();
+    if (now.empty())
+        throw DataError(m_checkpoint.string(), "no such checkpoint");
+    if (isCurrent())
+        return;
+    std::error_code error;
+    fs::remove_all(m_folder, error);
+    fs::create_directories(m_folder, error);
+    if (error)
+        throw DataError(m_folder.string(), "cannot create the prediction folder: " + error.message());
+    run::writeFileAtomically(m_folder / kStampFile, now);
+}
+
+bool PredictionCache::contains(const std::string& stem) const
+{
+    std::error_code error;
+    return fs::exists(classesFile(stem), error) && fs::exists(confidenceFile(stem), error) &&
+           fs::exists(entropyFile(stem), error);
+}
+
+std::optional<PredictionCache::Entry> PredictionCache::load(const std::string& stem, const ClassSchema& schema,
+                                                            cv::Size imageSize) const
+{
+    if (!contains(stem) || !isCurrent())
+        return std::nullopt;
+    return Entry{readLabelMap(classesFile(stem), schema, imageSize), readImageGray(confidenceFile(stem), imageSize),
+                 readImageGray(entropyFile(stem), imageSize)};
+}
+
+}  // namespace segstudio::data

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "ClassSchema.h"
+
+#include <filesystem>
+#include <opencv2/core.hpp>
+#include <optional>
+#include <string>
+
+namespace segstudio::data {
+
+// The predictions of one checkpoint, kept on disk so that showing them again costs a PNG read:
+// <run>/predictions/<checkpoint name>/ holds, per image, <stem>.png (class ids, palette),
+// <stem>_confidence.png (highest softmax probability x 255) and <stem>_entropy.png (normalised
+// entropy x 255), as `segstudio-train predict --confidence` writes them, and stamp.json naming the
+// checkpoint's size and modification time. Training on (a rewritten best.pt) makes the folder
+// stale: prepare() empties it, so a prediction of an older model is never shown as this one's.
+// Requirements: I/O on the calling thread; call it off the GUI thread.
+class PredictionCache {
+public:
+    struct Entry {
+        cv::Mat classes;     // CV_8UC1 class ids
+        cv::Mat confidence;  // CV_8UC1, 0..255
+        cv::Mat entropy;     // CV_8UC1, 0..255
+    };
+
+    PredictionCache(const std::filesystem::path& runDir, std::filesystem::path checkpoint);
+
+    const std::filesystem::path& folder() const { return m_folder; }
+    const std::filesystem::path& checkpoint() const { return m_checkpoint; }
+    // Creates the folder, emptying it first when its stamp names another state of the checkpoint.
+    // Throws DataError naming the checkpoint when it is missing.
+    void prepare() const;
+    bool isCurrent() const;  // the stamp matches the checkpoint as it is now
+
+    std::filesystem::path classesFile(const std::string& stem) const { return m_folder / (stem + ".png"); }
+    std::filesystem::path confidenceFile(const std::string& stem) const { return m_folder / (stem + "_confidence.png"); }
+    std::filesystem::path entropyFile(const std::string& stem) const { return m_folder / (stem + "_entropy.png"); }
+    bool contains(const std::string& stem) const;
+    // nullopt when the image was not predicted (or the cache is stale); DataError naming the
+    // file when a cached file is corrupt or not of the image's size.
+    std::optional<Entry> load(const std::string& stem, const ClassSchema& schema, cv::Size imageSize) const;
+
+private:
+    std::string stamp() const;
+
+    std::filesystem::path m_checkpoint;
+    std::filesystem::path m_folder;
+};
+
+}  // namespace segstudio::data

@@ -1,0 +1,113 @@
+#include "metrics/EvaluationReport.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using segstudio::metrics::EvaluationReport;
+
+namespace {
+bool near(double a, double b) { return std::abs(a - b) < 1e-12; }
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || near(a, b); }
+}  // namespace
+
+// evaluateSemanticSegmentation's report over two constructed images, by hand.
+class TestEvaluationReport : public QObject {
+    Q_OBJECT
+
+    static EvaluationReport twoImages()
+    {
+        EvaluationReport report({"sky", "road", "car"});
+        // Image a (2x2): perfect on sky/road. Image b (2x2): road predicted as car once, one
+        // pixel unlabelled, no sky.
+        const std::uint8_t aTruth[] = {0, 0, 1, 1}, aPredicted[] = {0, 0, 1, 1};
+        const std::uint8_t bTruth[] = {1, 1, 2, 255}, bPredicted[] = {1, 2, 2, 0};
+        report.addImage("a.png", aTruth, aPredicted, 2, 2);
+        report.addImage("b.png", bTruth, bPredicted, 2, 2);
+        return report;
+    }
+
+private slots:
+    void datasetAndClassMetrics()
+    {
+        const auto report = twoImages();
+        // Summed confusion: sky 2->sky; road 3 right, 1 -> car; car 1 right.
+        QCOMPARE(report.confusion().counts(), (std::vector<std::int64_t>{2, 0, 0, 0, 3, 1, 0, 0, 1}));
+        const auto m = report.metrics();
+        QVERIFY(near(m.globalAccuracy, 6.0 / 7.0));
+        QVERIFY(near(m.classIoU[1], 3.0 / 4.0));
+        QVERIFY(near(m.classIoU[2], 1.0 / 2.0));
+        QVERIFY(near(m.meanIoU, (1.0 + 0.75 + 0.5) / 3.0));
+        QVERIFY(near(m.meanClassAccuracy, (1.0 + 0.75 + 1.0) / 3.0));
+        QCOMPARE(report.images().size(), std::size_t(2));
+        QCOMPARE(report.images()[1].wrongPixels, std::int64_t(1));
+        QCOMPARE(report.images()[1].labelledPixels, std::int64_t(3));
+        // BF on 2x2 maps with a tolerance of 0.0075 * diagonal (< 1 px): image a matches exactly
+        // (sky and road 1 each); in b, road's boundary is (0,0),(1,0) in the truth and (0,0)
+        // in the prediction: P = 1, R = 1/2, BF = 2/3; car: truth (0,1), prediction (1,0),(0,1):
+        // P = 1/2, R = 1, BF = 2/3.
+        QVERIFY(near(report.images()[0].meanBoundaryF1, 1.0));
+        QVERIFY(near(report.images()[1].meanBoundaryF1, 2.0 / 3.0));
+        QVERIFY(near(report.meanBoundaryF1(), (1.0 + 2.0 / 3.0) / 2.0));
+        const auto classBF = report.classMeanBoundaryF1();
+        QVERIFY(near(classBF[0], 1.0));                    // sky: image a only
+        QVERIFY(near(classBF[1], (1.0 + 2.0 / 3.0) / 2));  // road: both
+        QVERIFY(near(classBF[2], 2.0 / 3.0));              // car: image b only
+    }
+
+    void jsonRoundTrip()
+    {
+        auto report = twoImages();
+        report.context()["checkpoint"] = "runs/a/checkpoints/best.pt";
+        const auto json = report.toJson();
+        QVERIFY(json.at("images").at(1).at("global_accuracy").is_number());
+        const auto back = EvaluationReport::fromJson(nlohmann::json::parse(json.dump()));
+        QCOMPARE(back.classNames(), report.classNames());
+        QCOMPARE(back.confusion().counts(), report.confusion().counts());
+        QVERIFY(same(back.meanBoundaryF1(), report.meanBoundaryF1()));
+        for (std::size_t c = 0; c < 3; ++c)
+            QVERIFY(same(back.classMeanBoundaryF1()[c], report.classMeanBoundaryF1()[c]));
+        QCOMPARE(back.images().size(), report.images().size());
+        QCOMPARE(back.context().at("checkpoint").get<std::string>(), std::string("runs/a/checkpoints/best.pt"));
+        QCOMPARE(back.toJson(), json);
+    }
+
+    void undefinedScoresAreNullAndEmpty()
+    {
+        EvaluationReport report({"sky", "road"});
+        const std::uint8_t truth[] = {255, 255}, predicted[] = {0, 0};
+        report.addImage("void.png", truth, predicted, 2, 1);
+        QVERIFY(report.toJson().at("images").at(0).at("mean_iou").is_null());
+        QVERIFY(report.toJson().at("classes").at(0).at("iou").is_null());
+        QCOMPARE(QString::fromStdString(report.imagesCsv()).split('\n').at(1), QStringLiteral("void.png,0,0,,,"));
+    }
+
+    void csvTables()
+    {
+        const auto report = twoImages();
+        const QStringList classes = QString::fromStdString(report.classesCsv()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(classes.size(), 4);
+        QCOMPARE(classes[0], QStringLiteral("class,accuracy,iou,mean_bf_score"));
+        QCOMPARE(classes[2], QStringLiteral("road,0.75,0.75,0.833333"));
+        const QStringList confusion = QString::fromStdString(report.confusionCsv()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(confusion[0], QStringLiteral("truth\\predicted,sky,road,car"));
+        QCOMPARE(confusion[2], QStringLiteral("road,0,3,1"));
+    }
+
+    void malformedJsonNamesWhatIsWrong()
+    {
+        auto json = twoImages().toJson();
+        json["confusion"].erase(1);
+        try {
+            (void)EvaluationReport::fromJson(json);
+            QFAIL("accepted a confusion matrix with a missing row");
+        } catch (const std::invalid_argument& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("confusion")), error.what());
+        }
+        json.erase("classes");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, EvaluationReport::fromJson(json));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvaluationReport)
+#include "test_EvaluationReport.moc"
