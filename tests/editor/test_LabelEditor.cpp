@@ -9,6 +9,7 @@
 #include "data/LabelMapIO.h"
 #include "data/ProjectLock.h"
 #include "data/RecoveryStore.h"
+#include "paint/PredictionAcceptance.h"
 
 #include "editor/ClassesPanel.h"
 #include "editor/GrabCutTool.h"
@@ -259,6 +260,75 @@ private slots:
         QVERIFY(interior > 100);  // the fill inside the outline is really hidden
         QTest::keyClick(editor->canvas(), Qt::Key_O);
         QCOMPARE(QColor(editor->canvas()->overlay().pixel(30, 20)), colour[2]);  // filled again
+    }
+
+    // Issue 12: the model's prediction in the editor: layers, hover, flip, and Accept as one
+    // undoable edit that respects the locks and the confidence floor.
+    void predictionLayersAndAccept()
+    {
+        EditorTestProject test;
+        cv::Mat labels(64, 64, CV_8UC1, cv::Scalar(255));
+        labels(cv::Rect(0, 0, 32, 64)).setTo(1);  // left half "car", right half unlabelled
+        std::filesystem::create_directories(test.project->labelRoot());
+        data::writeLabelMap(test.project->labelMapPath(0), labels, test.project->schema());
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        ui::LabelDocument* doc = editor->document();
+        const cv::Mat before = doc->labels().clone();
+
+        // The model says "road" on the top half, "tree" below; sure on the left, unsure right.
+        cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(250));
+        classes(cv::Rect(0, 32, 64, 32)).setTo(2);
+        confidence(cv::Rect(32, 0, 32, 64)).setTo(60);
+        const cv::Mat entropy(64, 64, CV_8UC1, cv::Scalar(10));
+        QVERIFY(!editor->setPrediction(1, classes, confidence, entropy));  // not the open image
+        QVERIFY(!editor->setPrediction(0, cv::Mat(8, 8, CV_8UC1, cv::Scalar(0)), confidence, entropy));
+        QVERIFY(editor->setPrediction(0, classes, confidence, entropy));
+
+        ui::LabelCanvas* canvas = editor->canvas();
+        canvas->setPredictionView(ui::PredictionLayer::View::Classes);
+        QCOMPARE(QColor(canvas->predictionImage().pixel(40, 10)), QColor(128, 64, 128));  // road
+        QCOMPARE(QColor(canvas->predictionImage().pixel(40, 50)), QColor(0, 128, 0));     // tree
+        canvas->setPredictionView(ui::PredictionLayer::View::Errors);
+        QCOMPARE(canvas->predictionImage().pixel(10, 10), ui::PredictionLayer::kErrorColor);  // car labelled, road predicted
+        QCOMPARE(qAlpha(canvas->predictionImage().pixel(40, 10)), 0);  // unlabelled: no error
+        canvas->setPredictionView(ui::PredictionLayer::View::Confidence);
+        QCOMPARE(canvas->predictionImage().pixel(40, 10), ui::PredictionLayer::heatColor(60 / 255.0));
+        // Hover names the label and the prediction.
+        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QTest::mouseMove(canvas, screenOf({40, 50}));
+        QVERIFY(!status.isEmpty());
+        const QString text = status.last().first().toString();
+        QVERIFY2(text.contains(QStringLiteral("unlabelled")) && text.contains(QStringLiteral("predicted tree (24%)")), qPrintable(text));
+        // T flips: labels hidden, predicted classes shown.
+        canvas->setShowPredictionInstead(true);
+        QCOMPARE(canvas->prediction().view(), ui::PredictionLayer::View::Classes);
+        canvas->setShowPredictionInstead(false);
+        QCOMPARE(canvas->prediction().view(), ui::PredictionLayer::View::Confidence);
+
+        // Accept into unlabelled pixels from 50 %: only the sure ones (none on the right) — nothing.
+        paint::AcceptOptions options;
+        options.minConfidence = 128;
+        QCOMPARE(editor->acceptPrediction(options), std::int64_t(0));
+        QCOMPARE(doc->undoStack()->count(), 0);
+        // Everywhere, no floor, class "car" locked: the unlabelled right half takes the prediction,
+        // the car pixels stay.
+        options.unlabelledOnly = false;
+        options.minConfidence = 0;
+        editor->toolSettings()->setProtected(1, true);
+        QCOMPARE(editor->acceptPrediction(options), std::int64_t(32 * 64));
+        QCOMPARE(int(doc->labels().at<std::uint8_t>(10, 10)), 1);
+        QCOMPARE(int(doc->labels().at<std::uint8_t>(10, 40)), 0);
+        QCOMPARE(int(doc->labels().at<std::uint8_t>(50, 40)), 2);
+        QCOMPARE(doc->undoStack()->count(), 1);
+        // The error map follows the edit: the accepted pixels agree with the prediction.
+        canvas->setPredictionView(ui::PredictionLayer::View::Errors);
+        QCOMPARE(qAlpha(canvas->predictionImage().pixel(40, 10)), 0);
+        editor->undoGroup()->undo();
+        QCOMPARE(cv::countNonZero(doc->labels() != before), 0);  // to the exact bytes
+        // Another image: the prediction goes with the old one.
+        QVERIFY(editor->openImage(1));
+        QVERIFY(!canvas->hasPrediction());
     }
 
     void hiddenClassIsNotDrawn()

@@ -3,9 +3,11 @@
 #include "app/ImageListModel.h"
 #include "app/PredictionsDock.h"
 #include "data/DataError.h"
+#include "data/PredictionCache.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -48,8 +50,14 @@ private slots:
                          {"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1},
                          {"delta.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
         const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
-        const std::filesystem::path predictions = QDir(run).filePath(QStringLiteral("predictions")).toStdString();
-        std::filesystem::create_directories(predictions);
+        const QString checkpoint = QDir(run).filePath(QStringLiteral("checkpoints/best.pt"));
+        QDir().mkpath(QFileInfo(checkpoint).path());
+        QFile weights(checkpoint);
+        QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights v1") > 0);
+        weights.close();
+        const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString());
+        cache.prepare();
+        const std::filesystem::path predictions = cache.folder();
         // beta predicted exactly; gamma all class 0 where the truth is class 2; delta has no truth.
         data::writeLabelMap(predictions / "beta.png", segstudio::test::bandLabels({"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}),
                             project.schema());
@@ -60,7 +68,12 @@ private slots:
         const auto scores = data::scorePredictions(project, predictions, project.indicesOf(Split::Val));
         QCOMPARE(scores.size(), std::size_t(3));
         QCOMPARE(*scores[0].iou, 1.0);
+        QCOMPARE(*scores[0].boundaryF1, 1.0);
+        QCOMPARE(scores[0].wrongPixels, std::int64_t(0));
         QCOMPARE(*scores[1].iou, 0.0);
+        QCOMPARE(*scores[1].boundaryF1, 0.0);  // class 2 true, never predicted; class 0 the reverse
+        const cv::Mat gammaTruth = segstudio::test::bandLabels({"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1});
+        QCOMPARE(scores[1].wrongPixels, std::int64_t(cv::countNonZero(gammaTruth != data::kUnlabelled)));
         QVERIFY(!scores[2].iou);
         QVERIFY(scores[2].problem.empty());
         std::filesystem::remove(predictions / "gamma.png");
@@ -82,7 +95,8 @@ private slots:
         // IoU column is back after a restart without predicting again (issue 9.18).
         QSignalSpy finished(&dock, &PredictionsDock::finished);
         dock.setRunDirectory(run);
-        QCOMPARE(dock.predictionsFolder(), QDir(run).filePath(QStringLiteral("predictions")));
+        QCOMPARE(dock.checkpointFile(), checkpoint);
+        QCOMPARE(dock.predictionsFolder(), QDir(run).filePath(QStringLiteral("predictions/best")));
         QVERIFY(finished.wait(60000));
         QVERIFY(model.hasIoU());
         QCOMPARE(model.data(model.index(1, 0), ImageListModel::IoURole).toDouble(), 1.0);
@@ -102,11 +116,10 @@ private slots:
         QFile arguments(QDir(dir.path()).filePath(QStringLiteral("arguments.txt")));
         QVERIFY(arguments.open(QIODevice::ReadOnly));
         const QStringList args = QString::fromUtf8(arguments.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(args.mid(0, 7), (QStringList{QStringLiteral("predict"), QStringLiteral("-c"), run, QStringLiteral("-o"),
-                                              dock.predictionsFolder(), QStringLiteral("-P"),
-                                              QString::fromStdString(project.file().string())}));
-        QCOMPARE(args.size(), 7 + 3);  // the three val images
-        QVERIFY(args.last().endsWith(QStringLiteral("delta.png")));
+        QCOMPARE(args, (QStringList{QStringLiteral("predict"), QStringLiteral("-c"), checkpoint, QStringLiteral("-o"),
+                                    dock.predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(project.file().string()),
+                                    QStringLiteral("-s"), QStringLiteral("val"), QStringLiteral("--confidence"),
+                                    QStringLiteral("--no-overlay")}));
 
         const auto iou = [&](int r) { return model.data(model.index(r, 0), ImageListModel::IoURole).toDouble(); };
         QVERIFY(model.hasIoU());
@@ -115,6 +128,15 @@ private slots:
         QCOMPARE(iou(2), 0.0);
         QCOMPARE(iou(3), -1.0);  // no label map
         QVERIFY2(dock.statusText().contains(QStringLiteral("0.500")), qPrintable(dock.statusText()));
+
+        // Training went on (best.pt rewritten): the old model's scores are not shown as the new one's.
+        QTest::qWait(20);
+        QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights v2, better") > 0);
+        weights.close();
+        dock.setRunDirectory(QDir(dir.path()).filePath(QStringLiteral("runs/none")));
+        dock.setRunDirectory(run);
+        QVERIFY(!model.hasIoU());
+        QVERIFY(!finished.wait(300));
     }
 };
 

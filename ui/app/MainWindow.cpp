@@ -11,6 +11,7 @@
 #include "ShortcutsDialog.h"
 #include "StartPage.h"
 #include "TaskRunner.h"
+#include "PredictionService.h"
 #include "TrainingDock.h"
 #include "data/DatasetExporter.h"
 #include "data/Project.h"
@@ -145,6 +146,7 @@ void MainWindow::createDocks()
     resizeDocks({m_browserDock}, {380}, Qt::Horizontal);
 
     m_training = new TrainingDock(this);
+    m_training->setBeforeTraining([this] { return save(); });
     m_trainingDock = new QDockWidget(tr("Training"), this);
     m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
     m_trainingDock->setWidget(m_training);
@@ -156,6 +158,14 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_trainingDock, m_predictionsDock);
     m_trainingDock->raise();
     connect(m_training, &TrainingDock::currentRunChanged, m_predictions, &PredictionsDock::setRunDirectory);
+    // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
+    connect(m_editor, &LabelEditor::imageOpened, m_predictions->service(), &PredictionService::request);
+    connect(m_predictions->service(), &PredictionService::predictionReady, this,
+            [this](std::size_t index, const data::PredictionCache::Entry& prediction) {
+                m_editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy);
+            });
+    connect(m_predictions->service(), &PredictionService::problem, this,
+            [this](const QString& message) { statusBar()->showMessage(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
 }
 
 void MainWindow::createMenus()

@@ -1,16 +1,21 @@
 #include "PredictionsDock.h"
 
 #include "ImageListModel.h"
+#include "PredictionService.h"
 #include "ProcessLog.h"
 #include "TrainingLauncher.h"
+#include "data/PredictionCache.h"
 #include "data/Project.h"
+#include "run/RunLayout.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -21,9 +26,14 @@ namespace segstudio::ui {
 PredictionsDock::PredictionsDock(QWidget* parent)
     : QWidget(parent), m_program(TrainingLauncher::findTrainer()), m_process(new QProcess(this)),
       m_scoring(new QFutureWatcher<std::vector<data::PredictionScore>>(this)),
-      m_predictButton(new QPushButton(tr("&Predict Validation Images"), this)), m_status(new QLabel(this)),
-      m_log(new QPlainTextEdit(this))
+      m_predictButton(new QPushButton(tr("&Predict Validation Images"), this)),
+      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_checkpoint(new QComboBox(this)),
+      m_service(new PredictionService(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
+    m_service->setTrainer(m_program);
+    m_checkpoint->addItem(tr("Best checkpoint"), QStringLiteral("best"));
+    m_checkpoint->addItem(tr("Last checkpoint"), QStringLiteral("last"));
+    m_checkpoint->setToolTip(tr("The checkpoint whose predictions the editor shows and the browser scores"));
     m_predictButton->setToolTip(tr("Label the val images with the selected run's best checkpoint and score each "
                                    "against its label map (IoU column of the dataset list)"));
     m_status->setWordWrap(true);
@@ -33,14 +43,19 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* row = new QHBoxLayout;
+    row->addWidget(m_checkpoint);
     row->addWidget(m_predictButton);
+    row->addWidget(m_cancelButton);
     row->addWidget(m_status, 1);
     layout->addLayout(row);
     layout->addWidget(m_log, 1);
 
     m_process->setProcessChannelMode(QProcess::MergedChannels);
-    connect(m_process, &QProcess::readyRead, this,
-            [this] { appendProcessOutput(m_log, QString::fromLocal8Bit(m_process->readAll())); });
+    connect(m_process, &QProcess::readyRead, this, [this] {
+        const QString text = QString::fromLocal8Bit(m_process->readAll());
+        appendProcessOutput(m_log, text);
+        showProgress(text);
+    });
     connect(m_process, &QProcess::finished, this, &PredictionsDock::processFinished);
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
@@ -48,6 +63,8 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     });
     connect(m_scoring, &QFutureWatcherBase::finished, this, &PredictionsDock::scoringFinished);
     connect(m_predictButton, &QPushButton::clicked, this, &PredictionsDock::predictValidation);
+    connect(m_cancelButton, &QPushButton::clicked, this, &PredictionsDock::cancel);
+    connect(m_checkpoint, &QComboBox::currentIndexChanged, this, &PredictionsDock::checkpointChanged);
     updateButtons();
 }
 
@@ -66,6 +83,7 @@ void PredictionsDock::setProject(const data::Project* project, ImageListModel* m
 {
     m_project = project;
     m_model = model;
+    m_service->setProject(project);
     ++m_generation;
     m_status->clear();
     m_log->clear();  // the last project's run is no business of this one
@@ -78,9 +96,45 @@ void PredictionsDock::setRunDirectory(const QString& runDir)
     if (runDir == m_runDir)
         return;
     m_runDir = runDir;
+    checkpointChanged();
+}
+
+void PredictionsDock::checkpointChanged()
+{
     ++m_generation;
+    m_service->setCheckpoint(m_runDir, checkpointFile());
     updateButtons();
     scoreExistingPredictions();
+}
+
+QString PredictionsDock::checkpointFile() const
+{
+    if (m_runDir.isEmpty())
+        return {};
+    const run::RunLayout layout(m_runDir.toStdString());
+    const auto file = m_checkpoint->currentData().toString() == QStringLiteral("last") ? layout.lastCheckpoint()
+                                                                                      : layout.checkpointToUse();
+    return QString::fromStdString(file.string());
+}
+
+void PredictionsDock::showProgress(const QString& output)
+{
+    // segstudio-train predict prints "predicted i/n <image>" after each image.
+    m_outputTail = (m_outputTail + output).right(512);
+    static const QRegularExpression line(QStringLiteral("predicted (\\d+)/(\\d+)"));
+    QRegularExpressionMatch last;
+    for (auto it = line.globalMatch(m_outputTail); it.hasNext();)
+        last = it.next();
+    if (last.hasMatch())
+        m_status->setText(tr("Predicting: %1 of %2 images…").arg(last.captured(1), last.captured(2)));
+}
+
+void PredictionsDock::cancel()
+{
+    if (m_process->state() == QProcess::NotRunning)
+        return;
+    ++m_generation;  // what it wrote stays in the cache; the scores of this job are not wanted
+    m_process->kill();
 }
 
 void PredictionsDock::scoreExistingPredictions()
@@ -93,6 +147,9 @@ void PredictionsDock::scoreExistingPredictions()
             if (m_model->data(m_model->index(row, 0), ImageListModel::IoURole).toDouble() >= 0.0)
                 m_model->setIoU(row, std::nullopt);
     if (!m_project || !m_model || m_runDir.isEmpty() || isBusy() || !QDir(predictionsFolder()).exists())
+        return;
+    // Predictions of an earlier state of the checkpoint are not this model's.
+    if (!data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).isCurrent())
         return;
     m_indices = m_project->indicesOf(data::Split::Val);
     if (m_indices.empty())
@@ -120,10 +177,7 @@ void PredictionsDock::setTrainer(const QString& program)
 
 bool PredictionsDock::isBusy() const { return m_process->state() != QProcess::NotRunning || m_scoring->isRunning(); }
 
-QString PredictionsDock::predictionsFolder() const
-{
-    return m_runDir.isEmpty() ? QString() : QDir(m_runDir).filePath(QStringLiteral("predictions"));
-}
+QString PredictionsDock::predictionsFolder() const { return m_service->cacheFolder(); }
 
 QString PredictionsDock::statusText() const { return m_status->text(); }
 
@@ -136,11 +190,18 @@ bool PredictionsDock::predictValidation()
         m_status->setText(tr("The project has no validation images."));
         return false;
     }
-    QStringList arguments{QStringLiteral("predict"), QStringLiteral("-c"), m_runDir, QStringLiteral("-o"),
-                          predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(m_project->file().string())};
-    for (const std::size_t index : m_indices)
-        arguments << QString::fromStdString(m_project->imagePath(index).string());
+    try {
+        data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).prepare();
+    } catch (const std::exception& error) {
+        m_status->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+    const QStringList arguments{QStringLiteral("predict"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-o"),
+                                predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(m_project->file().string()),
+                                QStringLiteral("-s"), QStringLiteral("val"), QStringLiteral("--confidence"),
+                                QStringLiteral("--no-overlay")};
     m_jobGeneration = m_generation;
+    m_outputTail.clear();
     m_log->clear();
     m_log->appendPlainText(QStringLiteral("$ %1 predict -c %2 -o %3 … (%4 images)\n")
                                .arg(QFileInfo(m_program).fileName(), m_runDir, predictionsFolder())
@@ -153,6 +214,10 @@ bool PredictionsDock::predictValidation()
 
 void PredictionsDock::processFinished(int exitCode, QProcess::ExitStatus status)
 {
+    if (m_jobGeneration != m_generation && status != QProcess::NormalExit) {
+        finish(false, tr("Cancelled; the images predicted so far are kept for the editor."));
+        return;
+    }
     if (status != QProcess::NormalExit || exitCode != 0) {
         finish(false, tr("segstudio-train predict failed (exit code %1); see the log.").arg(exitCode));
         return;
@@ -209,6 +274,7 @@ void PredictionsDock::updateButtons()
 {
     const bool ready = m_project && !m_runDir.isEmpty() && !m_program.isEmpty() && !isBusy();
     m_predictButton->setEnabled(ready);
+    m_cancelButton->setEnabled(m_process->state() != QProcess::NotRunning);
     if (m_program.isEmpty())
         m_status->setText(tr("segstudio-train was not found next to the application or on PATH"));
 }

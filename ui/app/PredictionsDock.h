@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -19,6 +20,7 @@ class Project;
 namespace segstudio::ui {
 
 class ImageListModel;
+class PredictionService;
 
 // The "Predictions" panel: for the run selected in the Training panel, "Predict validation
 // images" runs `segstudio-train predict` on the project's val images into <run>/predictions/,
@@ -40,7 +42,12 @@ public:
 
     bool predictValidation();  // false when it cannot start (no project, run, val images, trainer)
     bool isBusy() const;
-    QString predictionsFolder() const;  // <run>/predictions
+    // The checkpoint whose predictions are shown and scored: the run's best.pt (last.pt when it
+    // never validated) or, when chosen, last.pt; its cache is <run>/predictions/<best|last>.
+    QString checkpointFile() const;
+    QString predictionsFolder() const;
+    PredictionService* service() const { return m_service; }
+    void cancel();
 
     // Puts the scores into the model; the scores of images without one are cleared.
     void applyScores(const std::vector<data::PredictionScore>& scores);
@@ -57,6 +64,8 @@ private:
     void scoringFinished();
     void finish(bool ok, const QString& message);
     void updateButtons();
+    void checkpointChanged();
+    void showProgress(const QString& output);
 
     const data::Project* m_project = nullptr;
     ImageListModel* m_model = nullptr;
@@ -68,6 +77,10 @@ private:
     quint64 m_jobGeneration = 0;
     std::vector<std::size_t> m_indices;
     QPushButton* m_predictButton;
+    QPushButton* m_cancelButton;
+    QComboBox* m_checkpoint;
+    PredictionService* m_service;
+    QString m_outputTail;
     QLabel* m_status;
     QPlainTextEdit* m_log;
 };

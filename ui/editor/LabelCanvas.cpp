@@ -35,6 +35,9 @@ void LabelCanvas::setDocument(LabelDocument* document)
     m_document = document;
     if (m_document)
         connect(m_document, &LabelDocument::labelsChanged, this, &LabelCanvas::onLabelsChanged);
+    // Another image: the last one's prediction must not stay; the owner sets this one's.
+    m_prediction.clear();
+    m_prediction.setTruth(m_document ? &m_document->labels() : nullptr);
     rebuildImage();
     m_fitPending = true;
     fitToWindow();
@@ -137,6 +140,7 @@ void LabelCanvas::rebuildColors()
         if (c.id >= 0 && c.id < 255 && !m_hidden[static_cast<std::size_t>(c.id)])
             m_colors[static_cast<std::size_t>(c.id)] = qRgba(c.color.r, c.color.g, c.color.b, 255);
     }
+    m_prediction.setColors(m_colors);
     invalidateOverlay();
 }
 
@@ -209,6 +213,7 @@ void LabelCanvas::composeRect(const QRect& rect)
 
 void LabelCanvas::onLabelsChanged(const QRect& imageRect)
 {
+    m_prediction.invalidate(imageRect);  // the error map follows the labels
     recompose(imageRect);
     update(widgetRectOf(imageRect.adjusted(-1, -1, 1, 1)));
 }
@@ -247,10 +252,15 @@ void LabelCanvas::paintEvent(QPaintEvent* event)
     // Nearest-neighbour when magnified (pixels must look like pixels); smooth when minified.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, m_scale < 1.0);
     painter.drawImage(QRectF(source), m_image, QRectF(source));
-    if (m_labelsVisible) {
+    if (m_labelsVisible && !m_predictionInstead) {
         ensureComposed(source);
         painter.setOpacity(m_outline ? 1.0 : m_opacity);
         painter.drawImage(QRectF(source), m_overlay, QRectF(source));
+        painter.setOpacity(1.0);
+    }
+    if (m_prediction.hasPrediction() && m_prediction.view() != PredictionLayer::View::Off) {
+        painter.setOpacity(m_predictionInstead ? m_opacity : m_predictionOpacity);
+        painter.drawImage(QRectF(source), m_prediction.composed(source), QRectF(source));
         painter.setOpacity(1.0);
     }
     if (m_scale >= kGridScale)
@@ -331,6 +341,41 @@ void LabelCanvas::setOutlineMode(bool outline)
     m_outline = outline;
     invalidateOverlay();
 }
+
+void LabelCanvas::setPrediction(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy)
+{
+    const bool fits = m_document && classes.size() == m_document->size() && confidence.size() == classes.size() &&
+                      entropy.size() == classes.size();
+    if (fits)
+        m_prediction.setMaps(classes, confidence, entropy);
+    else
+        m_prediction.clear();
+    m_prediction.setView(m_predictionInstead ? PredictionLayer::View::Classes : m_predictionView);
+    update();
+}
+
+void LabelCanvas::setPredictionView(PredictionLayer::View view)
+{
+    m_predictionView = view;
+    if (!m_predictionInstead)
+        m_prediction.setView(view);
+    update();
+}
+
+void LabelCanvas::setPredictionOpacity(double opacity)
+{
+    m_predictionOpacity = std::clamp(opacity, 0.0, 1.0);
+    update();
+}
+
+void LabelCanvas::setShowPredictionInstead(bool on)
+{
+    m_predictionInstead = on;
+    m_prediction.setView(on ? PredictionLayer::View::Classes : m_predictionView);
+    update();
+}
+
+const QImage& LabelCanvas::predictionImage() { return m_prediction.composed(QRect(QPoint(0, 0), QSize(1 << 20, 1 << 20))); }
 
 void LabelCanvas::setClassVisible(int classId, bool visible)
 {

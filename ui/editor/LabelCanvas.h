@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PredictionLayer.h"
 #include "data/ClassSchema.h"
 
 #include <QFutureWatcher>
@@ -67,6 +68,21 @@ public:
     void setClassVisible(int classId, bool visible);
     bool classVisible(int classId) const;
 
+    // The model's prediction of this image (class ids, confidence, entropy: CV_8UC1 of the
+    // document's size), drawn as the chosen view over the labels; cleared with the document.
+    void setPrediction(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy);
+    bool hasPrediction() const { return m_prediction.hasPrediction(); }
+    void setPredictionView(PredictionLayer::View view);
+    PredictionLayer::View predictionView() const { return m_predictionView; }
+    double predictionOpacity() const { return m_predictionOpacity; }
+    void setPredictionOpacity(double opacity);
+    // Flips between the labels and the predicted classes (one key in the editor).
+    void setShowPredictionInstead(bool on);
+    bool showsPredictionInstead() const { return m_predictionInstead; }
+    std::optional<PredictionLayer::Pixel> predictionAt(const QPoint& pixel) const { return m_prediction.at(pixel); }
+    const QImage& predictionImage();  // fully composed, for tests
+    const PredictionLayer& prediction() const { return m_prediction; }
+
     static constexpr int kOverlayTile = 256;  // overlay composition unit, in image pixels
     const QImage& overlay();                  // fully composed, for tests and benchmarks
     void recompose(const QRect& imageRect);   // usually driven by labelsChanged
@@ -126,6 +142,10 @@ private:
     QPoint m_panStart;
     QPointF m_panOffsetStart;
     std::optional<QPoint> m_hover;
+    PredictionLayer m_prediction;
+    PredictionLayer::View m_predictionView = PredictionLayer::View::Off;
+    double m_predictionOpacity = 0.6;
+    bool m_predictionInstead = false;
 };
 
 }  // namespace segstudio::ui

@@ -9,6 +9,7 @@
 #include "LabelCanvas.h"
 #include "LabelDocument.h"
 #include "PickerTool.h"
+#include "PredictionBar.h"
 #include "PolygonTool.h"
 #include "RecoveryKeeper.h"
 #include "SuperpixelTool.h"
@@ -23,6 +24,7 @@
 #include "data/ProjectLock.h"
 #include "data/RecoveryStore.h"
 #include "paint/LabelCounts.h"
+#include "paint/PredictionAcceptance.h"
 #include "paint/RegionMask.h"
 
 #include <QAction>
@@ -127,6 +129,7 @@ public:
     LabelCanvas* canvas = nullptr;
     ClassesPanel* classesPanel = nullptr;
     QToolBar* toolBar = nullptr;
+    PredictionBar* predictionBar = nullptr;
     QToolBar* optionsBar = nullptr;  // a second row: a tool bar outside a QMainWindow cannot show its "»" overflow
     QLabel* caption = nullptr;       // "name · 12 / 468"
     QActionGroup* toolGroup = nullptr;
@@ -147,6 +150,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     m_d->toolBar = new QToolBar(tr("Label tools"), this);
     m_d->toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_d->optionsBar = new QToolBar(tr("Tool options"), this);
+    m_d->predictionBar = new PredictionBar(this);
     m_d->caption = new QLabel(this);
     m_d->caption->setObjectName(QStringLiteral("imageCaption"));
     m_d->caption->setContentsMargins(6, 2, 6, 2);
@@ -157,6 +161,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     layout->setSpacing(0);
     layout->addWidget(m_d->toolBar);
     layout->addWidget(m_d->optionsBar);
+    layout->addWidget(m_d->predictionBar);
     layout->addWidget(m_d->caption);
     layout->addWidget(m_d->canvas, 1);
 
@@ -185,6 +190,16 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     connect(m_d->classesPanel, &ClassesPanel::deleteRequested, this, &LabelEditor::deleteClass);
     connect(m_d->classesPanel, &ClassesPanel::fillUnlabelledRequested, this, &LabelEditor::fillUnlabelled);
     connect(m_d->classesPanel, &ClassesPanel::visibilityChanged, m_d->canvas, &LabelCanvas::setClassVisible);
+    connect(m_d->predictionBar, &PredictionBar::viewChanged, m_d->canvas, &LabelCanvas::setPredictionView);
+    connect(m_d->predictionBar, &PredictionBar::opacityChanged, m_d->canvas, &LabelCanvas::setPredictionOpacity);
+    connect(m_d->predictionBar, &PredictionBar::acceptRequested, this, [this](bool unlabelledOnly, int minConfidence) {
+        paint::AcceptOptions options;
+        options.unlabelledOnly = unlabelledOnly;
+        options.minConfidence = minConfidence;
+        const auto changed = acceptPrediction(options);
+        if (changed >= 0)
+            emit statusMessage(tr("Accepted the prediction for %n pixel(s) (Undo takes it back)", nullptr, int(changed)));
+    });
     updateTitle();
 }
 
@@ -262,6 +277,9 @@ void LabelEditor::createViewActions()
     QAction* outline = addViewAction(tr("Outline Only"), QStringLiteral("outline"), QKeySequence(Qt::Key_O));
     outline->setCheckable(true);
     connect(outline, &QAction::toggled, canvas, &LabelCanvas::setOutlineMode);
+    QAction* flip = addViewAction(tr("Prediction Instead of Labels"), QStringLiteral("predictionInstead"), QKeySequence(Qt::Key_T));
+    flip->setCheckable(true);
+    connect(flip, &QAction::toggled, canvas, &LabelCanvas::setShowPredictionInstead);
     // Brush size keys are not view actions, but belong with them to the editor's shortcuts.
     auto* grow = new QShortcut(QKeySequence(Qt::Key_BracketRight), this, nullptr, nullptr, Qt::WindowShortcut);
     grow->setWhatsThis(tr("Larger brush"));
@@ -584,7 +602,45 @@ QUndoGroup* LabelEditor::undoGroup() const { return m_d->undoGroup; }
 QList<QAction*> LabelEditor::toolActions() const { return m_d->toolActions; }
 QList<QAction*> LabelEditor::viewActions() const { return m_d->viewActions; }
 ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
-QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar}; }
+QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar, m_d->predictionBar}; }
+
+PredictionBar* LabelEditor::predictionBar() const { return m_d->predictionBar; }
+
+bool LabelEditor::setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy)
+{
+    LabelDocument* doc = m_d->document.get();
+    if (!doc || m_d->index != index)
+        return false;  // a late answer for an image no longer open
+    if (classes.size() != doc->size()) {
+        m_d->predictionBar->setPredictionAvailable(false, tr("The prediction is %1x%2, the image %3x%4")
+                                                              .arg(classes.cols).arg(classes.rows)
+                                                              .arg(doc->size().width).arg(doc->size().height));
+        return false;
+    }
+    m_d->canvas->setPrediction(classes, confidence, entropy);
+    m_d->predictionBar->setPredictionAvailable(m_d->canvas->hasPrediction());
+    return m_d->canvas->hasPrediction();
+}
+
+std::int64_t LabelEditor::acceptPrediction(const paint::AcceptOptions& options)
+{
+    LabelDocument* doc = m_d->document.get();
+    const PredictionLayer& prediction = m_d->canvas->prediction();
+    if (!doc || !prediction.hasPrediction() || doc->editing())
+        return -1;
+    const cv::Rect whole(0, 0, doc->size().width, doc->size().height);
+    doc->beginEdit();
+    cv::Rect changed;
+    const std::int64_t count = paint::acceptPrediction(doc->touch(whole), prediction.classes(), prediction.confidence(), options,
+                                                       m_d->settings->guard(), &changed);
+    if (count == 0) {
+        doc->cancelEdit();
+        return 0;
+    }
+    doc->notifyChanged(changed);
+    doc->endEdit(tr("Accept prediction"));
+    return count;
+}
 void LabelEditor::setCaption(const QString& text) { m_d->caption->setText(text); }
 QString LabelEditor::caption() const { return m_d->caption->text(); }
 LabelingTips* LabelEditor::labelingTips() const
@@ -744,6 +800,12 @@ void LabelEditor::updateStatus()
         const data::LabelClass* c = m_d->project ? m_d->project->schema().find(value) : nullptr;
         const QString name = value == data::kUnlabelled ? tr("unlabelled") : c ? fromStd(c->name) : tr("class %1").arg(value);
         text = tr("x %1, y %2  |  %3  |  %4").arg(pixel->x()).arg(pixel->y()).arg(name, text);
+        if (const auto predicted = m_d->canvas->predictionAt(*pixel)) {
+            const data::LabelClass* p = m_d->project ? m_d->project->schema().find(predicted->classId) : nullptr;
+            text += tr("  |  predicted %1 (%2%)")
+                        .arg(p ? fromStd(p->name) : tr("class %1").arg(predicted->classId))
+                        .arg(qRound(predicted->confidence * 100));
+        }
     }
     emit statusMessage(text);
 }

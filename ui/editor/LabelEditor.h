@@ -21,6 +21,10 @@ namespace cv {
 class Mat;
 }
 
+namespace segstudio::paint {
+struct AcceptOptions;
+}
+
 namespace segstudio::data {
 class ClassSchema;
 class Project;
@@ -34,6 +38,7 @@ class ClassesPanel;
 class LabelCanvas;
 class LabelDocument;
 class LabelingTips;
+class PredictionBar;
 class ToolSettings;
 
 // The pixel-labelling editor as one widget: the canvas with its tools, a tool bar, and a classes
@@ -92,6 +97,14 @@ public:
     bool mergeClasses(int fromId, int intoId);
     bool deleteClass(int classId);
     bool fillUnlabelled(int classId);  // one undoable edit on the open image
+
+    // The model's prediction of image `index` (class ids, confidence, entropy of its size), for the
+    // prediction layers and Accept; false when that image is no longer open or the size differs.
+    bool setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy);
+    // Copies the prediction into the labels as one undoable edit, respecting the locks; the number
+    // of changed pixels, -1 without a prediction.
+    std::int64_t acceptPrediction(const paint::AcceptOptions& options);
+    PredictionBar* predictionBar() const;
 
 signals:
     void imageLabelled(std::size_t index, double labelledFraction);

@@ -1,0 +1,104 @@
+#include "PredictionBar.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLinearGradient>
+#include <QMenu>
+#include <QPainter>
+#include <QSlider>
+#include <QSpinBox>
+#include <QToolButton>
+
+namespace segstudio::ui {
+
+namespace {
+
+// The heat map's colours from 0 to 1, as the canvas draws them, with the ends named.
+QPixmap legendPixmap(const QString& low, const QString& high, const QFont& font)
+{
+    constexpr int kWidth = 120, kHeight = 18;
+    QPixmap pixmap(kWidth, kHeight);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    for (int x = 0; x < kWidth; ++x)
+        painter.fillRect(x, 0, 1, kHeight, QColor::fromRgb(PredictionLayer::heatColor(double(x) / (kWidth - 1))));
+    painter.setFont(font);
+    painter.setPen(Qt::white);
+    painter.drawText(QRect(3, 0, kWidth - 6, kHeight), Qt::AlignVCenter | Qt::AlignLeft, low);
+    painter.setPen(Qt::white);
+    painter.drawText(QRect(3, 0, kWidth - 6, kHeight), Qt::AlignVCenter | Qt::AlignRight, high);
+    return pixmap;
+}
+
+}  // namespace
+
+PredictionBar::PredictionBar(QWidget* parent)
+    : QToolBar(tr("Prediction"), parent), m_view(new QComboBox(this)), m_opacity(new QSlider(Qt::Horizontal, this)),
+      m_legend(new QLabel(this)), m_threshold(new QSpinBox(this)), m_accept(new QToolButton(this))
+{
+    setObjectName(QStringLiteral("predictionBar"));
+    m_view->addItem(tr("Prediction off"), int(PredictionLayer::View::Off));
+    m_view->addItem(tr("Predicted classes"), int(PredictionLayer::View::Classes));
+    m_view->addItem(tr("Errors (prediction ≠ label)"), int(PredictionLayer::View::Errors));
+    m_view->addItem(tr("Confidence"), int(PredictionLayer::View::Confidence));
+    m_view->addItem(tr("Uncertainty (entropy)"), int(PredictionLayer::View::Uncertainty));
+    m_view->setToolTip(tr("What of the model's prediction is drawn over the image (T flips labels and prediction)"));
+    m_opacity->setRange(0, 100);
+    m_opacity->setValue(60);
+    m_opacity->setMaximumWidth(100);
+    m_opacity->setToolTip(tr("Opacity of the prediction layer"));
+    m_threshold->setRange(0, 100);
+    m_threshold->setValue(0);
+    m_threshold->setSuffix(tr(" %"));
+    m_threshold->setPrefix(tr("from "));
+    m_threshold->setToolTip(tr("Accept only pixels the model is at least this sure of"));
+    m_accept->setText(tr("Accept prediction"));
+    m_accept->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(m_accept);
+    menu->addAction(tr("Into unlabelled pixels"), this, [this] { emit acceptRequested(true, minConfidence()); });
+    menu->addAction(tr("Everywhere (locked classes kept)"), this, [this] { emit acceptRequested(false, minConfidence()); });
+    m_accept->setMenu(menu);
+    m_accept->setToolTip(tr("Copy the predicted classes into the labels: one undoable edit"));
+
+    addWidget(new QLabel(tr(" Model "), this));
+    addWidget(m_view);
+    addWidget(m_opacity);
+    addWidget(m_legend);
+    addSeparator();
+    addWidget(m_accept);
+    addWidget(m_threshold);
+
+    connect(m_view, &QComboBox::currentIndexChanged, this, [this] {
+        updateLegend();
+        emit viewChanged(view());
+    });
+    connect(m_opacity, &QSlider::valueChanged, this, [this](int value) { emit opacityChanged(value / 100.0); });
+    updateLegend();
+    setPredictionAvailable(false);
+}
+
+void PredictionBar::setPredictionAvailable(bool available, const QString& why)
+{
+    m_accept->setEnabled(available);
+    m_threshold->setEnabled(available);
+    m_view->setToolTip(available || why.isEmpty() ? tr("What of the model's prediction is drawn over the image (T flips labels and prediction)")
+                                                  : why);
+}
+
+PredictionLayer::View PredictionBar::view() const { return PredictionLayer::View(m_view->currentData().toInt()); }
+
+void PredictionBar::setView(PredictionLayer::View view) { m_view->setCurrentIndex(m_view->findData(int(view))); }
+
+int PredictionBar::minConfidence() const { return (m_threshold->value() * 255 + 50) / 100; }
+
+void PredictionBar::updateLegend()
+{
+    const PredictionLayer::View current = view();
+    const bool heat = current == PredictionLayer::View::Confidence || current == PredictionLayer::View::Uncertainty;
+    m_legend->setVisible(heat);
+    if (heat)
+        m_legend->setPixmap(legendPixmap(current == PredictionLayer::View::Confidence ? tr("unsure") : tr("certain"),
+                                         current == PredictionLayer::View::Confidence ? tr("sure") : tr("uniform"), font()));
+}
+
+}  // namespace segstudio::ui
