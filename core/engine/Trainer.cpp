@@ -515,8 +515,10 @@ void Trainer::Impl::recordRun(std::int64_t total)
 
 void Trainer::Impl::recordState(run::RunState state, const std::string& reason)
 {
+    // The epoch being worked in; once the last one is done the counter points past it, and a
+    // finished run must say "12 of 12", not "13 of 12".
     if (metricsLog)
-        metricsLog->write(run::MetricsRecord::stateChange(state, epoch + 1, iteration, reason));
+        metricsLog->write(run::MetricsRecord::stateChange(state, std::min(epoch + 1, std::max(1, config.epochs)), iteration, reason));
 }
 
 void Trainer::Impl::recordGpus()

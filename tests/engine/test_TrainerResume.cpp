@@ -224,6 +224,8 @@ void TestTrainerResume::stateRecordsTellTheRunsStory()
     QCOMPARE(records.front().run.totalIterations, std::int64_t(4));
     QCOMPARE(records.front().run.iterationsPerEpoch, std::int64_t(2));
     QCOMPARE(records.front().run.model, std::string("segnet-tiny"));
+    // The end is in the last epoch, not one past it ("2 of 2", never "3 of 2").
+    QCOMPARE(records.back().epoch, 2);
 }
 
 QTEST_GUILESS_MAIN(TestTrainerResume)
