@@ -14,6 +14,8 @@ LoadedModel LoadedModel::fromCheckpoint(const std::string& checkpoint, torch::De
         loaded.name = state.at("model").get<std::string>();
         loaded.classNames = state.at("classNames").get<std::vector<std::string>>();
         loaded.classWeights = state.value("classWeights", std::vector<double>{});
+        loaded.trainedHeight = state.value("height", 0);
+        loaded.trainedWidth = state.value("width", 0);
     } catch (const nlohmann::json::exception& error) {
         throw EngineError(checkpoint + ": checkpoint state lacks the model description (" + error.what() + ")");
     }

@@ -14,6 +14,9 @@ struct LoadedModel {
     std::string name;
     std::vector<std::string> classNames;
     std::vector<double> classWeights;
+    // The image size it was trained on (its packs'); 0 when the checkpoint does not say.
+    int trainedHeight = 0;
+    int trainedWidth = 0;
 
     static LoadedModel fromCheckpoint(const std::string& checkpoint, torch::Device device);
 };

@@ -15,6 +15,33 @@ struct Predictor::Impl {
     LoadedModel loaded;
 };
 
+namespace {
+
+torch::Tensor logitsAtImageSize(const LoadedModel& loaded, const torch::Tensor& input, int height, int width)
+{
+    // The model sees the image at the scale it was trained on (a model trained on 180x240 packs
+    // knows cars of that size), and its scores are resized back to the image: bilinear logits,
+    // then argmax, so class borders stay smooth.
+    const int trainedHeight = loaded.trainedHeight, trainedWidth = loaded.trainedWidth;
+    namespace F = torch::nn::functional;
+    const bool rescale = trainedHeight > 0 && trainedWidth > 0 && (trainedHeight != height || trainedWidth != width);
+    const auto atTrainedSize =
+        rescale ? F::interpolate(input, F::InterpolateFuncOptions()
+                                            .size(std::vector<std::int64_t>{trainedHeight, trainedWidth})
+                                            .mode(torch::kBilinear)
+                                            .align_corners(false))
+                : input;
+    auto logits = loaded.model->forward(atTrainedSize).to(torch::kFloat);
+    if (rescale)
+        logits = F::interpolate(logits, F::InterpolateFuncOptions()
+                                            .size(std::vector<std::int64_t>{height, width})
+                                            .mode(torch::kBilinear)
+                                            .align_corners(false));
+    return logits;
+}
+
+}  // namespace
+
 Predictor::Predictor(const std::string& checkpoint, const std::string& device, int threads)
     : m_impl(std::make_unique<Impl>())
 {
@@ -33,7 +60,7 @@ std::vector<std::uint8_t> Predictor::predict(const std::uint8_t* rgb, int height
     // from_blob does not copy; the tensor only lives inside this call, while rgb is valid.
     const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
     const auto input = normaliseImages(imagesToDevice(host, m_impl->device), /*channelsLast=*/false);
-    const auto labels = m_impl->loaded.model->forward(input).argmax(1).to(torch::kUInt8).to(torch::kCPU).contiguous();
+    const auto labels = logitsAtImageSize(m_impl->loaded, input, height, width).argmax(1).to(torch::kUInt8).to(torch::kCPU).contiguous();
     std::vector<std::uint8_t> result(std::size_t(height) * std::size_t(width));
     std::memcpy(result.data(), labels.data_ptr<std::uint8_t>(), result.size());
     return result;
@@ -58,7 +85,7 @@ Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, 
     torch::NoGradGuard noGrad;
     const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
     const auto input = normaliseImages(imagesToDevice(host, m_impl->device), /*channelsLast=*/false);
-    const auto logits = m_impl->loaded.model->forward(input).to(torch::kFloat);
+    const auto logits = logitsAtImageSize(m_impl->loaded, input, height, width);
     const auto logProbabilities = torch::log_softmax(logits, 1);
     const auto [best, ids] = logProbabilities.max(1);
     const double logClasses = std::log(double(std::max(2, classes())));
