@@ -8,7 +8,10 @@
 
 namespace segstudio::data {
 
-cv::Mat readImageRgb(const std::filesystem::path& path)
+namespace {
+
+// The file's bytes decoded by OpenCV with `flags`; DataError naming the file on any failure.
+cv::Mat decodeImage(const std::filesystem::path& path, int flags)
 {
     const std::string bytes = run::readFile(path);
     if (bytes.empty())
@@ -16,12 +19,20 @@ cv::Mat readImageRgb(const std::filesystem::path& path)
     const cv::Mat encoded(1, int(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
     cv::Mat decoded;
     try {
-        decoded = cv::imdecode(encoded, cv::IMREAD_COLOR);
+        decoded = cv::imdecode(encoded, flags);
     } catch (const cv::Exception& error) {
         throw DataError(path.string(), std::string("cannot decode the image: ") + error.what());
     }
     if (decoded.empty())
         throw DataError(path.string(), "not a readable image (corrupt, truncated or an unsupported format)");
+    return decoded;
+}
+
+}  // namespace
+
+cv::Mat readImageRgb(const std::filesystem::path& path)
+{
+    const cv::Mat decoded = decodeImage(path, cv::IMREAD_COLOR);
     cv::Mat rgb;
     cv::cvtColor(decoded, rgb, cv::COLOR_BGR2RGB);
     return rgb;
@@ -52,18 +63,7 @@ void writeImageGray(const std::filesystem::path& path, const cv::Mat& gray, run:
 
 cv::Mat readImageGray(const std::filesystem::path& path, cv::Size expectedSize)
 {
-    const std::string bytes = run::readFile(path);
-    if (bytes.empty())
-        throw DataError(path.string(), "file is empty");
-    const cv::Mat encoded(1, int(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
-    cv::Mat decoded;
-    try {
-        decoded = cv::imdecode(encoded, cv::IMREAD_UNCHANGED);
-    } catch (const cv::Exception& error) {
-        throw DataError(path.string(), std::string("cannot decode the image: ") + error.what());
-    }
-    if (decoded.empty())
-        throw DataError(path.string(), "not a readable image (corrupt, truncated or an unsupported format)");
+    const cv::Mat decoded = decodeImage(path, cv::IMREAD_UNCHANGED);
     if (decoded.type() != CV_8UC1)
         throw DataError(path.string(), "not an 8-bit grey map");
     if (!expectedSize.empty() && decoded.size() != expectedSize)

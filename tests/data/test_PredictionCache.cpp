@@ -25,14 +25,21 @@ class TestPredictionCache : public QObject {
         data::writeImageGray(cache.entropyFile(stem), cv::Mat(4, 6, CV_8UC1, cv::Scalar(30)));
     }
 
+    // <dir>/run/checkpoints/best.pt with some bytes.
+    static fs::path writeCheckpoint(const QTemporaryDir& dir)
+    {
+        const fs::path checkpoint = test::path(dir, "run") / "checkpoints" / "best.pt";
+        fs::create_directories(checkpoint.parent_path());
+        test::writeBytes(checkpoint, "weights v1");
+        return checkpoint;
+    }
+
 private slots:
     void keepsPredictionsOfTheSameCheckpoint()
     {
         QTemporaryDir dir;
         const fs::path run = test::path(dir, "run");
-        const fs::path checkpoint = run / "checkpoints" / "best.pt";
-        fs::create_directories(checkpoint.parent_path());
-        test::writeBytes(checkpoint, "weights v1");
+        const fs::path checkpoint = writeCheckpoint(dir);
         const auto schema = test::threeClasses();
 
         const data::PredictionCache cache(run, checkpoint);
@@ -55,9 +62,7 @@ private slots:
     {
         QTemporaryDir dir;
         const fs::path run = test::path(dir, "run");
-        const fs::path checkpoint = run / "checkpoints" / "best.pt";
-        fs::create_directories(checkpoint.parent_path());
-        test::writeBytes(checkpoint, "weights v1");
+        const fs::path checkpoint = writeCheckpoint(dir);
         const auto schema = test::threeClasses();
         const data::PredictionCache cache(run, checkpoint);
         cache.prepare();
