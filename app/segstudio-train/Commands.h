@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace segstudio::data {
+class ClassSchema;
+}
+
 namespace segstudio::cli {
 
 // Each subcommand lives in its own file and adds itself to the app; the callback stores the
@@ -27,6 +31,10 @@ void addPredictCommand(CLI::App& app, int& exitCode);
 // size and is scored against its label map (named by file); with predictionsDir, the class,
 // confidence and entropy maps are kept there too (as predict --confidence writes them). Needs
 // core/data: the engine-only build throws a message saying so.
+// A model predicts a project only when it was trained on as many classes: else DataError naming
+// the checkpoint and both counts. (Full builds only, as evaluateProjectSplit.)
+void requireSameClasses(int checkpointClasses, const data::ClassSchema& schema, const std::string& checkpoint,
+                        const std::string& projectFile);
 metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, const std::string& project,
                                                const std::string& split, const std::string& device,
                                                const std::string& predictionsDir);

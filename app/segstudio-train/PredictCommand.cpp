@@ -4,6 +4,7 @@
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
+#include "data/PredictionCache.h"
 #include "data/Project.h"
 #include "engine/Predictor.h"
 #include "run/RunLayout.h"
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace segstudio::cli {
 
@@ -34,8 +36,11 @@ struct PredictArguments {
 // generated palette named after the checkpoint's classes.
 data::ClassSchema schemaFor(const PredictArguments& args, const engine::Predictor& predictor)
 {
-    if (!args.project.empty())
-        return data::Project::load(args.project).schema();
+    if (!args.project.empty()) {
+        auto schema = data::Project::load(args.project).schema();
+        requireSameClasses(predictor.classes(), schema, args.checkpoint, args.project);
+        return schema;
+    }
     if (predictor.classes() == 11)
         return data::ClassSchema::camVid();
     std::vector<data::LabelClass> classes;
@@ -47,16 +52,30 @@ data::ClassSchema schemaFor(const PredictArguments& args, const engine::Predicto
     return data::ClassSchema(classes);
 }
 
-std::vector<std::string> splitImages(const std::string& projectFile, const std::string& splitName)
+struct Job {
+    std::string file;
+    std::string name;  // of the outputs: the image's cache key in a project, else its stem
+};
+
+std::vector<Job> jobsOf(const PredictArguments& args)
 {
-    const auto split = data::splitFromString(splitName);
-    if (!split)
-        throw data::DataError({}, "unknown split '" + splitName + "' (use train, val or test)");
-    const auto project = data::Project::load(projectFile);
-    std::vector<std::string> files;
-    for (const std::size_t index : project.indicesOf(*split))
-        files.push_back(project.imagePath(index).string());
-    return files;
+    std::optional<data::Project> project;
+    if (!args.project.empty())
+        project = data::Project::load(args.project);
+    std::vector<Job> jobs;
+    for (const auto& file : args.images) {
+        const auto index = project ? project->indexOfPath(file) : std::nullopt;
+        jobs.push_back({file, index ? data::PredictionCache::keyOf(*project, *index) : std::filesystem::path(file).stem().string()});
+    }
+    if (args.split.empty())
+        return jobs;
+    const auto split = data::splitFromString(args.split);
+    if (!split && args.split != "all")
+        throw data::DataError({}, "unknown split '" + args.split + "' (use train, val, test or all)");
+    for (std::size_t index = 0; index < project->size(); ++index)
+        if (!split || project->entry(index).split == *split)
+            jobs.push_back({project->imagePath(index).string(), data::PredictionCache::keyOf(*project, index)});
+    return jobs;
 }
 
 // The class map; with confidence also the confidence and entropy maps next to it (written before
@@ -86,32 +105,30 @@ void addPredictCommand(CLI::App& app, int& exitCode)
     command->add_option("--project,-P", args->project, "take class colours from this project")->check(CLI::ExistingFile);
     command->add_option("--device", args->device, "auto | cpu | cuda")->capture_default_str();
     command->add_option("--opacity", args->opacity, "overlay opacity of the labels")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-    command->add_option("--split,-s", args->split, "predict this split of the project (train, val, test) besides any images given")
+    command->add_option("--split,-s", args->split, "predict this split of the project (train, val, test, or all) besides any images given")
         ->needs("--project");
     command->add_flag("--confidence", args->confidence,
                       "also write <name>_confidence.png (top softmax probability x 255) and <name>_entropy.png (normalised entropy x 255)");
     command->add_flag("!--no-overlay", args->overlay, "do not write <name>_overlay.png");
     command->add_option("images", args->images, "images to label (PNG, JPEG, ...)")->check(CLI::ExistingFile);
     command->footer("Writes OUT/<name>.png (palette label map, class ids) and OUT/<name>_overlay.png, and prints\n"
+                    "(<name>: the image's label-map name when it is in --project, so names never collide; else its file name)\n"
                     "\"predicted i/n <image>\" after each image.\n"
                     "Examples:\n  segstudio-train predict -c runs/first -o predictions photos/*.jpg\n"
                     "  segstudio-train predict -c runs/first/checkpoints/best.pt -P camvid.segstudio -s val --confidence -o out");
     command->callback([args, &exitCode] {
         namespace fs = std::filesystem;
-        std::vector<std::string> images = args->images;
-        if (!args->split.empty())
-            for (const auto& file : splitImages(args->project, args->split))
-                images.push_back(file);
+        const std::vector<Job> images = jobsOf(*args);
         if (images.empty())
             throw data::DataError({}, "nothing to predict: give images, or --project with --split");
         engine::Predictor predictor(run::RunLayout::resolveCheckpoint(args->checkpoint).string(), args->device);
         const auto schema = schemaFor(*args, predictor);
         fs::create_directories(args->out);
         for (std::size_t i = 0; i < images.size(); ++i) {
-            const auto& file = images[i];
+            const auto& file = images[i].file;
             const cv::Mat image = data::readImageRgb(file);
             const cv::Mat rgb = image.isContinuous() ? image : image.clone();
-            const fs::path stem = fs::path(args->out) / fs::path(file).stem();
+            const fs::path stem = fs::path(args->out) / images[i].name;
             const cv::Mat labels = predictInto(predictor, rgb, stem, args->confidence);
             data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
             if (args->overlay) {

@@ -3,6 +3,7 @@
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
+#include "data/PredictionCache.h"
 #include "data/Project.h"
 #include "engine/Predictor.h"
 
@@ -22,6 +23,15 @@ cv::Mat mapOf(const std::vector<std::uint8_t>& bytes, const cv::Mat& like)
 
 }  // namespace
 
+void requireSameClasses(int checkpointClasses, const data::ClassSchema& schema, const std::string& checkpoint,
+                        const std::string& projectFile)
+{
+    if (checkpointClasses != schema.maxId() + 1)
+        throw data::DataError(checkpoint, "the checkpoint knows " + std::to_string(checkpointClasses) + " classes, the project " +
+                                              projectFile + " has " + std::to_string(schema.maxId() + 1) +
+                                              ": it was trained on another class list");
+}
+
 metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, const std::string& projectFile,
                                                const std::string& splitName, const std::string& device,
                                                const std::string& predictionsDir)
@@ -32,10 +42,7 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
         throw data::DataError({}, "unknown split '" + splitName + "' (use train, val or test)");
     const auto project = data::Project::load(projectFile);
     engine::Predictor predictor(checkpoint, device);
-    if (predictor.classes() != project.schema().maxId() + 1)
-        throw data::DataError(checkpoint, "the checkpoint knows " + std::to_string(predictor.classes()) + " classes, the project " +
-                                              projectFile + " has " + std::to_string(project.schema().maxId() + 1) +
-                                              ": it was trained on another class list");
+    requireSameClasses(predictor.classes(), project.schema(), checkpoint, projectFile);
     if (!predictionsDir.empty())
         fs::create_directories(predictionsDir);
     metrics::EvaluationReport report(predictor.classNames());
@@ -52,13 +59,13 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
         const auto prediction = predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
         const cv::Mat classes = mapOf(prediction.classes, rgb);
         if (!predictionsDir.empty()) {
-            const fs::path stem = fs::path(predictionsDir) / imageFile.stem();
+            const fs::path stem = fs::path(predictionsDir) / data::PredictionCache::keyOf(project, index);
             data::writeImageGray(stem.string() + "_confidence.png", mapOf(prediction.confidence, rgb), run::Durability::Deferred);
             data::writeImageGray(stem.string() + "_entropy.png", mapOf(prediction.entropy, rgb), run::Durability::Deferred);
             data::writeLabelMap(stem.string() + ".png", classes, project.schema(), run::Durability::Deferred);
         }
         const cv::Mat t = truth.isContinuous() ? truth : truth.clone();
-        report.addImage(imageFile.filename().string(), t.ptr<std::uint8_t>(), classes.ptr<std::uint8_t>(), t.cols, t.rows);
+        report.addImage(project.entry(index).image, t.ptr<std::uint8_t>(), classes.ptr<std::uint8_t>(), t.cols, t.rows);
         std::cout << "evaluated " << n + 1 << "/" << labelled.size() << " " << imageFile.string() << std::endl;
     }
     report.context() = {{"checkpoint", checkpoint}, {"project", projectFile}, {"split", splitName},

@@ -3,6 +3,7 @@
 #include "DataError.h"
 #include "ImageIO.h"
 #include "LabelMapIO.h"
+#include "Project.h"
 #include "run/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
@@ -65,6 +66,11 @@ void PredictionCache::prepare() const
     if (error)
         throw DataError(m_folder.string(), "cannot create the prediction folder: " + error.message());
     run::writeFileAtomically(m_folder / kStampFile, now);
+}
+
+std::string PredictionCache::keyOf(const Project& project, std::size_t index)
+{
+    return fs::path(project.entry(index).labelMap).stem().string();
 }
 
 bool PredictionCache::contains(const std::string& stem) const

@@ -9,9 +9,11 @@
 
 namespace segstudio::data {
 
+class Project;
+
 // The predictions of one checkpoint, kept on disk so that showing them again costs a PNG read:
-// <run>/predictions/<checkpoint name>/ holds, per image, <stem>.png (class ids, palette),
-// <stem>_confidence.png (highest softmax probability x 255) and <stem>_entropy.png (normalised
+// <run>/predictions/<checkpoint name>/ holds, per image (named by keyOf), <key>.png (class ids, palette),
+// <key>_confidence.png (highest softmax probability x 255) and <key>_entropy.png (normalised
 // entropy x 255), as `segstudio-train predict --confidence` writes them, and stamp.json naming the
 // checkpoint's size and modification time. Training on (a rewritten best.pt) makes the folder
 // stale: prepare() empties it, so a prediction of an older model is never shown as this one's.
@@ -32,6 +34,10 @@ public:
     // Throws DataError naming the checkpoint when it is missing.
     void prepare() const;
     bool isCurrent() const;  // the stamp matches the checkpoint as it is now
+
+    // The name of an image's files in the cache: its label map's stem, unique in the project even
+    // when two images share a file name in different folders.
+    static std::string keyOf(const Project& project, std::size_t index);
 
     std::filesystem::path classesFile(const std::string& stem) const { return m_folder / (stem + ".png"); }
     std::filesystem::path confidenceFile(const std::string& stem) const { return m_folder / (stem + "_confidence.png"); }

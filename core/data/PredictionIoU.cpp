@@ -25,28 +25,60 @@ metrics::ImageScore scorePrediction(const cv::Mat& predicted, const cv::Mat& tru
     }
 }
 
-std::vector<PredictionScore> scorePredictions(const Project& project, const std::filesystem::path& predictionsDir,
-                                              const std::vector<std::size_t>& indices)
+namespace {
+
+// Mean of entropy/255 over the pixels where truth is unlabelled (all pixels without a truth).
+std::optional<double> meanUncertainty(const cv::Mat& entropy, const cv::Mat& truth)
+{
+    const cv::Mat open = truth.empty() ? cv::Mat(entropy.size(), CV_8UC1, cv::Scalar(255)) : (truth == kUnlabelled);
+    const int pixels = cv::countNonZero(open);
+    if (pixels == 0)
+        return std::nullopt;
+    return cv::sum(entropy & open)[0] / 255.0 / pixels;  // open is 255 where counted: the AND keeps entropy there
+}
+
+double suspectShare(const PredictionCache::Entry& prediction, const cv::Mat& truth, int suspectConfidence)
+{
+    const cv::Mat labelled = truth != kUnlabelled;
+    const int labelledPixels = cv::countNonZero(labelled);
+    if (labelledPixels == 0)
+        return 0.0;
+    const cv::Mat suspect = labelled & (prediction.classes != truth) & (prediction.confidence >= suspectConfidence);
+    return double(cv::countNonZero(suspect)) / labelledPixels;
+}
+
+}  // namespace
+
+std::vector<PredictionScore> scorePredictions(const Project& project, const PredictionCache& cache,
+                                              const std::vector<std::size_t>& indices, const ScoringOptions& options)
 {
     std::vector<PredictionScore> scores;
     scores.reserve(indices.size());
+    const bool current = cache.isCurrent();
     for (const std::size_t index : indices) {
         PredictionScore score;
         score.index = index;
         const auto truthFile = project.labelMapPath(index);
-        const auto predictionFile = predictionsDir / (project.imagePath(index).stem().string() + ".png");
+        const std::string stem = PredictionCache::keyOf(project, index);
         try {
-            if (std::filesystem::exists(truthFile)) {
-                if (!std::filesystem::exists(predictionFile))
-                    throw DataError(predictionFile.string(), "no prediction");
-                const cv::Mat truth = readLabelMap(truthFile, project.schema());
-                const cv::Mat predicted = readLabelMap(predictionFile, project.schema(), truth.size());
-                const auto scored = scorePrediction(predicted, truth, project.schema().maxId() + 1);
+            const bool hasTruth = std::filesystem::exists(truthFile);
+            const auto prediction = current ? cache.load(stem, project.schema(), {}) : std::nullopt;
+            if (!prediction) {
+                if (hasTruth)
+                    throw DataError(cache.classesFile(stem).string(), "no prediction");
+                scores.push_back(std::move(score));
+                continue;
+            }
+            const cv::Mat truth = hasTruth ? readLabelMap(truthFile, project.schema(), prediction->classes.size()) : cv::Mat();
+            score.uncertainty = meanUncertainty(prediction->entropy, truth);
+            if (hasTruth) {
+                const auto scored = scorePrediction(prediction->classes, truth, project.schema().maxId() + 1);
                 score.wrongPixels = scored.wrongPixels();
                 if (scored.labelledPixels() > 0)
                     score.iou = scored.meanIoU;
                 if (!std::isnan(scored.meanBoundaryF1))
                     score.boundaryF1 = scored.meanBoundaryF1;
+                score.suspectFraction = suspectShare(*prediction, truth, options.suspectConfidence);
             }
         } catch (const DataError& error) {
             score.problem = error.what();

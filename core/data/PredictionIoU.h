@@ -1,5 +1,6 @@
 #pragma once
 
+#include "PredictionCache.h"
 #include "Project.h"
 #include "metrics/ImageScore.h"
 
@@ -17,18 +18,31 @@ namespace segstudio::data {
 // of one size, else DataError; predicted ids must be below `classes`.
 metrics::ImageScore scorePrediction(const cv::Mat& predicted, const cv::Mat& truth, int classes);
 
+struct ScoringOptions {
+    // A pixel is suspect when the model disagrees with its label at least this sure (0..255).
+    int suspectConfidence = 230;  // 90 %
+};
+
 struct PredictionScore {
-    std::size_t index = 0;      // project entry
+    std::size_t index = 0;             // project entry
     std::optional<double> iou;         // mean IoU; empty: no label map, nothing labelled, or a problem
     std::optional<double> boundaryF1;  // mean BF score; empty as iou, or when no class has one
     std::int64_t wrongPixels = -1;     // -1: not scored
-    std::string problem;        // why a prediction could not be scored (missing, wrong size, ...)
+    // The labeling queue's key: mean normalised entropy (0..1) over the pixels not labelled yet
+    // (every pixel of an image without a label map); empty without a prediction or when every
+    // pixel is labelled.
+    std::optional<double> uncertainty;
+    // Likely labeling mistakes: the share of labelled pixels where the model disagrees with the
+    // label at least ScoringOptions::suspectConfidence sure; empty without label map or prediction.
+    std::optional<double> suspectFraction;
+    std::string problem;  // why a prediction could not be scored (missing, wrong size, ...)
 };
 
-// Scores the predictions `segstudio-train predict` wrote for project entries into
-// predictionsDir (<image stem>.png) against the entries' label maps. Never throws for one bad
+// Scores the predictions of one checkpoint's cache for project entries against the entries'
+// label maps. An image with a label map but no (current) prediction gets the problem "no
+// prediction"; an image without a label map gets only its uncertainty. Never throws for one bad
 // file: its problem is in the score.
-std::vector<PredictionScore> scorePredictions(const Project& project, const std::filesystem::path& predictionsDir,
-                                              const std::vector<std::size_t>& indices);
+std::vector<PredictionScore> scorePredictions(const Project& project, const PredictionCache& cache,
+                                              const std::vector<std::size_t>& indices, const ScoringOptions& options = {});
 
 }  // namespace segstudio::data

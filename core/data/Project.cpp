@@ -157,6 +157,8 @@ std::optional<std::size_t> Project::indexOf(const std::string& relativeImage) co
     return it == m_indexOfImage.end() ? std::nullopt : std::optional<std::size_t>(it->second);
 }
 
+std::optional<std::size_t> Project::indexOfPath(const fs::path& image) const { return indexOf(relativeToRoot(image)); }
+
 std::string Project::relativeToRoot(const fs::path& path) const
 {
     if (path.is_relative())

@@ -44,6 +44,7 @@ public:
     void setSplit(std::size_t index, Split split) { m_entries.at(index).split = split; }
     void setStatus(std::size_t index, LabelStatus status) { m_entries.at(index).status = status; }
     std::optional<std::size_t> indexOf(const std::string& relativeImage) const;
+    std::optional<std::size_t> indexOfPath(const std::filesystem::path& image) const;  // absolute or relative
 
     // Adds an image (absolute, or relative to the project folder) and returns its index. Its label
     // map is named after the image; throws DataError for a duplicate.

@@ -1,8 +1,15 @@
 #include "TestFiles.h"
 #include "data/DataError.h"
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+#include "data/PredictionCache.h"
 #include "data/PredictionIoU.h"
+#include "data/Project.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <opencv2/imgcodecs.hpp>
 
 #include <cmath>
 #include <vector>
@@ -55,6 +62,49 @@ private slots:
         } else {
             QVERIFY2(std::abs(result.meanIoU - iou) < 1e-12, qPrintable(QString::number(result.meanIoU)));
         }
+    }
+
+    // The queue's and the suspect list's numbers, on constructed maps: uncertainty is the mean
+    // entropy over pixels still unlabelled; suspect is the labelled share a sure prediction disputes.
+    void uncertaintyAndSuspects()
+    {
+        QTemporaryDir dir;
+        const auto schema = test::threeClasses();
+        data::Project project(test::path(dir, "p.segstudio"), schema);
+        for (const char* name : {"a.png", "b.png", "c.png"}) {
+            const auto image = test::path(dir, name);
+            cv::imwrite(image.string(), cv::Mat(2, 4, CV_8UC3, cv::Scalar(0, 0, 0)));
+            project.addImage(image);
+        }
+        // a: labelled left half (class 0); b: fully labelled class 1; c: no label map.
+        std::filesystem::create_directories(project.labelRoot());
+        cv::Mat aLabels(2, 4, CV_8UC1, cv::Scalar(255));
+        aLabels.colRange(0, 2).setTo(0);
+        data::writeLabelMap(project.labelMapPath(0), aLabels, schema);
+        data::writeLabelMap(project.labelMapPath(1), cv::Mat(2, 4, CV_8UC1, cv::Scalar(1)), schema);
+        test::writeBytes(test::path(dir, "best.pt"), "weights");
+        const data::PredictionCache cache(test::path(dir, "run"), test::path(dir, "best.pt"));
+        cache.prepare();
+        // Predictions: class 1 everywhere; confidence 250 on the left column, 100 elsewhere; entropy 51 (0.2) on
+        // the left half, 204 (0.8) on the right.
+        cv::Mat confidence(2, 4, CV_8UC1, cv::Scalar(100)), entropy(2, 4, CV_8UC1, cv::Scalar(204));
+        confidence.col(0).setTo(250);
+        entropy.colRange(0, 2).setTo(51);
+        for (const char* stem : {"a", "b", "c"}) {
+            data::writeLabelMap(cache.classesFile(stem), cv::Mat(2, 4, CV_8UC1, cv::Scalar(1)), schema);
+            data::writeImageGray(cache.confidenceFile(stem), confidence);
+            data::writeImageGray(cache.entropyFile(stem), entropy);
+        }
+        const auto scores = data::scorePredictions(project, cache, {0, 1, 2});
+        QVERIFY(std::abs(*scores[0].uncertainty - 0.8) < 1e-9);  // a: its unlabelled right half
+        QVERIFY(!scores[1].uncertainty);                         // b: nothing left to label
+        QVERIFY(std::abs(*scores[2].uncertainty - 0.5) < 1e-9);  // c: the whole image
+        QCOMPARE(*scores[0].suspectFraction, 0.5);  // of a's 4 labelled pixels, the 2 in the sure column disagree
+        QCOMPARE(*scores[1].suspectFraction, 0.0);  // b: the model agrees
+        QVERIFY(!scores[2].suspectFraction && !scores[2].iou && scores[2].problem.empty());
+        data::ScoringOptions lenient;
+        lenient.suspectConfidence = 90;
+        QCOMPARE(*data::scorePredictions(project, cache, {0}, lenient)[0].suspectFraction, 1.0);
     }
 
     void scoringRefusesBadMaps()

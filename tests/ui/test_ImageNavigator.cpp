@@ -57,6 +57,24 @@ private slots:
         QCOMPARE(found.value_or(-1), expected);
     }
 
+    // Issue 12's labeling queue: images still to label, most uncertain first, wrapping round.
+    void queueFollowsTheUncertainty()
+    {
+        // Statuses L U L I R U with uncertainties .9 .2 .8 .7 .95 -; only U/I rows with a value queue.
+        const double uncertainty[] = {0.9, 0.2, 0.8, 0.7, 0.95, -1.0};
+        for (int row = 0; row < 6; ++row)
+            m_model.item(row)->setData(uncertainty[row], ImageListModel::UncertaintyRole);
+        QCOMPARE(ImageNavigator::nextInQueue(m_model, -1).value_or(-1), 3);  // .7, the most uncertain to label
+        QCOMPARE(ImageNavigator::nextInQueue(m_model, 3).value_or(-1), 1);   // then .2
+        QCOMPARE(ImageNavigator::nextInQueue(m_model, 1).value_or(-1), 3);   // wraps round
+        QCOMPARE(ImageNavigator::nextInQueue(m_model, 0).value_or(-1), 3);   // a labelled image is not queued
+        m_model.item(1)->setData(0.7, ImageListModel::UncertaintyRole);       // a tie keeps row order
+        QCOMPARE(ImageNavigator::nextInQueue(m_model, -1).value_or(-1), 1);
+        m_model.item(1)->setData(int(LabelStatus::Labelled), ImageListModel::StatusRole);
+        m_model.item(3)->setData(int(LabelStatus::Labelled), ImageListModel::StatusRole);
+        QVERIFY(!ImageNavigator::nextInQueue(m_model, -1));  // all labelled (row 5 was never predicted)
+    }
+
     void emptyModelHasNothing()
     {
         QStandardItemModel empty;

@@ -3,11 +3,13 @@
 #include "app/ImageListModel.h"
 #include "app/PredictionsDock.h"
 #include "data/DataError.h"
+#include "data/ImageIO.h"
 #include "data/PredictionCache.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -59,13 +61,17 @@ private slots:
         cache.prepare();
         const std::filesystem::path predictions = cache.folder();
         // beta predicted exactly; gamma all class 0 where the truth is class 2; delta has no truth.
-        data::writeLabelMap(predictions / "beta.png", segstudio::test::bandLabels({"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}),
-                            project.schema());
-        data::writeLabelMap(predictions / "gamma.png",
-                            cv::Mat(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(0)),
-                            project.schema());
+        const cv::Mat sure(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(250));
+        const auto writePrediction = [&](const std::string& key, const cv::Mat& classes) {
+            data::writeLabelMap(cache.classesFile(key), classes, project.schema());
+            data::writeImageGray(cache.confidenceFile(key), sure);
+            data::writeImageGray(cache.entropyFile(key), sure * 0);
+        };
+        writePrediction("beta", segstudio::test::bandLabels({"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}));
+        const cv::Mat allRoad(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(0));
+        writePrediction("gamma", allRoad);
 
-        const auto scores = data::scorePredictions(project, predictions, project.indicesOf(Split::Val));
+        const auto scores = data::scorePredictions(project, cache, project.indicesOf(Split::Val));
         QCOMPARE(scores.size(), std::size_t(3));
         QCOMPARE(*scores[0].iou, 1.0);
         QCOMPARE(*scores[0].boundaryF1, 1.0);
@@ -74,15 +80,14 @@ private slots:
         QCOMPARE(*scores[1].boundaryF1, 0.0);  // class 2 true, never predicted; class 0 the reverse
         const cv::Mat gammaTruth = segstudio::test::bandLabels({"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1});
         QCOMPARE(scores[1].wrongPixels, std::int64_t(cv::countNonZero(gammaTruth != data::kUnlabelled)));
+        QCOMPARE(*scores[1].suspectFraction, 1.0);  // every labelled pixel of gamma disputed, surely
         QVERIFY(!scores[2].iou);
         QVERIFY(scores[2].problem.empty());
         std::filesystem::remove(predictions / "gamma.png");
-        const auto missing = data::scorePredictions(project, predictions, {2});
+        const auto missing = data::scorePredictions(project, cache, {2});
         QVERIFY(!missing[0].iou);
         QVERIFY(missing[0].problem.find("no prediction") != std::string::npos);
-        data::writeLabelMap(predictions / "gamma.png",
-                            cv::Mat(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(0)),
-                            project.schema());
+        writePrediction("gamma", allRoad);
 
         ImageListModel model;
         model.setProject(&project);
@@ -128,6 +133,17 @@ private slots:
         QCOMPARE(iou(2), 0.0);
         QCOMPARE(iou(3), -1.0);  // no label map
         QVERIFY2(dock.statusText().contains(QStringLiteral("0.500")), qPrintable(dock.statusText()));
+        QCOMPARE(model.data(model.index(1, 0), ImageListModel::BoundaryF1Role).toDouble(), 1.0);
+
+        // Suspect labels: gamma, surely disputed all over, and not beta, which the model agrees with;
+        // a larger area threshold than any disagreement empties the list.
+        QCOMPARE(dock.suspectList()->count(), 1);
+        QVERIFY2(dock.suspectList()->item(0)->text().contains(QStringLiteral("gamma.png — 100.0 % disputed")),
+                 qPrintable(dock.suspectList()->item(0)->text()));
+        QSignalSpy open(&dock, &PredictionsDock::openImageRequested);
+        emit dock.suspectList()->itemClicked(dock.suspectList()->item(0));
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.at(0).at(0).value<std::size_t>(), std::size_t(2));
 
         // Training went on (best.pt rewritten): the old model's scores are not shown as the new one's.
         QTest::qWait(20);

@@ -4,6 +4,7 @@
 #include "app/MainWindow.h"
 #include "app/ImageListModel.h"
 #include "app/MetricsPlot.h"
+#include "app/PredictionService.h"
 #include "app/PredictionsDock.h"
 #include "app/ProcessLog.h"
 #include "app/TrainDialog.h"
@@ -752,6 +753,40 @@ private slots:
             QVERIFY2(iou >= 0.0 && iou <= 1.0, qPrintable(QString::number(iou)));
         }
         QCOMPARE(model.data(model.index(0, 0), ImageListModel::IoURole).toDouble(), -1.0);
+
+        // The editor's source: image 0 (train, never predicted) is predicted in the background
+        // with the run's checkpoint, then comes from the cache.
+        segstudio::ui::PredictionService service;
+        service.setTrainer(trainer);
+        service.setProject(&project);
+        const QString checkpoint = QString::fromStdString(
+            segstudio::run::RunLayout(dock.currentRunDirectory().toStdString()).checkpointToUse().string());
+        service.setCheckpoint(dock.currentRunDirectory(), checkpoint);
+        std::optional<std::size_t> readyIndex;
+        cv::Mat classes;
+        connect(&service, &segstudio::ui::PredictionService::predictionReady, this,
+                [&](std::size_t index, const segstudio::data::PredictionCache::Entry& entry) {
+                    readyIndex = index;
+                    classes = entry.classes;
+                });
+        QSignalSpy problems(&service, &segstudio::ui::PredictionService::problem);
+        service.request(0);
+        QTRY_VERIFY_WITH_TIMEOUT(readyIndex.has_value() || !problems.isEmpty(), 120000);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.value(0).value(0).toString()));
+        QCOMPARE(*readyIndex, std::size_t(0));
+        QCOMPARE(classes.cols, segstudio::test::kImageWidth);  // at the image's size, not the pack's
+        QVERIFY(QFileInfo::exists(QDir(service.cacheFolder()).filePath(QStringLiteral("a_entropy.png"))));
+
+        // A project with other classes is refused, naming the reason.
+        QTemporaryDir otherDir;
+        auto other = segstudio::test::writeProject(
+            otherDir.path(), {{"x.png", Split::Val, LabelStatus::Labelled, {0, 3}, 0}},
+            segstudio::data::ClassSchema({{0, "a", {1, 2, 3}, ""}, {1, "b", {4, 5, 6}, ""}, {2, "c", {7, 8, 9}, ""}, {3, "d", {10, 11, 12}, ""}}));
+        service.setProject(&other);
+        service.request(0);
+        QVERIFY(problems.wait(120000));
+        QVERIFY2(problems.last().at(0).toString().contains(QStringLiteral("another class list")),
+                 qPrintable(problems.last().at(0).toString()));
     }
 
     // Issue 11's controls with the real trainer: "Stop after this epoch" ends on an epoch boundary

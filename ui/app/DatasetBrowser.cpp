@@ -205,6 +205,10 @@ void DatasetBrowser::createActions()
     m_nextUnlabelledAction = new QAction(tr("Next &Unlabelled Image"), this);
     m_nextUnlabelledAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
     connect(m_nextUnlabelledAction, &QAction::triggered, this, &DatasetBrowser::selectNextUnlabelled);
+    m_nextInQueueAction = new QAction(tr("Next in Labeling &Queue"), this);
+    m_nextInQueueAction->setShortcut(QKeySequence(Qt::Key_Q));
+    m_nextInQueueAction->setToolTip(tr("The image the model is least sure of among those still to label"));
+    connect(m_nextInQueueAction, &QAction::triggered, this, &DatasetBrowser::selectNextInQueue);
 
     m_showListAction = new QAction(tr("Show Detail &List"), this);
     m_showListAction->setCheckable(true);
@@ -340,6 +344,19 @@ void DatasetBrowser::selectNextUnlabelled()
         emit statusMessage(tr("No unlabelled image after this one"));
 }
 
+void DatasetBrowser::selectNextInQueue()
+{
+    const QModelIndex current = m_selection->currentIndex();
+    const int currentRow = current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+    const auto next = ImageNavigator::nextInQueue(*m_model, currentRow);
+    if (!next) {
+        emit statusMessage(tr("The labeling queue is empty: predict the images to label (Predictions panel) first"));
+        return;
+    }
+    if (!selectEntry(std::size_t(*next)))
+        emit statusMessage(tr("The next image in the queue is hidden by the filters"));
+}
+
 void DatasetBrowser::showContextMenu(const QPoint& globalPos)
 {
     const QList<int> rows = selectedRows();
@@ -362,16 +379,26 @@ void DatasetBrowser::showContextMenu(const QPoint& globalPos)
 
 void DatasetBrowser::updateIoUVisibility()
 {
-    const bool hasIoU = m_model->hasIoU();
-    m_list->setColumnHidden(ImageListModel::IoUColumn, !hasIoU);
-    const int iouItem = m_sortKey->findData(int(ImageFilterProxyModel::SortKey::IoU));
-    if (hasIoU && iouItem < 0) {
-        m_sortKey->addItem(tr("IoU"), int(ImageFilterProxyModel::SortKey::IoU));
-    } else if (!hasIoU && iouItem >= 0) {
-        // Sorting by IoU falls back to name order (currentIndexChanged re-sorts) before it goes.
-        if (m_sortKey->currentIndex() == iouItem)
-            m_sortKey->setCurrentIndex(m_sortKey->findData(int(ImageFilterProxyModel::SortKey::Name)));
-        m_sortKey->removeItem(iouItem);
+    // The prediction columns and sorts exist while some image has a checkpoint's score.
+    const bool scored = m_model->hasIoU();
+    for (int column = ImageListModel::IoUColumn; column <= ImageListModel::SuspectColumn; ++column)
+        m_list->setColumnHidden(column, !scored);
+    using Key = ImageFilterProxyModel::SortKey;
+    const std::pair<Key, QString> keys[] = {{Key::IoU, tr("IoU")},
+                                            {Key::BoundaryF1, tr("BF score")},
+                                            {Key::WrongPixels, tr("Pixels wrong")},
+                                            {Key::Uncertainty, tr("Uncertainty (labeling queue)")},
+                                            {Key::Suspect, tr("Suspect labels")}};
+    for (const auto& [key, name] : keys) {
+        const int item = m_sortKey->findData(int(key));
+        if (scored && item < 0) {
+            m_sortKey->addItem(name, int(key));
+        } else if (!scored && item >= 0) {
+            // Sorting by a score falls back to name order (currentIndexChanged re-sorts) before it goes.
+            if (m_sortKey->currentIndex() == item)
+                m_sortKey->setCurrentIndex(m_sortKey->findData(int(Key::Name)));
+            m_sortKey->removeItem(m_sortKey->findData(int(key)));
+        }
     }
 }
 

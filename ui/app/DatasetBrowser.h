@@ -53,6 +53,7 @@ public:
     QAction* nextAction() const { return m_nextAction; }
     QAction* previousAction() const { return m_previousAction; }
     QAction* nextUnlabelledAction() const { return m_nextUnlabelledAction; }
+    QAction* nextInQueueAction() const { return m_nextInQueueAction; }
     QAction* showListAction() const { return m_showListAction; }
     QAction* overlayAction() const { return m_overlayAction; }
 
@@ -60,6 +61,7 @@ public slots:
     void selectNext();
     void selectPrevious();
     void selectNextUnlabelled();
+    void selectNextInQueue();  // the most uncertain image to label next (ImageNavigator::nextInQueue)
 
 signals:
     void currentEntryChanged(std::size_t entry);
@@ -97,6 +99,7 @@ private:
     QAction* m_nextAction = nullptr;
     QAction* m_previousAction = nullptr;
     QAction* m_nextUnlabelledAction = nullptr;
+    QAction* m_nextInQueueAction = nullptr;
     QAction* m_showListAction = nullptr;
     QAction* m_overlayAction = nullptr;
     std::optional<std::size_t> m_lastEmitted;

@@ -45,11 +45,36 @@ void ImageFilterProxyModel::setSortKey(SortKey key, Qt::SortOrder order)
 {
     m_sortKey = key;
     // The column only tells views which header shows the arrow; lessThan reads m_sortKey.
-    const int column = key == SortKey::Name ? ImageListModel::NameColumn
-        : key == SortKey::LabelledFraction  ? ImageListModel::LabelledColumn
-                                            : ImageListModel::IoUColumn;
     invalidate();
-    sort(column, order);
+    sort(key == SortKey::Name ? int(ImageListModel::NameColumn) : columnOf(key), order);
+}
+
+int ImageFilterProxyModel::columnOf(SortKey key)
+{
+    switch (key) {
+    case SortKey::Name: return -1;
+    case SortKey::LabelledFraction: return ImageListModel::LabelledColumn;
+    case SortKey::IoU: return ImageListModel::IoUColumn;
+    case SortKey::BoundaryF1: return ImageListModel::BoundaryF1Column;
+    case SortKey::WrongPixels: return ImageListModel::WrongPixelsColumn;
+    case SortKey::Uncertainty: return ImageListModel::UncertaintyColumn;
+    case SortKey::Suspect: return ImageListModel::SuspectColumn;
+    }
+    return -1;
+}
+
+int ImageFilterProxyModel::roleOf(SortKey key)
+{
+    switch (key) {
+    case SortKey::Name: return -1;
+    case SortKey::LabelledFraction: return ImageListModel::LabelledFractionRole;
+    case SortKey::IoU: return ImageListModel::IoURole;
+    case SortKey::BoundaryF1: return ImageListModel::BoundaryF1Role;
+    case SortKey::WrongPixels: return ImageListModel::WrongPixelsRole;
+    case SortKey::Uncertainty: return ImageListModel::UncertaintyRole;
+    case SortKey::Suspect: return ImageListModel::SuspectRole;
+    }
+    return -1;
 }
 
 void ImageFilterProxyModel::refilter()
@@ -104,9 +129,7 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
             return byCase;
         return a.row() < b.row() ? -1 : a.row() > b.row() ? 1 : 0;
     };
-    const int role = m_sortKey == SortKey::LabelledFraction ? ImageListModel::LabelledFractionRole
-        : m_sortKey == SortKey::IoU                         ? ImageListModel::IoURole
-                                                            : -1;
+    const int role = roleOf(m_sortKey);
     if (role < 0)
         return compareNames(l, r) < 0;
     const double a = l.data(role).toDouble();

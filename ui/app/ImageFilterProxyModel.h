@@ -14,7 +14,10 @@ class ImageFilterProxyModel : public QSortFilterProxyModel {
     Q_OBJECT
 
 public:
-    enum class SortKey { Name, LabelledFraction, IoU };
+    enum class SortKey { Name, LabelledFraction, IoU, BoundaryF1, WrongPixels, Uncertainty, Suspect };
+    // The model's column and role of a sort key (the prediction scores, labelled %); -1 for Name.
+    static int columnOf(SortKey key);
+    static int roleOf(SortKey key);
 
     explicit ImageFilterProxyModel(QObject* parent = nullptr);
 

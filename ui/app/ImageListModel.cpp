@@ -86,8 +86,8 @@ void ImageListModel::setProject(data::Project* project)
     m_project = project;
     const std::size_t count = project ? project->size() : 0;
     m_stats.assign(count, ImageStats{});
-    m_iou.assign(count, -1.0);
-    m_iouCount = 0;
+    m_scores.assign(count, Scores{});
+    m_scoredRows = 0;
     m_pendingStats = int(count);
     endResetModel();
     startBackgroundWork();
@@ -147,7 +147,7 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const
         return problem.isEmpty() ? path : path + QLatin1Char('\n') + problem;
     }
     case Qt::TextAlignmentRole:
-        if (index.column() == LabelledColumn || index.column() == IoUColumn)
+        if (index.column() == LabelledColumn || index.column() >= IoUColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case EntryIndexRole: return qulonglong(row);
@@ -156,7 +156,11 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const
     case StatusRole: return int(entry.status);
     case LabelledFractionRole: return stats.ready ? stats.labelledFraction : -1.0;
     case ClassMaskRole: return maskBytes(stats.classes);
-    case IoURole: return m_iou[std::size_t(row)];
+    case IoURole: return m_scores[std::size_t(row)].iou;
+    case BoundaryF1Role: return m_scores[std::size_t(row)].boundaryF1;
+    case WrongPixelsRole: return m_scores[std::size_t(row)].wrongPixels;
+    case UncertaintyRole: return m_scores[std::size_t(row)].uncertainty;
+    case SuspectRole: return m_scores[std::size_t(row)].suspect;
     case ProblemRole: {
         if (!stats.problem.isEmpty())
             return stats.problem;
@@ -186,12 +190,21 @@ QVariant ImageListModel::displayData(int row, int column) const
     case LabelledColumn:
         return stats.ready ? QStringLiteral("%1 %").arg(stats.labelledFraction * 100.0, 0, 'f', 1) : tr("…");
     case ClassesColumn: return stats.ready ? classNames(stats) : tr("…");
-    case IoUColumn: {
-        const double iou = m_iou[std::size_t(row)];
-        return iou < 0 ? tr("—") : QString::number(iou, 'f', 3);
+    case IoUColumn: return scoreText(m_scores[std::size_t(row)].iou, 'f', 3);
+    case BoundaryF1Column: return scoreText(m_scores[std::size_t(row)].boundaryF1, 'f', 3);
+    case WrongPixelsColumn: return scoreText(m_scores[std::size_t(row)].wrongPixels, 'f', 0);
+    case UncertaintyColumn: return scoreText(m_scores[std::size_t(row)].uncertainty, 'f', 3);
+    case SuspectColumn: {
+        const double suspect = m_scores[std::size_t(row)].suspect;
+        return suspect < 0 ? tr("—") : QStringLiteral("%1 %").arg(suspect * 100.0, 0, 'f', 1);
     }
     default: return {};
     }
+}
+
+QString ImageListModel::scoreText(double value, char format, int precision)
+{
+    return value < 0 ? tr("—") : QString::number(value, format, precision);
 }
 
 QString ImageListModel::classNames(const ImageStats& stats) const
@@ -214,6 +227,10 @@ QVariant ImageListModel::headerData(int section, Qt::Orientation orientation, in
     case LabelledColumn: return tr("Labelled");
     case ClassesColumn: return tr("Classes present");
     case IoUColumn: return tr("IoU");
+    case BoundaryF1Column: return tr("BF score");
+    case WrongPixelsColumn: return tr("Pixels wrong");
+    case UncertaintyColumn: return tr("Uncertainty");
+    case SuspectColumn: return tr("Suspect");
     default: return {};
     }
 }
@@ -269,10 +286,10 @@ void ImageListModel::removeEntries(QList<int> rows)
         if (row < 0 || row >= int(m_stats.size()))
             continue;
         m_project->removeImage(std::size_t(row));
-        if (m_iou[std::size_t(row)] >= 0)
-            --m_iouCount;
+        if (m_scores[std::size_t(row)].any())
+            --m_scoredRows;
         m_stats.erase(m_stats.begin() + row);
-        m_iou.erase(m_iou.begin() + row);
+        m_scores.erase(m_scores.begin() + row);
     }
     for (auto& stats : m_stats)
         stats.ready = false;
@@ -307,19 +324,25 @@ void ImageListModel::refreshRow(int row)
     emitRowChanged(row, row);
 }
 
-void ImageListModel::setIoU(int row, std::optional<double> iou)
+void ImageListModel::setScores(int row, const Scores& scores)
 {
     if (row < 0 || row >= rowCount())
         return;
-    double& slot = m_iou[std::size_t(row)];
-    const double value = iou ? std::clamp(*iou, 0.0, 1.0) : -1.0;
-    const bool hadIoU = hasIoU();
-    if ((slot >= 0) != (value >= 0))
-        m_iouCount += value >= 0 ? 1 : -1;
-    slot = value;
+    Scores& slot = m_scores[std::size_t(row)];
+    const bool hadScores = hasIoU();
+    if (slot.any() != scores.any())
+        m_scoredRows += scores.any() ? 1 : -1;
+    slot = scores;
     emitRowChanged(row, row);
-    if (hadIoU != hasIoU())
+    if (hadScores != hasIoU())
         emit hasIoUChanged(hasIoU());
+}
+
+void ImageListModel::setIoU(int row, std::optional<double> iou)
+{
+    Scores scores;
+    scores.iou = iou ? std::clamp(*iou, 0.0, 1.0) : -1.0;
+    setScores(row, scores);
 }
 
 void ImageListModel::applyStats(int row, const ImageStats& stats)

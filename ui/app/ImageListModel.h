@@ -28,7 +28,19 @@ class ImageListModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { NameColumn, SplitColumn, StatusColumn, LabelledColumn, ClassesColumn, IoUColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        SplitColumn,
+        StatusColumn,
+        LabelledColumn,
+        ClassesColumn,
+        IoUColumn,  // the prediction columns, from IoUColumn to SuspectColumn
+        BoundaryF1Column,
+        WrongPixelsColumn,
+        UncertaintyColumn,
+        SuspectColumn,
+        ColumnCount
+    };
     enum Role {
         EntryIndexRole = Qt::UserRole + 1,  // std::size_t as qulonglong
         PathRole,                           // relative image path
@@ -36,7 +48,11 @@ public:
         StatusRole,                         // int(data::LabelStatus)
         LabelledFractionRole,               // double, -1 while unknown
         ClassMaskRole,                      // QByteArray of 32 bytes, bit id set when class id is present
-        IoURole,                            // double, -1 when there is no prediction
+        IoURole,                            // double, -1 when there is no prediction (all prediction roles)
+        BoundaryF1Role,                     // double: mean BF score
+        WrongPixelsRole,                    // double: pixels the prediction gets wrong
+        UncertaintyRole,                    // double 0..1: mean entropy where not labelled yet (the labeling queue)
+        SuspectRole,                        // double 0..1: labelled share a sure prediction disagrees with
         ProblemRole,                        // QString, empty when fine
         ThumbnailRole,                      // QImage, null while loading
     };
@@ -72,8 +88,19 @@ public:
     void removeEntries(QList<int> rows);
     void setLabelledFraction(int row, double fraction);  // live, from the editor
     void refreshRow(int row);                            // re-read its label map and thumbnail
-    void setIoU(int row, std::optional<double> iou);
-    bool hasIoU() const { return m_iouCount > 0; }  // some row has an IoU (views show the column)
+    // A checkpoint's scores of one image (-1 = none), from the Predictions panel.
+    struct Scores {
+        double iou = -1;
+        double boundaryF1 = -1;
+        double wrongPixels = -1;
+        double uncertainty = -1;
+        double suspect = -1;
+        bool any() const { return iou >= 0 || boundaryF1 >= 0 || wrongPixels >= 0 || uncertainty >= 0 || suspect >= 0; }
+    };
+    void setScores(int row, const Scores& scores);
+    void setIoU(int row, std::optional<double> iou);  // the other scores of the row are cleared
+    const Scores& scores(int row) const { return m_scores.at(std::size_t(row)); }
+    bool hasIoU() const { return m_scoredRows > 0; }  // some row has a score (views show the columns)
 
 signals:
     void projectModified();
@@ -85,12 +112,13 @@ private:
     void applyStats(int row, const ImageStats& stats);
     void emitRowChanged(int first, int last);
     QString classNames(const ImageStats& stats) const;
+    static QString scoreText(double value, char format, int precision);
     QVariant displayData(int row, int column) const;
 
     data::Project* m_project = nullptr;
     std::vector<ImageStats> m_stats;
-    std::vector<double> m_iou;  // -1 = none
-    int m_iouCount = 0;
+    std::vector<Scores> m_scores;
+    int m_scoredRows = 0;
     int m_pendingStats = 0;
     bool m_overlay = false;
     LabelStatsLoader* m_loader;

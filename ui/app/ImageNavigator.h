@@ -20,6 +20,11 @@ public:
 
     // Still needs labelling: status Unlabelled or InProgress (reads ImageListModel::StatusRole).
     static bool needsLabelling(const QModelIndex& index);
+
+    // The labeling queue: the rows that need labelling and have an uncertainty (UncertaintyRole,
+    // from a checkpoint's predictions), most uncertain first; the one after `row` in that order
+    // (the first when row is not queued), wrapping round. nullopt when nothing is queued.
+    static std::optional<int> nextInQueue(const QAbstractItemModel& model, int row);
 };
 
 }  // namespace segstudio::ui

@@ -6,18 +6,19 @@
 #include "ImageListModel.h"
 #include "ImportDatasetDialog.h"
 #include "NewProjectDialog.h"
+#include "PredictionService.h"
 #include "PredictionsDock.h"
 #include "RecentProjects.h"
 #include "ShortcutsDialog.h"
 #include "StartPage.h"
 #include "TaskRunner.h"
-#include "PredictionService.h"
 #include "TrainingDock.h"
 #include "data/DatasetExporter.h"
 #include "data/Project.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
 #include "editor/LabelingTips.h"
+#include "editor/PredictionBar.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -164,6 +165,12 @@ void MainWindow::createDocks()
             [this](std::size_t index, const data::PredictionCache::Entry& prediction) {
                 m_editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy);
             });
+    // A suspect label opens with the error map on, where the disagreement shows.
+    connect(m_predictions, &PredictionsDock::openImageRequested, this, [this](std::size_t index) {
+        m_editor->predictionBar()->setView(PredictionLayer::View::Errors);
+        if (!m_browser->selectEntry(index))
+            m_editor->openImage(index);
+    });
     connect(m_predictions->service(), &PredictionService::problem, this,
             [this](const QString& message) { statusBar()->showMessage(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
 }
@@ -196,7 +203,8 @@ void MainWindow::createMenus()
                       m_trainingDock->toggleViewAction(), m_predictionsDock->toggleViewAction()});
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
-    go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction()});
+    go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction(),
+                    m_browser->nextInQueueAction()});
 
     QMenu* dataset = menuBar()->addMenu(tr("&Dataset"));
     dataset->addAction(m_removeProblemsAction);
@@ -626,7 +634,8 @@ void MainWindow::updateActions()
     const bool open = m_project != nullptr;
     for (QAction* action : {m_saveAction, m_exportIndexAction, m_exportColourAction, m_closeAction, m_removeProblemsAction})
         action->setEnabled(open);
-    for (QAction* action : {m_browser->nextAction(), m_browser->previousAction(), m_browser->nextUnlabelledAction()})
+    for (QAction* action : {m_browser->nextAction(), m_browser->previousAction(), m_browser->nextUnlabelledAction(),
+                            m_browser->nextInQueueAction()})
         action->setEnabled(open);
     m_browserDock->setVisible(open);
     m_classesDock->setVisible(open);

@@ -77,7 +77,7 @@ void PredictionService::request(std::size_t index)
 void PredictionService::load(std::size_t index, bool predictIfMissing)
 {
     const data::PredictionCache cache(m_runDir.toStdString(), m_checkpoint.toStdString());
-    const std::string stem = m_project->imagePath(index).stem().string();
+    const std::string stem = data::PredictionCache::keyOf(*m_project, index);
     const data::ClassSchema schema = m_project->schema();
     const quint64 generation = m_generation;
     auto* watcher = new QFutureWatcher<Loaded>(this);

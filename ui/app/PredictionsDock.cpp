@@ -9,6 +9,9 @@
 #include "run/RunLayout.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QListWidget>
+#include <QSpinBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -19,7 +22,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace segstudio::ui {
 
@@ -27,15 +32,31 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     : QWidget(parent), m_program(TrainingLauncher::findTrainer()), m_process(new QProcess(this)),
       m_scoring(new QFutureWatcher<std::vector<data::PredictionScore>>(this)),
       m_predictButton(new QPushButton(tr("&Predict Validation Images"), this)),
-      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_checkpoint(new QComboBox(this)),
+      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
+      m_suspectConfidence(new QSpinBox(this)), m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)),
       m_service(new PredictionService(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
     m_service->setTrainer(m_program);
     m_checkpoint->addItem(tr("Best checkpoint"), QStringLiteral("best"));
     m_checkpoint->addItem(tr("Last checkpoint"), QStringLiteral("last"));
     m_checkpoint->setToolTip(tr("The checkpoint whose predictions the editor shows and the browser scores"));
-    m_predictButton->setToolTip(tr("Label the val images with the selected run's best checkpoint and score each "
-                                   "against its label map (IoU column of the dataset list)"));
+    m_predictButton->setText(tr("&Predict"));
+    m_predictButton->setToolTip(tr("Predict the images with the chosen checkpoint (in the background; the editor shows them "
+                                   "at once afterwards) and score each against its label map: the browser's IoU, BF, "
+                                   "pixels wrong, uncertainty (labeling queue, Q) and suspect columns"));
+    m_split->addItem(tr("Validation images"), QStringLiteral("val"));
+    m_split->addItem(tr("All images"), QStringLiteral("all"));
+    m_suspectConfidence->setRange(50, 100);
+    m_suspectConfidence->setValue(90);
+    m_suspectConfidence->setPrefix(tr("sure ≥ "));
+    m_suspectConfidence->setSuffix(tr(" %"));
+    m_suspectArea->setRange(0.1, 100.0);
+    m_suspectArea->setDecimals(1);
+    m_suspectArea->setValue(5.0);
+    m_suspectArea->setPrefix(tr("over ≥ "));
+    m_suspectArea->setSuffix(tr(" % of the labels"));
+    m_suspects->setToolTip(tr("Images where a confident prediction disagrees with the labels: likely labeling mistakes. "
+                              "Click one to open it with the error map."));
     m_status->setWordWrap(true);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
@@ -44,11 +65,22 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     auto* row = new QHBoxLayout;
     row->addWidget(m_checkpoint);
+    row->addWidget(m_split);
     row->addWidget(m_predictButton);
     row->addWidget(m_cancelButton);
     row->addWidget(m_status, 1);
     layout->addLayout(row);
-    layout->addWidget(m_log, 1);
+    auto* body = new QHBoxLayout;
+    body->addWidget(m_log, 3);
+    auto* suspects = new QVBoxLayout;
+    auto* thresholds = new QHBoxLayout;
+    thresholds->addWidget(new QLabel(tr("Suspect labels:"), this));
+    thresholds->addWidget(m_suspectConfidence);
+    thresholds->addWidget(m_suspectArea);
+    suspects->addLayout(thresholds);
+    suspects->addWidget(m_suspects, 1);
+    body->addLayout(suspects, 2);
+    layout->addLayout(body, 1);
 
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     connect(m_process, &QProcess::readyRead, this, [this] {
@@ -65,6 +97,11 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     connect(m_predictButton, &QPushButton::clicked, this, &PredictionsDock::predictValidation);
     connect(m_cancelButton, &QPushButton::clicked, this, &PredictionsDock::cancel);
     connect(m_checkpoint, &QComboBox::currentIndexChanged, this, &PredictionsDock::checkpointChanged);
+    // A new confidence threshold needs the maps read again; a new area only filters the list.
+    connect(m_suspectConfidence, &QSpinBox::valueChanged, this, &PredictionsDock::scoreExistingPredictions);
+    connect(m_suspectArea, &QDoubleSpinBox::valueChanged, this, &PredictionsDock::listSuspects);
+    connect(m_suspects, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { emit openImageRequested(std::size_t(item->data(Qt::UserRole).toULongLong())); });
     updateButtons();
 }
 
@@ -139,19 +176,22 @@ void PredictionsDock::cancel()
 
 void PredictionsDock::scoreExistingPredictions()
 {
-    // Another run's (or project's) IoUs must not stay in the browser; this run's predictions
-    // from an earlier session come back, so the IoU column and sort survive a restart.
-    // Only rows that have one: each change re-sorts a proxy sorted by IoU.
+    // Another run's (or project's) scores must not stay in the browser; this run's predictions
+    // from an earlier session come back, so the columns and sorts survive a restart.
+    // Only rows that have one: each change re-sorts a proxy sorted by a score.
     if (m_model && m_model->hasIoU())
         for (int row = 0; row < m_model->rowCount(); ++row)
-            if (m_model->data(m_model->index(row, 0), ImageListModel::IoURole).toDouble() >= 0.0)
-                m_model->setIoU(row, std::nullopt);
+            if (m_model->scores(row).any())
+                m_model->setScores(row, {});
+    m_lastScores.clear();
+    m_suspects->clear();
     if (!m_project || !m_model || m_runDir.isEmpty() || isBusy() || !QDir(predictionsFolder()).exists())
         return;
     // Predictions of an earlier state of the checkpoint are not this model's.
     if (!data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).isCurrent())
         return;
-    m_indices = m_project->indicesOf(data::Split::Val);
+    m_indices.resize(m_project->size());
+    std::iota(m_indices.begin(), m_indices.end(), std::size_t(0));
     if (m_indices.empty())
         return;
     m_jobGeneration = m_generation;
@@ -162,10 +202,11 @@ void PredictionsDock::scoreExistingPredictions()
 void PredictionsDock::scoreInBackground()
 {
     // A copy: the scoring thread must not read the live project while the user edits it.
+    data::ScoringOptions options;
+    options.suspectConfidence = (m_suspectConfidence->value() * 255 + 50) / 100;
     m_scoring->setFuture(QtConcurrent::run(
-        [project = *m_project, dir = std::filesystem::path(predictionsFolder().toStdString()), indices = m_indices] {
-            return data::scorePredictions(project, dir, indices);
-        }));
+        [project = *m_project, cache = data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()),
+         indices = m_indices, options] { return data::scorePredictions(project, cache, indices, options); }));
     updateButtons();
 }
 
@@ -185,11 +226,14 @@ bool PredictionsDock::predictValidation()
 {
     if (isBusy() || !m_project || m_runDir.isEmpty() || m_program.isEmpty())
         return false;
-    m_indices = m_project->indicesOf(data::Split::Val);
-    if (m_indices.empty()) {
-        m_status->setText(tr("The project has no validation images."));
+    const bool all = m_split->currentData().toString() == QStringLiteral("all");
+    const std::size_t toPredict = all ? m_project->size() : m_project->indicesOf(data::Split::Val).size();
+    if (toPredict == 0) {
+        m_status->setText(all ? tr("The project has no images.") : tr("The project has no validation images."));
         return false;
     }
+    m_indices.resize(m_project->size());
+    std::iota(m_indices.begin(), m_indices.end(), std::size_t(0));
     try {
         data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).prepare();
     } catch (const std::exception& error) {
@@ -198,15 +242,15 @@ bool PredictionsDock::predictValidation()
     }
     const QStringList arguments{QStringLiteral("predict"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-o"),
                                 predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(m_project->file().string()),
-                                QStringLiteral("-s"), QStringLiteral("val"), QStringLiteral("--confidence"),
+                                QStringLiteral("-s"), m_split->currentData().toString(), QStringLiteral("--confidence"),
                                 QStringLiteral("--no-overlay")};
     m_jobGeneration = m_generation;
     m_outputTail.clear();
     m_log->clear();
     m_log->appendPlainText(QStringLiteral("$ %1 predict -c %2 -o %3 … (%4 images)\n")
                                .arg(QFileInfo(m_program).fileName(), m_runDir, predictionsFolder())
-                               .arg(m_indices.size()));
-    m_status->setText(tr("Predicting %n image(s)…", nullptr, int(m_indices.size())));
+                               .arg(toPredict));
+    m_status->setText(tr("Predicting %n image(s)…", nullptr, int(toPredict)));
     m_process->start(m_program, arguments);
     updateButtons();
     return true;
@@ -239,28 +283,73 @@ void PredictionsDock::scoringFinished()
     }
     const auto scores = m_scoring->result();
     applyScores(scores);
-    int scored = 0;
+    m_lastScores = scores;
+    listSuspects();
+    int scored = 0, missing = 0;
     double sum = 0.0;
     for (const auto& score : scores) {
-        if (score.iou) {
+        const bool val = m_project->entry(score.index).split == data::Split::Val;
+        if (score.iou && val) {
             ++scored;
             sum += *score.iou;
         }
-        if (!score.problem.empty())
+        if (score.problem.empty())
+            continue;
+        if (val)
             m_log->appendPlainText(QString::fromStdString(score.problem));
+        else
+            ++missing;
     }
+    if (missing > 0)
+        m_log->appendPlainText(tr("%n labelled image(s) outside the validation split have no prediction yet (predict All images)",
+                                  nullptr, missing));
     finish(true, scored == 0 ? tr("No labelled validation image to score.")
                              : tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored)
                                    .arg(sum / scored, 0, 'f', 3));
 }
 
+void PredictionsDock::listSuspects()
+{
+    m_suspects->clear();
+    if (!m_project)
+        return;
+    std::vector<std::pair<double, std::size_t>> suspects;
+    for (const auto& score : m_lastScores)
+        if (score.suspectFraction && *score.suspectFraction * 100.0 >= m_suspectArea->value())
+            suspects.emplace_back(*score.suspectFraction, score.index);
+    std::sort(suspects.begin(), suspects.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [fraction, index] : suspects) {
+        auto* item = new QListWidgetItem(tr("%1 — %2 % disputed")
+                                             .arg(QString::fromStdString(m_project->entry(index).image))
+                                             .arg(fraction * 100.0, 0, 'f', 1),
+                                         m_suspects);
+        item->setData(Qt::UserRole, qulonglong(index));
+    }
+}
+
+void PredictionsDock::setSuspectThresholds(int confidencePercent, double areaPercent)
+{
+    m_suspectArea->setValue(areaPercent);
+    m_suspectConfidence->setValue(confidencePercent);
+}
+
+void PredictionsDock::setPredictAll(bool all) { m_split->setCurrentIndex(all ? 1 : 0); }
+
 void PredictionsDock::applyScores(const std::vector<data::PredictionScore>& scores)
 {
     if (!m_model)
         return;
-    for (const auto& score : scores)
-        if (int(score.index) < m_model->rowCount())
-            m_model->setIoU(int(score.index), score.iou);
+    for (const auto& score : scores) {
+        if (int(score.index) >= m_model->rowCount())
+            continue;
+        ImageListModel::Scores values;
+        values.iou = score.iou.value_or(-1.0);
+        values.boundaryF1 = score.boundaryF1.value_or(-1.0);
+        values.wrongPixels = double(score.wrongPixels);
+        values.uncertainty = score.uncertainty.value_or(-1.0);
+        values.suspect = score.suspectFraction.value_or(-1.0);
+        m_model->setScores(int(score.index), values);
+    }
 }
 
 void PredictionsDock::finish(bool ok, const QString& message)

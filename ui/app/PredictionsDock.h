@@ -9,7 +9,10 @@
 #include <vector>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
+class QListWidget;
+class QSpinBox;
 class QPlainTextEdit;
 class QPushButton;
 
@@ -40,7 +43,10 @@ public:
     void setRunDirectory(const QString& runDir);
     void setTrainer(const QString& program);
 
-    bool predictValidation();  // false when it cannot start (no project, run, val images, trainer)
+    // Predicts the split chosen in the panel (validation images by default, or all images) with
+    // the chosen checkpoint into its cache, then scores every image; false when it cannot start.
+    bool predictValidation();
+    void setPredictAll(bool all);  // the split choice: all images (for the labeling queue) or val
     bool isBusy() const;
     // The checkpoint whose predictions are shown and scored: the run's best.pt (last.pt when it
     // never validated) or, when chosen, last.pt; its cache is <run>/predictions/<best|last>.
@@ -54,8 +60,14 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     QString statusText() const;
 
+    // Likely labeling mistakes of the last scoring: images where the model disagrees with the
+    // label, at least the confidence chosen, over at least the area chosen; worst first.
+    QListWidget* suspectList() const { return m_suspects; }
+    void setSuspectThresholds(int confidencePercent, double areaPercent);
+
 signals:
     void finished(bool ok, const QString& message);
+    void openImageRequested(std::size_t index);  // a suspect clicked: open it with the error map
 
 private:
     void scoreExistingPredictions();
@@ -65,6 +77,7 @@ private:
     void finish(bool ok, const QString& message);
     void updateButtons();
     void checkpointChanged();
+    void listSuspects();
     void showProgress(const QString& output);
 
     const data::Project* m_project = nullptr;
@@ -79,6 +92,11 @@ private:
     QPushButton* m_predictButton;
     QPushButton* m_cancelButton;
     QComboBox* m_checkpoint;
+    QComboBox* m_split;
+    QSpinBox* m_suspectConfidence;
+    QDoubleSpinBox* m_suspectArea;
+    QListWidget* m_suspects;
+    std::vector<data::PredictionScore> m_lastScores;
     PredictionService* m_service;
     QString m_outputTail;
     QLabel* m_status;
