@@ -16,7 +16,7 @@ endfunction()
 
 segstudio_forbid_links(segstudio_pack "Qt6::" "opencv" "torch" "segstudio_")
 segstudio_forbid_links(segstudio_run "Qt6::" "opencv" "torch" "segstudio_")
-segstudio_forbid_links(segstudio_metrics "Qt6::" "opencv" "torch" "segstudio_")
+segstudio_forbid_links(segstudio_metrics "Qt6::" "opencv" "torch" "segstudio_(pack|data|engine|paint|editor|ui)")
 segstudio_forbid_links(segstudio_data "Qt6::" "torch" "segstudio_engine" "segstudio_paint" "segstudio_editor" "segstudio_ui")
 segstudio_forbid_links(segstudio_paint "Qt6::" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
 segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_editor" "segstudio_ui")

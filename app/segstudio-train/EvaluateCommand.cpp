@@ -2,7 +2,7 @@
 #include "MetricsReport.h"
 
 #include "engine/Evaluator.h"
-#include "run/AtomicFile.h"
+#include "metrics/EvaluationReportFiles.h"
 #include "run/RunLayout.h"
 
 #include <nlohmann/json.hpp>
@@ -25,16 +25,6 @@ struct EvaluateArguments {
     engine::EvaluateOptions options;
     bool json = false;
 };
-
-// report.json, classes.csv, images.csv and confusion.csv in dir (docs/METRICS.md).
-void writeReport(const metrics::EvaluationReport& report, const std::filesystem::path& dir)
-{
-    std::filesystem::create_directories(dir);
-    run::writeFileAtomically(dir / "report.json", report.toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-    run::writeFileAtomically(dir / "classes.csv", report.classesCsv());
-    run::writeFileAtomically(dir / "images.csv", report.imagesCsv());
-    run::writeFileAtomically(dir / "confusion.csv", report.confusionCsv());
-}
 
 void printReport(const metrics::EvaluationReport& report, bool json)
 {
@@ -81,7 +71,7 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
                                     : evaluateProjectSplit(checkpoint, args->project, args->split, args->options.device,
                                                            args->predictions);
             if (!args->report.empty())
-                writeReport(report, args->report);
+                metrics::writeEvaluationReport(report, args->report);
             printReport(report, args->json);
             exitCode = kExitOk;
             return;

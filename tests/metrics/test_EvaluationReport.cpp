@@ -1,6 +1,11 @@
 #include "metrics/EvaluationReport.h"
+#include "metrics/EvaluationReportFiles.h"
+#include "run/FileError.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <filesystem>
 
 #include <cmath>
 
@@ -92,6 +97,23 @@ private slots:
         const QStringList confusion = QString::fromStdString(report.confusionCsv()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(confusion[0], QStringLiteral("truth\\predicted,sky,road,car"));
         QCOMPARE(confusion[2], QStringLiteral("road,0,3,1"));
+    }
+
+    void filesRoundTripAndBadFilesAreNamed()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.filePath(QStringLiteral("report")).toStdString();
+        const auto report = twoImages();
+        segstudio::metrics::writeEvaluationReport(report, folder);
+        for (const char* name : {"report.json", "classes.csv", "images.csv", "confusion.csv"})
+            QVERIFY2(std::filesystem::file_size(folder / name) > 0, name);
+        QCOMPARE(segstudio::metrics::readEvaluationReport(folder / "report.json").toJson(), report.toJson());
+        try {
+            (void)segstudio::metrics::readEvaluationReport(folder / "classes.csv");
+            QFAIL("read a CSV file as a report");
+        } catch (const segstudio::run::FileError& error) {
+            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString((folder / "classes.csv").string()));
+        }
     }
 
     void malformedJsonNamesWhatIsWrong()

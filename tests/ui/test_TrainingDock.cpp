@@ -4,6 +4,7 @@
 #include "app/MainWindow.h"
 #include "app/ImageListModel.h"
 #include "app/MetricsPlot.h"
+#include "app/EvaluationReportView.h"
 #include "app/PredictionService.h"
 #include "app/PredictionsDock.h"
 #include "app/ProcessLog.h"
@@ -27,6 +28,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QTimer>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -753,6 +755,14 @@ private slots:
             QVERIFY2(iou >= 0.0 && iou <= 1.0, qPrintable(QString::number(iou)));
         }
         QCOMPARE(model.data(model.index(0, 0), ImageListModel::IoURole).toDouble(), -1.0);
+
+        // Evaluate…: the report of the val images opens, with one row per class.
+        QSignalSpy shown(&predictions, &segstudio::ui::PredictionsDock::reportShown);
+        QVERIFY(predictions.evaluate());
+        QVERIFY2(shown.wait(300000), qPrintable(predictions.logView()->toPlainText() + predictions.statusText()));
+        QCOMPARE(predictions.reportView()->classTable()->rowCount(), 3);
+        QCOMPARE(int(predictions.reportView()->report()->images().size()), 2);
+        QVERIFY(QFileInfo::exists(QDir(predictions.evaluationFolder()).filePath(QStringLiteral("confusion.csv"))));
 
         // The editor's source: image 0 (train, never predicted) is predicted in the background
         // with the run's checkpoint, then comes from the cache.

@@ -1,10 +1,13 @@
 #include "PredictionsDock.h"
 
+#include "EvaluationReportView.h"
 #include "ImageListModel.h"
 #include "PredictionService.h"
 #include "ProcessLog.h"
 #include "TrainingLauncher.h"
 #include "data/PredictionCache.h"
+#include "metrics/EvaluationReportFiles.h"
+#include "run/FileError.h"
 #include "data/Project.h"
 #include "run/RunLayout.h"
 
@@ -25,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 namespace segstudio::ui {
 
@@ -32,7 +36,8 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     : QWidget(parent), m_program(TrainingLauncher::findTrainer()), m_process(new QProcess(this)),
       m_scoring(new QFutureWatcher<std::vector<data::PredictionScore>>(this)),
       m_predictButton(new QPushButton(tr("&Predict Validation Images"), this)),
-      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
+      m_cancelButton(new QPushButton(tr("Cancel"), this)), m_evaluateButton(new QPushButton(tr("&Evaluate…"), this)),
+      m_reportWindow(new QWidget(this, Qt::Window)), m_reportView(new EvaluationReportView(m_reportWindow)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
       m_suspectConfidence(new QSpinBox(this)), m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)),
       m_service(new PredictionService(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
@@ -44,6 +49,11 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     m_predictButton->setToolTip(tr("Predict the images with the chosen checkpoint (in the background; the editor shows them "
                                    "at once afterwards) and score each against its label map: the browser's IoU, BF, "
                                    "pixels wrong, uncertainty (labeling queue, Q) and suspect columns"));
+    m_evaluateButton->setToolTip(tr("Score the chosen checkpoint on the validation images: accuracy, IoU and BF score "
+                                    "per class, confusion matrix (as MATLAB's evaluateSemanticSegmentation)"));
+    m_reportWindow->setWindowTitle(tr("Evaluation report"));
+    (new QVBoxLayout(m_reportWindow))->addWidget(m_reportView);
+    m_reportWindow->resize(1000, 560);
     m_split->addItem(tr("Validation images"), QStringLiteral("val"));
     m_split->addItem(tr("All images"), QStringLiteral("all"));
     m_suspectConfidence->setRange(50, 100);
@@ -68,6 +78,7 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     row->addWidget(m_split);
     row->addWidget(m_predictButton);
     row->addWidget(m_cancelButton);
+    row->addWidget(m_evaluateButton);
     row->addWidget(m_status, 1);
     layout->addLayout(row);
     auto* body = new QHBoxLayout;
@@ -96,6 +107,7 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     connect(m_scoring, &QFutureWatcherBase::finished, this, &PredictionsDock::scoringFinished);
     connect(m_predictButton, &QPushButton::clicked, this, &PredictionsDock::predictValidation);
     connect(m_cancelButton, &QPushButton::clicked, this, &PredictionsDock::cancel);
+    connect(m_evaluateButton, &QPushButton::clicked, this, &PredictionsDock::evaluate);
     connect(m_checkpoint, &QComboBox::currentIndexChanged, this, &PredictionsDock::checkpointChanged);
     // A new confidence threshold needs the maps read again; a new area only filters the list.
     connect(m_suspectConfidence, &QSpinBox::valueChanged, this, &PredictionsDock::scoreExistingPredictions);
@@ -158,12 +170,13 @@ void PredictionsDock::showProgress(const QString& output)
 {
     // segstudio-train predict prints "predicted i/n <image>" after each image.
     m_outputTail = (m_outputTail + output).right(512);
-    static const QRegularExpression line(QStringLiteral("predicted (\\d+)/(\\d+)"));
+    static const QRegularExpression line(QStringLiteral("(?:predicted|evaluated) (\\d+)/(\\d+)"));
     QRegularExpressionMatch last;
     for (auto it = line.globalMatch(m_outputTail); it.hasNext();)
         last = it.next();
     if (last.hasMatch())
-        m_status->setText(tr("Predicting: %1 of %2 images…").arg(last.captured(1), last.captured(2)));
+        m_status->setText((m_evaluating ? tr("Evaluating: %1 of %2 images…") : tr("Predicting: %1 of %2 images…"))
+                              .arg(last.captured(1), last.captured(2)));
 }
 
 void PredictionsDock::cancel()
@@ -256,8 +269,85 @@ bool PredictionsDock::predictValidation()
     return true;
 }
 
+QString PredictionsDock::evaluationFolder() const
+{
+    if (m_runDir.isEmpty())
+        return {};
+    return QDir(m_runDir).filePath(QStringLiteral("evaluation/") + QFileInfo(checkpointFile()).completeBaseName());
+}
+
+bool PredictionsDock::evaluate()
+{
+    if (isBusy() || !m_project || m_runDir.isEmpty() || m_program.isEmpty())
+        return false;
+    if (m_project->indicesOf(data::Split::Val).empty()) {
+        m_status->setText(tr("The project has no validation images."));
+        return false;
+    }
+    try {
+        data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).prepare();
+    } catch (const std::exception& error) {
+        m_status->setText(QString::fromStdString(error.what()));
+        return false;
+    }
+    const QStringList arguments{QStringLiteral("evaluate"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-P"),
+                                QString::fromStdString(m_project->file().string()), QStringLiteral("-s"), QStringLiteral("val"),
+                                QStringLiteral("--report"), evaluationFolder(), QStringLiteral("--predictions"),
+                                predictionsFolder()};
+    m_jobGeneration = m_generation;
+    m_evaluating = true;
+    m_outputTail.clear();
+    m_log->clear();
+    m_log->appendPlainText(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
+    m_status->setText(tr("Evaluating…"));
+    m_process->start(m_program, arguments);
+    updateButtons();
+    return true;
+}
+
+void PredictionsDock::showReport()
+{
+    // Read on a worker (thousands of images make a report of megabytes); shown when read.
+    auto* watcher = new QFutureWatcher<std::pair<std::optional<metrics::EvaluationReport>, QString>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation = m_generation] {
+        watcher->deleteLater();
+        const auto [report, problem] = watcher->result();
+        if (generation != m_generation)
+            return;
+        if (!report) {
+            finish(false, problem);
+            return;
+        }
+        m_reportView->setReport(*report);
+        m_reportWindow->show();
+        m_reportWindow->raise();
+        emit reportShown();
+        finish(true, tr("Evaluated: mean IoU %1, mean BF score %2")
+                         .arg(report->metrics().meanIoU, 0, 'f', 3)
+                         .arg(report->meanBoundaryF1(), 0, 'f', 3));
+        scoreExistingPredictions();  // the evaluation filled the cache: the browser's columns follow
+    });
+    const std::filesystem::path file = QDir(evaluationFolder()).filePath(QStringLiteral("report.json")).toStdString();
+    watcher->setFuture(QtConcurrent::run([file]() -> std::pair<std::optional<metrics::EvaluationReport>, QString> {
+        try {
+            return {metrics::readEvaluationReport(file), {}};
+        } catch (const run::FileError& error) {
+            return {std::nullopt, QString::fromStdString(error.what())};
+        }
+    }));
+}
+
 void PredictionsDock::processFinished(int exitCode, QProcess::ExitStatus status)
 {
+    if (std::exchange(m_evaluating, false)) {
+        if (m_jobGeneration != m_generation)
+            finish(false, tr("Cancelled."));
+        else if (status != QProcess::NormalExit || exitCode != 0)
+            finish(false, tr("segstudio-train evaluate failed (exit code %1); see the log.").arg(exitCode));
+        else
+            showReport();
+        return;
+    }
     if (m_jobGeneration != m_generation && status != QProcess::NormalExit) {
         finish(false, tr("Cancelled; the images predicted so far are kept for the editor."));
         return;
@@ -364,6 +454,7 @@ void PredictionsDock::updateButtons()
     const bool ready = m_project && !m_runDir.isEmpty() && !m_program.isEmpty() && !isBusy();
     m_predictButton->setEnabled(ready);
     m_cancelButton->setEnabled(m_process->state() != QProcess::NotRunning);
+    m_evaluateButton->setEnabled(ready);
     if (m_program.isEmpty())
         m_status->setText(tr("segstudio-train was not found next to the application or on PATH"));
 }

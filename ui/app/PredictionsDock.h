@@ -22,6 +22,7 @@ class Project;
 
 namespace segstudio::ui {
 
+class EvaluationReportView;
 class ImageListModel;
 class PredictionService;
 
@@ -47,6 +48,13 @@ public:
     // the chosen checkpoint into its cache, then scores every image; false when it cannot start.
     bool predictValidation();
     void setPredictAll(bool all);  // the split choice: all images (for the labeling queue) or val
+
+    // MATLAB's evaluateSemanticSegmentation for the val split and the chosen checkpoint, in the
+    // background (segstudio-train evaluate --report, which also fills the prediction cache); the
+    // report opens in its own window. false when it cannot start.
+    bool evaluate();
+    QString evaluationFolder() const;  // <run>/evaluation/<best|last>
+    EvaluationReportView* reportView() const { return m_reportView; }
     bool isBusy() const;
     // The checkpoint whose predictions are shown and scored: the run's best.pt (last.pt when it
     // never validated) or, when chosen, last.pt; its cache is <run>/predictions/<best|last>.
@@ -68,6 +76,7 @@ public:
 signals:
     void finished(bool ok, const QString& message);
     void openImageRequested(std::size_t index);  // a suspect clicked: open it with the error map
+    void reportShown();
 
 private:
     void scoreExistingPredictions();
@@ -78,6 +87,7 @@ private:
     void updateButtons();
     void checkpointChanged();
     void listSuspects();
+    void showReport();
     void showProgress(const QString& output);
 
     const data::Project* m_project = nullptr;
@@ -91,6 +101,10 @@ private:
     std::vector<std::size_t> m_indices;
     QPushButton* m_predictButton;
     QPushButton* m_cancelButton;
+    QPushButton* m_evaluateButton;
+    bool m_evaluating = false;
+    QWidget* m_reportWindow;
+    EvaluationReportView* m_reportView;
     QComboBox* m_checkpoint;
     QComboBox* m_split;
     QSpinBox* m_suspectConfidence;

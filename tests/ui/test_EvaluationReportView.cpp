@@ -1,0 +1,69 @@
+#include "app/ConfusionMatrixPlot.h"
+#include "app/EvaluationReportView.h"
+#include "metrics/EvaluationReportFiles.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using segstudio::metrics::EvaluationReport;
+using segstudio::ui::EvaluationReportView;
+
+// The report window on a report worked out by hand (the same two images as test_EvaluationReport).
+class TestEvaluationReportView : public QObject {
+    Q_OBJECT
+
+    static EvaluationReport twoImages()
+    {
+        EvaluationReport report({"sky", "road", "car"});
+        const std::uint8_t aTruth[] = {0, 0, 1, 1}, aPredicted[] = {0, 0, 1, 1};
+        const std::uint8_t bTruth[] = {1, 1, 2, 255}, bPredicted[] = {1, 2, 2, 0};
+        report.addImage("a.png", aTruth, aPredicted, 2, 2);
+        report.addImage("b.png", bTruth, bPredicted, 2, 2);
+        report.context() = {{"checkpoint", "runs/r/checkpoints/best.pt"}, {"split", "val"}};
+        return report;
+    }
+
+private slots:
+    void showsTheMetricsTableAndConfusion()
+    {
+        EvaluationReportView view;
+        view.setReport(twoImages());
+        const QString summary = view.summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("85.7 %")) && summary.contains(QStringLiteral("75.0 %")) &&
+                     summary.contains(QStringLiteral("2 images of the val split")),
+                 qPrintable(summary));  // global accuracy 6/7, mean IoU (1 + .75 + .5) / 3
+        QCOMPARE(view.classTable()->rowCount(), 3);
+        QCOMPARE(view.classTable()->item(1, 0)->text(), QStringLiteral("road"));
+        QCOMPARE(view.classTable()->item(1, 2)->text(), QStringLiteral("75.0 %"));  // road IoU 3/4
+        QCOMPARE(view.classTable()->item(2, 3)->text(), QStringLiteral("66.7 %"));  // car mean BF 2/3
+        QCOMPARE(view.confusionPlot()->cell(1, 1), 0.75);  // 3 of road's 4 pixels right
+        QCOMPARE(view.confusionPlot()->cell(1, 2), 0.25);
+        QCOMPARE(view.confusionPlot()->cell(2, 2), 1.0);
+        QCOMPARE(view.confusionPlot()->cell(0, 1), 0.0);
+    }
+
+    void exportsCsvPngAndPdf()
+    {
+        EvaluationReportView view;
+        view.resize(900, 500);
+        view.setReport(twoImages());
+        QTemporaryDir dir;
+        QVERIFY(view.exportCsv(dir.filePath(QStringLiteral("csv"))));
+        QCOMPARE(segstudio::metrics::readEvaluationReport(dir.filePath(QStringLiteral("csv/report.json")).toStdString()).toJson(),
+                 view.report()->toJson());
+        QVERIFY(view.exportImage(dir.filePath(QStringLiteral("report.png"))));
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("report.png"))).size(), QSize(900, 500));
+        QVERIFY(view.exportImage(dir.filePath(QStringLiteral("report.pdf"))));
+        QFile pdf(dir.filePath(QStringLiteral("report.pdf")));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        QVERIFY(!view.exportImage(dir.filePath(QStringLiteral("missing/folder/report.png"))));
+        QVERIFY(view.errorText().contains(QStringLiteral("report.png")));
+    }
+};
+
+QTEST_MAIN(TestEvaluationReportView)
+#include "test_EvaluationReportView.moc"

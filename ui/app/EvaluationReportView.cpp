@@ -1,0 +1,150 @@
+#include "EvaluationReportView.h"
+
+#include "ConfusionMatrixPlot.h"
+#include "metrics/EvaluationReportFiles.h"
+#include "run/FileError.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace segstudio::ui {
+
+namespace {
+
+QString percent(double value) { return std::isnan(value) ? QStringLiteral("—") : QString::number(value * 100.0, 'f', 1) + QStringLiteral(" %"); }
+
+QTableWidgetItem* cellOf(const QString& text)
+{
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+}  // namespace
+
+EvaluationReportView::EvaluationReportView(QWidget* parent)
+    : QWidget(parent), m_summary(new QLabel(this)), m_classes(new QTableWidget(this)), m_confusion(new ConfusionMatrixPlot(this))
+{
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+    m_classes->setColumnCount(4);
+    m_classes->setHorizontalHeaderLabels({tr("Class"), tr("Accuracy"), tr("IoU"), tr("Mean BF score")});
+    m_classes->verticalHeader()->setVisible(false);
+    m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_classes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_confusion->setMinimumSize(420, 380);
+
+    auto* csv = new QPushButton(tr("Export &CSV…"), this);
+    auto* png = new QPushButton(tr("Export &PNG…"), this);
+    auto* pdf = new QPushButton(tr("Export P&DF…"), this);
+    connect(csv, &QPushButton::clicked, this, [this] { askAndExport(QStringLiteral("csv")); });
+    connect(png, &QPushButton::clicked, this, [this] { askAndExport(QStringLiteral("png")); });
+    connect(pdf, &QPushButton::clicked, this, [this] { askAndExport(QStringLiteral("pdf")); });
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_classes);
+    splitter->addWidget(m_confusion);
+    splitter->setStretchFactor(1, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(csv);
+    buttons->addWidget(png);
+    buttons->addWidget(pdf);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(buttons);
+}
+
+void EvaluationReportView::setReport(const metrics::EvaluationReport& report)
+{
+    m_report = report;
+    const auto metrics = report.metrics();
+    const auto& context = report.context();
+    const QString where = context.contains("split") ? tr("%1 images of the %2 split").arg(report.images().size()).arg(QString::fromStdString(context.value("split", std::string())))
+                                                    : tr("%1 images").arg(report.images().size());
+    m_summary->setText(tr("<b>%1</b> on %2<br>global accuracy <b>%3</b> · mean accuracy <b>%4</b> · mean IoU <b>%5</b> · "
+                          "weighted IoU <b>%6</b> · mean BF score <b>%7</b>")
+                           .arg(QString::fromStdString(context.value("checkpoint", std::string())), where,
+                                percent(metrics.globalAccuracy), percent(metrics.meanClassAccuracy), percent(metrics.meanIoU),
+                                percent(metrics.weightedIoU), percent(report.meanBoundaryF1())));
+    const auto boundary = report.classMeanBoundaryF1();
+    m_classes->setRowCount(report.classes());
+    for (int c = 0; c < report.classes(); ++c) {
+        m_classes->setItem(c, 0, new QTableWidgetItem(QString::fromStdString(report.classNames()[std::size_t(c)])));
+        m_classes->setItem(c, 1, cellOf(percent(metrics.classAccuracy[std::size_t(c)])));
+        m_classes->setItem(c, 2, cellOf(percent(metrics.classIoU[std::size_t(c)])));
+        m_classes->setItem(c, 3, cellOf(percent(boundary[std::size_t(c)])));
+    }
+    m_confusion->setReport(report);
+}
+
+bool EvaluationReportView::exportCsv(const QString& dir)
+{
+    if (!m_report)
+        return false;
+    try {
+        metrics::writeEvaluationReport(*m_report, dir.toStdString());
+        return true;
+    } catch (const run::FileError& error) {
+        m_error = QString::fromStdString(error.what());
+        return false;
+    }
+}
+
+bool EvaluationReportView::exportImage(const QString& file)
+{
+    if (!m_report)
+        return false;
+    bool saved = false;
+    if (QFileInfo(file).suffix().compare(QStringLiteral("pdf"), Qt::CaseInsensitive) == 0) {
+        QPdfWriter writer(file);
+        writer.setPageSize(QPageSize(QSizeF(size()), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setResolution(72);  // one point a pixel: the page is the view's size
+        QPainter painter;
+        saved = painter.begin(&writer);
+        if (saved)
+            render(&painter);
+    } else {
+        saved = grab().save(file);
+    }
+    if (!saved)
+        m_error = tr("%1: cannot write the image").arg(file);
+    return saved;
+}
+
+void EvaluationReportView::askAndExport(const QString& kind)
+{
+    bool ok = false;
+    if (kind == QStringLiteral("csv")) {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export the report as CSV into"));
+        if (dir.isEmpty())
+            return;
+        ok = exportCsv(dir);
+    } else {
+        const QString filter = kind == QStringLiteral("pdf") ? tr("PDF (*.pdf)") : tr("PNG image (*.png)");
+        QString file = QFileDialog::getSaveFileName(this, tr("Export the report"), QStringLiteral("evaluation.") + kind, filter);
+        if (file.isEmpty())
+            return;
+        if (QFileInfo(file).suffix().isEmpty())
+            file += QLatin1Char('.') + kind;
+        ok = exportImage(file);
+    }
+    if (!ok)
+        QMessageBox::warning(this, tr("Export"), m_error);
+}
+
+}  // namespace segstudio::ui
