@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -43,7 +44,6 @@ EvaluationReportView::EvaluationReportView(QWidget* parent)
     m_classes->setHorizontalHeaderLabels({tr("Class"), tr("Accuracy"), tr("IoU"), tr("Mean BF score")});
     m_classes->verticalHeader()->setVisible(false);
     m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_classes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_confusion->setMinimumSize(420, 380);
 
     auto* csv = new QPushButton(tr("Export &CSV…"), this);
@@ -88,6 +88,10 @@ void EvaluationReportView::setReport(const metrics::EvaluationReport& report)
         m_classes->setItem(c, 2, cellOf(percent(metrics.classIoU[std::size_t(c)])));
         m_classes->setItem(c, 3, cellOf(percent(boundary[std::size_t(c)])));
     }
+    // The table shows all four columns; the confusion matrix takes the rest.
+    m_classes->resizeColumnsToContents();
+    m_classes->setMinimumWidth(m_classes->horizontalHeader()->length() + 2 * m_classes->frameWidth() +
+                               m_classes->verticalScrollBar()->sizeHint().width());
     m_confusion->setReport(report);
 }
 
