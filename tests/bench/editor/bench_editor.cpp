@@ -5,6 +5,7 @@
 #include "editor/LabelCanvas.h"
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
+#include "editor/PredictionLayer.h"
 #include "editor/PaintLabels.h"
 #include "editor/SuperpixelTool.h"
 #include "editor/ToolSettings.h"
@@ -222,6 +223,39 @@ int main(int argc, char** argv)
     }
     std::printf("full repaint, fit to window (%dx%d widget): median %.1f ms\n", canvas->width(), canvas->height(),
                 median(fullMs));
+
+    // Issue 12: the prediction layers. A prediction of the image's size (stripes of classes,
+    // varying confidence); switching the view recomposes lazily what the view shows, so each
+    // switch costs one full repaint; changing the opacity only repaints.
+    {
+        const cv::Size size = editor.document()->size();
+        cv::Mat classes(size, CV_8UC1), confidence(size, CV_8UC1), entropy(size, CV_8UC1);
+        for (int y = 0; y < size.height; ++y) {
+            classes.row(y).setTo(cv::Scalar((y / 97) % 3));
+            confidence.row(y).setTo(cv::Scalar(128 + (y % 128)));
+            entropy.row(y).setTo(cv::Scalar(255 - (y % 256)));
+        }
+        editor.setPrediction(*editor.currentIndex(), classes, confidence, entropy);
+        using View = ui::PredictionLayer::View;
+        for (const auto& [view, name] : {std::pair{View::Classes, "classes"}, std::pair{View::Errors, "errors"},
+                                         std::pair{View::Confidence, "confidence"}, std::pair{View::Uncertainty, "uncertainty"}}) {
+            QElapsedTimer timer;
+            timer.start();
+            canvas->setPredictionView(view);
+            canvas->repaint();
+            const double switchMs = msSince(timer);
+            std::vector<double> opacityMs;
+            for (int i = 0; i < 10; ++i) {
+                timer.restart();
+                canvas->setPredictionOpacity(0.3 + 0.05 * i);
+                canvas->repaint();
+                opacityMs.push_back(msSince(timer));
+            }
+            std::printf("prediction layer '%s': switch + first repaint %.1f ms; opacity change + repaint median %.1f ms\n", name,
+                        switchMs, median(opacityMs));
+        }
+        canvas->setPredictionView(View::Off);
+    }
 
     // The same with the superpixel tool active, which draws the superpixel boundaries on top.
     for (QAction* action : editor.toolActions()) {
