@@ -9,12 +9,18 @@
 #include "app/TrainingDock.h"
 #include "app/StartPage.h"
 #include "editor/ClassesPanel.h"
+#include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
 #include "editor/ToolSettings.h"
+#include "data/ImageIO.h"
+#include "data/LabelMapIO.h"
+#include "data/PredictionCache.h"
+#include "run/AtomicFile.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QLineEdit>
 #include <QListView>
@@ -361,6 +367,60 @@ private slots:
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
         QVERIFY(browser->selectEntry(1));
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
+    }
+
+    // Issue 12: Accept Prediction for a selection of images from the browser, as one edit that
+    // Edit > Undo takes back to the exact bytes, the open image following on screen.
+    void acceptPredictionForASelectionUndoes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::InProgress, {0}, 1},
+                                                   {"beta.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                   {"gamma.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        // A run whose best checkpoint predicted alpha and beta: class 2 everywhere, sure.
+        const QString run = dir.filePath(QStringLiteral("runs/r1"));
+        QDir().mkpath(run + QStringLiteral("/checkpoints"));
+        QFile weights(run + QStringLiteral("/checkpoints/best.pt"));
+        QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights") > 0);
+        weights.close();
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        const auto& project = *window.project();
+        const segstudio::data::PredictionCache cache(run.toStdString(), (run + QStringLiteral("/checkpoints/best.pt")).toStdString());
+        cache.prepare();
+        const cv::Mat tree(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(2));
+        const cv::Mat sure(tree.size(), CV_8UC1, cv::Scalar(250));
+        for (std::size_t index : {std::size_t(0), std::size_t(1)}) {
+            const std::string key = segstudio::data::PredictionCache::keyOf(project, index);
+            segstudio::data::writeLabelMap(cache.classesFile(key), tree, project.schema());
+            segstudio::data::writeImageGray(cache.confidenceFile(key), sure);
+            segstudio::data::writeImageGray(cache.entropyFile(key), sure);
+        }
+        window.predictions()->setRunDirectory(run);
+        QVERIFY(window.browser()->selectEntry(0));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
+        const std::string alphaBefore = segstudio::run::readFile(project.labelMapPath(0));
+
+        QVERIFY(window.acceptPredictions({0, 1, 2}, /*unlabelledOnly=*/true));
+        // alpha: its unlabelled half became tree, its road half stays; beta got a map; gamma has no prediction.
+        const cv::Mat alpha = segstudio::data::readLabelMap(project.labelMapPath(0), project.schema());
+        QCOMPARE(int(alpha.at<std::uint8_t>(0, 0)), 0);
+        QCOMPARE(int(alpha.at<std::uint8_t>(alpha.rows - 1, 0)), 2);
+        QVERIFY(std::filesystem::exists(project.labelMapPath(1)));
+        QVERIFY(!std::filesystem::exists(project.labelMapPath(2)));
+        // The open image shows it at once.
+        QCOMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 2);
+
+        QVERIFY(window.undoAction()->isEnabled());
+        window.undoAction()->trigger();
+        QCOMPARE(segstudio::run::readFile(project.labelMapPath(0)), alphaBefore);
+        QVERIFY(!std::filesystem::exists(project.labelMapPath(1)));
+        QCOMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 255);
+        window.redoAction()->trigger();
+        QCOMPARE(int(segstudio::data::readLabelMap(project.labelMapPath(0), project.schema()).at<std::uint8_t>(alpha.rows - 1, 0)), 2);
     }
 
 private:

@@ -372,6 +372,9 @@ void DatasetBrowser::showContextMenu(const QPoint& globalPos)
         connect(statusMenu->addAction(ImageListModel::statusName(status)), &QAction::triggered, this,
                 [this, rows, status] { m_model->setStatus(rows, status); });
     menu.addSeparator();
+    connect(menu.addAction(tr("&Accept Prediction for %n Image(s)…", nullptr, int(rows.size()))), &QAction::triggered, this,
+            [this] { emit acceptPredictionRequested(selectedEntries()); });
+    menu.addSeparator();
     connect(menu.addAction(tr("&Remove %n Image(s) from Project…", nullptr, int(rows.size()))), &QAction::triggered, this,
             [this] { emit removeRequested(selectedEntries()); });
     menu.exec(globalPos);

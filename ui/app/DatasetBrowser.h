@@ -66,6 +66,7 @@ public slots:
 signals:
     void currentEntryChanged(std::size_t entry);
     void removeRequested(const QList<std::size_t>& entries);
+    void acceptPredictionRequested(const QList<std::size_t>& entries);
     void statusMessage(const QString& text);
 
 private:

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "AcceptPredictionsCommand.h"
 #include "DatasetBrowser.h"
 #include "DemoProject.h"
 #include "ImageFilterProxyModel.h"
@@ -14,14 +15,17 @@
 #include "TaskRunner.h"
 #include "TrainingDock.h"
 #include "data/DatasetExporter.h"
+#include "data/PredictionCache.h"
 #include "data/Project.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
 #include "editor/LabelingTips.h"
 #include "editor/PredictionBar.h"
+#include "editor/ToolSettings.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -36,6 +40,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoGroup>
+#include <QUndoStack>
 #include <algorithm>
 
 namespace segstudio::ui {
@@ -55,9 +60,11 @@ MainWindow::MainWindow(QWidget* parent)
       m_startPage(new StartPage(m_central)),
       m_editor(new LabelEditor(m_central)),
       m_browser(new DatasetBrowser(this)),
-      m_projectSaveTimer(new QTimer(this))
+      m_projectSaveTimer(new QTimer(this)),
+      m_projectUndo(new QUndoStack(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
+    m_editor->undoGroup()->addStack(m_projectUndo);
     m_central->addWidget(m_startPage);
     m_central->addWidget(m_editor);
     setCentralWidget(m_central);
@@ -275,6 +282,17 @@ void MainWindow::connectParts()
 
     connect(m_browser, &DatasetBrowser::currentEntryChanged, this, &MainWindow::followSelection);
     connect(m_browser, &DatasetBrowser::removeRequested, this, &MainWindow::removeEntries);
+    connect(m_browser, &DatasetBrowser::acceptPredictionRequested, this, [this](const QList<std::size_t>& entries) {
+        QMessageBox box(QMessageBox::Question, tr("Accept prediction"),
+                        tr("Copy the predicted classes of %n image(s) into their labels? Locked classes keep their pixels; "
+                           "Undo takes it back.", nullptr, int(entries.size())),
+                        QMessageBox::Cancel, this);
+        QPushButton* unlabelled = box.addButton(tr("Into unlabelled pixels"), QMessageBox::AcceptRole);
+        QPushButton* everywhere = box.addButton(tr("Everywhere"), QMessageBox::AcceptRole);
+        box.exec();
+        if (box.clickedButton() == unlabelled || box.clickedButton() == everywhere)
+            acceptPredictions(entries, box.clickedButton() == unlabelled);
+    });
     connect(m_browser, &DatasetBrowser::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     connect(m_browser->model(), &ImageListModel::projectModified, this, &MainWindow::scheduleProjectSave);
@@ -406,6 +424,7 @@ bool MainWindow::closeProject()
                    == QMessageBox::Cancel)
             return false;
     }
+    m_projectUndo->clear();  // its backups go with it
     m_editor->setProject(nullptr);
     m_browser->setProject(nullptr);
     m_training->setProjectFile({});
@@ -420,6 +439,65 @@ bool MainWindow::closeProject()
     updateTitle();
     updateActions();
     return true;
+}
+
+bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlabelledOnly)
+{
+    const QString checkpoint = m_predictions->checkpointFile();
+    if (!m_project || checkpoint.isEmpty() || entries.isEmpty()) {
+        statusBar()->showMessage(tr("Choose a run with predictions first (Training panel)"), kStatusTimeoutMs);
+        return false;
+    }
+    if (!save())  // the open image's edits reach disk before the batch reads them
+        return false;
+    const data::PredictionCache cache(m_predictions->runDirectory().toStdString(), checkpoint.toStdString());
+    const auto stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    auto batch = std::make_shared<paint::PredictionBatch>(m_project->root() / ".segstudio-undo" / stamp.toStdString());
+    paint::AcceptOptions options;
+    options.unlabelledOnly = unlabelledOnly;
+    options.minConfidence = m_editor->predictionBar()->minConfidence();
+    const paint::WriteGuard guard = m_editor->toolSettings()->guard();
+    const std::vector<std::size_t> indices(entries.begin(), entries.end());
+    std::int64_t pixels = 0;
+    const auto result = TaskRunner::run(this, tr("Accepting the prediction…"), [&](const data::ImportProgress& progress) {
+        pixels = batch->apply(*m_project, cache, indices, options, guard, progress);
+    });
+    if (result.outcome == TaskRunner::Outcome::Failed) {
+        batch->undo();  // what was written goes back
+        batch->discard();
+        showError(tr("Accept prediction"), result.error);
+        labelMapsChanged(batch->changed(), {}, {});
+        return false;
+    }
+    if (batch->changed().empty()) {
+        batch->discard();
+        statusBar()->showMessage(tr("Nothing to accept: no current prediction, or nothing the locks allow"), kStatusTimeoutMs);
+        return false;
+    }
+    const QString text = tr("Accept prediction for %n image(s)", nullptr, int(batch->changed().size()));
+    m_projectUndo->push(new AcceptPredictionsCommand(
+        batch, text, [this] { m_editor->save(); },
+        [this](const auto& changed, const auto& kept, const QString& error) { labelMapsChanged(changed, kept, error); }));
+    m_editor->undoGroup()->setActiveStack(m_projectUndo);
+    labelMapsChanged(batch->changed(), {}, {});
+    statusBar()->showMessage(tr("%1: %2 pixels (Undo takes it back)").arg(text).arg(pixels), kStatusTimeoutMs);
+    return true;
+}
+
+void MainWindow::labelMapsChanged(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept,
+                                  const QString& error)
+{
+    for (const std::size_t index : changed)
+        m_browser->model()->refreshRow(int(index));
+    // The image on screen shows what is on disk now (its edits were saved before the change).
+    const auto open = m_editor->currentIndex();
+    if (open && std::find(changed.begin(), changed.end(), *open) != changed.end() && !m_editor->isModified())
+        m_editor->openImage(*open);
+    if (!error.isEmpty())
+        showError(tr("Accept prediction"), error);
+    else if (!kept.empty())
+        statusBar()->showMessage(tr("%n image(s) labelled since were left as they are", nullptr, int(kept.size())),
+                                 2 * kStatusTimeoutMs);
 }
 
 bool MainWindow::save()

@@ -13,6 +13,7 @@ class QLabel;
 class QMenu;
 class QStackedWidget;
 class QTimer;
+class QUndoStack;
 
 namespace segstudio::data {
 class Project;
@@ -57,6 +58,12 @@ public:
     QAction* saveOnSwitchAction() const { return m_saveOnSwitchAction; }
     QAction* undoAction() const { return m_undoAction; }
     QAction* redoAction() const { return m_redoAction; }
+    // Edits of the whole dataset (Accept Prediction for a selection), beside each image's pixel
+    // history in the editor's undo group; the stack of the last edit is the one Undo acts on.
+    QUndoStack* projectUndoStack() const { return m_projectUndo; }
+    // Accepts the chosen checkpoint's cached predictions into these images' label maps as one
+    // undoable edit (the editor's locks and confidence floor apply); false when nothing changed.
+    bool acceptPredictions(const QList<std::size_t>& entries, bool unlabelledOnly);
 
 signals:
     void projectOpened(const QString& file);
@@ -83,6 +90,7 @@ private:
     void openInteractively(const QString& file);
     void exportLabels(bool colourMasks);
     void removeEntries(const QList<std::size_t>& entries);
+    void labelMapsChanged(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept, const QString& error);
     void removeProblemImages();
     void followSelection(std::size_t entry);
     void scheduleProjectSave();
@@ -107,6 +115,7 @@ private:
     QLabel* m_projectLabel = nullptr;
     QLabel* m_savedLabel = nullptr;  // which label map reached disk last, and when
     QTimer* m_projectSaveTimer;
+    QUndoStack* m_projectUndo;
     QMenu* m_recentMenu = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;

@@ -59,6 +59,7 @@ public:
     // The checkpoint whose predictions are shown and scored: the run's best.pt (last.pt when it
     // never validated) or, when chosen, last.pt; its cache is <run>/predictions/<best|last>.
     QString checkpointFile() const;
+    QString runDirectory() const { return m_runDir; }
     QString predictionsFolder() const;
     PredictionService* service() const { return m_service; }
     void cancel();

@@ -518,7 +518,12 @@ void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::s
     m_d->index = index;
     LabelDocument* doc = m_d->document.get();
     m_d->undoGroup->addStack(doc->undoStack());
-    m_d->undoGroup->setActiveStack(doc->undoStack());
+    // Undo acts on the stack of the last edit: a dataset-wide edit (another stack of the group,
+    // the main window's) stays the one to undo after switching images, until a pixel edit here.
+    if (!m_d->undoGroup->activeStack())
+        m_d->undoGroup->setActiveStack(doc->undoStack());
+    connect(doc->undoStack(), &QUndoStack::indexChanged, m_d->undoGroup,
+            [group = m_d->undoGroup, stack = doc->undoStack()] { group->setActiveStack(stack); });
     m_d->canvas->setDocument(doc);
     m_d->keeper->setDocument(doc);
     connect(doc, &LabelDocument::labelsChanged, m_d->countTimer, qOverload<>(&QTimer::start));
