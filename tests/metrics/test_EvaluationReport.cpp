@@ -1,3 +1,4 @@
+#include "TwoImageReport.h"
 #include "metrics/EvaluationReport.h"
 #include "metrics/EvaluationReportFiles.h"
 #include "run/FileError.h"
@@ -20,17 +21,9 @@ bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || near(
 class TestEvaluationReport : public QObject {
     Q_OBJECT
 
-    static EvaluationReport twoImages()
-    {
-        EvaluationReport report({"sky", "road", "car"});
-        // Image a (2x2): perfect on sky/road. Image b (2x2): road predicted as car once, one
-        // pixel unlabelled, no sky.
-        const std::uint8_t aTruth[] = {0, 0, 1, 1}, aPredicted[] = {0, 0, 1, 1};
-        const std::uint8_t bTruth[] = {1, 1, 2, 255}, bPredicted[] = {1, 2, 2, 0};
-        report.addImage("a.png", aTruth, aPredicted, 2, 2);
-        report.addImage("b.png", bTruth, bPredicted, 2, 2);
-        return report;
-    }
+    // Image a (2x2): perfect on sky/road. Image b (2x2): road predicted as car once, one pixel
+    // unlabelled, no sky.
+    static EvaluationReport twoImages() { return segstudio::test::twoImageReport(); }
 
 private slots:
     void datasetAndClassMetrics()

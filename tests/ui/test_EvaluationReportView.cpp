@@ -1,3 +1,4 @@
+#include "../metrics/TwoImageReport.h"
 #include "app/ConfusionMatrixPlot.h"
 #include "app/EvaluationReportView.h"
 #include "metrics/EvaluationReportFiles.h"
@@ -17,11 +18,7 @@ class TestEvaluationReportView : public QObject {
 
     static EvaluationReport twoImages()
     {
-        EvaluationReport report({"sky", "road", "car"});
-        const std::uint8_t aTruth[] = {0, 0, 1, 1}, aPredicted[] = {0, 0, 1, 1};
-        const std::uint8_t bTruth[] = {1, 1, 2, 255}, bPredicted[] = {1, 2, 2, 0};
-        report.addImage("a.png", aTruth, aPredicted, 2, 2);
-        report.addImage("b.png", bTruth, bPredicted, 2, 2);
+        auto report = segstudio::test::twoImageReport();
         report.context() = {{"checkpoint", "runs/r/checkpoints/best.pt"}, {"split", "val"}};
         return report;
     }

@@ -49,32 +49,44 @@ void ImageFilterProxyModel::setSortKey(SortKey key, Qt::SortOrder order)
     sort(key == SortKey::Name ? int(ImageListModel::NameColumn) : columnOf(key), order);
 }
 
+namespace {
+
+struct SortColumn {
+    ImageFilterProxyModel::SortKey key;
+    int column;
+    int role;
+};
+
+// Every sort key but Name reads one value of the model: its column (for the header's arrow) and role.
+constexpr SortColumn kSortColumns[] = {
+    {ImageFilterProxyModel::SortKey::LabelledFraction, ImageListModel::LabelledColumn, ImageListModel::LabelledFractionRole},
+    {ImageFilterProxyModel::SortKey::IoU, ImageListModel::IoUColumn, ImageListModel::IoURole},
+    {ImageFilterProxyModel::SortKey::BoundaryF1, ImageListModel::BoundaryF1Column, ImageListModel::BoundaryF1Role},
+    {ImageFilterProxyModel::SortKey::WrongPixels, ImageListModel::WrongPixelsColumn, ImageListModel::WrongPixelsRole},
+    {ImageFilterProxyModel::SortKey::Uncertainty, ImageListModel::UncertaintyColumn, ImageListModel::UncertaintyRole},
+    {ImageFilterProxyModel::SortKey::Suspect, ImageListModel::SuspectColumn, ImageListModel::SuspectRole},
+};
+
+const SortColumn* sortColumnOf(ImageFilterProxyModel::SortKey key)
+{
+    for (const auto& entry : kSortColumns)
+        if (entry.key == key)
+            return &entry;
+    return nullptr;  // Name
+}
+
+}  // namespace
+
 int ImageFilterProxyModel::columnOf(SortKey key)
 {
-    switch (key) {
-    case SortKey::Name: return -1;
-    case SortKey::LabelledFraction: return ImageListModel::LabelledColumn;
-    case SortKey::IoU: return ImageListModel::IoUColumn;
-    case SortKey::BoundaryF1: return ImageListModel::BoundaryF1Column;
-    case SortKey::WrongPixels: return ImageListModel::WrongPixelsColumn;
-    case SortKey::Uncertainty: return ImageListModel::UncertaintyColumn;
-    case SortKey::Suspect: return ImageListModel::SuspectColumn;
-    }
-    return -1;
+    const SortColumn* entry = sortColumnOf(key);
+    return entry ? entry->column : -1;
 }
 
 int ImageFilterProxyModel::roleOf(SortKey key)
 {
-    switch (key) {
-    case SortKey::Name: return -1;
-    case SortKey::LabelledFraction: return ImageListModel::LabelledFractionRole;
-    case SortKey::IoU: return ImageListModel::IoURole;
-    case SortKey::BoundaryF1: return ImageListModel::BoundaryF1Role;
-    case SortKey::WrongPixels: return ImageListModel::WrongPixelsRole;
-    case SortKey::Uncertainty: return ImageListModel::UncertaintyRole;
-    case SortKey::Suspect: return ImageListModel::SuspectRole;
-    }
-    return -1;
+    const SortColumn* entry = sortColumnOf(key);
+    return entry ? entry->role : -1;
 }
 
 void ImageFilterProxyModel::refilter()

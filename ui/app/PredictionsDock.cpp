@@ -247,23 +247,26 @@ bool PredictionsDock::predictValidation()
     }
     m_indices.resize(m_project->size());
     std::iota(m_indices.begin(), m_indices.end(), std::size_t(0));
+    return startJob({QStringLiteral("predict"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-o"), predictionsFolder(),
+                     QStringLiteral("-P"), QString::fromStdString(m_project->file().string()), QStringLiteral("-s"),
+                     m_split->currentData().toString(), QStringLiteral("--confidence"), QStringLiteral("--no-overlay")},
+                    tr("Predicting %n image(s)…", nullptr, int(toPredict)));
+}
+
+bool PredictionsDock::startJob(const QStringList& arguments, const QString& status)
+{
+    // The cache is made current first: a checkpoint rewritten since empties it.
     try {
         data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).prepare();
     } catch (const std::exception& error) {
         m_status->setText(QString::fromStdString(error.what()));
         return false;
     }
-    const QStringList arguments{QStringLiteral("predict"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-o"),
-                                predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(m_project->file().string()),
-                                QStringLiteral("-s"), m_split->currentData().toString(), QStringLiteral("--confidence"),
-                                QStringLiteral("--no-overlay")};
     m_jobGeneration = m_generation;
     m_outputTail.clear();
     m_log->clear();
-    m_log->appendPlainText(QStringLiteral("$ %1 predict -c %2 -o %3 … (%4 images)\n")
-                               .arg(QFileInfo(m_program).fileName(), m_runDir, predictionsFolder())
-                               .arg(toPredict));
-    m_status->setText(tr("Predicting %n image(s)…", nullptr, int(toPredict)));
+    m_log->appendPlainText(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
+    m_status->setText(status);
     m_process->start(m_program, arguments);
     updateButtons();
     return true;
@@ -284,25 +287,14 @@ bool PredictionsDock::evaluate()
         m_status->setText(tr("The project has no validation images."));
         return false;
     }
-    try {
-        data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).prepare();
-    } catch (const std::exception& error) {
-        m_status->setText(QString::fromStdString(error.what()));
-        return false;
-    }
-    const QStringList arguments{QStringLiteral("evaluate"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-P"),
-                                QString::fromStdString(m_project->file().string()), QStringLiteral("-s"), QStringLiteral("val"),
-                                QStringLiteral("--report"), evaluationFolder(), QStringLiteral("--predictions"),
-                                predictionsFolder()};
-    m_jobGeneration = m_generation;
     m_evaluating = true;
-    m_outputTail.clear();
-    m_log->clear();
-    m_log->appendPlainText(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
-    m_status->setText(tr("Evaluating…"));
-    m_process->start(m_program, arguments);
-    updateButtons();
-    return true;
+    const bool started = startJob({QStringLiteral("evaluate"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-P"),
+                                   QString::fromStdString(m_project->file().string()), QStringLiteral("-s"), QStringLiteral("val"),
+                                   QStringLiteral("--report"), evaluationFolder(), QStringLiteral("--predictions"),
+                                   predictionsFolder()},
+                                  tr("Evaluating…"));
+    m_evaluating = started;
+    return started;
 }
 
 void PredictionsDock::showReport()

@@ -88,6 +88,7 @@ private:
     void updateButtons();
     void checkpointChanged();
     void listSuspects();
+    bool startJob(const QStringList& arguments, const QString& status);  // predict or evaluate into the cache
     void showReport();
     void showProgress(const QString& output);
 
