@@ -4,6 +4,7 @@
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
 #include "editor/LabelingTips.h"
+#include "editor/PredictionBar.h"
 #include "editor/ToolSettings.h"
 
 #include "data/LabelMapIO.h"
@@ -284,6 +285,7 @@ private slots:
         QVERIFY(!editor->setPrediction(1, classes, confidence, entropy));  // not the open image
         QVERIFY(!editor->setPrediction(0, cv::Mat(8, 8, CV_8UC1, cv::Scalar(0)), confidence, entropy));
         QVERIFY(editor->setPrediction(0, classes, confidence, entropy));
+        QVERIFY(editor->predictionBar()->isPredictionAvailable());
 
         ui::LabelCanvas* canvas = editor->canvas();
         canvas->setPredictionView(ui::PredictionLayer::View::Classes);
@@ -329,6 +331,7 @@ private slots:
         // Another image: the prediction goes with the old one.
         QVERIFY(editor->openImage(1));
         QVERIFY(!canvas->hasPrediction());
+        QVERIFY(!editor->predictionBar()->isPredictionAvailable());
     }
 
     void hiddenClassIsNotDrawn()

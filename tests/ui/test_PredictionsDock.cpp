@@ -1,6 +1,7 @@
 #include "UiTestProject.h"
 
 #include "app/ImageListModel.h"
+#include "app/PredictionService.h"
 #include "app/PredictionsDock.h"
 #include "data/DataError.h"
 #include "data/ImageIO.h"
@@ -153,6 +154,25 @@ private slots:
         dock.setRunDirectory(run);
         QVERIFY(!model.hasIoU());
         QVERIFY(!finished.wait(300));
+    }
+
+    // A run before its first checkpoint (training just started): the editor asks for predictions
+    // as images open; there is nothing to show and nothing wrong, so nothing is said or started.
+    void aRunWithoutCheckpointIsQuiet()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Val, LabelStatus::Labelled, {0}, 0}});
+        segstudio::ui::PredictionService service;
+        service.setTrainer(writeFakeTrainer(dir.path()));
+        service.setProject(&project);
+        const QString run = dir.filePath(QStringLiteral("runs/new"));
+        service.setCheckpoint(run, run + QStringLiteral("/checkpoints/best.pt"));
+        QSignalSpy problems(&service, &segstudio::ui::PredictionService::problem);
+        service.request(0);
+        QTest::qWait(300);
+        QVERIFY(problems.isEmpty());
+        QVERIFY(!service.isPredicting());
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("arguments.txt"))));  // the trainer was never run
     }
 };
 

@@ -6,6 +6,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent>
 
+#include <filesystem>
 #include <memory>
 
 namespace segstudio::ui {
@@ -15,6 +16,7 @@ namespace {
 struct Loaded {
     std::optional<data::PredictionCache::Entry> entry;
     QString problem;
+    bool noCheckpoint = false;  // a run still before its first checkpoint: nothing to show, nothing wrong
 };
 
 }  // namespace
@@ -86,6 +88,8 @@ void PredictionService::load(std::size_t index, bool predictIfMissing)
         const Loaded loaded = watcher->result();
         if (generation != m_generation)
             return;  // another image, checkpoint or project since
+        if (loaded.noCheckpoint)
+            return;
         if (loaded.entry)
             emit predictionReady(index, *loaded.entry);
         else if (!loaded.problem.isEmpty())
@@ -94,6 +98,8 @@ void PredictionService::load(std::size_t index, bool predictIfMissing)
             predict(index);
     });
     watcher->setFuture(QtConcurrent::run([cache, stem, schema]() -> Loaded {
+        if (!std::filesystem::exists(cache.checkpoint()))
+            return {std::nullopt, {}, true};
         try {
             cache.prepare();  // a checkpoint rewritten since: the old model's maps go
             return {cache.load(stem, schema, {}), {}};

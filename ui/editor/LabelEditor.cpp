@@ -525,6 +525,7 @@ void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::s
     connect(doc->undoStack(), &QUndoStack::indexChanged, m_d->undoGroup,
             [group = m_d->undoGroup, stack = doc->undoStack()] { group->setActiveStack(stack); });
     m_d->canvas->setDocument(doc);
+    m_d->predictionBar->setPredictionAvailable(false);  // until this image's prediction comes
     m_d->keeper->setDocument(doc);
     connect(doc, &LabelDocument::labelsChanged, m_d->countTimer, qOverload<>(&QTimer::start));
     connect(doc, &LabelDocument::modifiedChanged, this, &LabelEditor::onModifiedChanged);

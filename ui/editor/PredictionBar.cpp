@@ -85,6 +85,8 @@ void PredictionBar::setPredictionAvailable(bool available, const QString& why)
                                                   : why);
 }
 
+bool PredictionBar::isPredictionAvailable() const { return m_accept->isEnabled(); }
+
 PredictionLayer::View PredictionBar::view() const { return PredictionLayer::View(m_view->currentData().toInt()); }
 
 void PredictionBar::setView(PredictionLayer::View view) { m_view->setCurrentIndex(m_view->findData(int(view))); }

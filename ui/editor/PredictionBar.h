@@ -23,6 +23,7 @@ public:
     explicit PredictionBar(QWidget* parent = nullptr);
 
     void setPredictionAvailable(bool available, const QString& why = {});
+    bool isPredictionAvailable() const;
     PredictionLayer::View view() const;
     void setView(PredictionLayer::View view);
     int minConfidence() const;  // 0..255
