@@ -404,7 +404,9 @@ private slots:
         stroke.run(Qt::ShiftModifier, {{14, 18}, {26, 22}, {20, 34}});  // over the red rectangle
         stroke.run(Qt::ControlModifier, {{50, 5}, {52, 58}});           // over the grey background
         auto* tool = qobject_cast<ui::GrabCutTool*>(editor->canvas()->tool());
-        QVERIFY(tool && tool->hasPreview());
+        QVERIFY(tool);
+        tool->waitForSegmentation();  // GrabCut runs on a worker
+        QVERIFY(tool->hasPreview());
         // Previewed only: nothing is labelled until the user applies it.
         QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
         QCOMPARE(editor->document()->undoStack()->count(), 0);
@@ -417,6 +419,30 @@ private slots:
         const double iou = double(cv::countNonZero(found & object)) / cv::countNonZero(found | object);
         QVERIFY2(iou > 0.9, qPrintable(QString::number(iou)));
         QCOMPARE(cv::countNonZero((editor->document()->labels() != 255) & ~found), 0);  // one class only
+    }
+
+    // GrabCut off the GUI thread: Esc while it runs drops its result; Enter while it runs applies
+    // the result when it comes, as one undo entry.
+    void grabCutRunsInTheBackground()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "grabcut");
+        editor->toolSettings()->setCurrentClass(2);
+        auto* tool = qobject_cast<ui::GrabCutTool*>(editor->canvas()->tool());
+        QVERIFY(tool);
+        drag(editor->canvas(), {{5, 5}, {36, 46}});  // a rectangle around the red one
+        QTest::keyClick(editor->canvas(), Qt::Key_Escape);
+        tool->waitForSegmentation();
+        QVERIFY(!tool->hasPreview());  // stale: dropped
+        QCOMPARE(editor->document()->undoStack()->count(), 0);
+
+        drag(editor->canvas(), {{5, 5}, {36, 46}});
+        QTest::keyClick(editor->canvas(), Qt::Key_Return);
+        tool->waitForSegmentation();
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+        QVERIFY(cv::countNonZero(editor->document()->labels() == 2) > 400);
     }
 
     void superpixelBoundariesShownWhileToolActive()

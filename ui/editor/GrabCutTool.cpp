@@ -7,22 +7,29 @@
 #include "paint/GrabCutSegmenter.h"
 #include "paint/WriteGuard.h"
 
-#include <QApplication>
+#include <QCoreApplication>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 
 #include <cmath>
+#include <utility>
 
 namespace segstudio::ui {
 
 namespace {
 
+constexpr QRgb kPreviewColour = qRgba(0, 160, 160, 160);  // premultiplied teal
+
 QPoint pixelOf(const QPointF& p) { return QPoint(static_cast<int>(std::floor(p.x())), static_cast<int>(std::floor(p.y()))); }
 
 }  // namespace
 
-GrabCutTool::GrabCutTool(ToolSettings* settings, QObject* parent) : AbstractTool(tr("Smart region"), settings, parent) {}
+GrabCutTool::GrabCutTool(ToolSettings* settings, QObject* parent) : AbstractTool(tr("Smart region"), settings, parent)
+{
+    connect(&m_job, &QFutureWatcherBase::finished, this, &GrabCutTool::segmentationFinished);
+}
 
 QString GrabCutTool::toolTip() const
 {
@@ -39,7 +46,11 @@ void GrabCutTool::deactivate()
 
 void GrabCutTool::documentChanged()
 {
+    ++m_generation;  // a result for the last image must not land on this one
+    m_applyWhenReady = false;
+    m_pending = false;
     m_preview = {};
+    m_previewTint = {};
     clearStrokes();
     m_drag = Drag::None;
 }
@@ -100,11 +111,44 @@ void GrabCutTool::mouseReleased(QMouseEvent* event, const QPointF& imagePos)
 
 void GrabCutTool::segmentRectangle()
 {
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    m_preview = paint::GrabCutSegmenter::fromRect(
-        document()->image(), cv::Rect(m_dragRect.x(), m_dragRect.y(), m_dragRect.width(), m_dragRect.height()));
-    QApplication::restoreOverrideCursor();
-    reportResult(tr("GrabCut found no object in that rectangle"));
+    const cv::Mat image = document()->image();  // shared, read-only: the document never writes its pixels
+    const cv::Rect rect(m_dragRect.x(), m_dragRect.y(), m_dragRect.width(), m_dragRect.height());
+    startSegmentation([image, rect] { return paint::GrabCutSegmenter::fromRect(image, rect); },
+                      tr("GrabCut found no object in that rectangle"));
+}
+
+void GrabCutTool::startSegmentation(std::function<paint::RegionMask()> job, const QString& failure)
+{
+    m_jobGeneration = ++m_generation;
+    m_jobFailure = failure;
+    m_pending = true;
+    // A job still running finishes on its own; its result is stale and dropped.
+    m_job.setFuture(QtConcurrent::run([job = std::move(job)] {
+        Found found{job(), {}};
+        found.tint = tintOf(found.region.mask, kPreviewColour);
+        return found;
+    }));
+    emit message(tr("Finding the region…"));
+    requestRepaint();
+}
+
+void GrabCutTool::segmentationFinished()
+{
+    if (m_jobGeneration != m_generation || !m_pending)
+        return;
+    m_pending = false;
+    Found found = m_job.result();
+    m_preview = std::move(found.region);
+    m_previewTint = std::move(found.tint);
+    reportResult(m_jobFailure);
+    if (std::exchange(m_applyWhenReady, false))
+        apply();
+}
+
+void GrabCutTool::waitForSegmentation()
+{
+    m_job.waitForFinished();
+    QCoreApplication::sendPostedEvents(&m_job);  // the watcher's finished signal, now
 }
 
 void GrabCutTool::segmentStrokes()
@@ -114,11 +158,12 @@ void GrabCutTool::segmentStrokes()
         requestRepaint();
         return;
     }
-    const cv::Mat background = m_background.empty() ? cv::Mat::zeros(m_foreground.size(), CV_8UC1) : m_background;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    m_preview = paint::GrabCutSegmenter::fromStrokes(document()->image(), m_foreground, background);
-    QApplication::restoreOverrideCursor();
-    reportResult(tr("GrabCut found no object from these strokes; add more"));
+    // Copies of the strokes: the user may keep stroking while this runs.
+    const cv::Mat background = m_background.empty() ? cv::Mat::zeros(m_foreground.size(), CV_8UC1) : m_background.clone();
+    const cv::Mat foreground = m_foreground.clone();
+    const cv::Mat image = document()->image();
+    startSegmentation([image, foreground, background] { return paint::GrabCutSegmenter::fromStrokes(image, foreground, background); },
+                      tr("GrabCut found no object from these strokes; add more"));
 }
 
 void GrabCutTool::reportResult(const QString& failure)
@@ -160,10 +205,13 @@ void GrabCutTool::clearStrokes()
 
 bool GrabCutTool::keyPressed(QKeyEvent* event)
 {
-    if (!hasPreview() && m_foreground.empty() && m_background.empty())
+    if (!hasPreview() && m_foreground.empty() && m_background.empty() && !isSegmenting())
         return false;
-    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && hasPreview()) {
-        apply();
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        if (isSegmenting())
+            m_applyWhenReady = true;  // applied when the region comes
+        else if (hasPreview())
+            apply();
         return true;
     }
     if (event->key() == Qt::Key_Escape) {
@@ -179,6 +227,7 @@ void GrabCutTool::apply()
         return;
     const paint::RegionMask region = std::move(m_preview);
     m_preview = {};
+    m_previewTint = {};
     clearStrokes();
     document()->paintRegion(region, static_cast<std::uint8_t>(settings()->currentClass()), settings()->guard(),
                             tr("Smart region"));
@@ -187,17 +236,21 @@ void GrabCutTool::apply()
 
 void GrabCutTool::discard()
 {
+    ++m_generation;  // a region still being found is no longer wanted
+    m_applyWhenReady = false;
+    m_pending = false;
     if (!hasPreview() && m_foreground.empty() && m_background.empty())
         return;
     m_preview = {};
+    m_previewTint = {};
     clearStrokes();
     requestRepaint();
 }
 
-void GrabCutTool::paintMask(QPainter& painter, const cv::Mat& mask, const cv::Point& at, QRgb colour)
+QImage GrabCutTool::tintOf(const cv::Mat& mask, QRgb colour)
 {
     if (mask.empty())
-        return;
+        return {};
     QImage image(mask.cols, mask.rows, QImage::Format_ARGB32_Premultiplied);
     for (int y = 0; y < mask.rows; ++y) {
         auto* out = reinterpret_cast<QRgb*>(image.scanLine(y));
@@ -205,7 +258,13 @@ void GrabCutTool::paintMask(QPainter& painter, const cv::Mat& mask, const cv::Po
         for (int x = 0; x < mask.cols; ++x)
             out[x] = in[x] ? colour : qRgba(0, 0, 0, 0);
     }
-    painter.drawImage(QPointF(at.x, at.y), image);
+    return image;
+}
+
+void GrabCutTool::paintMask(QPainter& painter, const cv::Mat& mask, const cv::Point& at, QRgb colour)
+{
+    if (!mask.empty())
+        painter.drawImage(QPointF(at.x, at.y), tintOf(mask, colour));
 }
 
 void GrabCutTool::paintOverlay(QPainter& painter)
@@ -217,8 +276,8 @@ void GrabCutTool::paintOverlay(QPainter& painter)
     painter.setBrush(Qt::NoBrush);
     if (m_drag == Drag::Rectangle)
         painter.drawRect(QRectF(m_dragRect.x(), m_dragRect.y(), m_dragRect.width() + 1, m_dragRect.height() + 1));
-    if (hasPreview())
-        paintMask(painter, m_preview.mask, m_preview.bounds.tl(), qRgba(0, 160, 160, 160));
+    if (hasPreview() && !m_previewTint.isNull())
+        painter.drawImage(QPointF(m_preview.bounds.x, m_preview.bounds.y), m_previewTint);
     // Seeds on top (premultiplied colours): object green, background red.
     if (!m_foreground.empty() && !m_foregroundBounds.empty())
         paintMask(painter, m_foreground(m_foregroundBounds), m_foregroundBounds.tl(), qRgba(0, 200, 0, 200));

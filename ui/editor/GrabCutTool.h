@@ -4,6 +4,8 @@
 
 #include "paint/RegionMask.h"
 
+#include <QFutureWatcher>
+#include <QImage>
 #include <QRect>
 #include <QRgb>
 
@@ -15,6 +17,9 @@ namespace segstudio::ui {
 //   sets the stroke width). The segmentation reruns after each stroke.
 // The result is previewed (tinted) until Enter or a plain click inside applies it; Esc or a new
 // rectangle discards it and the strokes. Applying is one undo entry.
+// GrabCut runs on a worker (hundreds of ms on a large object): the canvas stays responsive, a
+// newer seed, Esc or another image makes a running result stale and it is dropped; Enter while it
+// runs applies the result when it comes.
 class GrabCutTool : public AbstractTool {
     Q_OBJECT
 
@@ -32,6 +37,8 @@ public:
     QString toolTip() const override;
     bool hasPreview() const { return !m_preview.empty(); }
     const paint::RegionMask& preview() const { return m_preview; }  // for tests
+    bool isSegmenting() const { return m_pending; }  // a region is being found for the current seed
+    void waitForSegmentation();  // blocks until the running GrabCut has delivered (tests, benchmarks)
     void apply();
     void discard();
 
@@ -43,6 +50,9 @@ private:
     void addStrokeSegment(const QPoint& from, const QPoint& to);
     void clearStrokes();
     void reportResult(const QString& failure);
+    void startSegmentation(std::function<paint::RegionMask()> job, const QString& failure);
+    void segmentationFinished();
+    static QImage tintOf(const cv::Mat& mask, QRgb colour);
     static void paintMask(QPainter& painter, const cv::Mat& mask, const cv::Point& at, QRgb colour);
 
     QPoint m_start;
@@ -50,6 +60,17 @@ private:
     QRect m_dragRect;
     Drag m_drag = Drag::None;
     paint::RegionMask m_preview;
+    struct Found {
+        paint::RegionMask region;
+        QImage tint;  // the preview as drawn, made on the worker too: a 12 MP region is tens of ms
+    };
+    QFutureWatcher<Found> m_job;
+    QImage m_previewTint;
+    int m_generation = 0;     // bumped by every new seed, discard and image: older results are stale
+    int m_jobGeneration = 0;  // the generation the running job was started for
+    QString m_jobFailure;     // said when it finds nothing
+    bool m_applyWhenReady = false;
+    bool m_pending = false;  // the current seed's region has not come yet
     cv::Mat m_foreground;  // seed strokes, image-sized, nonzero where stroked; empty when none
     cv::Mat m_background;
     cv::Rect m_foregroundBounds;
