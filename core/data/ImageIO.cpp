@@ -4,7 +4,10 @@
 #include "DataError.h"
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <utility>
 
 namespace segstudio::data {
 
@@ -32,10 +35,17 @@ cv::Mat decodeImage(const std::filesystem::path& path, int flags)
 
 cv::Mat readImageRgb(const std::filesystem::path& path)
 {
-    const cv::Mat decoded = decodeImage(path, cv::IMREAD_COLOR);
-    cv::Mat rgb;
-    cv::cvtColor(decoded, rgb, cv::COLOR_BGR2RGB);
-    return rgb;
+    cv::Mat image = decodeImage(path, cv::IMREAD_COLOR);
+    // BGR to RGB in place, rows in parallel: no second buffer (36 MB for a 12 MP image), and the
+    // editor's open, the floor of which is this decode, stays at the decoder's own cost.
+    cv::parallel_for_(cv::Range(0, image.rows), [&image](const cv::Range& rows) {
+        for (int y = rows.start; y < rows.end; ++y) {
+            auto* pixel = image.ptr<cv::Vec3b>(y);
+            for (int x = 0; x < image.cols; ++x)
+                std::swap(pixel[x][0], pixel[x][2]);
+        }
+    });
+    return image;
 }
 
 void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, run::Durability durability)

@@ -46,38 +46,12 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <opencv2/core/utility.hpp>
-#include <opencv2/imgcodecs.hpp>
 
 namespace segstudio::ui {
 
 namespace {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
-
-// data::readImageRgb() with the BGR->RGB swap done in place: the library's cvtColor writes a second
-// 36 MB buffer for a 12 MP image, whose fresh pages alone cost ~10 ms on open.
-cv::Mat readImageRgbInPlace(const std::filesystem::path& path)
-{
-    const std::string bytes = run::readFile(path);
-    cv::Mat image;
-    try {
-        image = cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data())),
-                             cv::IMREAD_COLOR);
-    } catch (const cv::Exception&) {
-        image.release();
-    }
-    if (image.empty() || image.type() != CV_8UC3)
-        return data::readImageRgb(path);  // the library's reader words the error
-    cv::parallel_for_(cv::Range(0, image.rows), [&image](const cv::Range& rows) {
-        for (int y = rows.start; y < rows.end; ++y) {
-            auto* pixel = image.ptr<cv::Vec3b>(y);
-            for (int x = 0; x < image.cols; ++x)
-                std::swap(pixel[x][0], pixel[x][2]);
-        }
-    });
-    return image;
-}
 
 // What the label-map worker hands back: the map as saved (empty when there is none) and its counts.
 struct SavedLabels {
@@ -459,7 +433,7 @@ bool LabelEditor::openImage(std::size_t index)
         });
         cv::Mat rgb;
         try {
-            rgb = readImageRgbInPlace(project.imagePath(index));
+            rgb = data::readImageRgb(project.imagePath(index));
         } catch (...) {
             savedFuture.waitForFinished();
             throw;
