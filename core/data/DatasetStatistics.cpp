@@ -1,6 +1,7 @@
 #include "DatasetStatistics.h"
 
 #include "DataError.h"
+#include "LabelCounts.h"
 #include "LabelMapIO.h"
 #include "pack/ClassWeights.h"
 
@@ -17,17 +18,12 @@ void DatasetStatistics::addLabelMap(const cv::Mat& labels)
 {
     if (labels.type() != CV_8UC1)
         throw DataError({}, "statistics need 8-bit single-channel label maps");
-    std::uint64_t histogram[256] = {};
-    for (int y = 0; y < labels.rows; ++y) {
-        const std::uint8_t* row = labels.ptr<std::uint8_t>(y);
-        for (int x = 0; x < labels.cols; ++x)
-            ++histogram[row[x]];
-    }
+    const LabelCounts histogram = countLabels(labels);
     const std::uint64_t pixels = std::uint64_t(labels.total());
     for (std::size_t id = 0; id < m_classPixels.size() && id < 256; ++id) {
         if (histogram[id] == 0)
             continue;
-        m_classPixels[id] += histogram[id];
+        m_classPixels[id] += std::uint64_t(histogram[id]);
         // Median-frequency balancing counts every pixel of an image that contains the class,
         // unlabelled ones included (as SegNet's and MATLAB's recipes do).
         m_imagePixels[id] += pixels;

@@ -2,7 +2,7 @@
 
 #include "data/DataError.h"
 #include "data/LabelMapIO.h"
-#include "paint/LabelCounts.h"
+#include "data/LabelCounts.h"
 
 #include <QImageReader>
 #include <QtConcurrent>
@@ -128,10 +128,10 @@ ImageStats LabelStatsLoader::compute(const Source& source, const data::ClassSche
     try {
         const cv::Mat labels =
             data::readLabelMap(source.labelMap, schema, cv::Size(size.width(), size.height()));
-        const paint::LabelCounts counts = paint::countLabels(labels);
+        const data::LabelCounts counts = data::countLabels(labels);
         for (int id = 0; id < data::kUnlabelled; ++id)
             stats.classes[id] = counts[id] > 0;
-        stats.labelledFraction = paint::labelledFraction(counts);
+        stats.labelledFraction = data::labelledFraction(counts);
     } catch (const std::exception& error) {
         stats.problem = QString::fromStdString(error.what());
     }

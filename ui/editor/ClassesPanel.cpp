@@ -79,7 +79,7 @@ void ClassesPanel::setSchema(const data::ClassSchema& schema)
     rebuild();
 }
 
-void ClassesPanel::setCounts(const paint::LabelCounts& counts)
+void ClassesPanel::setCounts(const data::LabelCounts& counts)
 {
     m_counts = counts;
     for (int row = 0; row < m_table->rowCount(); ++row) {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "data/ClassSchema.h"
-#include "paint/LabelCounts.h"
+#include "data/LabelCounts.h"
 
 #include <QColor>
 #include <QWidget>
@@ -29,7 +29,7 @@ public:
     explicit ClassesPanel(ToolSettings* settings, QWidget* parent = nullptr);
 
     void setSchema(const data::ClassSchema& schema);
-    void setCounts(const paint::LabelCounts& counts);
+    void setCounts(const data::LabelCounts& counts);
     int rowOf(int classId) const;  // -1 when absent
     QTableWidget* table() const { return m_table; }
 
@@ -58,7 +58,7 @@ private:
 
     ToolSettings* m_settings;
     data::ClassSchema m_schema;
-    paint::LabelCounts m_counts{};
+    data::LabelCounts m_counts{};
     QTableWidget* m_table;
     QCheckBox* m_onlyUnlabelled;
     std::set<int> m_hidden;  // survives rebuilds (rename, recolour), as the canvas's state does

@@ -23,7 +23,7 @@
 #include "data/Project.h"
 #include "data/ProjectLock.h"
 #include "data/RecoveryStore.h"
-#include "paint/LabelCounts.h"
+#include "data/LabelCounts.h"
 #include "paint/PredictionAcceptance.h"
 #include "paint/RegionMask.h"
 
@@ -56,7 +56,7 @@ QString fromStd(const std::string& text) { return QString::fromStdString(text); 
 // What the label-map worker hands back: the map as saved (empty when there is none) and its counts.
 struct SavedLabels {
     cv::Mat labels;
-    paint::LabelCounts counts{};
+    data::LabelCounts counts{};
 };
 
 QString describe(const data::RecoveryStore::Entry& entry)
@@ -427,7 +427,7 @@ bool LabelEditor::openImage(std::size_t index)
             SavedLabels saved;
             if (std::filesystem::exists(labelPath)) {
                 saved.labels = data::readLabelMap(labelPath, schema);
-                saved.counts = paint::countLabels(saved.labels);
+                saved.counts = data::countLabels(saved.labels);
             }
             return saved;
         });
@@ -456,7 +456,7 @@ bool LabelEditor::openImage(std::size_t index)
         if (!recovered.empty()) {
             // One undoable edit on top of what is on disk: Undo takes the restored work back.
             document->replaceLabels(recovered, tr("Restore unsaved labels"));
-            saved.counts = paint::countLabels(recovered);
+            saved.counts = data::countLabels(recovered);
         }
         attachDocument(std::move(document), index, saved.counts);
         m_d->tips->showOnce();  // the first image this account ever opens: how labeling works
@@ -486,7 +486,7 @@ cv::Mat LabelEditor::readRecovered(const std::string& imageKey, int width, int h
 }
 
 void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index,
-                                 const paint::LabelCounts& counts)
+                                 const data::LabelCounts& counts)
 {
     m_d->document = std::move(document);
     m_d->index = index;
@@ -543,7 +543,7 @@ bool LabelEditor::save()
     doc->markSaved();
     m_d->keeper->syncNow();  // removes the recovery copy, after any write still queued
     emit labelsSaved(fromStd(doc->imageKey()));
-    const double fraction = paint::labelledFraction(paint::countLabels(doc->labels()));
+    const double fraction = data::labelledFraction(data::countLabels(doc->labels()));
     if (fraction > 0.0 && m_d->project->entry(index).status == data::LabelStatus::Unlabelled)
         m_d->project->setStatus(index, data::LabelStatus::InProgress);
     emit imageLabelled(index, fraction);
@@ -760,14 +760,14 @@ void LabelEditor::updateCounts()
     LabelDocument* doc = m_d->document.get();
     if (!doc)
         return;
-    showCounts(paint::countLabels(doc->labels()));
+    showCounts(data::countLabels(doc->labels()));
 }
 
-void LabelEditor::showCounts(const paint::LabelCounts& counts)
+void LabelEditor::showCounts(const data::LabelCounts& counts)
 {
     m_d->classesPanel->setCounts(counts);
     if (m_d->index)
-        emit imageLabelled(*m_d->index, paint::labelledFraction(counts));
+        emit imageLabelled(*m_d->index, data::labelledFraction(counts));
 }
 
 void LabelEditor::updateStatus()

@@ -1,8 +1,8 @@
 #include "LabelCounts.h"
 
-#include "data/LabelClass.h"
+#include "LabelClass.h"
 
-namespace segstudio::paint {
+namespace segstudio::data {
 
 LabelCounts countLabels(const cv::Mat& labels)
 {
@@ -24,4 +24,4 @@ double labelledFraction(const LabelCounts& counts)
     return total == 0 ? 0.0 : 1.0 - static_cast<double>(counts[data::kUnlabelled]) / static_cast<double>(total);
 }
 
-}  // namespace segstudio::paint
+}  // namespace segstudio::data

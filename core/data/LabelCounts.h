@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-namespace segstudio::paint {
+namespace segstudio::data {
 
 // Pixel count per label value (index 255 = unlabelled), for the classes panel and the browser's
 // "labelled fraction".
@@ -14,4 +14,4 @@ using LabelCounts = std::array<std::int64_t, 256>;
 LabelCounts countLabels(const cv::Mat& labels);
 double labelledFraction(const LabelCounts& counts);  // 0 for an empty map
 
-}  // namespace segstudio::paint
+}  // namespace segstudio::data
