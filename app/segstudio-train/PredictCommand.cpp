@@ -4,6 +4,7 @@
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
+#include "data/LabelOverlay.h"
 #include "data/PredictionCache.h"
 #include "data/Project.h"
 #include "engine/Predictor.h"
@@ -132,9 +133,8 @@ void addPredictCommand(CLI::App& app, int& exitCode)
             const cv::Mat labels = predictInto(predictor, rgb, stem, args->confidence);
             data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
             if (args->overlay) {
-                cv::Mat overlay;
-                cv::addWeighted(rgb, 1.0 - args->opacity, data::colorize(labels, schema), args->opacity, 0.0, overlay);
-                data::writeImageRgb(stem.string() + "_overlay.png", overlay, run::Durability::Deferred);
+                data::writeImageRgb(stem.string() + "_overlay.png", data::blendLabels(rgb, labels, schema, args->opacity),
+                                    run::Durability::Deferred);
             }
             std::cout << "predicted " << i + 1 << "/" << images.size() << " " << file << std::endl;
         }

@@ -2,6 +2,7 @@
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
+#include "data/LabelOverlay.h"
 
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>
@@ -13,6 +14,26 @@ class TestLabelMapIO : public QObject {
     Q_OBJECT
 
 private slots:
+    // One way to draw labels over a photo (thumbnails and predict overlays): labelled pixels
+    // blended, unlabelled ones untouched; thumbnails keep the aspect and scale labels by nearest.
+    void labelOverlayAndThumbnail()
+    {
+        const auto schema = test::threeClasses();
+        const cv::Mat rgb(4, 8, CV_8UC3, cv::Scalar(100, 100, 100));
+        cv::Mat labels(4, 8, CV_8UC1, cv::Scalar(data::kUnlabelled));
+        labels.colRange(0, 4).setTo(1);
+        const cv::Mat blended = data::blendLabels(rgb, labels, schema, 0.5);
+        const auto colour = schema.find(1)->color;
+        const cv::Vec3b mixed = blended.at<cv::Vec3b>(0, 0);
+        QCOMPARE(int(mixed[0]), (100 + colour.r + 1) / 2);
+        QCOMPARE(blended.at<cv::Vec3b>(0, 7), cv::Vec3b(100, 100, 100));  // unlabelled: the photo
+        const cv::Mat small = data::thumbnailOf(rgb, labels, schema, 4, 4, 0.5);
+        QCOMPARE(small.size(), cv::Size(4, 2));  // 8x4 fitted into 4x4
+        QCOMPARE(small.at<cv::Vec3b>(0, 0), mixed);
+        QCOMPARE(small.at<cv::Vec3b>(1, 3), cv::Vec3b(100, 100, 100));
+        QVERIFY_THROWS_EXCEPTION(data::DataError, data::blendLabels(rgb, labels.colRange(0, 4).clone(), schema, 0.5));
+    }
+
     void roundTripIsExact()
     {
         QTemporaryDir dir;

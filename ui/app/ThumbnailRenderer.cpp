@@ -2,9 +2,9 @@
 
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
+#include "data/LabelOverlay.h"
 
 #include <QCryptographicHash>
-#include <opencv2/imgproc.hpp>
 
 namespace segstudio::ui {
 
@@ -30,22 +30,10 @@ QImage ThumbnailRenderer::render(const std::filesystem::path& image, const std::
                                  const data::ClassSchema& schema, QSize size, bool overlay)
 {
     const cv::Mat rgb = data::readImageRgb(image);
-    const double scale = std::min(double(size.width()) / rgb.cols, double(size.height()) / rgb.rows);
-    const cv::Size target(std::max(1, int(rgb.cols * scale + 0.5)), std::max(1, int(rgb.rows * scale + 0.5)));
-    cv::Mat small;
-    cv::resize(rgb, small, target, 0, 0, cv::INTER_AREA);
-
     std::error_code error;
-    if (overlay && !labelMap.empty() && std::filesystem::exists(labelMap, error)) {
-        const cv::Mat labels = data::readLabelMap(labelMap, schema, rgb.size());
-        cv::Mat smallLabels;
-        cv::resize(labels, smallLabels, target, 0, 0, cv::INTER_NEAREST);
-        const cv::Mat colours = data::colorize(smallLabels, schema);
-        cv::Mat blended;
-        cv::addWeighted(small, 1.0 - kOverlayOpacity, colours, kOverlayOpacity, 0.0, blended);
-        // Unlabelled pixels keep the photo as it is.
-        blended.copyTo(small, smallLabels != data::kUnlabelled);
-    }
+    const bool withLabels = overlay && !labelMap.empty() && std::filesystem::exists(labelMap, error);
+    const cv::Mat labels = withLabels ? data::readLabelMap(labelMap, schema, rgb.size()) : cv::Mat();
+    const cv::Mat small = data::thumbnailOf(rgb, labels, schema, size.width(), size.height(), kOverlayOpacity);
     QImage result(small.data, small.cols, small.rows, int(small.step), QImage::Format_RGB888);
     return result.copy();
 }
