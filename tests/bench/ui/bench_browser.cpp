@@ -25,6 +25,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
+
+#include "../StallProbe.h"
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -196,15 +198,7 @@ int main(int argc, char** argv)
     std::printf("openProject returned after %lld ms; first screen of thumbnails after %lld ms\n", openReturned, firstScreen);
 
     // 2. Scroll the whole grid while a 1 ms timer measures how long the event loop is away.
-    std::vector<qint64> gaps;
-    QElapsedTimer tick;
-    QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
-    probe.setInterval(1);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        gaps.push_back(tick.nsecsElapsed());
-        tick.restart();
-    });
+    StallProbe probe;
     QScrollBar* bar = grid->verticalScrollBar();
     const int step = std::max(1, int(grid->viewport()->height() * stepFraction));
     QTimer scroller;
@@ -218,7 +212,6 @@ int main(int argc, char** argv)
         bar->setValue(bar->value() + step);
     });
     clock.restart();
-    tick.start();
     app.setRecording(true);
     probe.start();
     scroller.start();
@@ -226,7 +219,7 @@ int main(int argc, char** argv)
     probe.stop();
     app.setRecording(false);
     const qint64 scrollMs = clock.elapsed();
-    std::sort(gaps.begin(), gaps.end());
+    const std::vector<qint64> gaps = probe.sortedGaps();
     const double maxGap = gaps.empty() ? 0 : gaps.back() / 1e6;
     const double p99 = gaps.empty() ? 0 : gaps[gaps.size() * 99 / 100] / 1e6;
     const auto over16 = std::count_if(gaps.begin(), gaps.end(), [](qint64 g) { return g > 16'000'000; });

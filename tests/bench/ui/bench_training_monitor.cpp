@@ -25,6 +25,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include "../StallProbe.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -82,41 +84,6 @@ void writeRun(const std::filesystem::path& runDir, std::int64_t points)
         }
     }
 }
-
-// Records the gaps between the ticks of a 1 ms timer while it runs.
-class StallProbe {
-public:
-    StallProbe()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(1);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            m_gaps.push_back(m_tick.nsecsElapsed());
-            m_tick.restart();
-        });
-    }
-    void start()
-    {
-        m_gaps.clear();
-        m_tick.start();
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    void report(const char* what)
-    {
-        std::sort(m_gaps.begin(), m_gaps.end());
-        const double max = m_gaps.empty() ? 0 : m_gaps.back() / 1e6;
-        const double p99 = m_gaps.empty() ? 0 : m_gaps[m_gaps.size() * 99 / 100] / 1e6;
-        const auto over16 = std::count_if(m_gaps.begin(), m_gaps.end(), [](qint64 g) { return g > 16'000'000; });
-        std::printf("%s: GUI-thread gap max %.1f ms, p99 %.1f ms, %lld gaps > 16 ms of %zu\n", what, max, p99,
-                    qlonglong(over16), m_gaps.size());
-    }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_tick;
-    std::vector<qint64> m_gaps;
-};
 
 void runUntil(const std::function<bool()>& done)
 {
