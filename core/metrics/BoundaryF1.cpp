@@ -1,5 +1,7 @@
 #include "BoundaryF1.h"
 
+#include "Boundary.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -68,7 +70,7 @@ std::vector<float> squaredDistanceTo(const std::vector<std::uint8_t>& seeds, int
     return grid;
 }
 
-// Pixels of the class with a 4-neighbour of another value.
+// Pixels of the class on a boundary (Boundary.h's rule, on the class's own mask).
 std::vector<std::uint8_t> boundaryOf(const std::vector<std::uint8_t>& mask, int width, int height, std::size_t& count)
 {
     std::vector<std::uint8_t> boundary(mask.size(), 0);
@@ -76,11 +78,7 @@ std::vector<std::uint8_t> boundaryOf(const std::vector<std::uint8_t>& mask, int 
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x) {
             const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
-            if (!mask[i])
-                continue;
-            const bool edge = (x > 0 && !mask[i - 1]) || (x + 1 < width && !mask[i + 1]) ||
-                              (y > 0 && !mask[i - std::size_t(width)]) || (y + 1 < height && !mask[i + std::size_t(width)]);
-            if (edge) {
+            if (mask[i] && onBoundary(mask.data(), width, height, x, y)) {
                 boundary[i] = 1;
                 ++count;
             }

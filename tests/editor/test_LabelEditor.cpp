@@ -460,7 +460,8 @@ private slots:
         tool->waitUntilReady();
         QVERIFY(tool->ready());
 
-        // The boundary image marks exactly the pixels whose right or lower neighbour differs.
+        // The boundary image marks exactly the pixels with a 4-neighbour of another superpixel
+        // (the one boundary rule, as the outlines and the BF score).
         const cv::Mat& ids = tool->map().ids();
         const QImage& edges = tool->boundaries();
         QCOMPARE(edges.size(), QSize(64, 64));
@@ -468,7 +469,8 @@ private slots:
         for (int y = 0; y < 64; ++y) {
             for (int x = 0; x < 64; ++x) {
                 const int id = ids.at<int>(y, x);
-                const bool boundary = (x < 63 && ids.at<int>(y, x + 1) != id) || (y < 63 && ids.at<int>(y + 1, x) != id);
+                const bool boundary = (x < 63 && ids.at<int>(y, x + 1) != id) || (y < 63 && ids.at<int>(y + 1, x) != id) ||
+                                      (x > 0 && ids.at<int>(y, x - 1) != id) || (y > 0 && ids.at<int>(y - 1, x) != id);
                 QCOMPARE(qAlpha(edges.pixel(x, y)) > 0, boundary);
                 marked += boundary;
             }

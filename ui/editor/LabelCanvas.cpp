@@ -2,6 +2,7 @@
 
 #include "AbstractTool.h"
 #include "LabelDocument.h"
+#include "metrics/Boundary.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -193,6 +194,8 @@ void LabelCanvas::composeRect(const QRect& rect)
 {
     const cv::Mat& labels = m_document->labels();
     const int w = labels.cols, h = labels.rows;
+    // The boundary rule reads whole rows; a label map is continuous unless someone made it a view.
+    const cv::Mat whole = !m_outline || labels.isContinuous() ? labels : labels.clone();
     for (int y = rect.top(); y <= rect.bottom(); ++y) {
         const std::uint8_t* row = labels.ptr<std::uint8_t>(y);
         auto* out = reinterpret_cast<QRgb*>(m_overlay.scanLine(y));
@@ -201,13 +204,9 @@ void LabelCanvas::composeRect(const QRect& rect)
                 out[x] = m_colors[row[x]];
             continue;
         }
-        const std::uint8_t* up = y > 0 ? labels.ptr<std::uint8_t>(y - 1) : row;
-        const std::uint8_t* down = y + 1 < h ? labels.ptr<std::uint8_t>(y + 1) : row;
-        for (int x = rect.left(); x <= rect.right(); ++x) {
-            const std::uint8_t v = row[x];
-            const bool edge = (x > 0 && row[x - 1] != v) || (x + 1 < w && row[x + 1] != v) || up[x] != v || down[x] != v;
-            out[x] = edge ? m_colors[v] : qRgba(0, 0, 0, 0);
-        }
+        const std::uint8_t* all = whole.ptr<std::uint8_t>();
+        for (int x = rect.left(); x <= rect.right(); ++x)
+            out[x] = metrics::onBoundary(all, w, h, x, y) ? m_colors[row[x]] : qRgba(0, 0, 0, 0);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "SuperpixelTool.h"
 
+#include "metrics/Boundary.h"
+
 #include "LabelCanvas.h"
 #include "LabelDocument.h"
 #include "ToolSettings.h"
@@ -35,14 +37,12 @@ QImage SuperpixelTool::boundaryImage(const cv::Mat& ids)
 {
     QImage image(ids.cols, ids.rows, QImage::Format_ARGB32_Premultiplied);
     const QRgb edge = qRgba(255, 230, 0, 255), none = qRgba(0, 0, 0, 0);
+    const cv::Mat continuous = ids.isContinuous() ? ids : ids.clone();
+    const int* all = continuous.ptr<int>();
     for (int y = 0; y < ids.rows; ++y) {
-        const int* row = ids.ptr<int>(y);
-        const int* below = y + 1 < ids.rows ? ids.ptr<int>(y + 1) : row;
         auto* out = reinterpret_cast<QRgb*>(image.scanLine(y));
-        for (int x = 0; x < ids.cols; ++x) {
-            const bool boundary = (x + 1 < ids.cols && row[x + 1] != row[x]) || below[x] != row[x];
-            out[x] = boundary ? edge : none;
-        }
+        for (int x = 0; x < ids.cols; ++x)
+            out[x] = metrics::onBoundary(all, ids.cols, ids.rows, x, y) ? edge : none;
     }
     return image;
 }
