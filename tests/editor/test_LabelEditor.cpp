@@ -11,6 +11,7 @@
 #include "data/ProjectLock.h"
 #include "data/RecoveryStore.h"
 #include "paint/PredictionAcceptance.h"
+#include "paint/SuperpixelMap.h"
 
 #include "editor/ClassesPanel.h"
 #include "editor/GrabCutTool.h"
@@ -443,6 +444,47 @@ private slots:
         tool->waitForSegmentation();
         QCOMPARE(editor->document()->undoStack()->count(), 1);
         QVERIFY(cv::countNonZero(editor->document()->labels() == 2) > 400);
+    }
+
+    // Undo follows the last edit across reopening an image and opening another: after a pixel
+    // edit the open image's stack is the active one, never a closed image's.
+    void editingAfterReopeningTheImage()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->fillUnlabelled(1));
+        QVERIFY(editor->save());
+        for (int round = 0; round < 3; ++round) {
+            QVERIFY(editor->openImage(0));  // the same image again, from disk
+            QVERIFY(editor->fillUnlabelled(2) || editor->document()->undoStack()->count() == 0);
+            QVERIFY(editor->undoGroup()->activeStack() == editor->document()->undoStack() ||
+                    editor->undoGroup()->activeStack() == nullptr);
+            QVERIFY(editor->save());
+            QVERIFY(editor->openImage(1));
+            selectTool(*editor, "brush");
+            drag(editor->canvas(), {{3, 3}, {20, 20}});
+            QCOMPARE(editor->undoGroup()->activeStack(), editor->document()->undoStack());
+            editor->undoGroup()->undo();
+        }
+    }
+
+    // Opening the next image while superpixels compute does not wait for them: the tool follows
+    // the new image and ends up with its superpixels, never the last image's.
+    void superpixelsFollowTheNextImageWithoutWaiting()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        editor->toolSettings()->setSuperpixelSize(12);
+        selectTool(*editor, "superpixel");
+        auto* tool = qobject_cast<ui::SuperpixelTool*>(editor->canvas()->tool());
+        QVERIFY(tool);
+        QVERIFY(editor->openImage(1));  // while image 0's superpixels may still be computing
+        tool->waitUntilReady();
+        QVERIFY(tool->ready());
+        const cv::Mat expected = paint::SuperpixelMap::compute(editor->document()->image(), 12).ids();
+        QCOMPARE(cv::countNonZero(tool->map().ids() != expected), 0);
     }
 
     void superpixelBoundariesShownWhileToolActive()

@@ -47,7 +47,7 @@ QImage SuperpixelTool::boundaryImage(const cv::Mat& ids)
     return image;
 }
 
-SuperpixelTool::~SuperpixelTool() { m_watcher.waitForFinished(); }
+SuperpixelTool::~SuperpixelTool() { m_watcher.waitForFinished(); }  // earlier ones own their inputs
 
 void SuperpixelTool::activate(LabelCanvas* canvas)
 {
@@ -81,7 +81,8 @@ void SuperpixelTool::startComputing()
     }
     if (m_mapFor == doc && m_mapSize == settings()->superpixelSize() && (ready() || m_watcher.isRunning()))
         return;
-    m_watcher.waitForFinished();  // at most one computation at a time
+    // A computation for the last image is not waited for (that would block opening the next one):
+    // the watcher follows the new one and the old result is never taken.
     m_map = {};
     m_boundaries = QImage();
     m_mapFor = doc;

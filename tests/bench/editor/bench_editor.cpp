@@ -305,6 +305,29 @@ int main(int argc, char** argv)
     }
     std::printf("superpixels + boundary image in the background: %.0f ms; full repaint with boundaries: median %.1f ms\n",
                 superpixelMs, median(boundaryMs));
+
+    // Issue 13: opening an image while superpixels compute (the tool is active, so the open starts
+    // a new computation); the open no longer waits for the running one.
+    {
+        superpixels->waitUntilReady();
+        editor.toolSettings()->setSuperpixelSize(25);  // a new computation for the same image,
+        editor.toolActions().first()->trigger();          // started when the tool is chosen again
+        for (QAction* action : editor.toolActions())
+            if (action->objectName() == QLatin1String("tool.superpixel"))
+                action->trigger();
+        StallProbe probe;
+        probe.start();
+        QElapsedTimer timer;
+        timer.start();
+        editor.openImage(0);  // reopened from disk while the computation runs
+        const double openMs = msSince(timer);
+        doc = editor.document();  // the reopened image is a new document
+        while (!superpixels->ready())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        probe.stop();
+        std::printf("open while superpixels compute: openImage %.1f ms\n", openMs);
+        probe.report("  until the new superpixels are ready");
+    }
     editor.toolActions().first()->trigger();
 
     // Flood fill of the 6-megapixel class-1 half, as FillTool does (region + paint + undo patch).
