@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "PredictionMaps.h"
 
 #include "data/ClassSchema.h"
 #include "data/DataError.h"
@@ -35,12 +36,12 @@ struct PredictArguments {
 
 // Colours for the label maps: the project's schema, CamVid's for an 11-class model, else a
 // generated palette named after the checkpoint's classes.
-data::ClassSchema schemaFor(const PredictArguments& args, const engine::Predictor& predictor)
+data::ClassSchema schemaFor(const PredictArguments& args, const std::optional<data::Project>& project,
+                            const engine::Predictor& predictor)
 {
-    if (!args.project.empty()) {
-        auto schema = data::Project::load(args.project).schema();
-        requireSameClasses(predictor.classes(), schema, args.checkpoint, args.project);
-        return schema;
+    if (project) {
+        requireSameClasses(predictor.classes(), project->schema(), args.checkpoint, args.project);
+        return project->schema();
     }
     if (predictor.classes() == 11)
         return data::ClassSchema::camVid();
@@ -58,11 +59,8 @@ struct Job {
     std::string name;  // of the outputs: the image's cache key in a project, else its stem
 };
 
-std::vector<Job> jobsOf(const PredictArguments& args)
+std::vector<Job> jobsOf(const PredictArguments& args, const std::optional<data::Project>& project)
 {
-    std::optional<data::Project> project;
-    if (!args.project.empty())
-        project = data::Project::load(args.project);
     std::vector<Job> jobs;
     for (const auto& file : args.images) {
         const auto index = project ? project->indexOfPath(file) : std::nullopt;
@@ -77,21 +75,6 @@ std::vector<Job> jobsOf(const PredictArguments& args)
         if (!split || project->entry(index).split == *split)
             jobs.push_back({project->imagePath(index).string(), data::PredictionCache::keyOf(*project, index)});
     return jobs;
-}
-
-// The class map; with confidence also the confidence and entropy maps next to it (written before
-// the class map, whose presence marks the image as predicted).
-cv::Mat predictInto(engine::Predictor& predictor, const cv::Mat& rgb, const std::filesystem::path& stem, bool confidence)
-{
-    const auto asMat = [&rgb](const std::vector<std::uint8_t>& bytes) {
-        return cv::Mat(rgb.rows, rgb.cols, CV_8UC1, const_cast<std::uint8_t*>(bytes.data())).clone();
-    };
-    if (!confidence)
-        return asMat(predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols));
-    const auto prediction = predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
-    data::writeImageGray(stem.string() + "_confidence.png", asMat(prediction.confidence), run::Durability::Deferred);
-    data::writeImageGray(stem.string() + "_entropy.png", asMat(prediction.entropy), run::Durability::Deferred);
-    return asMat(prediction.classes);
 }
 
 }  // namespace
@@ -119,19 +102,29 @@ void addPredictCommand(CLI::App& app, int& exitCode)
                     "  segstudio-train predict -c runs/first/checkpoints/best.pt -P camvid.segstudio -s val --confidence -o out");
     command->callback([args, &exitCode] {
         namespace fs = std::filesystem;
-        const std::vector<Job> images = jobsOf(*args);
+        std::optional<data::Project> project;
+        if (!args->project.empty())
+            project = data::Project::load(args->project);
+        const std::vector<Job> images = jobsOf(*args, project);
         if (images.empty())
             throw data::DataError({}, "nothing to predict: give images, or --project with --split");
         engine::Predictor predictor(run::RunLayout::resolveCheckpoint(args->checkpoint).string(), args->device);
-        const auto schema = schemaFor(*args, predictor);
+        const auto schema = schemaFor(*args, project, predictor);
         fs::create_directories(args->out);
         for (std::size_t i = 0; i < images.size(); ++i) {
             const auto& file = images[i].file;
             const cv::Mat image = data::readImageRgb(file);
             const cv::Mat rgb = image.isContinuous() ? image : image.clone();
             const fs::path stem = fs::path(args->out) / images[i].name;
-            const cv::Mat labels = predictInto(predictor, rgb, stem, args->confidence);
-            data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
+            cv::Mat labels;
+            if (args->confidence) {
+                const auto prediction = entryOf(predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+                data::PredictionCache::writeEntry(args->out, images[i].name, prediction, schema);
+                labels = prediction.classes;
+            } else {
+                labels = mapOf(predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+                data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
+            }
             if (args->overlay) {
                 data::writeImageRgb(stem.string() + "_overlay.png", data::blendLabels(rgb, labels, schema, args->opacity),
                                     run::Durability::Deferred);

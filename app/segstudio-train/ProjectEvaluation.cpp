@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "PredictionMaps.h"
 
 #include "data/DataError.h"
 #include "data/ImageIO.h"
@@ -13,15 +14,6 @@
 #include <iostream>
 
 namespace segstudio::cli {
-
-namespace {
-
-cv::Mat mapOf(const std::vector<std::uint8_t>& bytes, const cv::Mat& like)
-{
-    return cv::Mat(like.rows, like.cols, CV_8UC1, const_cast<std::uint8_t*>(bytes.data())).clone();
-}
-
-}  // namespace
 
 void requireSameClasses(int checkpointClasses, const data::ClassSchema& schema, const std::string& checkpoint,
                         const std::string& projectFile)
@@ -56,14 +48,11 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
         const cv::Mat image = data::readImageRgb(imageFile);
         const cv::Mat rgb = image.isContinuous() ? image : image.clone();
         const cv::Mat truth = data::readLabelMap(project.labelMapPath(index), project.schema(), rgb.size());
-        const auto prediction = predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
-        const cv::Mat classes = mapOf(prediction.classes, rgb);
-        if (!predictionsDir.empty()) {
-            const fs::path stem = fs::path(predictionsDir) / data::PredictionCache::keyOf(project, index);
-            data::writeImageGray(stem.string() + "_confidence.png", mapOf(prediction.confidence, rgb), run::Durability::Deferred);
-            data::writeImageGray(stem.string() + "_entropy.png", mapOf(prediction.entropy, rgb), run::Durability::Deferred);
-            data::writeLabelMap(stem.string() + ".png", classes, project.schema(), run::Durability::Deferred);
-        }
+        const auto prediction = entryOf(predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+        const cv::Mat& classes = prediction.classes;
+        if (!predictionsDir.empty())
+            data::PredictionCache::writeEntry(predictionsDir, data::PredictionCache::keyOf(project, index), prediction,
+                                              project.schema());
         const cv::Mat t = truth.isContinuous() ? truth : truth.clone();
         report.addImage(project.entry(index).image, t.ptr<std::uint8_t>(), classes.ptr<std::uint8_t>(), t.cols, t.rows);
         std::cout << "evaluated " << n + 1 << "/" << labelled.size() << " " << imageFile.string() << std::endl;

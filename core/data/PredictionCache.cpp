@@ -68,6 +68,25 @@ void PredictionCache::prepare() const
     run::writeFileAtomically(m_folder / kStampFile, now);
 }
 
+fs::path PredictionCache::classesFileIn(const fs::path& folder, const std::string& stem) { return folder / (stem + ".png"); }
+
+fs::path PredictionCache::confidenceFileIn(const fs::path& folder, const std::string& stem)
+{
+    return folder / (stem + "_confidence.png");
+}
+
+fs::path PredictionCache::entropyFileIn(const fs::path& folder, const std::string& stem)
+{
+    return folder / (stem + "_entropy.png");
+}
+
+void PredictionCache::writeEntry(const fs::path& folder, const std::string& stem, const Entry& entry, const ClassSchema& schema)
+{
+    writeImageGray(confidenceFileIn(folder, stem), entry.confidence, run::Durability::Deferred);
+    writeImageGray(entropyFileIn(folder, stem), entry.entropy, run::Durability::Deferred);
+    writeLabelMap(classesFileIn(folder, stem), entry.classes, schema, run::Durability::Deferred);
+}
+
 std::string PredictionCache::keyOf(const Project& project, std::size_t index)
 {
     return fs::path(project.entry(index).labelMap).stem().string();

@@ -39,9 +39,17 @@ public:
     // when two images share a file name in different folders.
     static std::string keyOf(const Project& project, std::size_t index);
 
-    std::filesystem::path classesFile(const std::string& stem) const { return m_folder / (stem + ".png"); }
-    std::filesystem::path confidenceFile(const std::string& stem) const { return m_folder / (stem + "_confidence.png"); }
-    std::filesystem::path entropyFile(const std::string& stem) const { return m_folder / (stem + "_entropy.png"); }
+    std::filesystem::path classesFile(const std::string& stem) const { return classesFileIn(m_folder, stem); }
+    std::filesystem::path confidenceFile(const std::string& stem) const { return confidenceFileIn(m_folder, stem); }
+    std::filesystem::path entropyFile(const std::string& stem) const { return entropyFileIn(m_folder, stem); }
+    static std::filesystem::path classesFileIn(const std::filesystem::path& folder, const std::string& stem);
+    static std::filesystem::path confidenceFileIn(const std::filesystem::path& folder, const std::string& stem);
+    static std::filesystem::path entropyFileIn(const std::filesystem::path& folder, const std::string& stem);
+    // Writes one image's maps into folder under these names (`predict --confidence` and
+    // `evaluate --predictions` fill caches this way): confidence and entropy first, so the class
+    // map's arrival marks a complete entry. Deferred durability: a cache is cheap to redo.
+    static void writeEntry(const std::filesystem::path& folder, const std::string& stem, const Entry& entry,
+                           const ClassSchema& schema);
     bool contains(const std::string& stem) const;
     // nullopt when the image was not predicted (or the cache is stale); DataError naming the
     // file when a cached file is corrupt or not of the image's size.

@@ -52,20 +52,6 @@ Predictor::Predictor(const std::string& checkpoint, const std::string& device, i
 
 Predictor::~Predictor() = default;
 
-std::vector<std::uint8_t> Predictor::predict(const std::uint8_t* rgb, int height, int width)
-{
-    if (!rgb || height <= 0 || width <= 0)
-        throw EngineError("predict: empty image");
-    torch::NoGradGuard noGrad;
-    // from_blob does not copy; the tensor only lives inside this call, while rgb is valid.
-    const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
-    const auto input = normaliseImages(imagesToDevice(host, m_impl->device), /*channelsLast=*/false);
-    const auto labels = logitsAtImageSize(m_impl->loaded, input, height, width).argmax(1).to(torch::kUInt8).to(torch::kCPU).contiguous();
-    std::vector<std::uint8_t> result(std::size_t(height) * std::size_t(width));
-    std::memcpy(result.data(), labels.data_ptr<std::uint8_t>(), result.size());
-    return result;
-}
-
 namespace {
 
 std::vector<std::uint8_t> bytesOf(const torch::Tensor& values)
@@ -76,16 +62,29 @@ std::vector<std::uint8_t> bytesOf(const torch::Tensor& values)
     return bytes;
 }
 
-}  // namespace
-
-Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, int height, int width)
+// The model's scores for one RGB image, at the image's size. Requirements: a NoGradGuard.
+torch::Tensor logitsOf(const LoadedModel& loaded, torch::Device device, const std::uint8_t* rgb, int height, int width)
 {
     if (!rgb || height <= 0 || width <= 0)
         throw EngineError("predict: empty image");
-    torch::NoGradGuard noGrad;
+    // from_blob does not copy; the tensor only lives inside this call, while rgb is valid.
     const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
-    const auto input = normaliseImages(imagesToDevice(host, m_impl->device), /*channelsLast=*/false);
-    const auto logits = logitsAtImageSize(m_impl->loaded, input, height, width);
+    const auto input = normaliseImages(imagesToDevice(host, device), /*channelsLast=*/false);
+    return logitsAtImageSize(loaded, input, height, width);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> Predictor::predict(const std::uint8_t* rgb, int height, int width)
+{
+    torch::NoGradGuard noGrad;
+    return bytesOf(logitsOf(m_impl->loaded, m_impl->device, rgb, height, width).argmax(1));
+}
+
+Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, int height, int width)
+{
+    torch::NoGradGuard noGrad;
+    const auto logits = logitsOf(m_impl->loaded, m_impl->device, rgb, height, width);
     const auto logProbabilities = torch::log_softmax(logits, 1);
     const auto [best, ids] = logProbabilities.max(1);
     const double logClasses = std::log(double(std::max(2, classes())));

@@ -496,11 +496,9 @@ void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::s
     // the main window's) stays the one to undo after switching images, until a pixel edit here.
     if (!m_d->undoGroup->activeStack())
         m_d->undoGroup->setActiveStack(doc->undoStack());
-    connect(doc->undoStack(), &QUndoStack::indexChanged, m_d->undoGroup, [group = m_d->undoGroup, stack = doc->undoStack()] {
-        // Only while the stack is in the group: one being closed must never become the active one.
-        if (group->stacks().contains(stack))
-            group->setActiveStack(stack);
-    });
+    // (closeDocument disconnects this before the stack leaves the group.)
+    connect(doc->undoStack(), &QUndoStack::indexChanged, m_d->undoGroup,
+            [group = m_d->undoGroup, stack = doc->undoStack()] { group->setActiveStack(stack); });
     m_d->canvas->setDocument(doc);
     m_d->predictionBar->setPredictionAvailable(false);  // until this image's prediction comes
     m_d->keeper->setDocument(doc);

@@ -25,7 +25,6 @@ QPixmap legendPixmap(const QString& low, const QString& high, const QFont& font)
     painter.setFont(font);
     painter.setPen(Qt::white);
     painter.drawText(QRect(3, 0, kWidth - 6, kHeight), Qt::AlignVCenter | Qt::AlignLeft, low);
-    painter.setPen(Qt::white);
     painter.drawText(QRect(3, 0, kWidth - 6, kHeight), Qt::AlignVCenter | Qt::AlignRight, high);
     return pixmap;
 }

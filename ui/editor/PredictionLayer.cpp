@@ -25,8 +25,17 @@ void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence,
     m_tilesX = (classes.cols + kTile - 1) / kTile;
     const int tilesY = (classes.rows + kTile - 1) / kTile;
     m_composed.assign(std::size_t(std::max(0, m_tilesX * tilesY)), false);
-    for (int v = 0; v < 256; ++v)
-        m_heat[std::size_t(v)] = heatColor(v / 255.0);
+}
+
+const std::array<QRgb, 256>& PredictionLayer::heatTable()
+{
+    static const std::array<QRgb, 256> table = [] {
+        std::array<QRgb, 256> colours{};
+        for (int v = 0; v < 256; ++v)
+            colours[std::size_t(v)] = heatColor(v / 255.0);
+        return colours;
+    }();
+    return table;
 }
 
 void PredictionLayer::setView(View view)
@@ -75,10 +84,10 @@ const QImage& PredictionLayer::composed(const QRect& rect)
 
 void PredictionLayer::composeTile(const QRect& rect)
 {
-    const bool errors = m_view == View::Errors;
     const bool haveTruth = m_truth && !m_truth->empty() && m_truth->size() == m_classes.size();
     const cv::Mat& heat = m_view == View::Uncertainty ? m_entropy : m_confidence;
     constexpr QRgb kClear = 0;
+    const std::array<QRgb, 256>& heatColours = heatTable();
     for (int y = rect.top(); y <= rect.bottom(); ++y) {
         const std::uint8_t* predicted = m_classes.ptr<std::uint8_t>(y);
         const std::uint8_t* truth = haveTruth ? m_truth->ptr<std::uint8_t>(y) : nullptr;
@@ -92,13 +101,13 @@ void PredictionLayer::composeTile(const QRect& rect)
                 out[x] = m_colors[p];
                 break;
             case View::Errors:
-                out[x] = errors && truth && truth[x] != 255 && truth[x] != p && visible && qAlpha(m_colors[truth[x]]) != 0
+                out[x] = truth && truth[x] != 255 && truth[x] != p && visible && qAlpha(m_colors[truth[x]]) != 0
                              ? kErrorColor
                              : kClear;
                 break;
             case View::Confidence:
             case View::Uncertainty:
-                out[x] = value && visible ? m_heat[value[x]] : kClear;
+                out[x] = value && visible ? heatColours[value[x]] : kClear;
                 break;
             case View::Off:
                 out[x] = kClear;

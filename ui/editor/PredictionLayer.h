@@ -52,6 +52,7 @@ public:
 
 private:
     void composeTile(const QRect& rect);
+    static const std::array<QRgb, 256>& heatTable();  // heatColor of 0..255, made once
 
     cv::Mat m_classes;
     cv::Mat m_confidence;
@@ -59,7 +60,6 @@ private:
     const cv::Mat* m_truth = nullptr;
     View m_view = View::Off;
     std::array<QRgb, 256> m_colors{};
-    std::array<QRgb, 256> m_heat{};
     QImage m_image;
     std::vector<bool> m_composed;
     int m_tilesX = 0;

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "data/PredictionCache.h"
+#include "engine/Predictor.h"
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace segstudio::cli {
+
+// The engine's per-pixel bytes as the class, confidence and entropy maps core/data writes.
+inline cv::Mat mapOf(const std::vector<std::uint8_t>& bytes, const cv::Mat& image)
+{
+    return cv::Mat(image.rows, image.cols, CV_8UC1, const_cast<std::uint8_t*>(bytes.data())).clone();
+}
+
+inline data::PredictionCache::Entry entryOf(const engine::Predictor::Prediction& prediction, const cv::Mat& image)
+{
+    return {mapOf(prediction.classes, image), mapOf(prediction.confidence, image), mapOf(prediction.entropy, image)};
+}
+
+}  // namespace segstudio::cli
