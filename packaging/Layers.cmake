@@ -17,7 +17,12 @@ endfunction()
 segstudio_forbid_links(segstudio_pack "Qt6::" "opencv" "torch" "segstudio_")
 segstudio_forbid_links(segstudio_run "Qt6::" "opencv" "torch" "segstudio_")
 segstudio_forbid_links(segstudio_metrics "Qt6::" "opencv" "torch" "segstudio_(pack|data|engine|paint|editor|ui)")
-segstudio_forbid_links(segstudio_data "Qt6::" "torch" "segstudio_engine" "segstudio_paint" "segstudio_editor" "segstudio_ui")
-segstudio_forbid_links(segstudio_paint "Qt6::" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
-segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_editor" "segstudio_ui")
-segstudio_forbid_links(segstudio_editor "torch" "segstudio_engine" "segstudio_ui")
+segstudio_forbid_links(segstudio_data "Qt6::" "torch" "segstudio_engine" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
+segstudio_forbid_links(segstudio_paint "Qt6::" "torch" "segstudio_engine" "segstudio_document" "segstudio_editor" "segstudio_ui")
+segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
+# The document layer: Qt Core/Gui, no widget, no engine.
+segstudio_forbid_links(segstudio_document "Qt6::Widgets" "QCustomPlot" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
+# The widget libraries: the editor never reaches the main window's library, neither one the engine
+# (training runs in its own process).
+segstudio_forbid_links(segstudio_editor "torch" "segstudio_engine" "segstudio_ui" "QCustomPlot")
+segstudio_forbid_links(segstudio_ui "torch" "segstudio_engine")

@@ -196,6 +196,18 @@ void Project::removeImage(std::size_t index)
     rebuildIndex();
 }
 
+void Project::insertEntry(std::size_t index, ImageEntry entry)
+{
+    validateEntry(entry, m_file.string());
+    if (indexOf(entry.image))
+        throw DataError(entry.image, "is already in the project");
+    if (m_labelMapNames.count(entry.labelMap) != 0)
+        throw DataError(entry.labelMap, "label map is already used by another image");
+    index = std::min(index, m_entries.size());
+    m_entries.insert(m_entries.begin() + std::ptrdiff_t(index), std::move(entry));
+    rebuildIndex();
+}
+
 fs::path Project::imagePath(std::size_t index) const
 {
     return (root() / entry(index).image).lexically_normal();

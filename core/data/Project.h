@@ -50,6 +50,9 @@ public:
     // map is named after the image; throws DataError for a duplicate.
     std::size_t addImage(const std::filesystem::path& image, Split split = Split::Unassigned);
     void removeImage(std::size_t index);
+    // Puts an entry back at `index` (undo of a removal): DataError when its image or label map is
+    // already in the project.
+    void insertEntry(std::size_t index, ImageEntry entry);
 
     std::filesystem::path imagePath(std::size_t index) const;
     std::filesystem::path labelMapPath(std::size_t index) const;

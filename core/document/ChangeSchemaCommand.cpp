@@ -1,0 +1,15 @@
+#include "ChangeSchemaCommand.h"
+
+#include "ProjectDocument.h"
+
+namespace segstudio::document {
+
+ChangeSchemaCommand::ChangeSchemaCommand(ProjectDocument* document, data::ClassSchema after, const QString& text)
+    : QUndoCommand(text), m_before(document->schema()), m_after(std::move(after)), m_document(document)
+{
+}
+
+void ChangeSchemaCommand::undo() { m_document->applySchema(m_before); }
+void ChangeSchemaCommand::redo() { m_document->applySchema(m_after); }
+
+}  // namespace segstudio::document

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "data/ClassSchema.h"
+
+#include <QUndoCommand>
+
+namespace segstudio::document {
+
+class ProjectDocument;
+
+// A change of the class list that touches no label map (add, rename, recolour): the schema before
+// and after. The pixel history of the open image is not affected, because no id changes meaning.
+class ChangeSchemaCommand : public QUndoCommand {
+public:
+    ChangeSchemaCommand(ProjectDocument* document, data::ClassSchema after, const QString& text);
+
+    void undo() override;
+    void redo() override;
+
+protected:
+    data::ClassSchema m_before;
+    data::ClassSchema m_after;
+
+private:
+    ProjectDocument* m_document;
+};
+
+}  // namespace segstudio::document

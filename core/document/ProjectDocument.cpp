@@ -1,0 +1,369 @@
+#include "ProjectDocument.h"
+
+#include "AddClassCommand.h"
+#include "AddImagesCommand.h"
+#include "RecolourClassCommand.h"
+#include "RelabelClassesCommand.h"
+#include "RemoveImagesCommand.h"
+#include "RenameClassCommand.h"
+#include "SetSplitCommand.h"
+#include "SetStatusCommand.h"
+
+#include "data/DataError.h"
+#include "data/ProjectLock.h"
+#include "data/RelabelTransaction.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QThread>
+#include <QTimer>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace segstudio::document {
+
+namespace {
+
+// Long enough to collect a burst of split/status changes into one write, short enough that a
+// crash loses almost nothing.
+constexpr int kAutosaveDelayMs = 800;
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+}  // namespace
+
+ProjectDocument::ProjectDocument(data::Project project, QObject* parent)
+    : QObject(parent), m_project(std::move(project)), m_undoStack(new QUndoStack(this)), m_autosave(new QTimer(this))
+{
+    m_autosave->setSingleShot(true);
+    m_autosave->setInterval(kAutosaveDelayMs);
+    connect(m_autosave, &QTimer::timeout, this, &ProjectDocument::save);
+    if (m_project.file().empty())
+        return;
+    m_lock = std::make_unique<data::ProjectLock>(m_project.file());
+    try {
+        m_lockHeldByOther = m_lock->acquire() == data::ProjectLock::Result::HeldByOther;
+    } catch (const std::exception& e) {
+        m_recovered << tr("Cannot create the project lock: %1").arg(fromStd(e.what()));
+    }
+}
+
+ProjectDocument::~ProjectDocument()
+{
+    waitForIdle();
+    if (m_autosave->isActive())
+        save();
+    m_undoStack->clear();  // the commands' backups go with them
+}
+
+std::unique_ptr<ProjectDocument> ProjectDocument::open(const std::filesystem::path& file, QObject* parent)
+{
+    QStringList recovered;
+    {
+        // Rolling back another instance's merge in progress would destroy its work: only when the
+        // project is not open elsewhere.
+        data::ProjectLock probe(file);
+        if (probe.acquire() != data::ProjectLock::Result::HeldByOther) {
+            for (const std::string& line : data::RelabelTransaction::recoverInterrupted(file))
+                recovered << fromStd(line);
+            probe.release();
+        }
+    }
+    auto document = std::make_unique<ProjectDocument>(data::Project::load(file), parent);
+    document->m_recovered = recovered + document->m_recovered;
+    return document;
+}
+
+bool ProjectDocument::lockHeldByOther() const { return m_lockHeldByOther; }
+
+QString ProjectDocument::lockOwner() const
+{
+    const auto owner = m_lock ? m_lock->owner() : std::nullopt;
+    return owner ? tr("process %1 on %2").arg(owner->pid).arg(fromStd(owner->host)) : QString();
+}
+
+bool ProjectDocument::canEdit() const { return !m_busy; }
+
+bool ProjectDocument::setSplit(const std::vector<std::size_t>& indices, data::Split split)
+{
+    auto command = std::make_unique<SetSplitCommand>(this, indices, split);
+    if (!canEdit() || command->isEmpty())
+        return false;
+    m_undoStack->push(command.release());
+    return true;
+}
+
+bool ProjectDocument::setStatus(const std::vector<std::size_t>& indices, data::LabelStatus status)
+{
+    auto command = std::make_unique<SetStatusCommand>(this, indices, status);
+    if (!canEdit() || command->isEmpty())
+        return false;
+    m_undoStack->push(command.release());
+    return true;
+}
+
+std::size_t ProjectDocument::addImages(const std::vector<std::filesystem::path>& images, data::Split split)
+{
+    if (!canEdit())
+        return 0;
+    std::vector<data::ImageEntry> entries;
+    data::Project scratch = m_project;  // names each new label map as the project would, uniquely
+    for (const auto& image : images) {
+        try {
+            entries.push_back(scratch.entry(scratch.addImage(image, split)));
+        } catch (const std::exception& e) {
+            reportError(tr("Cannot add %1: %2").arg(fromStd(image.string()), fromStd(e.what())));
+        }
+    }
+    if (entries.empty())
+        return 0;
+    const std::size_t added = entries.size();
+    m_undoStack->push(new AddImagesCommand(this, std::move(entries)));
+    return added;
+}
+
+bool ProjectDocument::removeImages(std::vector<std::size_t> indices)
+{
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    indices.erase(std::remove_if(indices.begin(), indices.end(), [this](std::size_t i) { return i >= m_project.size(); }),
+                  indices.end());
+    if (!canEdit() || indices.empty())
+        return false;
+    m_undoStack->push(new RemoveImagesCommand(this, indices));
+    return true;
+}
+
+std::optional<int> ProjectDocument::addClass(const QString& name, const data::Rgb& color)
+{
+    if (!canEdit())
+        return std::nullopt;
+    data::ClassSchema after = schema();
+    data::LabelClass added;
+    added.id = after.nextFreeId();
+    added.name = name.toStdString();
+    added.color = color;
+    try {
+        after.add(added);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot add class %1: %2").arg(name, fromStd(e.what())));
+        return std::nullopt;
+    }
+    m_undoStack->push(new AddClassCommand(this, after, added));
+    return added.id;
+}
+
+bool ProjectDocument::renameClass(int classId, const QString& name)
+{
+    const data::LabelClass* current = schema().find(classId);
+    if (!canEdit() || !current || current->name == name.toStdString())
+        return false;
+    data::ClassSchema after = schema();
+    data::LabelClass renamed = *current;
+    renamed.name = name.toStdString();
+    try {
+        after.update(renamed);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot rename class %1: %2").arg(classId).arg(fromStd(e.what())));
+        return false;
+    }
+    m_undoStack->push(new RenameClassCommand(this, after, renamed));
+    return true;
+}
+
+bool ProjectDocument::recolourClass(int classId, const data::Rgb& color)
+{
+    const data::LabelClass* current = schema().find(classId);
+    if (!canEdit() || !current || current->color == color)
+        return false;
+    data::ClassSchema after = schema();
+    data::LabelClass recoloured = *current;
+    recoloured.color = color;
+    try {
+        after.update(recoloured);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot recolour class %1: %2").arg(classId).arg(fromStd(e.what())));
+        return false;
+    }
+    m_undoStack->push(new RecolourClassCommand(this, after, recoloured));
+    return true;
+}
+
+bool ProjectDocument::mergeClasses(int fromId, int intoId)
+{
+    if (fromId == intoId || !schema().contains(fromId) || !schema().contains(intoId))
+        return false;
+    return relabel(fromId, intoId,
+                   tr("Merge class %1 into %2").arg(fromStd(schema().find(fromId)->name), fromStd(schema().find(intoId)->name)));
+}
+
+bool ProjectDocument::deleteClass(int classId)
+{
+    if (!schema().contains(classId))
+        return false;
+    return relabel(classId, data::kUnlabelled, tr("Delete class %1").arg(fromStd(schema().find(classId)->name)));
+}
+
+bool ProjectDocument::relabel(int fromId, int toId, const QString& text)
+{
+    if (!canEdit() || !prepareLabelMapsChange() || !save())
+        return false;
+    RelabelClassesCommand::start(this, fromId, toId, text);
+    return true;
+}
+
+void ProjectDocument::pushLabelMapsEdit(QUndoCommand* command) { m_undoStack->push(command); }
+
+void ProjectDocument::noteLabelled(std::size_t index)
+{
+    if (index < m_project.size() && m_project.entry(index).status == data::LabelStatus::Unlabelled)
+        applyStatus(index, data::LabelStatus::InProgress);
+}
+
+bool ProjectDocument::prepareLabelMapsChange() { return !m_beforeLabelMapsChange || m_beforeLabelMapsChange(); }
+
+bool ProjectDocument::save()
+{
+    m_autosave->stop();
+    try {
+        m_project.save();
+    } catch (const std::exception& e) {
+        m_lastError = fromStd(e.what());
+        emit errorOccurred(m_lastError);
+        return false;
+    }
+    if (m_modified) {
+        m_modified = false;
+        emit modifiedChanged(false);
+    }
+    emit saved();
+    return true;
+}
+
+void ProjectDocument::setAutosaveDelay(int milliseconds) { m_autosave->setInterval(milliseconds); }
+
+void ProjectDocument::markModified()
+{
+    m_autosave->start();
+    if (!m_modified) {
+        m_modified = true;
+        emit modifiedChanged(true);
+    }
+}
+
+void ProjectDocument::reportError(const QString& message)
+{
+    m_lastError = message;
+    emit errorOccurred(message);
+}
+
+void ProjectDocument::applySplit(std::size_t index, data::Split split)
+{
+    m_project.setSplit(index, split);
+    markModified();
+    emit splitChanged(index);
+}
+
+void ProjectDocument::applyStatus(std::size_t index, data::LabelStatus status)
+{
+    m_project.setStatus(index, status);
+    markModified();
+    emit statusChanged(index);
+}
+
+void ProjectDocument::insertEntry(std::size_t index, const data::ImageEntry& entry)
+{
+    emit imageAboutToBeInserted(index);
+    m_project.insertEntry(index, entry);
+    markModified();
+    emit imageInserted(index);
+}
+
+void ProjectDocument::removeEntry(std::size_t index)
+{
+    emit imageAboutToBeRemoved(index);
+    m_project.removeImage(index);
+    markModified();
+    emit imageRemoved(index);
+}
+
+void ProjectDocument::applySchema(const data::ClassSchema& schema)
+{
+    m_project.setSchema(schema);
+    markModified();
+    emit schemaChanged();
+}
+
+void ProjectDocument::announceLabelMaps(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept)
+{
+    emit labelMapsChanged(changed, kept);
+    if (!kept.empty())
+        emit message(tr("%n image(s) labelled since were left as they are", nullptr, int(kept.size())));
+}
+
+std::filesystem::path ProjectDocument::newBackupFolder() const
+{
+    const auto stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    std::filesystem::path folder = data::RelabelTransaction::undoRoot(m_project.file()) / stamp.toStdString();
+    for (int n = 1; std::filesystem::exists(folder); ++n)
+        folder = data::RelabelTransaction::undoRoot(m_project.file()) / (stamp.toStdString() + "-" + std::to_string(n));
+    return folder;
+}
+
+void ProjectDocument::setBusy(bool busy)
+{
+    if (busy == m_busy)
+        return;
+    m_busy = busy;
+    emit busyChanged(busy);
+}
+
+void ProjectDocument::runJob(const QString& label, Work work, std::function<void(const QString&)> finish)
+{
+    setBusy(true);
+    m_cancel = false;
+    emit jobProgress(label, 0, 1);
+    QPointer<ProjectDocument> self(this);
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, finish = std::move(finish)] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        setBusy(false);
+        finish(error);
+    });
+    watcher->setFuture(QtConcurrent::run([self, label, work = std::move(work), cancel = &m_cancel]() -> QString {
+        auto progress = [self, label, cancel](std::size_t done, std::size_t total) {
+            // Queued: the worker never touches the document's signals directly.
+            QMetaObject::invokeMethod(self.data(), [self, label, done, total] {
+                if (self)
+                    emit self->jobProgress(label, done, total);
+            }, Qt::QueuedConnection);
+            return !cancel->load();
+        };
+        try {
+            work(progress);
+            return {};
+        } catch (const std::exception& e) {
+            return fromStd(e.what());
+        }
+    }));
+}
+
+void ProjectDocument::cancelJob() { m_cancel = true; }
+
+bool ProjectDocument::waitForIdle(int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (m_busy && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(1);
+    }
+    return !m_busy;
+}
+
+}  // namespace segstudio::document

@@ -1,0 +1,155 @@
+#include "RelabelClassesCommand.h"
+
+#include "ProjectDocument.h"
+
+#include "data/DatasetRelabeler.h"
+#include "data/LabelClass.h"
+#include "data/RelabelTransaction.h"
+
+#include <atomic>
+
+namespace segstudio::document {
+
+namespace {
+
+quint64 nextStep()
+{
+    static std::atomic<quint64> step{0};
+    return ++step;
+}
+
+ProjectDocument::ClassTable tableOf(int fromId, int toId)
+{
+    ProjectDocument::ClassTable table;
+    for (int v = 0; v < 256; ++v)
+        table[std::size_t(v)] = std::uint8_t(v == fromId ? toId : v);
+    return table;
+}
+
+}  // namespace
+
+RelabelClassesCommand::RelabelClassesCommand(ProjectDocument* document, std::shared_ptr<data::RelabelTransaction> transaction,
+                                             quint64 step, int fromId, int toId, data::ClassSchema before,
+                                             data::ClassSchema after, const QString& text)
+    : QUndoCommand(text), m_document(document), m_transaction(std::move(transaction)), m_step(step), m_fromId(fromId),
+      m_toId(toId), m_before(std::move(before)), m_after(std::move(after))
+{
+}
+
+RelabelClassesCommand::~RelabelClassesCommand() { m_transaction->discard(); }
+
+void RelabelClassesCommand::start(ProjectDocument* document, int fromId, int toId, const QString& text)
+{
+    data::ClassSchema before = document->schema();
+    data::ClassSchema after = before;
+    after.remove(fromId);
+    data::DatasetRelabeler relabeler;
+    relabeler.map(fromId, toId);
+    auto transaction = std::make_shared<data::RelabelTransaction>(document->newBackupFolder());
+    auto outcome = std::make_shared<data::RelabelTransaction::Outcome>();
+    document->runJob(
+        text,
+        [transaction, outcome, project = document->project(), relabeler, before, after](const auto& progress) {
+            try {
+                *outcome = transaction->apply(project, relabeler, before, after, progress);
+            } catch (...) {
+                transaction->undo();  // what was already replaced goes back
+                transaction->discard();
+                throw;
+            }
+            if (outcome->stopped)
+                transaction->discard();  // stopped before any map was replaced
+        },
+        [=](const QString& error) {
+            if (!error.isEmpty() || outcome->stopped) {
+                if (!error.isEmpty())
+                    document->reportError(QObject::tr("%1 failed, nothing was changed: %2").arg(text, error));
+                else
+                    emit document->message(QObject::tr("%1 cancelled, nothing was changed").arg(text));
+                return;
+            }
+            if (!commit(document, *transaction, after)) {
+                transaction->undo();  // the project file could not take the new schema
+                document->applySchema(before);
+                transaction->discard();
+                document->announceLabelMaps(outcome->changed, {});
+                return;
+            }
+            const quint64 step = nextStep();
+            document->announceRemap(step, tableOf(fromId, toId));
+            document->announceLabelMaps(outcome->changed, {});
+            document->pushLabelMapsEdit(new RelabelClassesCommand(document, transaction, step, fromId, toId, before, after, text));
+            emit document->message(QObject::tr("%1: %n label map(s) relabelled (Undo takes it back)", nullptr,
+                                               int(outcome->changed.size())).arg(text));
+        });
+}
+
+bool RelabelClassesCommand::commit(ProjectDocument* document, data::RelabelTransaction& transaction,
+                                   const data::ClassSchema& schema)
+{
+    document->applySchema(schema);
+    if (!document->save())
+        return false;
+    try {
+        transaction.settle();
+    } catch (const std::exception& e) {
+        // The maps and the project agree; only the journal is stale, and recovery would roll the
+        // step back on the next start. Say so.
+        document->reportError(QObject::tr("Could not settle the relabel journal: %1").arg(QString::fromStdString(e.what())));
+    }
+    return true;
+}
+
+void RelabelClassesCommand::undo()
+{
+    if (!m_applied || !m_document->prepareLabelMapsChange())
+        return;  // (a failed redo left nothing to undo; a failed save of the open image is reported)
+    auto outcome = std::make_shared<data::RelabelTransaction::Outcome>();
+    m_document->runJob(
+        QObject::tr("Undo %1").arg(text()), [transaction = m_transaction, outcome](const auto& progress) {
+            *outcome = transaction->undo(progress);
+        },
+        [this, outcome](const QString& error) {
+            // Even a partial undo leaves only ids the old schema knows: it is the one to save.
+            if (!error.isEmpty())
+                m_document->reportError(QObject::tr("Undo %1 stopped: %2").arg(text(), error));
+            commit(m_document, *m_transaction, m_before);
+            m_applied = false;
+            m_document->announceRemapUndone(m_step, outcome->kept);
+            m_document->announceLabelMaps(outcome->changed, outcome->kept);
+        });
+}
+
+void RelabelClassesCommand::redo()
+{
+    if (m_skipFirstRedo) {
+        m_skipFirstRedo = false;
+        return;
+    }
+    if (m_applied || !m_document->prepareLabelMapsChange())
+        return;
+    auto outcome = std::make_shared<data::RelabelTransaction::Outcome>();
+    m_document->runJob(
+        QObject::tr("Redo %1").arg(text()),
+        [transaction = m_transaction, outcome, project = m_document->project()](const auto& progress) {
+            try {
+                *outcome = transaction->redo(project, progress);
+            } catch (...) {
+                transaction->undo();
+                throw;
+            }
+        },
+        [this, outcome](const QString& error) {
+            if (!error.isEmpty()) {
+                m_document->reportError(QObject::tr("Redo %1 failed, nothing was changed: %2").arg(text(), error));
+                commit(m_document, *m_transaction, m_before);
+                return;
+            }
+            commit(m_document, *m_transaction, m_after);
+            m_applied = true;
+            m_document->announceRemap(m_step, tableOf(m_fromId, m_toId));
+            m_document->announceLabelMaps(outcome->changed, {});
+        });
+}
+
+}  // namespace segstudio::document

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "ChangeSchemaCommand.h"
+
+namespace segstudio::document {
+
+// Renames a class; its id, and so every label map, stays as it is.
+class RenameClassCommand : public ChangeSchemaCommand {
+public:
+    RenameClassCommand(ProjectDocument* document, data::ClassSchema after, const data::LabelClass& renamed);
+};
+
+}  // namespace segstudio::document

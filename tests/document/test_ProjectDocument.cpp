@@ -1,0 +1,214 @@
+#include "document/ProjectDocument.h"
+
+#include "data/LabelMapIO.h"
+#include "data/Project.h"
+#include "data/RelabelTransaction.h"
+#include "run/AtomicFile.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <functional>
+#include <map>
+
+using namespace segstudio;
+using segstudio::document::ProjectDocument;
+namespace fs = std::filesystem;
+
+namespace {
+
+data::ClassSchema fourClasses()
+{
+    return data::ClassSchema({{0, "road", {128, 64, 128}, "1"},
+                              {1, "car", {64, 0, 128}, "2"},
+                              {2, "sky", {128, 128, 128}, ""},
+                              {3, "tree", {128, 128, 0}, ""}});
+}
+
+// Six images, five with label maps striped in classes 0..3, the project file saved.
+std::unique_ptr<ProjectDocument> makeDocument(const QTemporaryDir& dir)
+{
+    const fs::path root = dir.path().toStdString();
+    data::Project project(root / "p.segstudio", fourClasses());
+    for (int i = 0; i < 6; ++i) {
+        const fs::path image = root / ("img" + std::to_string(i) + ".png");
+        run::writeFileAtomically(image, std::string("pixels"));
+        const std::size_t index = project.addImage(image, i % 2 ? data::Split::Train : data::Split::Val);
+        if (i == 5)
+            continue;
+        cv::Mat labels(10, 14, CV_8UC1);
+        for (int y = 0; y < labels.rows; ++y)
+            labels.row(y).setTo(y == 0 ? 255 : (y + i) % 4);
+        fs::create_directories(project.labelMapPath(index).parent_path());
+        data::writeLabelMap(project.labelMapPath(index), labels, project.schema());
+    }
+    project.save();
+    auto document = ProjectDocument::open(project.file());
+    document->setAutosaveDelay(0);
+    return document;
+}
+
+// What an edit must give back exactly: the project file and every label map.
+std::map<std::string, std::string> snapshot(ProjectDocument& document)
+{
+    document.waitForIdle();
+    if (document.isModified())
+        document.save();
+    std::map<std::string, std::string> files;
+    files["project"] = run::readFile(document.project().file());
+    const fs::path labels = document.project().labelRoot();
+    for (const auto& entry : fs::directory_iterator(labels))
+        files[entry.path().filename().string()] = run::readFile(entry.path());
+    return files;
+}
+
+}  // namespace
+
+class TestProjectDocument : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Each command: do, undo, redo give the exact bytes of the project file and label maps.
+    void eachCommandUndoesAndRedoesToTheByte_data()
+    {
+        QTest::addColumn<QString>("edit");
+        for (const char* edit : {"split", "status", "add images", "remove images", "add class", "rename class",
+                                 "recolour class", "merge classes", "delete class"})
+            QTest::newRow(edit) << QString::fromLatin1(edit);
+    }
+
+    void eachCommandUndoesAndRedoesToTheByte()
+    {
+        QFETCH(QString, edit);
+        QTemporaryDir dir;
+        auto document = makeDocument(dir);
+        ProjectDocument& doc = *document;
+        const fs::path root = dir.path().toStdString();
+        const std::map<QString, std::function<bool()>> edits = {
+            {QStringLiteral("split"), [&] { return doc.setSplit({0, 2, 3}, data::Split::Test); }},
+            {QStringLiteral("status"), [&] { return doc.setStatus({1, 4}, data::LabelStatus::Reviewed); }},
+            {QStringLiteral("add images"),
+             [&] {
+                 run::writeFileAtomically(root / "new.png", std::string("x"));
+                 return doc.addImages({root / "new.png", root / "img0.png"}, data::Split::Train) == 1;  // img0: a duplicate
+             }},
+            {QStringLiteral("remove images"), [&] { return doc.removeImages({4, 1, 2}); }},
+            {QStringLiteral("add class"), [&] { return doc.addClass(QStringLiteral("bus"), {1, 2, 3}) == 4; }},
+            {QStringLiteral("rename class"), [&] { return doc.renameClass(2, QStringLiteral("heaven")); }},
+            {QStringLiteral("recolour class"), [&] { return doc.recolourClass(3, {9, 9, 9}); }},
+            {QStringLiteral("merge classes"), [&] { return doc.mergeClasses(1, 3); }},
+            {QStringLiteral("delete class"), [&] { return doc.deleteClass(2); }},
+        };
+        const auto before = snapshot(doc);
+        QVERIFY(edits.at(edit)());
+        const auto after = snapshot(doc);
+        QVERIFY(after != before);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.undoStack()->undo();
+        QVERIFY(snapshot(doc) == before);
+        doc.undoStack()->redo();
+        QVERIFY(snapshot(doc) == after);
+        doc.undoStack()->undo();
+        QVERIFY(snapshot(doc) == before);
+    }
+
+    void mergeRelabelsTheDatasetAndTellsTheViews()
+    {
+        QTemporaryDir dir;
+        auto doc = makeDocument(dir);
+        QSignalSpy busy(doc.get(), &ProjectDocument::busyChanged);
+        QSignalSpy remapped(doc.get(), &ProjectDocument::classesRemapped);
+        QSignalSpy changed(doc.get(), &ProjectDocument::labelMapsChanged);
+        QVERIFY(doc->mergeClasses(1, 2));
+        QVERIFY(doc->isBusy());
+        QVERIFY(!doc->setSplit({0}, data::Split::Test));  // refused while the job runs
+        QVERIFY(doc->waitForIdle());
+        QCOMPARE(busy.count(), 2);
+        QCOMPARE(remapped.count(), 1);
+        const auto table = remapped.at(0).at(1).value<ProjectDocument::ClassTable>();
+        QCOMPARE(int(table[1]), 2);
+        QCOMPARE(int(table[3]), 3);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(!doc->schema().contains(1));
+        for (std::size_t i = 0; i < 5; ++i)
+            QCOMPARE(cv::countNonZero(data::readLabelMap(doc->project().labelMapPath(i), doc->schema()) == 1), 0);
+        QCOMPARE(data::Project::load(doc->project().file()).schema(), doc->schema());
+    }
+
+    void cancelledMergeChangesNothing()
+    {
+        QTemporaryDir dir;
+        auto doc = makeDocument(dir);
+        const auto before = snapshot(*doc);
+        QVERIFY(doc->deleteClass(0));
+        doc->cancelJob();
+        QVERIFY(doc->waitForIdle());
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QVERIFY(doc->schema().contains(0));
+        QVERIFY(snapshot(*doc) == before);
+    }
+
+    void theOpenImageIsSavedBeforeTheMapsChange()
+    {
+        QTemporaryDir dir;
+        auto doc = makeDocument(dir);
+        int saves = 0;
+        doc->setBeforeLabelMapsChange([&] { return ++saves > 1; });  // the first save fails
+        QVERIFY(!doc->mergeClasses(1, 2));
+        QVERIFY(!doc->isBusy());
+        QVERIFY(doc->mergeClasses(1, 2));
+        QVERIFY(doc->waitForIdle());
+        doc->undoStack()->undo();
+        QVERIFY(doc->waitForIdle());
+        QCOMPARE(saves, 3);
+    }
+
+    // A merge whose process died after the maps were replaced (the journal still says "changing")
+    // is rolled back when the project is opened again: maps and class list agree.
+    void anInterruptedMergeIsRecoveredOnOpen()
+    {
+        QTemporaryDir dir;
+        fs::path file;
+        std::map<std::string, std::string> before;
+        {
+            auto doc = makeDocument(dir);
+            file = doc->project().file();
+            before = snapshot(*doc);
+        }
+        data::Project project = data::Project::load(file);
+        data::DatasetRelabeler relabeler;
+        relabeler.map(3, 0);
+        data::ClassSchema after = project.schema();
+        after.remove(3);
+        data::RelabelTransaction step(data::RelabelTransaction::undoRoot(file) / "crashed");
+        QVERIFY(!step.apply(project, relabeler, project.schema(), after).changed.empty());
+        project.setSchema(after);
+        project.save();  // ... and the process dies here, before settle()
+
+        auto reopened = ProjectDocument::open(file);
+        QCOMPARE(reopened->recoveredSteps().size(), 1);
+        QVERIFY(reopened->schema().contains(3));
+        QVERIFY(snapshot(*reopened) == before);
+    }
+
+    void removingAndReinsertingTellsTheViewsRowByRow()
+    {
+        QTemporaryDir dir;
+        auto doc = makeDocument(dir);
+        QSignalSpy removed(doc.get(), &ProjectDocument::imageRemoved);
+        QSignalSpy inserted(doc.get(), &ProjectDocument::imageInserted);
+        QVERIFY(doc->removeImages({1, 3}));
+        QCOMPARE(removed.count(), 2);
+        QCOMPARE(removed.at(0).at(0).value<std::size_t>(), std::size_t(3));  // descending: indices stay valid
+        QCOMPARE(removed.at(1).at(0).value<std::size_t>(), std::size_t(1));
+        doc->undoStack()->undo();
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(inserted.at(0).at(0).value<std::size_t>(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(doc->project().entry(3).image), QStringLiteral("img3.png"));
+    }
+};
+
+QTEST_MAIN(TestProjectDocument)
+#include "test_ProjectDocument.moc"
