@@ -323,8 +323,9 @@ void ProjectDocument::setBusy(bool busy)
     emit busyChanged(busy);
 }
 
-void ProjectDocument::runJob(const QString& label, Work work, std::function<void(const QString&)> finish)
+void ProjectDocument::runJob(const QString& label, Work work, std::function<void(const QString&)> finish, bool cancellable)
 {
+    m_cancellable = cancellable;
     setBusy(true);
     m_cancel = false;
     emit jobProgress(label, 0, 1);

@@ -93,24 +93,32 @@ public:
     bool waitForIdle(int timeoutMs = 60000);  // spins the event loop (tests, benchmarks, shutdown)
     using Work = std::function<void(const std::function<bool(std::size_t, std::size_t)>& progress)>;
     // Runs work on a worker while the document is busy; then finish(error) on this thread ("" on
-    // success). For the commands.
-    void runJob(const QString& label, Work work, std::function<void(const QString& error)> finish);
+    // success). For the commands. Only a job that can roll itself back is cancellable (the first
+    // step of a merge); an undo or redo runs to its end.
+    void runJob(const QString& label, Work work, std::function<void(const QString& error)> finish, bool cancellable = false);
+    bool jobCancellable() const { return m_busy && m_cancellable; }
     bool jobCancelled() const { return m_cancel.load(); }
     std::filesystem::path newBackupFolder() const;  // <project>/.segstudio-undo/<stamp>
 
     // Called by the commands (redo/undo) only: change the project and tell the views.
     void applySplit(std::size_t index, data::Split split);
     void applyStatus(std::size_t index, data::LabelStatus status);
+    void beginEntryChanges() { emit entriesAboutToChange(); }
+    void endEntryChanges() { emit entriesChanged(); }
     void insertEntry(std::size_t index, const data::ImageEntry& entry);
     void removeEntry(std::size_t index);
     void applySchema(const data::ClassSchema& schema);
     void announceLabelMaps(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept);
+    void announceReplacedMaps(const std::vector<std::size_t>& changed) { emit labelMapsReplaced(changed); }
     void announceRemap(quint64 step, const ClassTable& table) { emit classesRemapped(step, table); }
     void announceRemapUndone(quint64 step, const std::vector<std::size_t>& kept) { emit classesRemapUndone(step, kept); }
     void reportError(const QString& message);
     void markModified();
 
 signals:
+    // Around a command's batch of insertions/removals (views that key work by row start over).
+    void entriesAboutToChange();
+    void entriesChanged();
     void imageAboutToBeInserted(std::size_t index);
     void imageInserted(std::size_t index);
     void imageAboutToBeRemoved(std::size_t index);
@@ -120,6 +128,9 @@ signals:
     void schemaChanged();
     // Label maps rewritten on disk by a project command (the kept ones were left as they were).
     void labelMapsChanged(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept);
+    // New content the open image must reload (Accept Prediction); a merge/delete is followed in
+    // memory instead (classesRemapped), keeping the pixel history.
+    void labelMapsReplaced(const std::vector<std::size_t>& changed);
     // A merge/delete step mapped class ids (the open image follows in memory, keeping its history);
     // its undo restored the maps except the kept ones.
     void classesRemapped(quint64 step, const ClassTable& table);
@@ -144,6 +155,7 @@ private:
     QTimer* m_autosave;
     bool m_modified = false;
     bool m_busy = false;
+    bool m_cancellable = false;
     std::atomic<bool> m_cancel{false};
     QString m_lastError;
     BeforeLabelMapsChange m_beforeLabelMapsChange;

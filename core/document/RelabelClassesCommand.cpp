@@ -81,7 +81,8 @@ void RelabelClassesCommand::start(ProjectDocument* document, int fromId, int toI
             document->pushLabelMapsEdit(new RelabelClassesCommand(document, transaction, step, fromId, toId, before, after, text));
             emit document->message(QObject::tr("%1: %n label map(s) relabelled (Undo takes it back)", nullptr,
                                                int(outcome->changed.size())).arg(text));
-        });
+        },
+        true);
 }
 
 bool RelabelClassesCommand::commit(ProjectDocument* document, data::RelabelTransaction& transaction,

@@ -13,16 +13,20 @@ RemoveImagesCommand::RemoveImagesCommand(ProjectDocument* document, const std::v
 
 void RemoveImagesCommand::undo()
 {
+    m_document->beginEntryChanges();
     // Ascending: each entry goes back to the index it had, the ones before it being back already.
     for (const auto& [index, entry] : m_removed)
         m_document->insertEntry(index, entry);
+    m_document->endEntryChanges();
 }
 
 void RemoveImagesCommand::redo()
 {
+    m_document->beginEntryChanges();
     // Descending, so the indices still to remove do not shift.
     for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it)
         m_document->removeEntry(it->first);
+    m_document->endEntryChanges();
 }
 
 }  // namespace segstudio::document

@@ -28,6 +28,18 @@ void LabelPatch::apply(cv::Mat& labels, bool after) const
     }
 }
 
+void LabelPatch::remap(const std::array<std::uint8_t, 256>& table)
+{
+    // Runs are (length - 1, value) pairs: only every second byte is a value. Neighbouring runs may
+    // now hold the same value; decoding does not care.
+    for (Tile& tile : m_tiles) {
+        for (auto* runs : {&tile.before, &tile.after}) {
+            for (std::size_t i = 1; i < runs->size(); i += 2)
+                (*runs)[i] = table[(*runs)[i]];
+        }
+    }
+}
+
 std::vector<std::uint8_t> LabelPatch::encode(const cv::Mat& tile)
 {
     std::vector<std::uint8_t> runs;

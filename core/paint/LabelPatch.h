@@ -2,6 +2,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,8 @@ public:
 
     void applyBefore(cv::Mat& labels) const;
     void applyAfter(cv::Mat& labels) const;
+    // Every value v, before and after, becomes table[v] (a class merged or deleted after the edit).
+    void remap(const std::array<std::uint8_t, 256>& table);
 
     static std::vector<std::uint8_t> encode(const cv::Mat& tile);
     static void decode(const std::vector<std::uint8_t>& runs, cv::Mat& tile);

@@ -55,7 +55,7 @@ private:
                 *prompted = found;
             return restore;
         });
-        editor->setProject(test.project.get());
+        editor->setDocument(test.document.get());
         editor->canvas()->setFixedSize(256, 256);
         editor->show();
         editor->canvas()->fitToWindow();
@@ -122,13 +122,13 @@ private slots:
         QVERIFY(ui::LabelingTips::seen());
         QVERIFY(editor->openImage(1));
         QVERIFY(!tips->isVisible());
-        editor->setProject(nullptr);
+        editor->setDocument(nullptr);
         auto second = makeEditor(test);
         QVERIFY(second->openImage(0));
         QVERIFY(!second->labelingTips()->isVisible());
         second->labelingTips()->showAgain();
         QVERIFY(second->labelingTips()->isVisible());
-        second->setProject(nullptr);
+        second->setDocument(nullptr);
         QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);
     }
 
@@ -630,7 +630,7 @@ private slots:
             drag(editor->canvas(), {{3, 3}, {60, 20}});
             painted = editor->document()->labels().clone();
             QVERIFY(editor->writeRecovery());
-            // "Crash": the editor goes away without saving (no setProject(nullptr), no save()).
+            // "Crash": the editor goes away without saving (no setDocument(nullptr), no save()).
         }
         QVERIFY(!std::filesystem::exists(test.project->labelMapPath(1)));
         data::RecoveryStore store(test.project->root());
@@ -795,6 +795,7 @@ private slots:
         }
         QVERIFY(editor->openImage(0));
         QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(test.document->waitForIdle());
         QVERIFY(!test.project->schema().contains(1));
         for (std::size_t i = 0; i < 2; ++i) {
             const cv::Mat map = data::readLabelMap(test.project->labelMapPath(i), test.project->schema());
@@ -803,10 +804,57 @@ private slots:
         }
         QCOMPARE(cv::countNonZero(editor->document()->labels() == 2), 32 * 64);  // the open image too
         QVERIFY(editor->deleteClass(2));
+        QVERIFY(test.document->waitForIdle());
         const cv::Mat map = data::readLabelMap(test.project->labelMapPath(1), test.project->schema());
         QCOMPARE(cv::countNonZero(map == 255), 32 * 64);
         // The project file on disk carries the new schema.
         QVERIFY(!data::Project::load(test.project->file()).schema().contains(2));
+    }
+
+    // Class operations are project commands: they never wipe the open image's pixel history. A
+    // merge maps the history's ids too (undoing a stroke never brings the merged class back), and
+    // undoing the merge gives back the exact pixels of before.
+    void pixelHistorySurvivesClassOperations()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QUndoStack* pixels = editor->document()->undoStack();
+        editor->toolSettings()->setCurrentClass(1);
+        drag(editor->canvas(), {{4, 8}, {40, 8}});
+        editor->toolSettings()->setCurrentClass(2);
+        drag(editor->canvas(), {{4, 30}, {40, 30}});
+        QCOMPARE(pixels->count(), 2);
+        QVERIFY(editor->save());
+        const cv::Mat beforeMerge = editor->document()->labels().clone();
+        QVERIFY(cv::countNonZero(beforeMerge == 1) > 0);
+
+        QVERIFY(editor->renameClass(0, QStringLiteral("street")));
+        QVERIFY(editor->recolourClass(2, QColor(10, 200, 10)));
+        QVERIFY(editor->addClass(QStringLiteral("bus"), QColor(200, 200, 0)).has_value());
+        QCOMPARE(pixels->count(), 2);
+        QCOMPARE(pixels->index(), 2);
+
+        QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(test.document->waitForIdle());
+        QCOMPARE(editor->document()->undoStack(), pixels);  // the same image, the same history
+        QCOMPARE(pixels->count(), 2);
+        QVERIFY(!editor->isModified());
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 0);
+        pixels->undo();  // the class-2 stroke goes; what it painted over is back, with ids mapped
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 0);
+        QVERIFY(cv::countNonZero(editor->document()->labels() == 2) > 0);
+        pixels->redo();
+        QVERIFY(!editor->isModified());
+
+        test.document->undoStack()->undo();  // the merge
+        QVERIFY(test.document->waitForIdle());
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != beforeMerge), 0);
+        QVERIFY(!editor->isModified());
+        pixels->undo();
+        pixels->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
+        QCOMPARE(test.project->schema().find(0)->name, std::string("street"));
     }
 
     void lockGuardsAgainstSecondWriter()
@@ -815,9 +863,10 @@ private slots:
         // A live foreign process holds the lock: pid 1 always exists.
         std::ofstream(test.project->file().string() + ".lock") << "{\"pid\": 1, \"host\": \""
                                                                 << data::ProjectLock::currentProcess().host << "\"}";
+        auto document = document::ProjectDocument::open(test.project->file());  // opened while pid 1 holds it
         ui::LabelEditor editor;
         QSignalSpy errors(&editor, &ui::LabelEditor::errorOccurred);
-        editor.setProject(test.project.get());
+        editor.setDocument(document.get());
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.first().first().toString().contains(QStringLiteral("another SegStudio")));
     }

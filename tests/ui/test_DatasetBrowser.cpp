@@ -2,6 +2,7 @@
 #include "app/DatasetBrowser.h"
 #include "app/ImageFilterProxyModel.h"
 #include "app/ImageListModel.h"
+#include "document/ProjectDocument.h"
 
 #include <QComboBox>
 #include <QStandardPaths>
@@ -27,12 +28,13 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_project = segstudio::test::writeProject(m_dir.path(), {{"a.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
                                                                  {"b.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
+        m_document = std::make_unique<segstudio::document::ProjectDocument>(m_project);
     }
 
     void iouColumnAndSortEntryOnlyWhileThereIsAnIoU()
     {
         DatasetBrowser browser;
-        browser.setProject(&m_project);
+        browser.setDocument(m_document.get());
         auto* sortKey = browser.findChild<QComboBox*>(QStringLiteral("sortKey"));
         QVERIFY(sortKey);
         const int iou = int(ImageFilterProxyModel::SortKey::IoU);
@@ -54,8 +56,8 @@ private slots:
 
         // A reset (another project, or the same again) keeps the column hidden.
         browser.model()->setIoU(0, 0.9);
-        browser.setProject(nullptr);
-        browser.setProject(&m_project);
+        browser.setDocument(nullptr);
+        browser.setDocument(m_document.get());
         QVERIFY(browser.listView()->isColumnHidden(ImageListModel::IoUColumn));
         QCOMPARE(sortKey->findData(iou), -1);
     }
@@ -75,6 +77,7 @@ private slots:
 private:
     QTemporaryDir m_dir;
     segstudio::data::Project m_project;
+    std::unique_ptr<segstudio::document::ProjectDocument> m_document;
 };
 
 QTEST_MAIN(TestDatasetBrowser)

@@ -1,6 +1,7 @@
 #include "UiTestProject.h"
 #include "app/ImageFilterProxyModel.h"
 #include "app/ImageListModel.h"
+#include "document/ProjectDocument.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -46,7 +47,8 @@ private slots:
                            {"bravo.png", Split::Test, LabelStatus::Reviewed, {1}, 3},
                            {"echo_street.png", Split::Train, LabelStatus::Labelled, {1, 2}, 2}});
         std::filesystem::remove(m_project.imagePath(2));  // charlie: a problem
-        m_model.setProject(&m_project);
+        m_document = std::make_unique<segstudio::document::ProjectDocument>(m_project);
+        m_model.setDocument(m_document.get());
         QSignalSpy finished(&m_model, &ImageListModel::statsFinished);
         QVERIFY(finished.wait(5000));
         m_proxy.setSourceModel(&m_model);
@@ -158,7 +160,8 @@ private slots:
                                                                   {"A.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
         ImageListModel model;
         QSignalSpy finished(&model, &ImageListModel::statsFinished);
-        model.setProject(&project);
+        segstudio::document::ProjectDocument document(project);
+        model.setDocument(&document);
         QVERIFY(model.statsComplete() || finished.wait(5000));
         ExposedProxy proxy;
         proxy.setSourceModel(&model);
@@ -195,17 +198,18 @@ private slots:
     {
         m_proxy.setSplitFilter(Split::Test);
         QCOMPARE(visibleNames(m_proxy), segstudio::test::strings({"bravo.png"}));
-        m_model.setSplit({1}, Split::Test);  // alpha
+        m_document->setSplit({1}, Split::Test);  // alpha
         QCOMPARE(visibleNames(m_proxy), (segstudio::test::strings({"alpha.png", "bravo.png"})));
         QCOMPARE(m_proxy.rowOfEntry(1), 0);
         QCOMPARE(m_proxy.entryOfRow(1), std::size_t(3));
         QCOMPARE(m_proxy.rowOfEntry(0), -1);  // delta is filtered out
-        m_model.setSplit({1}, Split::Val);
+        m_document->setSplit({1}, Split::Val);
     }
 
 private:
     QTemporaryDir m_dir;
     segstudio::data::Project m_project;
+    std::unique_ptr<segstudio::document::ProjectDocument> m_document;
     ImageListModel m_model;
     ImageFilterProxyModel m_proxy;
 };

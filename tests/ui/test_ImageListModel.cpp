@@ -2,12 +2,14 @@
 #include "app/ImageListModel.h"
 #include "app/LabelStatsLoader.h"
 #include "app/ThumbnailCache.h"
+#include "document/ProjectDocument.h"
 
 #include <QIcon>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 #include <fstream>
 #include <memory>
 
@@ -30,20 +32,23 @@ private slots:
             m_dir->path(), {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
                            {"b.png", Split::Val, LabelStatus::InProgress, {2}, 1},
                            {"c.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
+        m_document = std::make_unique<segstudio::document::ProjectDocument>(m_project);
     }
+
+    void cleanup() { m_document.reset(); }
 
     void rowsAndColumnsFollowTheProject()
     {
         ImageListModel model;
         QCOMPARE(model.rowCount(), 0);
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.columnCount(), int(ImageListModel::ColumnCount));
         QCOMPARE(model.index(1, ImageListModel::NameColumn).data().toString(), QStringLiteral("images/b.png"));
         QCOMPARE(model.index(1, ImageListModel::SplitColumn).data().toString(), QStringLiteral("Val"));
         QCOMPARE(model.index(1, ImageListModel::StatusColumn).data().toString(), QStringLiteral("In progress"));
         QCOMPARE(model.index(2, 0).data(ImageListModel::EntryIndexRole).toULongLong(), 2ULL);
-        model.setProject(nullptr);
+        model.setDocument(nullptr);
         QCOMPARE(model.rowCount(), 0);
     }
 
@@ -51,9 +56,9 @@ private slots:
     void splitAndStatusNamesAreTheSharedOnes()
     {
         ImageListModel model;
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         for (int row = 0; row < model.rowCount(); ++row) {
-            const auto& entry = m_project.entry(std::size_t(row));
+            const auto& entry = m_document->project().entry(std::size_t(row));
             QCOMPARE(model.index(row, ImageListModel::SplitColumn).data().toString(), ImageListModel::splitName(entry.split));
             QCOMPARE(model.index(row, ImageListModel::StatusColumn).data().toString(),
                      ImageListModel::statusName(entry.status));
@@ -66,7 +71,7 @@ private slots:
     {
         ImageListModel model;
         QSignalSpy finished(&model, &ImageListModel::statsFinished);
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         QVERIFY(finished.wait(5000));
         QVERIFY(model.statsComplete());
         QCOMPARE(model.index(0, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 1.0);
@@ -90,7 +95,7 @@ private slots:
         }
         ImageListModel model;
         QSignalSpy finished(&model, &ImageListModel::statsFinished);
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         QVERIFY(finished.wait(5000));
         QCOMPARE(model.problemRows(), (QList<int>{0, 2}));
         const QString missing = model.index(0, 0).data(ImageListModel::ProblemRole).toString();
@@ -100,43 +105,46 @@ private slots:
         QCOMPARE(model.index(1, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.5);
     }
 
-    void setSplitAndStatusChangeTheProject()
+    // The model is a read-only view: edits go to the document and come back as row changes.
+    void documentEditsShowAsRowChanges()
     {
         ImageListModel model;
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        QSignalSpy modified(&model, &ImageListModel::projectModified);
-        model.setSplit({0, 2}, Split::Val);
-        QVERIFY(m_project.entry(0).split == Split::Val);
-        QVERIFY(m_project.entry(2).split == Split::Val);
-        QVERIFY(m_project.entry(1).split == Split::Val);
+        QVERIFY(m_document->setSplit({0, 2, 1}, Split::Val));
         QCOMPARE(changed.count(), 2);  // row 1 was already val
-        QCOMPARE(modified.count(), 1);
-        model.setStatus({1}, LabelStatus::Reviewed);
-        QVERIFY(m_project.entry(1).status == LabelStatus::Reviewed);
+        QCOMPARE(model.index(2, 0).data(ImageListModel::SplitRole).toInt(), int(Split::Val));
+        QVERIFY(m_document->setStatus({1}, LabelStatus::Reviewed));
         QCOMPARE(model.index(1, 0).data(ImageListModel::StatusRole).toInt(), int(LabelStatus::Reviewed));
-        model.setStatus({1}, LabelStatus::Reviewed);
-        QCOMPARE(modified.count(), 2);  // no change, no signal
+        QVERIFY(!m_document->setStatus({1}, LabelStatus::Reviewed));  // no change, no command
+        m_document->undoStack()->undo();
+        QCOMPARE(model.index(1, 0).data(ImageListModel::StatusRole).toInt(), int(LabelStatus::InProgress));
+        m_document->undoStack()->undo();
+        QCOMPARE(model.index(2, 0).data(ImageListModel::SplitRole).toInt(), int(Split::Test));
     }
 
-    void removeEntriesDropsRowsAndRecomputes()
+    void removedImagesLeaveAndComeBackWithUndo()
     {
         ImageListModel model;
         QSignalSpy finished(&model, &ImageListModel::statsFinished);
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         QVERIFY(finished.wait(5000));
-        model.removeEntries({0});
-        QCOMPARE(m_project.size(), std::size_t(2));
+        QVERIFY(m_document->removeImages({0}));
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, 0).data(ImageListModel::PathRole).toString(), QStringLiteral("images/b.png"));
         QVERIFY(finished.wait(5000));
         QCOMPARE(model.index(0, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 0.5);
+        m_document->undoStack()->undo();
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(0, 0).data(ImageListModel::PathRole).toString(), QStringLiteral("images/a.png"));
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(model.index(0, 0).data(ImageListModel::LabelledFractionRole).toDouble(), 1.0);
     }
 
     void liveLabelledFractionAndIoU()
     {
         ImageListModel model;
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         QVERIFY(!model.hasIoU());
         QCOMPARE(model.index(2, 0).data(ImageListModel::IoURole).toDouble(), -1.0);
         model.setLabelledFraction(2, 0.25);
@@ -151,7 +159,7 @@ private slots:
     void nameColumnDecorationIsTheThumbnail()
     {
         ImageListModel model;
-        model.setProject(&m_project);
+        model.setDocument(m_document.get());
         const QModelIndex name = model.index(0, ImageListModel::NameColumn);
         QSignalSpy ready(model.thumbnails(), &segstudio::ui::ThumbnailCache::thumbnailReady);
         // Asking queues the thumbnail; until it is made there is no decoration.
@@ -166,6 +174,7 @@ private slots:
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
     segstudio::data::Project m_project;
+    std::unique_ptr<segstudio::document::ProjectDocument> m_document;
 };
 
 QTEST_MAIN(TestImageListModel)

@@ -8,6 +8,9 @@
 #include "app/ShortcutsDialog.h"
 #include "app/TrainingDock.h"
 #include "app/StartPage.h"
+#include "document/ProjectDocument.h"
+#include "paint/RegionMask.h"
+#include "paint/WriteGuard.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
@@ -312,9 +315,61 @@ private slots:
             MainWindow window;
             QVERIFY2(window.openProject(file), qPrintable(window.lastError()));
             // Schedules the delayed project save; the window goes before it would fire.
-            window.browser()->model()->setSplit({1}, Split::Test);
+            window.document()->setSplit({1}, Split::Test);
         }
         QCOMPARE(int(segstudio::data::Project::load(file.toStdString()).entry(1).split), int(Split::Test));
+    }
+
+    // Issue 13: merging two classes is one project edit that Edit > Undo takes back: the label
+    // maps, the editor's pixels (and its pixel history) and the browser's class counts follow.
+    void mergeClassesThenUndoInTheWindow()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::InProgress, {0, 1}, 1},
+                                                   {"beta.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0},
+                                                   {"gamma.png", Split::Train, LabelStatus::Labelled, {2}, 0}});
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        auto* editor = window.editor();
+        auto* model = window.browser()->model();
+        QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
+        QTRY_VERIFY(model->statsComplete());
+        const auto classesOf = [model](int row) { return model->index(row, ImageListModel::ClassesColumn).data().toString(); };
+        QCOMPARE(classesOf(1), QStringLiteral("car, sky"));
+        const cv::Mat before = editor->document()->labels().clone();
+        QVERIFY(cv::countNonZero(before == 1) > 0);
+        // A stroke first: the pixel history must outlive the merge and its undo.
+        editor->document()->paintRegion(segstudio::paint::RegionMask::ofValue(before, 255), 0, segstudio::paint::WriteGuard(), QStringLiteral("stroke"));
+        QVERIFY(editor->save());
+        const cv::Mat painted = editor->document()->labels().clone();
+
+        QVERIFY(editor->mergeClasses(1, 2));  // car into sky, what the Classes panel's Merge does
+        QVERIFY(window.document()->isBusy());
+        QVERIFY(window.document()->waitForIdle());
+        QVERIFY(!window.project()->schema().contains(1));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 0);
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 2), cv::countNonZero(painted == 1));
+        QTRY_VERIFY(model->statsComplete());
+        QTRY_COMPARE(classesOf(1), QStringLiteral("sky"));
+        QCOMPARE(classesOf(0), QStringLiteral("road, sky"));
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+
+        QVERIFY(window.undoAction()->isEnabled());
+        QVERIFY2(window.undoAction()->text().contains(QStringLiteral("Merge")), qPrintable(window.undoAction()->text()));
+        window.undoAction()->trigger();
+        QVERIFY(window.document()->waitForIdle());
+        QVERIFY(window.project()->schema().contains(1));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != painted), 0);
+        QTRY_VERIFY(model->statsComplete());
+        QTRY_COMPARE(classesOf(1), QStringLiteral("car, sky"));
+        QCOMPARE(classesOf(0), QStringLiteral("road, car"));
+        QVERIFY(!editor->isModified());
+        // Undo goes on into the image's own history: the stroke.
+        editor->document()->undoStack()->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != before), 0);
     }
 
     void aFailedOpenKeepsTheOpenProject()
@@ -327,7 +382,7 @@ private slots:
 
         MainWindow window;
         QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
-        segstudio::data::Project* good = window.project();
+        const segstudio::data::Project* good = window.project();
         QVERIFY(!window.openProject(corrupt));
         QVERIFY(!window.lastError().isEmpty());
         QCOMPARE(window.project(), good);

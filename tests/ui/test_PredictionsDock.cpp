@@ -3,6 +3,7 @@
 #include "app/ImageListModel.h"
 #include "app/PredictionService.h"
 #include "app/PredictionsDock.h"
+#include "document/ProjectDocument.h"
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/PredictionCache.h"
@@ -90,12 +91,13 @@ private slots:
         QVERIFY(missing[0].problem.find("no prediction") != std::string::npos);
         writePrediction("gamma", allRoad);
 
+        segstudio::document::ProjectDocument document(project);
         ImageListModel model;
-        model.setProject(&project);
+        model.setDocument(&document);
         QVERIFY(!model.hasIoU());
         PredictionsDock dock;
         dock.setTrainer(writeFakeTrainer(dir.path()));
-        dock.setProject(&project, &model);
+        dock.setDocument(&document, &model);
         QVERIFY(!dock.predictValidation());  // no run selected
         // Choosing a run whose predictions are on disk (from an earlier session) scores them: the
         // IoU column is back after a restart without predicting again (issue 9.18).

@@ -15,6 +15,7 @@
 #include "app/TrainingDock.h"
 #include "app/TrainingLauncher.h"
 #include "app/TrainingMonitor.h"
+#include "document/ProjectDocument.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -740,11 +741,12 @@ private slots:
         QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Finished"));
         QCOMPARE(dock.infoPanel()->progressPercent(), 100);
 
+        segstudio::document::ProjectDocument document(project);
         ImageListModel model;
-        model.setProject(&project);
+        model.setDocument(&document);
         segstudio::ui::PredictionsDock predictions;
         predictions.setTrainer(trainer);
-        predictions.setProject(&project, &model);
+        predictions.setDocument(&document, &model);
         predictions.setRunDirectory(dock.currentRunDirectory());
         QSignalSpy predicted(&predictions, &segstudio::ui::PredictionsDock::finished);
         QVERIFY(predictions.predictValidation());

@@ -1,5 +1,7 @@
 #include "DatasetBrowser.h"
 
+#include "document/ProjectDocument.h"
+
 #include "ImageFilterProxyModel.h"
 #include "ImageListModel.h"
 #include "ImageNavigator.h"
@@ -218,10 +220,14 @@ void DatasetBrowser::createActions()
     connect(m_overlayAction, &QAction::toggled, m_model, &ImageListModel::setOverlayEnabled);
 }
 
-void DatasetBrowser::setProject(data::Project* project)
+void DatasetBrowser::setDocument(document::ProjectDocument* document)
 {
     m_lastEmitted.reset();
-    m_model->setProject(project);
+    if (m_model->document())
+        disconnect(m_model->document(), nullptr, this, nullptr);
+    m_model->setDocument(document);
+    if (document)
+        connect(document, &document::ProjectDocument::schemaChanged, this, &DatasetBrowser::fillClassFilter);
     fillClassFilter();
     updateSummary();
 }
@@ -231,7 +237,7 @@ void DatasetBrowser::fillClassFilter()
     const QSignalBlocker blocker(m_classFilter);
     m_classFilter->clear();
     m_classFilter->addItem(tr("Any class"), -1);
-    if (data::Project* project = m_model->project())
+    if (const data::Project* project = m_model->project())
         for (const auto& labelClass : project->schema().classes())
             m_classFilter->addItem(QString::fromStdString(labelClass.name), labelClass.id);
     m_proxy->setClassFilter(std::nullopt);
@@ -357,6 +363,18 @@ void DatasetBrowser::selectNextInQueue()
         emit statusMessage(tr("The next image in the queue is hidden by the filters"));
 }
 
+void DatasetBrowser::setSplitOf(const QList<std::size_t>& entries, data::Split split)
+{
+    if (m_model->document())
+        m_model->document()->setSplit({entries.begin(), entries.end()}, split);
+}
+
+void DatasetBrowser::setStatusOf(const QList<std::size_t>& entries, data::LabelStatus status)
+{
+    if (m_model->document())
+        m_model->document()->setStatus({entries.begin(), entries.end()}, status);
+}
+
 void DatasetBrowser::showContextMenu(const QPoint& globalPos)
 {
     const QList<int> rows = selectedRows();
@@ -366,11 +384,11 @@ void DatasetBrowser::showContextMenu(const QPoint& globalPos)
     QMenu* splitMenu = menu.addMenu(tr("Set &Split"));
     for (data::Split split : kSplits)
         connect(splitMenu->addAction(ImageListModel::splitName(split)), &QAction::triggered, this,
-                [this, rows, split] { m_model->setSplit(rows, split); });
+                [this, split] { setSplitOf(selectedEntries(), split); });
     QMenu* statusMenu = menu.addMenu(tr("Set S&tatus"));
     for (data::LabelStatus status : kStatuses)
         connect(statusMenu->addAction(ImageListModel::statusName(status)), &QAction::triggered, this,
-                [this, rows, status] { m_model->setStatus(rows, status); });
+                [this, status] { setStatusOf(selectedEntries(), status); });
     menu.addSeparator();
     connect(menu.addAction(tr("&Accept Prediction for %n Image(s)…", nullptr, int(rows.size()))), &QAction::triggered, this,
             [this] { emit acceptPredictionRequested(selectedEntries()); });

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "data/ImageEntry.h"
+
 #include <QWidget>
 #include <optional>
 
@@ -17,6 +19,10 @@ namespace segstudio::data {
 class Project;
 }
 
+namespace segstudio::document {
+class ProjectDocument;
+}
+
 namespace segstudio::ui {
 
 class ImageFilterProxyModel;
@@ -27,7 +33,7 @@ class ThumbnailDelegate;
 // sorted model with one shared selection; filter bar (split, status/problems, class, search,
 // sort; the IoU column and sort entry only while some image has an IoU); a context menu to set split or status of the selection or remove it; next/previous/next
 // unlabelled navigation.
-// Requirements: GUI thread; the project outlives the browser or is replaced with setProject(nullptr).
+// Requirements: GUI thread; the document outlives the browser or is replaced with setDocument(nullptr).
 // Guarantees: currentEntryChanged fires once per change of the current image, with the project
 //   index (not the view row); removal is only requested, the window decides (it owns the editor).
 class DatasetBrowser : public QWidget {
@@ -37,7 +43,7 @@ public:
     explicit DatasetBrowser(QWidget* parent = nullptr);
     ~DatasetBrowser() override;
 
-    void setProject(data::Project* project);
+    void setDocument(document::ProjectDocument* document);
     ImageListModel* model() const { return m_model; }
     ImageFilterProxyModel* proxy() const { return m_proxy; }
     QListView* gridView() const { return m_grid; }
@@ -45,6 +51,9 @@ public:
 
     std::optional<std::size_t> currentEntry() const;
     QList<std::size_t> selectedEntries() const;
+    // Through the document, as undoable commands (the context menu's Set Split / Set Status).
+    void setSplitOf(const QList<std::size_t>& entries, data::Split split);
+    void setStatusOf(const QList<std::size_t>& entries, data::LabelStatus status);
     bool selectEntry(std::size_t entry);  // false when the filter hides it
     // Selects the view row `proxyRow`, or the last row when fewer are left (after a removal, the
     // image that moved into the removed one's place); nothing when no row is shown.

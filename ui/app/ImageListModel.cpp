@@ -3,6 +3,7 @@
 #include "LabelStatsLoader.h"
 #include "ThumbnailCache.h"
 #include "data/Project.h"
+#include "document/ProjectDocument.h"
 
 #include <QDir>
 #include <QIcon>
@@ -79,20 +80,70 @@ QString ImageListModel::statusName(data::LabelStatus status)
     return tr("Unlabelled");
 }
 
-void ImageListModel::setProject(data::Project* project)
+void ImageListModel::setDocument(document::ProjectDocument* document)
 {
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
     const bool hadIoU = hasIoU();
     beginResetModel();
-    m_project = project;
-    const std::size_t count = project ? project->size() : 0;
+    m_document = document;
+    m_project = document ? &document->project() : nullptr;
+    const std::size_t count = m_project ? m_project->size() : 0;
     m_stats.assign(count, ImageStats{});
     m_scores.assign(count, Scores{});
     m_scoredRows = 0;
     m_pendingStats = int(count);
     endResetModel();
+    connectDocument();
     startBackgroundWork();
     if (hadIoU)
         emit hasIoUChanged(false);
+}
+
+void ImageListModel::connectDocument()
+{
+    if (!m_document)
+        return;
+    using document::ProjectDocument;
+    const auto rowChanged = [this](std::size_t index) { emitRowChanged(int(index), int(index)); };
+    connect(m_document, &ProjectDocument::splitChanged, this, rowChanged);
+    connect(m_document, &ProjectDocument::statusChanged, this, rowChanged);
+    // Rows shift when images come and go, and the background work is keyed by row: the list is
+    // reset around a command's whole batch and the work starts over.
+    connect(m_document, &ProjectDocument::entriesAboutToChange, this, [this] { beginResetModel(); });
+    connect(m_document, &ProjectDocument::imageRemoved, this, [this](std::size_t index) {
+        if (m_scores[index].any())
+            --m_scoredRows;
+        m_stats.erase(m_stats.begin() + std::ptrdiff_t(index));
+        m_scores.erase(m_scores.begin() + std::ptrdiff_t(index));
+    });
+    connect(m_document, &ProjectDocument::imageInserted, this, [this](std::size_t index) {
+        m_stats.insert(m_stats.begin() + std::ptrdiff_t(index), ImageStats{});
+        m_scores.insert(m_scores.begin() + std::ptrdiff_t(index), Scores{});
+    });
+    connect(m_document, &ProjectDocument::entriesChanged, this, [this] {
+        const bool hadIoU = hasIoU();
+        endResetModel();
+        restartBackgroundWork();
+        if (hadIoU != hasIoU())
+            emit hasIoUChanged(hasIoU());
+    });
+    // Label maps are read against the schema (and thumbnails coloured by it): start over with it.
+    connect(m_document, &ProjectDocument::schemaChanged, this, &ImageListModel::restartBackgroundWork);
+    connect(m_document, &ProjectDocument::labelMapsChanged, this, [this](const std::vector<std::size_t>& changed) {
+        for (const std::size_t index : changed)
+            refreshRow(int(index));
+    });
+}
+
+void ImageListModel::restartBackgroundWork()
+{
+    for (auto& stats : m_stats)
+        stats.ready = false;
+    m_pendingStats = int(m_stats.size());
+    startBackgroundWork();
+    if (rowCount() > 0)
+        emitRowChanged(0, rowCount() - 1);
 }
 
 void ImageListModel::startBackgroundWork()
@@ -242,63 +293,6 @@ QList<int> ImageListModel::problemRows() const
         if (!data(index(row, 0), ProblemRole).toString().isEmpty())
             rows << row;
     return rows;
-}
-
-void ImageListModel::setSplit(const QList<int>& rows, data::Split split)
-{
-    bool changed = false;
-    for (int row : rows) {
-        if (row < 0 || row >= rowCount() || m_project->entry(std::size_t(row)).split == split)
-            continue;
-        m_project->setSplit(std::size_t(row), split);
-        emitRowChanged(row, row);
-        changed = true;
-    }
-    if (changed)
-        emit projectModified();
-}
-
-void ImageListModel::setStatus(const QList<int>& rows, data::LabelStatus status)
-{
-    bool changed = false;
-    for (int row : rows) {
-        if (row < 0 || row >= rowCount() || m_project->entry(std::size_t(row)).status == status)
-            continue;
-        m_project->setStatus(std::size_t(row), status);
-        emitRowChanged(row, row);
-        changed = true;
-    }
-    if (changed)
-        emit projectModified();
-}
-
-void ImageListModel::removeEntries(QList<int> rows)
-{
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    if (rows.isEmpty())
-        return;
-    const bool hadIoU = hasIoU();
-    // Rows after a removed one shift, and the background work is keyed by row: start it over.
-    beginResetModel();
-    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
-        const int row = *it;
-        if (row < 0 || row >= int(m_stats.size()))
-            continue;
-        m_project->removeImage(std::size_t(row));
-        if (m_scores[std::size_t(row)].any())
-            --m_scoredRows;
-        m_stats.erase(m_stats.begin() + row);
-        m_scores.erase(m_scores.begin() + row);
-    }
-    for (auto& stats : m_stats)
-        stats.ready = false;
-    m_pendingStats = int(m_stats.size());
-    endResetModel();
-    startBackgroundWork();
-    if (hadIoU != hasIoU())
-        emit hasIoUChanged(hasIoU());
-    emit projectModified();
 }
 
 void ImageListModel::setLabelledFraction(int row, double fraction)

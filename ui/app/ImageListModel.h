@@ -10,6 +10,9 @@
 namespace segstudio::data {
 class Project;
 }
+namespace segstudio::document {
+class ProjectDocument;
+}
 
 namespace segstudio::ui {
 
@@ -21,8 +24,9 @@ class ThumbnailCache;
 // column's decoration is the thumbnail (as an icon, for the detail list). Row r is
 // project entry r. Labelled % and classes come from LabelStatsLoader (background); thumbnails from
 // ThumbnailCache (on demand, for the rows a view paints).
-// Requirements: the project outlives the model or is replaced with setProject(nullptr) first; the
-//   project's entry list changes only through this model (or is followed by setProject again).
+// A read-only adapter over the ProjectDocument: edits go to the document (as undoable commands) and
+// come back here through its signals, like every other view's.
+// Requirements: the document outlives the model or is replaced with setDocument(nullptr) first.
 // Guarantees: never reads a file on the calling thread; every change of a row emits dataChanged.
 class ImageListModel : public QAbstractTableModel {
     Q_OBJECT
@@ -65,8 +69,9 @@ public:
     static QString splitName(data::Split split);
     static QString statusName(data::LabelStatus status);
 
-    void setProject(data::Project* project);
-    data::Project* project() const { return m_project; }
+    void setDocument(document::ProjectDocument* document);
+    document::ProjectDocument* document() const { return m_document; }
+    const data::Project* project() const { return m_project; }
     ThumbnailCache* thumbnails() const { return m_thumbnails; }
     LabelStatsLoader* statsLoader() const { return m_loader; }
 
@@ -83,9 +88,6 @@ public:
     int pendingStatsCount() const { return m_pendingStats; }
     QList<int> problemRows() const;  // rows whose image or label map cannot be used
 
-    void setSplit(const QList<int>& rows, data::Split split);
-    void setStatus(const QList<int>& rows, data::LabelStatus status);
-    void removeEntries(QList<int> rows);
     void setLabelledFraction(int row, double fraction);  // live, from the editor
     void refreshRow(int row);                            // re-read its label map and thumbnail
     // A checkpoint's scores of one image (-1 = none), from the Predictions panel.
@@ -103,11 +105,12 @@ public:
     bool hasIoU() const { return m_scoredRows > 0; }  // some row has a score (views show the columns)
 
 signals:
-    void projectModified();
     void hasIoUChanged(bool hasIoU);
     void statsFinished();
 
 private:
+    void connectDocument();
+    void restartBackgroundWork();  // every row's stats again (after a schema or entry-list change)
     void startBackgroundWork();
     void applyStats(int row, const ImageStats& stats);
     void emitRowChanged(int first, int last);
@@ -115,7 +118,8 @@ private:
     static QString scoreText(double value, char format, int precision);
     QVariant displayData(int row, int column) const;
 
-    data::Project* m_project = nullptr;
+    document::ProjectDocument* m_document = nullptr;
+    const data::Project* m_project = nullptr;
     std::vector<ImageStats> m_stats;
     std::vector<Scores> m_scores;
     int m_scoredRows = 0;

@@ -1,11 +1,11 @@
 #include "MainWindow.h"
 
-#include "AcceptPredictionsCommand.h"
 #include "DatasetBrowser.h"
 #include "DemoProject.h"
 #include "ImageFilterProxyModel.h"
 #include "ImageListModel.h"
 #include "ImportDatasetDialog.h"
+#include "JobProgressBar.h"
 #include "NewProjectDialog.h"
 #include "PredictionService.h"
 #include "PredictionsDock.h"
@@ -17,6 +17,8 @@
 #include "data/DatasetExporter.h"
 #include "data/PredictionCache.h"
 #include "data/Project.h"
+#include "document/AcceptPredictionsCommand.h"
+#include "document/ProjectDocument.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
 #include "editor/LabelingTips.h"
@@ -41,15 +43,13 @@
 #include <QToolBar>
 #include <QUndoGroup>
 #include <QUndoStack>
+#include <QUndoView>
 #include <algorithm>
 
 namespace segstudio::ui {
 
 namespace {
 
-// Long enough to collect a burst of split/status changes into one write, short enough that a
-// crash loses almost nothing.
-constexpr int kProjectSaveDelayMs = 800;
 constexpr int kStatusTimeoutMs = 6000;
 
 }  // namespace
@@ -59,18 +59,12 @@ MainWindow::MainWindow(QWidget* parent)
       m_central(new QStackedWidget(this)),
       m_startPage(new StartPage(m_central)),
       m_editor(new LabelEditor(m_central)),
-      m_browser(new DatasetBrowser(this)),
-      m_projectSaveTimer(new QTimer(this)),
-      m_projectUndo(new QUndoStack(this))
+      m_browser(new DatasetBrowser(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
-    m_editor->undoGroup()->addStack(m_projectUndo);
     m_central->addWidget(m_startPage);
     m_central->addWidget(m_editor);
     setCentralWidget(m_central);
-    m_projectSaveTimer->setSingleShot(true);
-    m_projectSaveTimer->setInterval(kProjectSaveDelayMs);
-    connect(m_projectSaveTimer, &QTimer::timeout, this, &MainWindow::saveProjectFile);
 
     createActions();
     createDocks();
@@ -79,6 +73,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_projectLabel = new QLabel(this);
     m_savedLabel = new QLabel(this);
     m_savedLabel->setObjectName(QStringLiteral("savedLabel"));
+    m_jobProgress = new JobProgressBar(this);
+    statusBar()->addPermanentWidget(m_jobProgress);
     statusBar()->addPermanentWidget(m_savedLabel);
     statusBar()->addPermanentWidget(m_projectLabel);
     readSettings();
@@ -89,16 +85,19 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    // The editor and browser hold raw pointers to the project: detach them before it goes.
-    m_editor->setProject(nullptr);
-    m_browser->setProject(nullptr);
-    // Detaching the editor autosaves its labels and schedules a project save that would never
-    // run now: write the project file before the project goes (failures go nowhere by now).
-    if (m_projectSaveTimer->isActive()) {
-        m_projectSaveTimer->stop();
-        saveProjectFile();
-    }
+    if (!m_document)
+        return;
+    // The parts hold the document: detach them before it goes (its destructor finishes a running
+    // job and writes a pending project save).
+    m_document->waitForIdle();
+    m_editor->setDocument(nullptr);
+    m_browser->setDocument(nullptr);
+    m_predictions->setDocument(nullptr, nullptr);
 }
+
+const data::Project* MainWindow::project() const { return m_document ? &m_document->project() : nullptr; }
+
+QUndoStack* MainWindow::projectUndoStack() const { return m_document ? m_document->undoStack() : nullptr; }
 
 void MainWindow::createActions()
 {
@@ -118,6 +117,7 @@ void MainWindow::createActions()
     m_saveAction = make(tr("&Save"), QStringLiteral("document-save"), QKeySequence::Save, &MainWindow::save);
     m_importAction = make(tr("&Import Dataset…"), QStringLiteral("document-import"), QKeySequence(Qt::CTRL | Qt::Key_I),
                           &MainWindow::importDataset);
+    m_addImagesAction = make(tr("&Add Images…"), QStringLiteral("list-add"), QKeySequence(), &MainWindow::addImages);
     m_exportIndexAction = make(tr("Label Maps as &Index PNGs…"), QString(), QKeySequence(), [this] { exportLabels(false); });
     m_exportColourAction = make(tr("Label Maps as &Colour Masks…"), QString(), QKeySequence(), [this] { exportLabels(true); });
     m_closeAction = make(tr("&Close Project"), QStringLiteral("document-close"), QKeySequence::Close, &MainWindow::closeProject);
@@ -165,6 +165,17 @@ void MainWindow::createDocks()
     m_predictionsDock->setWidget(m_predictions);
     tabifyDockWidget(m_trainingDock, m_predictionsDock);
     m_trainingDock->raise();
+
+    // The history of the undo group: the project's edits or the open image's, whichever is active.
+    auto* history = new QUndoView(m_editor->undoGroup(), this);
+    history->setEmptyLabel(tr("<opened>"));
+    history->setObjectName(QStringLiteral("historyView"));
+    m_historyDock = new QDockWidget(tr("History"), this);
+    m_historyDock->setObjectName(QStringLiteral("historyDock"));
+    m_historyDock->setWidget(history);
+    addDockWidget(Qt::RightDockWidgetArea, m_historyDock);
+    tabifyDockWidget(m_classesDock, m_historyDock);
+    m_classesDock->raise();
     connect(m_training, &TrainingDock::currentRunChanged, m_predictions, &PredictionsDock::setRunDirectory);
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
     connect(m_editor, &LabelEditor::imageOpened, m_predictions->service(), &PredictionService::request);
@@ -207,13 +218,15 @@ void MainWindow::createMenus()
     view->addActions({m_browser->showListAction(), m_browser->overlayAction()});
     view->addSeparator();
     view->addActions({m_browserDock->toggleViewAction(), m_classesDock->toggleViewAction(),
-                      m_trainingDock->toggleViewAction(), m_predictionsDock->toggleViewAction()});
+                      m_trainingDock->toggleViewAction(), m_predictionsDock->toggleViewAction(),
+                      m_historyDock->toggleViewAction()});
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction(),
                     m_browser->nextInQueueAction()});
 
     QMenu* dataset = menuBar()->addMenu(tr("&Dataset"));
+    dataset->addAction(m_addImagesAction);
     dataset->addAction(m_removeProblemsAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -224,7 +237,7 @@ void MainWindow::createMenus()
     shortcuts->setObjectName(QStringLiteral("help.shortcuts"));
     shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
     QAction* labelingTips = help->addAction(tr("How &Labeling Works"), this, [this] {
-        if (!m_project) {  // no canvas to lay it over: the same text in a box
+        if (!m_document) {  // no canvas to lay it over: the same text in a box
             QMessageBox::information(this, tr("How Labeling Works"), m_editor->labelingTips()->text());
             return;
         }
@@ -295,7 +308,6 @@ void MainWindow::connectParts()
     });
     connect(m_browser, &DatasetBrowser::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
-    connect(m_browser->model(), &ImageListModel::projectModified, this, &MainWindow::scheduleProjectSave);
     connect(m_editor, &LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_browser->proxy(), signal, this, &MainWindow::updateImageCaption);
@@ -314,11 +326,10 @@ void MainWindow::connectParts()
     });
     connect(m_editor, &LabelEditor::modifiedChanged, this, [this](bool modified) {
         setWindowModified(modified);
-        // A label map just reached disk: its status (set by the editor) and counts follow.
-        if (!modified && m_project) {
+        // A label map just reached disk: its counts and thumbnail follow.
+        if (!modified && m_document) {
             if (auto index = m_editor->currentIndex())
                 m_browser->model()->refreshRow(int(*index));
-            scheduleProjectSave();
         }
     });
 }
@@ -351,9 +362,9 @@ bool MainWindow::openProject(const QString& file)
         return false;
     }
     // Load before closing: a file that does not load leaves the open project as it was.
-    std::unique_ptr<data::Project> project;
+    std::unique_ptr<document::ProjectDocument> document;
     try {
-        project = std::make_unique<data::Project>(data::Project::load(file.toStdString()));
+        document = document::ProjectDocument::open(file.toStdString());
     } catch (const std::exception& error) {
         m_lastError = QString::fromStdString(error.what());
         statusBar()->showMessage(m_lastError, 2 * kStatusTimeoutMs);
@@ -363,7 +374,7 @@ bool MainWindow::openProject(const QString& file)
         m_lastError = tr("The open project was not closed");
         return false;
     }
-    showProject(std::move(project));
+    showProject(std::move(document));
     QSettings settings;
     RecentProjects(settings).add(file);
     updateRecentMenu();
@@ -384,52 +395,81 @@ bool MainWindow::openDemo(const QString& dir)
     return openProject(QString::fromStdString(file.string()));
 }
 
-void MainWindow::showProject(std::unique_ptr<data::Project> project)
+void MainWindow::showProject(std::unique_ptr<document::ProjectDocument> document)
 {
-    m_project = std::move(project);
-    m_browser->setProject(m_project.get());
-    m_editor->setProject(m_project.get());
+    m_document = std::move(document);
+    document::ProjectDocument* doc = m_document.get();
+    m_editor->undoGroup()->addStack(doc->undoStack());
+    // A project edit makes the project's stack the one Undo acts on (a pixel edit, the image's).
+    connect(doc->undoStack(), &QUndoStack::indexChanged, m_editor->undoGroup(),
+            [group = m_editor->undoGroup(), stack = doc->undoStack()] { group->setActiveStack(stack); });
+    connect(doc, &document::ProjectDocument::busyChanged, this, &MainWindow::followBusy);
+    connect(doc, &document::ProjectDocument::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 2 * kStatusTimeoutMs); });
+    connect(doc, &document::ProjectDocument::errorOccurred, this, [this](const QString& message) {
+        m_lastError = message;
+        statusBar()->showMessage(message, 2 * kStatusTimeoutMs);
+    });
+    connect(doc, &document::ProjectDocument::entriesChanged, this, &MainWindow::updateTitle);
+    connect(doc, &document::ProjectDocument::schemaChanged, this, &MainWindow::updateTitle);
+    m_browser->setDocument(doc);
+    m_editor->setDocument(doc);
     // Predictions first: the training dock's run selection feeds it, for this project.
-    m_predictions->setProject(m_project.get(), m_browser->model());
-    m_training->setProjectFile(QString::fromStdString(m_project->file().string()));
+    m_predictions->setDocument(doc, m_browser->model());
+    m_training->setDocument(doc);
+    m_jobProgress->setDocument(doc);
     m_central->setCurrentWidget(m_editor);
     m_browserDock->show();
     m_classesDock->show();
     updateTitle();
     updateActions();
+    for (const QString& line : doc->recoveredSteps())
+        statusBar()->showMessage(line, 4 * kStatusTimeoutMs);
     // Restored work first: the user just chose to get it back.
     if (const auto recovered = m_editor->recoveredImage())
         m_browser->selectEntry(*recovered);
-    else if (m_project->size() > 0)
+    else if (doc->size() > 0)
         m_browser->selectEntry(0);
+}
+
+void MainWindow::followBusy(bool busy)
+{
+    // While a merge rewrites the label maps nothing else may read or write them: the window keeps
+    // painting (progress, Cancel), but images, classes and undo wait.
+    m_browserDock->widget()->setEnabled(!busy);
+    m_classesDock->widget()->setEnabled(!busy);
+    m_editor->undoGroup()->setActiveStack(busy ? nullptr : m_document->undoStack());
+    for (QAction* action : {m_saveAction, m_closeAction, m_addImagesAction, m_removeProblemsAction, m_exportIndexAction,
+                            m_exportColourAction})
+        action->setEnabled(!busy);
 }
 
 bool MainWindow::closeProject()
 {
     // A running task (export, import) may be reading the project: its window is disabled, but a
     // programmatic call or a queued close must not pull the project out from under it either.
-    if (TaskRunner::isBusy())
+    if (TaskRunner::isBusy() || (m_document && m_document->isBusy())) {
+        m_lastError = tr("A long task is still running on the project");
         return false;
-    if (!m_project) {
+    }
+    if (!m_document) {
         m_central->setCurrentWidget(m_startPage);
         return true;
     }
     if (!m_editor->maybeSave(this))
         return false;
-    if (m_projectSaveTimer->isActive()) {
-        m_projectSaveTimer->stop();
-        if (!saveProjectFile()
-            && QMessageBox::warning(this, tr("Close project"), tr("%1\n\nClose anyway and lose these changes?").arg(m_lastError),
-                                    QMessageBox::Discard | QMessageBox::Cancel)
-                   == QMessageBox::Cancel)
-            return false;
-    }
-    m_projectUndo->clear();  // its backups go with it
-    m_editor->setProject(nullptr);
-    m_browser->setProject(nullptr);
-    m_training->setProjectFile({});
-    m_predictions->setProject(nullptr, nullptr);
-    m_project.reset();
+    if (m_document->isModified() && !m_document->save()
+        && QMessageBox::warning(this, tr("Close project"), tr("%1\n\nClose anyway and lose these changes?").arg(m_lastError),
+                                QMessageBox::Discard | QMessageBox::Cancel)
+               == QMessageBox::Cancel)
+        return false;
+    m_editor->setDocument(nullptr);
+    m_browser->setDocument(nullptr);
+    m_training->setDocument(nullptr);
+    m_predictions->setDocument(nullptr, nullptr);
+    m_jobProgress->setDocument(nullptr);
+    m_editor->undoGroup()->removeStack(m_document->undoStack());
+    m_document.reset();  // its commands' backups go with it
     QSettings settings;
     m_startPage->setRecentProjects(RecentProjects(settings).files());
     m_central->setCurrentWidget(m_startPage);
@@ -444,7 +484,7 @@ bool MainWindow::closeProject()
 bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlabelledOnly)
 {
     const QString checkpoint = m_predictions->checkpointFile();
-    if (!m_project || checkpoint.isEmpty() || entries.isEmpty()) {
+    if (!m_document || m_document->isBusy() || checkpoint.isEmpty() || entries.isEmpty()) {
         statusBar()->showMessage(tr("Choose a run with predictions first (Training panel)"), kStatusTimeoutMs);
         return false;
     }
@@ -452,7 +492,7 @@ bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlab
         return false;
     const data::PredictionCache cache(m_predictions->runDirectory().toStdString(), checkpoint.toStdString());
     const auto stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
-    auto batch = std::make_shared<paint::PredictionBatch>(m_project->root() / ".segstudio-undo" / stamp.toStdString());
+    auto batch = std::make_shared<paint::PredictionBatch>(m_document->newBackupFolder());
     paint::AcceptOptions options;
     options.unlabelledOnly = unlabelledOnly;
     options.minConfidence = m_editor->predictionBar()->minConfidence();
@@ -460,13 +500,13 @@ bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlab
     const std::vector<std::size_t> indices(entries.begin(), entries.end());
     std::int64_t pixels = 0;
     const auto result = TaskRunner::run(this, tr("Accepting the prediction…"), [&](const data::ImportProgress& progress) {
-        pixels = batch->apply(*m_project, cache, indices, options, guard, progress);
+        pixels = batch->apply(m_document->project(), cache, indices, options, guard, progress);
     });
     if (result.outcome == TaskRunner::Outcome::Failed) {
         batch->undo();  // what was written goes back
         batch->discard();
         showError(tr("Accept prediction"), result.error);
-        labelMapsChanged(batch->changed(), {}, {});
+        m_document->announceLabelMaps(batch->changed(), {});
         return false;
     }
     if (batch->changed().empty()) {
@@ -475,60 +515,22 @@ bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlab
         return false;
     }
     const QString text = tr("Accept prediction for %n image(s)", nullptr, int(batch->changed().size()));
-    m_projectUndo->push(new AcceptPredictionsCommand(
-        batch, text, [this] { m_editor->save(); },
-        [this](const auto& changed, const auto& kept, const QString& error) { labelMapsChanged(changed, kept, error); }));
-    m_editor->undoGroup()->setActiveStack(m_projectUndo);
-    labelMapsChanged(batch->changed(), {}, {});
+    m_document->pushLabelMapsEdit(new document::AcceptPredictionsCommand(m_document.get(), batch, text));
+    m_document->announceLabelMaps(batch->changed(), {});
+    m_document->announceReplacedMaps(batch->changed());
     statusBar()->showMessage(tr("%1: %2 pixels (Undo takes it back)").arg(text).arg(pixels), kStatusTimeoutMs);
     return true;
 }
 
-void MainWindow::labelMapsChanged(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept,
-                                  const QString& error)
-{
-    for (const std::size_t index : changed)
-        m_browser->model()->refreshRow(int(index));
-    // The image on screen shows what is on disk now (its edits were saved before the change).
-    const auto open = m_editor->currentIndex();
-    if (open && std::find(changed.begin(), changed.end(), *open) != changed.end() && !m_editor->isModified())
-        m_editor->openImage(*open);
-    if (!error.isEmpty())
-        showError(tr("Accept prediction"), error);
-    else if (!kept.empty())
-        statusBar()->showMessage(tr("%n image(s) labelled since were left as they are", nullptr, int(kept.size())),
-                                 2 * kStatusTimeoutMs);
-}
-
 bool MainWindow::save()
 {
-    if (!m_project)
+    if (!m_document)
         return false;
     const bool labelsSaved = m_editor->save();
-    m_projectSaveTimer->stop();
-    const bool projectSaved = saveProjectFile();
+    const bool projectSaved = m_document->save();
     if (projectSaved && labelsSaved)
         statusBar()->showMessage(tr("Saved"), kStatusTimeoutMs);
     return labelsSaved && projectSaved;
-}
-
-bool MainWindow::saveProjectFile()
-{
-    if (!m_project)
-        return true;
-    try {
-        m_project->save();
-        return true;
-    } catch (const std::exception& error) {
-        m_lastError = QString::fromStdString(error.what());
-        statusBar()->showMessage(m_lastError, 2 * kStatusTimeoutMs);
-        return false;
-    }
-}
-
-void MainWindow::scheduleProjectSave()
-{
-    m_projectSaveTimer->start();
 }
 
 void MainWindow::followSelection(std::size_t entry)
@@ -561,15 +563,15 @@ void MainWindow::importDataset()
 void MainWindow::createProject(const QString& title, const QString& progressLabel, const QString& projectFile,
                                const std::function<data::Project(const data::ImportProgress&)>& make)
 {
-    auto project = std::make_unique<data::Project>();
+    data::Project project;
     const auto result = TaskRunner::run(this, progressLabel, [&](const data::ImportProgress& progress) {
-        *project = make(progress);
+        project = make(progress);
     });
     if (result.outcome == TaskRunner::Outcome::Failed)
         showError(title, result.error);
     if (result.outcome != TaskRunner::Outcome::Done)
         return;
-    showProject(std::move(project));
+    showProject(std::make_unique<document::ProjectDocument>(std::move(project)));
     QSettings settings;
     RecentProjects(settings).add(projectFile);
     updateRecentMenu();
@@ -591,13 +593,13 @@ void MainWindow::openInteractively(const QString& file)
 
 void MainWindow::exportLabels(bool colourMasks)
 {
-    if (!m_project || !m_editor->maybeSave(this))
+    if (!m_document || !m_editor->maybeSave(this))
         return;
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Export label maps into"));
     if (dir.isEmpty())
         return;
     std::size_t count = 0;
-    const data::Project& project = *m_project;
+    const data::Project& project = m_document->project();
     const auto result = TaskRunner::run(this, tr("Exporting label maps…"), [&](const data::ImportProgress& progress) {
         count = colourMasks ? data::DatasetExporter::exportColorMasks(project, dir.toStdString(), progress)
                             : data::DatasetExporter::exportIndexPngs(project, dir.toStdString(), progress);
@@ -610,24 +612,19 @@ void MainWindow::exportLabels(bool colourMasks)
 
 void MainWindow::removeEntries(const QList<std::size_t>& entries)
 {
-    if (!m_project || entries.isEmpty() || TaskRunner::isBusy())
+    if (!m_document || entries.isEmpty() || TaskRunner::isBusy())
         return;
     if (QMessageBox::question(this, tr("Remove images"),
-                              tr("Remove %n image(s) from the project? The files stay on disk.", nullptr, int(entries.size())))
+                              tr("Remove %n image(s) from the project? The files stay on disk; Undo puts them back.",
+                                 nullptr, int(entries.size())))
         != QMessageBox::Yes)
         return;
     if (!m_editor->maybeSave(this))
         return;
     const std::optional<std::size_t> current = m_browser->currentEntry();
     const int currentRow = current ? m_browser->proxy()->rowOfEntry(*current) : -1;
-    // Indices shift on removal: the editor lets go of its image first and reopens afterwards.
-    m_editor->setProject(nullptr);
-    QList<int> rows;
-    for (std::size_t entry : entries)
-        rows << int(entry);
-    m_browser->model()->removeEntries(rows);
-    m_editor->setProject(m_project.get());
-    updateTitle();
+    if (!m_document->removeImages({entries.begin(), entries.end()}))
+        return;
     // Show an image again: the one that was current when it stayed (at its shifted index), else
     // the one that moved into its place in the view.
     if (current && !entries.contains(*current)) {
@@ -638,9 +635,23 @@ void MainWindow::removeEntries(const QList<std::size_t>& entries)
     m_browser->selectNearestRow(currentRow);
 }
 
+void MainWindow::addImages()
+{
+    if (!m_document)
+        return;
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Add Images"), QString::fromStdString(m_document->project().root().string()),
+        tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff);;All files (*)"));
+    std::vector<std::filesystem::path> images;
+    for (const QString& file : files)
+        images.emplace_back(file.toStdString());
+    if (const std::size_t added = m_document->addImages(images, data::Split::Unassigned))
+        statusBar()->showMessage(tr("Added %n image(s) (Undo takes them out again)", nullptr, int(added)), kStatusTimeoutMs);
+}
+
 void MainWindow::removeProblemImages()
 {
-    if (!m_project)
+    if (!m_document)
         return;
     const QList<int> rows = m_browser->model()->problemRows();
     if (rows.isEmpty()) {
@@ -681,26 +692,27 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::updateTitle()
 {
-    if (!m_project) {
+    const data::Project* open = project();
+    if (!open) {
         setWindowTitle(QStringLiteral("SegStudio"));
         m_projectLabel->clear();
         return;
     }
-    const QString name = QString::fromStdString(m_project->file().filename().string());
+    const QString name = QString::fromStdString(open->file().filename().string());
     setWindowTitle(tr("%1[*] — SegStudio").arg(name));
-    m_projectLabel->setText(tr("%1 · %n image(s) · %2 classes", nullptr, int(m_project->size()))
+    m_projectLabel->setText(tr("%1 · %n image(s) · %2 classes", nullptr, int(open->size()))
                                 .arg(name)
-                                .arg(m_project->schema().size()));
+                                .arg(open->schema().size()));
 }
 
 void MainWindow::updateImageCaption()
 {
     const auto entry = m_editor->currentIndex();
-    if (!m_project || !entry || *entry >= m_project->size()) {
+    if (!m_document || !entry || *entry >= m_document->size()) {
         m_editor->setCaption({});
         return;
     }
-    const QString name = QFileInfo(QString::fromStdString(m_project->entry(*entry).image)).fileName();
+    const QString name = QFileInfo(QString::fromStdString(m_document->project().entry(*entry).image)).fileName();
     const int row = m_browser->proxy()->rowOfEntry(*entry);
     const int shown = m_browser->proxy()->rowCount();
     m_editor->setCaption(row >= 0 ? tr("%1 · %2 / %3").arg(name).arg(row + 1).arg(shown)
@@ -709,14 +721,16 @@ void MainWindow::updateImageCaption()
 
 void MainWindow::updateActions()
 {
-    const bool open = m_project != nullptr;
-    for (QAction* action : {m_saveAction, m_exportIndexAction, m_exportColourAction, m_closeAction, m_removeProblemsAction})
+    const bool open = m_document != nullptr;
+    for (QAction* action :
+         {m_saveAction, m_exportIndexAction, m_exportColourAction, m_closeAction, m_removeProblemsAction, m_addImagesAction})
         action->setEnabled(open);
     for (QAction* action : {m_browser->nextAction(), m_browser->previousAction(), m_browser->nextUnlabelledAction(),
                             m_browser->nextInQueueAction()})
         action->setEnabled(open);
     m_browserDock->setVisible(open);
     m_classesDock->setVisible(open);
+    m_historyDock->setVisible(open);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

@@ -18,10 +18,14 @@ class QUndoStack;
 namespace segstudio::data {
 class Project;
 }
+namespace segstudio::document {
+class ProjectDocument;
+}
 
 namespace segstudio::ui {
 
 class DatasetBrowser;
+class JobProgressBar;
 class LabelEditor;
 class StartPage;
 class PredictionsDock;
@@ -29,10 +33,11 @@ class TrainingDock;
 
 // The window a user lives in: the dataset browser docked left, the label editor in the centre
 // (or the start page while no project is open), the classes panel docked right; menus, tool
-// bar, status bar; layout and recent projects kept in QSettings. It owns the open project and
-// wires the parts together; the work itself lives in the parts and in core/data.
-// Policy: the project file (splits, statuses, image list) is saved automatically shortly after
-//   each change, atomically; label maps are saved by the editor (Save, or on image switch).
+// bar, status bar; layout and recent projects kept in QSettings. It owns the open project's
+// ProjectDocument and hands it to the parts; every edit and its undo lives in the document (its
+// commands) and the parts, not here.
+// Policy: the document saves the project file shortly after each change, atomically; label maps
+//   are saved by the editor (Save, or on image switch).
 // Requirements: GUI thread; one project at a time.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -49,7 +54,8 @@ public:
     bool save();
     QString lastError() const { return m_lastError; }
 
-    data::Project* project() const { return m_project.get(); }
+    const data::Project* project() const;
+    document::ProjectDocument* document() const { return m_document.get(); }
     DatasetBrowser* browser() const { return m_browser; }
     LabelEditor* editor() const { return m_editor; }
     StartPage* startPage() const { return m_startPage; }
@@ -58,9 +64,10 @@ public:
     QAction* saveOnSwitchAction() const { return m_saveOnSwitchAction; }
     QAction* undoAction() const { return m_undoAction; }
     QAction* redoAction() const { return m_redoAction; }
-    // Edits of the whole dataset (Accept Prediction for a selection), beside each image's pixel
-    // history in the editor's undo group; the stack of the last edit is the one Undo acts on.
-    QUndoStack* projectUndoStack() const { return m_projectUndo; }
+    // The project's edits (splits, images, classes, Accept Prediction for a selection), beside each
+    // image's pixel history in the editor's undo group: one QUndoGroup, so Edit > Undo acts on the
+    // stack of the last edit, and the History panel shows it. nullptr while no project is open.
+    QUndoStack* projectUndoStack() const;
     // Accepts the chosen checkpoint's cached predictions into these images' label maps as one
     // undoable edit (the editor's locks and confidence floor apply); false when nothing changed.
     bool acceptPredictions(const QList<std::size_t>& entries, bool unlabelledOnly);
@@ -80,7 +87,9 @@ private:
     void readSettings();
     void writeSettings() const;
 
-    void showProject(std::unique_ptr<data::Project> project);
+    void showProject(std::unique_ptr<document::ProjectDocument> document);
+    void addImages();
+    void followBusy(bool busy);
     void newProject();
     void importDataset();
     // Runs make() behind a cancellable progress dialog and shows the project it returns.
@@ -90,18 +99,15 @@ private:
     void openInteractively(const QString& file);
     void exportLabels(bool colourMasks);
     void removeEntries(const QList<std::size_t>& entries);
-    void labelMapsChanged(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept, const QString& error);
     void removeProblemImages();
     void followSelection(std::size_t entry);
-    void scheduleProjectSave();
-    bool saveProjectFile();
     void updateRecentMenu();
     void updateTitle();
     void updateActions();
     void updateImageCaption();
     void showError(const QString& title, const QString& message);
 
-    std::unique_ptr<data::Project> m_project;
+    std::unique_ptr<document::ProjectDocument> m_document;
     QStackedWidget* m_central;
     StartPage* m_startPage;
     LabelEditor* m_editor;
@@ -112,16 +118,17 @@ private:
     QDockWidget* m_trainingDock = nullptr;
     PredictionsDock* m_predictions = nullptr;
     QDockWidget* m_predictionsDock = nullptr;
+    QDockWidget* m_historyDock = nullptr;
+    JobProgressBar* m_jobProgress = nullptr;
     QLabel* m_projectLabel = nullptr;
     QLabel* m_savedLabel = nullptr;  // which label map reached disk last, and when
-    QTimer* m_projectSaveTimer;
-    QUndoStack* m_projectUndo;
     QMenu* m_recentMenu = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_demoAction = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_importAction = nullptr;
+    QAction* m_addImagesAction = nullptr;
     QAction* m_exportIndexAction = nullptr;
     QAction* m_exportColourAction = nullptr;
     QAction* m_closeAction = nullptr;

@@ -1,5 +1,7 @@
 #include "PredictionsDock.h"
 
+#include "document/ProjectDocument.h"
+
 #include "EvaluationReportView.h"
 #include "ImageListModel.h"
 #include "PredictionService.h"
@@ -128,11 +130,23 @@ PredictionsDock::~PredictionsDock()
     m_scoring->waitForFinished();  // it works on its own copy of the project
 }
 
-void PredictionsDock::setProject(const data::Project* project, ImageListModel* model)
+void PredictionsDock::setDocument(const document::ProjectDocument* document, ImageListModel* model)
 {
-    m_project = project;
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    m_project = document ? &document->project() : nullptr;
     m_model = model;
-    m_service->setProject(project);
+    m_service->setProject(m_project);
+    if (document) {
+        // Scores are kept per row: when rows come and go (or ids change meaning), score again.
+        const auto rescore = [this] {
+            ++m_generation;
+            scoreExistingPredictions();
+        };
+        connect(document, &document::ProjectDocument::entriesChanged, this, rescore);
+        connect(document, &document::ProjectDocument::schemaChanged, this, rescore);
+    }
     ++m_generation;
     m_status->clear();
     m_log->clear();  // the last project's run is no business of this one

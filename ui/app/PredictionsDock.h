@@ -20,6 +20,10 @@ namespace segstudio::data {
 class Project;
 }
 
+namespace segstudio::document {
+class ProjectDocument;
+}
+
 namespace segstudio::ui {
 
 class EvaluationReportView;
@@ -31,7 +35,7 @@ class PredictionService;
 // then scores each prediction against its label map (data::scorePredictions, on a worker
 // thread) and puts the per-image IoU into the browser's model (its IoU column and sort).
 // Requirements: GUI thread; the project and model outlive the panel or are reset first
-//   (setProject(nullptr, nullptr)). Never blocks: the process and the scoring are asynchronous;
+//   (setDocument(nullptr, nullptr)). Never blocks: the process and the scoring are asynchronous;
 //   results of a project or run that is no longer current are dropped.
 class PredictionsDock : public QWidget {
     Q_OBJECT
@@ -40,7 +44,7 @@ public:
     explicit PredictionsDock(QWidget* parent = nullptr);
     ~PredictionsDock() override;
 
-    void setProject(const data::Project* project, ImageListModel* model);
+    void setDocument(const document::ProjectDocument* document, ImageListModel* model);
     void setRunDirectory(const QString& runDir);
     void setTrainer(const QString& program);
 
@@ -92,6 +96,7 @@ private:
     void showReport();
     void showProgress(const QString& output);
 
+    const document::ProjectDocument* m_document = nullptr;
     const data::Project* m_project = nullptr;
     ImageListModel* m_model = nullptr;
     QString m_runDir;

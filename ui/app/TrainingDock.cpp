@@ -1,5 +1,7 @@
 #include "TrainingDock.h"
 
+#include "document/ProjectDocument.h"
+
 #include "BackgroundPool.h"
 #include "MetricsPlot.h"
 #include "ProcessLog.h"
@@ -145,6 +147,11 @@ TrainingDock::TrainingDock(QWidget* parent)
 TrainingDock::~TrainingDock() = default;
 
 MetricsPlot* TrainingDock::plot() const { return m_monitor->plot(); }
+
+void TrainingDock::setDocument(const document::ProjectDocument* document)
+{
+    setProjectFile(document ? QString::fromStdString(document->project().file().string()) : QString());
+}
 
 void TrainingDock::setProjectFile(const QString& projectFile)
 {

@@ -14,6 +14,10 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 
+namespace segstudio::document {
+class ProjectDocument;
+}
+
 namespace segstudio::ui {
 
 class MetricsPlot;
@@ -38,6 +42,7 @@ public:
     ~TrainingDock() override;
 
     // The open project's file; empty = none (the panel is then disabled).
+    void setDocument(const document::ProjectDocument* document);  // nullptr: no project
     void setProjectFile(const QString& projectFile);
     QString runsFolder() const;  // <project folder>/runs, empty without a project
     QStringList runNames() const;

@@ -225,7 +225,7 @@ void ClassesPanel::askMerge()
     const auto answer = QMessageBox::question(
         this, tr("Merge class"),
         tr("Relabel every \"%1\" pixel in every image of the project as \"%2\" and remove \"%1\"? "
-           "This cannot be undone.")
+           "Edit > Undo takes it back.")
             .arg(QString::fromStdString(from->name), into));
     if (answer == QMessageBox::Yes && intoId >= 0)
         emit mergeRequested(id, intoId);
@@ -239,7 +239,7 @@ void ClassesPanel::askDelete()
         return;
     const auto answer = QMessageBox::question(
         this, tr("Delete class"),
-        tr("Delete \"%1\" and make its pixels unlabelled in every image of the project? This cannot be undone.")
+        tr("Delete \"%1\" and make its pixels unlabelled in every image of the project? Edit > Undo takes it back.")
             .arg(QString::fromStdString(c->name)));
     if (answer == QMessageBox::Yes)
         emit deleteRequested(id);

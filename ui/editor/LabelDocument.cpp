@@ -7,6 +7,8 @@
 
 #include <QUndoStack>
 
+#include <opencv2/core.hpp>
+
 namespace segstudio::ui {
 
 namespace {
@@ -95,6 +97,36 @@ void LabelDocument::replaceLabels(const cv::Mat& labels, const QString& text)
     labels.copyTo(touch(all));
     notifyChanged(all);
     endEdit(text);
+}
+
+void LabelDocument::remapClasses(quint64 step, const std::array<std::uint8_t, 256>& table)
+{
+    if (m_recorder.active())
+        endEdit(tr("Edit"));
+    m_labelsBeforeRemap.emplace(step, m_labels.clone());
+    cv::LUT(m_labels, cv::Mat(1, 256, CV_8UC1, const_cast<std::uint8_t*>(table.data())), m_labels);
+    for (int i = 0; i < m_undoStack->count(); ++i) {
+        if (auto* paint = dynamic_cast<PaintLabels*>(const_cast<QUndoCommand*>(m_undoStack->command(i))))
+            paint->remap(step, table);
+    }
+    emit labelsChanged(QRect(0, 0, m_labels.cols, m_labels.rows));
+}
+
+bool LabelDocument::unremapClasses(quint64 step)
+{
+    const auto kept = m_labelsBeforeRemap.find(step);
+    if (kept == m_labelsBeforeRemap.end())
+        return false;
+    if (m_recorder.active())
+        endEdit(tr("Edit"));
+    kept->second.copyTo(m_labels);
+    m_labelsBeforeRemap.erase(kept);
+    for (int i = 0; i < m_undoStack->count(); ++i) {
+        if (auto* paint = dynamic_cast<PaintLabels*>(const_cast<QUndoCommand*>(m_undoStack->command(i))))
+            paint->unremap(step);
+    }
+    emit labelsChanged(QRect(0, 0, m_labels.cols, m_labels.rows));
+    return true;
 }
 
 bool LabelDocument::isModified() const { return !m_undoStack->isClean(); }

@@ -9,6 +9,9 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
+#include <cstdint>
+#include <map>
 #include <string>
 
 class QUndoStack;
@@ -56,6 +59,12 @@ public:
     // to what is on disk). labels has the document's size and type.
     void replaceLabels(const cv::Mat& labels, const QString& text);
 
+    // A class merge/delete of the project (step): the labels and every edit in the history map
+    // their ids through table, so the pixel history survives the class change. unremapClasses()
+    // takes it back (the step was undone); false when this document never saw the step.
+    void remapClasses(quint64 step, const std::array<std::uint8_t, 256>& table);
+    bool unremapClasses(quint64 step);
+
     bool isModified() const;
     void markSaved();
     void revertToSaved();  // back to the last saved state (for "Discard")
@@ -73,6 +82,7 @@ private:
     QUndoStack* m_undoStack;
     paint::PatchRecorder m_recorder;
     bool m_lastModified = false;
+    std::map<quint64, cv::Mat> m_labelsBeforeRemap;
 };
 
 }  // namespace segstudio::ui

@@ -17,11 +17,10 @@
 
 #include "run/AtomicFile.h"
 #include "data/DataError.h"
-#include "data/DatasetRelabeler.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/Project.h"
-#include "data/ProjectLock.h"
+#include "document/ProjectDocument.h"
 #include "data/RecoveryStore.h"
 #include "data/LabelCounts.h"
 #include "paint/PredictionAcceptance.h"
@@ -45,6 +44,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 
 namespace segstudio::ui {
@@ -90,8 +91,7 @@ bool askToRestore(QWidget* parent, const QStringList& found)
 // Everything the editor owns. Kept out of the header so ui/app does not rebuild with it.
 class LabelEditor::Private {
 public:
-    data::Project* project = nullptr;
-    std::unique_ptr<data::ProjectLock> lock;
+    document::ProjectDocument* projectDocument = nullptr;
     std::shared_ptr<data::RecoveryStore> recovery;
     RecoveryKeeper* keeper = nullptr;
     RecoveryPrompt recoveryPrompt;
@@ -310,9 +310,9 @@ void LabelEditor::createClassShortcuts()
                                    .arg(QString::fromStdString(digit))
                                    .arg(i + 1));
         connect(shortcut, &QShortcut::activated, this, [this, digit, i] {
-            if (!m_d->project)
+            if (!project())
                 return;
-            const auto& classes = m_d->project->schema().classes();
+            const auto& classes = project()->schema().classes();
             for (const data::LabelClass& c : classes) {
                 if (c.hotkey == digit) {
                     m_d->settings->setCurrentClass(c.id);
@@ -325,44 +325,110 @@ void LabelEditor::createClassShortcuts()
     }
 }
 
-void LabelEditor::setProject(data::Project* project)
+void LabelEditor::setDocument(document::ProjectDocument* projectDocument)
 {
-    if (project == m_d->project)
+    if (projectDocument == m_d->projectDocument)
         return;
     if (m_d->document && m_d->document->isModified())
         save();  // autosave, as on image switch; a failure is reported and the recovery file kept
     closeDocument();
     m_d->keeper->setStore(nullptr);
     m_d->keeper->waitForWrites();
-    m_d->lock.reset();
     m_d->recovery.reset();
-    m_d->project = project;
-    if (!project) {
+    if (m_d->projectDocument) {
+        disconnect(m_d->projectDocument, nullptr, this, nullptr);
+        m_d->projectDocument->setBeforeLabelMapsChange({});
+    }
+    m_d->projectDocument = projectDocument;
+    if (!projectDocument) {
         m_d->canvas->setSchema({});
         m_d->classesPanel->setSchema({});
         return;
     }
+    connectDocument();
     schemaChanged();
-    m_d->recovery = std::make_shared<data::RecoveryStore>(project->root());
+    m_d->recovery = std::make_shared<data::RecoveryStore>(project()->root());
     m_d->keeper->setStore(m_d->recovery);
-    m_d->lock = std::make_unique<data::ProjectLock>(project->file());
-    bool heldByOther = false;
-    try {
-        if (m_d->lock->acquire() == data::ProjectLock::Result::HeldByOther) {
-            heldByOther = true;
-            const auto owner = m_d->lock->owner();
-            reportError(tr("%1 is already open in another SegStudio (process %2 on %3). Edits made in both will "
-                           "overwrite each other.")
-                            .arg(fromStd(project->file().string()))
-                            .arg(owner ? owner->pid : 0)
-                            .arg(owner ? fromStd(owner->host) : QString()));
-        }
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot create the project lock: %1").arg(fromStd(e.what())));
+    if (projectDocument->lockHeldByOther()) {
+        reportError(tr("%1 is already open in another SegStudio (%2). Edits made in both will overwrite each other.")
+                        .arg(fromStd(project()->file().string()), projectDocument->lockOwner()));
+        return;  // another SegStudio's recovery copies are its live work, not leftovers of a crash
     }
-    // Another SegStudio's recovery copies are its live work, not leftovers of a crash.
-    if (!heldByOther)
-        offerRecovery();
+    offerRecovery();
+}
+
+void LabelEditor::connectDocument()
+{
+    using document::ProjectDocument;
+    ProjectDocument* doc = m_d->projectDocument;
+    // The open image's edits reach disk before a dataset-wide change reads the maps.
+    doc->setBeforeLabelMapsChange([this] { return !isModified() || save(); });
+    connect(doc, &ProjectDocument::schemaChanged, this, &LabelEditor::schemaChanged);
+    connect(doc, &ProjectDocument::imageAboutToBeRemoved, this, &LabelEditor::onImageAboutToBeRemoved);
+    connect(doc, &ProjectDocument::imageRemoved, this, &LabelEditor::onImageRemoved);
+    connect(doc, &ProjectDocument::imageInserted, this, &LabelEditor::onImageInserted);
+    connect(doc, &ProjectDocument::classesRemapped, this, &LabelEditor::onClassesRemapped);
+    connect(doc, &ProjectDocument::classesRemapUndone, this, &LabelEditor::onClassesRemapUndone);
+    connect(doc, &ProjectDocument::labelMapsReplaced, this, &LabelEditor::onLabelMapsReplaced);
+    // While a merge rewrites the maps, the open one must not be edited or saved.
+    connect(doc, &ProjectDocument::busyChanged, m_d->canvas, [this](bool busy) { m_d->canvas->setEnabled(!busy); });
+}
+
+document::ProjectDocument* LabelEditor::projectDocument() const { return m_d->projectDocument; }
+
+const data::Project* LabelEditor::project() const
+{
+    return m_d->projectDocument ? &m_d->projectDocument->project() : nullptr;
+}
+
+void LabelEditor::onImageAboutToBeRemoved(std::size_t index)
+{
+    if (m_d->index == index) {
+        if (isModified())
+            save();  // the caller asked the user already; this is the autosave of an image switch
+        closeDocument();
+    }
+}
+
+void LabelEditor::onImageRemoved(std::size_t index)
+{
+    if (m_d->index && *m_d->index > index)
+        --*m_d->index;
+}
+
+void LabelEditor::onImageInserted(std::size_t index)
+{
+    if (m_d->index && *m_d->index >= index)
+        ++*m_d->index;
+}
+
+void LabelEditor::onClassesRemapped(quint64 step, const std::array<std::uint8_t, 256>& table)
+{
+    // The map on disk went through the same table (it was saved first), so the document stays
+    // unmodified; the history's ids follow, so undoing a stroke never brings back a merged class.
+    if (m_d->document) {
+        m_d->document->remapClasses(step, table);
+        updateCounts();
+    }
+}
+
+void LabelEditor::onClassesRemapUndone(quint64 step, const std::vector<std::size_t>& kept)
+{
+    if (!m_d->document || !m_d->index)
+        return;
+    if (std::find(kept.begin(), kept.end(), *m_d->index) != kept.end())
+        return;  // labelled since the step: its map stayed as it is, and so does the image
+    if (m_d->document->unremapClasses(step))
+        updateCounts();
+    else if (!isModified())
+        openImage(*m_d->index);  // opened after the step: show the map as the undo left it
+}
+
+void LabelEditor::onLabelMapsReplaced(const std::vector<std::size_t>& changed)
+{
+    // The open image was saved before the change: show what is on disk now.
+    if (m_d->index && !isModified() && std::find(changed.begin(), changed.end(), *m_d->index) != changed.end())
+        openImage(*m_d->index);
 }
 
 void LabelEditor::offerRecovery()
@@ -385,11 +451,11 @@ void LabelEditor::offerRecovery()
 
 std::optional<std::size_t> LabelEditor::recoveredImage() const
 {
-    if (!m_d->project || !m_d->recovery)
+    if (!project() || !m_d->recovery)
         return std::nullopt;
     std::optional<std::size_t> first;
     for (const auto& entry : m_d->recovery->entries()) {
-        const auto index = m_d->project->indexOf(entry.image);
+        const auto index = project()->indexOf(entry.image);
         if (index && (!first || *index < *first))
             first = index;
     }
@@ -411,13 +477,17 @@ bool LabelEditor::leaveCurrentImage()
 
 bool LabelEditor::openImage(std::size_t index)
 {
-    if (!m_d->project || index >= m_d->project->size()) {
+    if (!project() || index >= project()->size()) {
         reportError(tr("There is no image %1 in the project.").arg(index));
+        return false;
+    }
+    if (m_d->projectDocument->isBusy()) {
+        reportError(tr("The label maps are being rewritten (a class merge or delete); open the image when it ends."));
         return false;
     }
     if (m_d->index != index && !leaveCurrentImage())
         return false;
-    const data::Project& project = *m_d->project;
+    const data::Project& project = *this->project();
     try {
         // Decoding the image PNG is the floor of opening (~110 ms for 12 MP here): the label map is
         // decoded and counted on a second core meanwhile, so the open costs little more.
@@ -477,7 +547,7 @@ cv::Mat LabelEditor::readRecovered(const std::string& imageKey, int width, int h
     if (!entry)
         return {};
     try {
-        return m_d->recovery->restore(*entry, m_d->project->schema(), cv::Size(width, height));
+        return m_d->recovery->restore(*entry, project()->schema(), cv::Size(width, height));
     } catch (const std::exception& e) {
         // The copy stays where it is for the user to look at; the image opens as saved.
         reportError(tr("The recovery copy of %1 cannot be used: %2").arg(fromStd(imageKey), fromStd(e.what())));
@@ -529,14 +599,18 @@ std::optional<std::size_t> LabelEditor::currentIndex() const { return m_d->index
 bool LabelEditor::save()
 {
     LabelDocument* doc = m_d->document.get();
-    if (!doc || !m_d->project || !m_d->index)
+    if (!doc || !project() || !m_d->index)
         return true;
+    if (m_d->projectDocument->isBusy()) {
+        reportError(tr("The label maps are being rewritten (a class merge or delete); save when it ends."));
+        return false;
+    }
     const std::size_t index = *m_d->index;
     try {
-        const std::filesystem::path path = m_d->project->labelMapPath(index);
+        const std::filesystem::path path = project()->labelMapPath(index);
         std::error_code error;
         std::filesystem::create_directories(path.parent_path(), error);  // a failure shows in the write
-        data::writeLabelMap(path, doc->labels(), m_d->project->schema());
+        data::writeLabelMap(path, doc->labels(), project()->schema());
     } catch (const std::exception& e) {
         reportError(tr("Could not save the labels of %1: %2. Your edits are kept; try again or fix the folder.")
                         .arg(fromStd(doc->imageKey()), fromStd(e.what())));
@@ -546,8 +620,8 @@ bool LabelEditor::save()
     m_d->keeper->syncNow();  // removes the recovery copy, after any write still queued
     emit labelsSaved(fromStd(doc->imageKey()));
     const double fraction = data::labelledFraction(data::countLabels(doc->labels()));
-    if (fraction > 0.0 && m_d->project->entry(index).status == data::LabelStatus::Unlabelled)
-        m_d->project->setStatus(index, data::LabelStatus::InProgress);
+    if (fraction > 0.0)
+        m_d->projectDocument->noteLabelled(index);
     emit imageLabelled(index, fraction);
     return true;
 }
@@ -634,114 +708,44 @@ LabelCanvas* LabelEditor::canvas() const { return m_d->canvas; }
 LabelDocument* LabelEditor::document() const { return m_d->document.get(); }
 ToolSettings* LabelEditor::toolSettings() const { return m_d->settings; }
 
+namespace {
+
+data::Rgb rgbOf(const QColor& color)
+{
+    return {static_cast<std::uint8_t>(color.red()), static_cast<std::uint8_t>(color.green()),
+            static_cast<std::uint8_t>(color.blue())};
+}
+
+}  // namespace
+
 std::optional<int> LabelEditor::addClass(const QString& name, const QColor& color)
 {
-    if (!m_d->project)
-        return std::nullopt;
-    data::ClassSchema schema = m_d->project->schema();
-    data::LabelClass c;
-    c.id = schema.nextFreeId();
-    c.name = name.toStdString();
-    c.color = {static_cast<std::uint8_t>(color.red()), static_cast<std::uint8_t>(color.green()),
-               static_cast<std::uint8_t>(color.blue())};
-    try {
-        schema.add(c);
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot add class %1: %2").arg(name, fromStd(e.what())));
-        return std::nullopt;
-    }
-    if (!commitSchema(std::move(schema)))
-        return std::nullopt;
-    return c.id;
+    return m_d->projectDocument ? m_d->projectDocument->addClass(name, rgbOf(color)) : std::nullopt;
 }
 
 bool LabelEditor::renameClass(int classId, const QString& name)
 {
-    return updateClass(classId, [&](data::LabelClass& c) { c.name = name.toStdString(); });
+    return m_d->projectDocument && m_d->projectDocument->renameClass(classId, name);
 }
 
 bool LabelEditor::recolourClass(int classId, const QColor& color)
 {
-    return updateClass(classId, [&](data::LabelClass& c) {
-        c.color = {static_cast<std::uint8_t>(color.red()), static_cast<std::uint8_t>(color.green()),
-                   static_cast<std::uint8_t>(color.blue())};
-    });
-}
-
-bool LabelEditor::updateClass(int classId, const std::function<void(data::LabelClass&)>& change)
-{
-    if (!m_d->project || !m_d->project->schema().contains(classId))
-        return false;
-    data::ClassSchema schema = m_d->project->schema();
-    data::LabelClass c = *schema.find(classId);
-    change(c);
-    try {
-        schema.update(c);
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot change class %1: %2").arg(classId).arg(fromStd(e.what())));
-        return false;
-    }
-    return commitSchema(std::move(schema));
+    return m_d->projectDocument && m_d->projectDocument->recolourClass(classId, rgbOf(color));
 }
 
 bool LabelEditor::mergeClasses(int fromId, int intoId)
 {
-    if (!m_d->project || fromId == intoId || !m_d->project->schema().contains(fromId) ||
-        !m_d->project->schema().contains(intoId))
-        return false;
-    return relabelDataset(fromId, intoId);
+    return m_d->projectDocument && m_d->projectDocument->mergeClasses(fromId, intoId);
 }
 
 bool LabelEditor::deleteClass(int classId)
 {
-    if (!m_d->project || !m_d->project->schema().contains(classId))
-        return false;
-    return relabelDataset(classId, data::kUnlabelled);
-}
-
-bool LabelEditor::relabelDataset(int fromId, int toId)
-{
-    // The open map must be on disk first: the relabeller works on files.
-    if (isModified() && !save())
-        return false;
-    const std::optional<std::size_t> reopen = m_d->index;
-    closeDocument();
-    const data::ClassSchema before = m_d->project->schema();
-    data::ClassSchema after = before;
-    after.remove(fromId);
-    data::DatasetRelabeler relabeler;
-    relabeler.map(fromId, toId);
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const data::DatasetRelabeler::Result result = relabeler.run(*m_d->project, before, after);
-    QApplication::restoreOverrideCursor();
-    bool ok = result.failures.empty();
-    for (const std::string& failure : result.failures)
-        reportError(tr("Could not relabel: %1").arg(fromStd(failure)));
-    // The schema changes only when every map was rewritten: a failed file still holds the old id.
-    if (ok)
-        ok = commitSchema(std::move(after));
-    emit statusMessage(tr("Relabelled %n label map(s)", nullptr, static_cast<int>(result.filesChanged)));
-    if (reopen)
-        openImage(*reopen);
-    return ok;
-}
-
-bool LabelEditor::commitSchema(data::ClassSchema schema)
-{
-    m_d->project->setSchema(std::move(schema));
-    schemaChanged();
-    try {
-        m_d->project->save();
-    } catch (const std::exception& e) {
-        reportError(tr("Could not save the project: %1").arg(fromStd(e.what())));
-        return false;
-    }
-    return true;
+    return m_d->projectDocument && m_d->projectDocument->deleteClass(classId);
 }
 
 void LabelEditor::schemaChanged()
 {
-    const data::ClassSchema& schema = m_d->project ? m_d->project->schema() : data::ClassSchema();
+    const data::ClassSchema& schema = project() ? project()->schema() : data::ClassSchema();
     m_d->keeper->setSchema(schema);
     m_d->canvas->setSchema(schema);
     m_d->classesPanel->setSchema(schema);
@@ -750,7 +754,7 @@ void LabelEditor::schemaChanged()
 bool LabelEditor::fillUnlabelled(int classId)
 {
     LabelDocument* doc = m_d->document.get();
-    if (!doc || !m_d->project || !m_d->project->schema().contains(classId))
+    if (!doc || !project() || !project()->schema().contains(classId))
         return false;
     doc->paintRegion(paint::RegionMask::ofValue(doc->labels(), data::kUnlabelled), static_cast<std::uint8_t>(classId),
                      m_d->settings->guard(), tr("Fill unlabelled"));
@@ -779,11 +783,11 @@ void LabelEditor::updateStatus()
     LabelDocument* doc = m_d->document.get();
     if (pixel && doc) {
         const std::uint8_t value = doc->labels().at<std::uint8_t>(pixel->y(), pixel->x());
-        const data::LabelClass* c = m_d->project ? m_d->project->schema().find(value) : nullptr;
+        const data::LabelClass* c = project() ? project()->schema().find(value) : nullptr;
         const QString name = value == data::kUnlabelled ? tr("unlabelled") : c ? fromStd(c->name) : tr("class %1").arg(value);
         text = tr("x %1, y %2  |  %3  |  %4").arg(pixel->x()).arg(pixel->y()).arg(name, text);
         if (const auto predicted = m_d->canvas->predictionAt(*pixel)) {
-            const data::LabelClass* p = m_d->project ? m_d->project->schema().find(predicted->classId) : nullptr;
+            const data::LabelClass* p = project() ? project()->schema().find(predicted->classId) : nullptr;
             text += tr("  |  predicted %1 (%2%)")
                         .arg(p ? fromStd(p->name) : tr("class %1").arg(predicted->classId))
                         .arg(qRound(predicted->confidence * 100));

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 class QAction;
 class QColor;
@@ -31,6 +32,10 @@ class Project;
 struct LabelClass;
 }  // namespace segstudio::data
 
+namespace segstudio::document {
+class ProjectDocument;
+}
+
 namespace segstudio::ui {
 
 class AbstractTool;
@@ -43,12 +48,12 @@ class ToolSettings;
 
 // The pixel-labelling editor as one widget: the canvas with its tools, a tool bar, and a classes
 // panel that the main window docks. This is the only class ui/app needs to know.
-// Requirements: GUI thread only; the project passed to setProject() outlives its use here (call
-// setProject(nullptr) before destroying it).
+// Requirements: GUI thread only; the document passed to setDocument() outlives its use here (call
+// setDocument(nullptr) before destroying it).
 // Guarantees: the current label map reaches disk only through save() (atomic) or the save on image
 // switch (or, when saveOnSwitch() is off, the user's answer); the project's recovery folder holds
 // exactly the unsaved edits, rewritten shortly after each edit, undo or redo (RecoveryKeeper);
-// after a crash setProject() offers them back (Restore / Discard) and openImage() restores them
+// after a crash setDocument() offers them back (Restore / Discard) and openImage() restores them
 // as one undoable edit; failures never drop edits, they emit errorOccurred.
 class LabelEditor : public QWidget {
     Q_OBJECT
@@ -60,7 +65,10 @@ public:
     explicit LabelEditor(QWidget* parent = nullptr);
     ~LabelEditor() override;
 
-    void setProject(data::Project* project);  // non-owning; nullptr closes
+    // The project to label (non-owning; nullptr closes). The editor follows its signals: images
+    // removed or inserted, the class list, merges and deletes (in memory, keeping the history).
+    void setDocument(document::ProjectDocument* document);
+    document::ProjectDocument* projectDocument() const;
     bool openImage(std::size_t index);        // autosaves the current image first; false + errorOccurred on failure
     std::optional<std::size_t> currentIndex() const;
     bool save();                              // writes the current label map (atomic); false + errorOccurred on failure
@@ -81,16 +89,15 @@ public:
     ToolSettings* toolSettings() const;
     void setRecoveryDelay(int milliseconds);  // after an edit, before the recovery copy is written
     bool writeRecovery();  // brings the recovery folder up to date now and waits for the write
-    void setRecoveryPrompt(RecoveryPrompt prompt);  // before setProject(); default: a message box
+    void setRecoveryPrompt(RecoveryPrompt prompt);  // before setDocument(); default: a message box
     std::optional<std::size_t> recoveredImage() const;  // the first image with restored edits
     // On (the default) switching images saves the current one; off, the user is asked.
     void setSaveOnSwitch(bool save);
     bool saveOnSwitch() const;
 
-    // Class operations (the classes panel's buttons end here). They change the project's schema
-    // and save the project file; merge and delete also relabel every label map of the dataset
-    // (after saving the open one) and clear the open image's undo history. false + errorOccurred
-    // on failure.
+    // Class operations (the classes panel's buttons end here): undoable commands of the project
+    // document. Merge and delete start a background job over every label map (after saving the
+    // open one); the open image follows in memory, its undo history intact. false when refused.
     std::optional<int> addClass(const QString& name, const QColor& color);
     bool renameClass(int classId, const QString& name);
     bool recolourClass(int classId, const QColor& color);
@@ -126,10 +133,15 @@ private:
     void offerRecovery();
     bool leaveCurrentImage();
     cv::Mat readRecovered(const std::string& imageKey, int width, int height);
-    bool updateClass(int classId, const std::function<void(data::LabelClass&)>& change);
-    bool relabelDataset(int fromId, int toId);
-    bool commitSchema(data::ClassSchema schema);
+    void connectDocument();
     void schemaChanged();
+    void onImageAboutToBeRemoved(std::size_t index);
+    void onImageRemoved(std::size_t index);
+    void onImageInserted(std::size_t index);
+    void onClassesRemapped(quint64 step, const std::array<std::uint8_t, 256>& table);
+    void onClassesRemapUndone(quint64 step, const std::vector<std::size_t>& kept);
+    void onLabelMapsReplaced(const std::vector<std::size_t>& changed);
+    const data::Project* project() const;
     void updateCounts();
     void showCounts(const std::array<std::int64_t, 256>& counts);
     void updateStatus();

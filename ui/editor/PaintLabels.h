@@ -4,6 +4,10 @@
 
 #include <QUndoCommand>
 
+#include <array>
+#include <cstdint>
+#include <map>
+
 namespace segstudio::ui {
 
 class LabelDocument;
@@ -19,9 +23,15 @@ public:
     void redo() override;
     const paint::LabelPatch& patch() const { return m_patch; }
 
+    // A class merge/delete of the project (step) maps this edit's ids too, so undoing it never
+    // brings back an id the schema no longer has; undoing the step gives the patch back.
+    void remap(quint64 step, const std::array<std::uint8_t, 256>& table);
+    void unremap(quint64 step);
+
 private:
     LabelDocument* m_document;
     paint::LabelPatch m_patch;
+    std::map<quint64, paint::LabelPatch> m_beforeRemap;
 };
 
 }  // namespace segstudio::ui

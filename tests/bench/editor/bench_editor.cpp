@@ -15,6 +15,7 @@
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/Project.h"
+#include "document/ProjectDocument.h"
 #include "paint/Brush.h"
 #include "paint/RegionMask.h"
 #include "paint/WriteGuard.h"
@@ -79,10 +80,11 @@ void writeScreenshot(const std::filesystem::path& root, const char* path)
     data::writeImageRgb(root / "street.png", rgb);
     project.addImage(root / "street.png");
     project.save();
+    document::ProjectDocument projectDoc(project);
     ui::LabelEditor editor;
     editor.resize(1080, 560);
     editor.show();
-    editor.setProject(&project);
+    editor.setDocument(&projectDoc);
     editor.openImage(0);
     ui::LabelDocument* doc = editor.document();
     const paint::WriteGuard guard;
@@ -106,7 +108,7 @@ void writeScreenshot(const std::filesystem::path& root, const char* path)
     painter.drawPixmap(editor.width(), 0, panel->grab());
     painter.end();
     shot.save(QString::fromLocal8Bit(path));
-    editor.setProject(nullptr);
+    editor.setDocument(nullptr);
     panel->setParent(&editor);
 }
 
@@ -140,10 +142,11 @@ int main(int argc, char** argv)
         writeScreenshot(root, screenshot);
         return 0;
     }
+    document::ProjectDocument projectDoc(project);
     ui::LabelEditor editor;
     editor.resize(1600, 1000);
     editor.show();
-    editor.setProject(&project);
+    editor.setDocument(&projectDoc);
     std::vector<double> openMs;
     for (int i = 0; i < rounds; ++i) {
         QElapsedTimer timer;
@@ -151,8 +154,8 @@ int main(int argc, char** argv)
         if (!editor.openImage(0))
             return 1;
         openMs.push_back(msSince(timer));
-        editor.setProject(nullptr);
-        editor.setProject(&project);
+        editor.setDocument(nullptr);
+        editor.setDocument(&projectDoc);
     }
     std::printf("open image+labels (4000x3000 PNG pair, via LabelEditor::openImage): median %.1f ms\n", median(openMs));
 
@@ -174,8 +177,8 @@ int main(int argc, char** argv)
 
     // The open returns before the overlay is composed: the first paint (fit to window) pays for it.
     for (int i = 0; i < rounds; ++i) {
-        editor.setProject(nullptr);
-        editor.setProject(&project);
+        editor.setDocument(nullptr);
+        editor.setDocument(&projectDoc);
         QElapsedTimer timer;
         timer.start();
         editor.openImage(0);
@@ -359,6 +362,6 @@ int main(int argc, char** argv)
         total += static_cast<const ui::PaintLabels*>(stack->command(i))->patch().memoryBytes();
     std::printf("undo memory: %d strokes of ~990 px, size 20: %.1f KB per stroke, %.2f MB total\n", stack->count(),
                 total / 1024.0 / std::max(1, stack->count()), total / 1048576.0);
-    editor.setProject(nullptr);
+    editor.setDocument(nullptr);
     return 0;
 }
