@@ -1,4 +1,5 @@
 #include "ProjectDocument.h"
+#include "WorkerPool.h"
 
 #include "AddClassCommand.h"
 #include "AddImagesCommand.h"
@@ -337,7 +338,7 @@ void ProjectDocument::runJob(const QString& label, Work work, std::function<void
         setBusy(false);
         finish(error);
     });
-    watcher->setFuture(QtConcurrent::run([self, label, work = std::move(work), cancel = &m_cancel]() -> QString {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [self, label, work = std::move(work), cancel = &m_cancel]() -> QString {
         auto progress = [self, label, cancel](std::size_t done, std::size_t total) {
             // Queued: the worker never touches the document's signals directly.
             QMetaObject::invokeMethod(self.data(), [self, label, done, total] {

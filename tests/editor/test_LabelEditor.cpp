@@ -578,30 +578,41 @@ private slots:
         QCOMPARE(QColor(editor->canvas()->overlay().pixel(60, 2)), QColor(128, 64, 128));
     }
 
-    void openComposesOverlayOnlyWhenPainted()
+    // Opening prepares what the first paint needs on the loading threads: the overlay comes
+    // composed and the RGB32 display copy is in use at once, so the GUI thread only draws.
+    void openPreparesOverlayAndDisplayOnWorkers()
     {
         EditorTestProject test;
         cv::Mat labels(64, 64, CV_8UC1, cv::Scalar(255));
         labels(cv::Rect(0, 0, 20, 64)).setTo(1);
         std::filesystem::create_directories(test.project->labelRoot());
         data::writeLabelMap(test.project->labelMapPath(0), labels, test.project->schema());
+        data::writeLabelMap(test.project->labelMapPath(1), labels, test.project->schema());
         auto editor = makeEditor(test);
         QSignalSpy labelled(editor.get(), &ui::LabelEditor::imageLabelled);
-        QVERIFY(editor->openImage(0));
-        QCOMPARE(editor->canvas()->composedTileCount(), 0);  // nothing composed up front
-        // The counts came from the loading thread, before any paint.
+        QVERIFY(editor->requestImage(0));
+        QTRY_VERIFY(!editor->isOpening());
+        QCOMPARE(editor->canvas()->composedTileCount(), 1);  // composed before any paint
+        // The counts came from the loading thread too.
         QVERIFY(!labelled.isEmpty());
         QCOMPARE(labelled.last().at(1).toDouble(), 20.0 * 64 / (64.0 * 64));
-        QVERIFY(QTest::qWaitForWindowExposed(editor.get()));
-        editor->canvas()->repaint();
-        QCOMPARE(editor->canvas()->composedTileCount(), 1);
         QCOMPARE(QColor(editor->canvas()->overlay().pixel(5, 5)), QColor(64, 0, 128));
         QCOMPARE(qAlpha(editor->canvas()->overlay().pixel(40, 5)), 0);
         // The RGB32 display copy shows the image's colours in the right channel order.
-        editor->canvas()->waitForDisplayImage();
+        QVERIFY(QTest::qWaitForWindowExposed(editor.get()));
         const QImage shown = editor->canvas()->grab().toImage();
         QCOMPARE(QColor(shown.pixel(screenOf({25, 20}))), QColor(220, 30, 30));
         QCOMPARE(QColor(shown.pixel(screenOf({50, 50}))), QColor(40, 40, 40));
+        // The style changes while the next image loads (outline mode): its overlay, composed in the
+        // old style, is not used; the tiles compose lazily in the new one.
+        QVERIFY(editor->requestImage(1));
+        for (QAction* action : editor->viewActions())
+            if (action->objectName() == QLatin1String("view.outline"))
+                action->setChecked(true);
+        QTRY_VERIFY(!editor->isOpening());
+        QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
+        QCOMPARE(qAlpha(editor->canvas()->overlay().pixel(5, 5)), 0);                // inside the band: no outline
+        QCOMPARE(QColor(editor->canvas()->overlay().pixel(19, 5)), QColor(64, 0, 128));  // its edge
     }
 
     void saveWritesMapAndSwitchAutosaves()
@@ -809,6 +820,30 @@ private slots:
         QCOMPARE(cv::countNonZero(map == 255), 32 * 64);
         // The project file on disk carries the new schema.
         QVERIFY(!data::Project::load(test.project->file()).schema().contains(2));
+    }
+
+    // The browser opens images without waiting: decoded on workers, swapped in on the GUI thread;
+    // a second request drops the first one's result, and the image on screen takes no edit meanwhile.
+    void requestImageOpensInTheBackgroundAndDropsStaleResults()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QSignalSpy opened(editor.get(), &ui::LabelEditor::imageOpened);
+        QVERIFY(editor->requestImage(1));
+        QVERIFY(editor->isOpening());
+        QVERIFY(!editor->canvas()->isEnabled());
+        QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));  // still on screen
+        QVERIFY(editor->requestImage(0));  // changed its mind: image 1's result is stale
+        QTRY_VERIFY(!editor->isOpening());
+        QTest::qWait(50);  // image 1's worker has finished too by now
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().first().value<std::size_t>(), std::size_t(0));
+        QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
+        QVERIFY(editor->canvas()->isEnabled());
+        QVERIFY(editor->requestImage(1));
+        QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
+        QCOMPARE(editor->document()->imageKey(), test.project->entry(1).image);
     }
 
     // Class operations are project commands: they never wipe the open image's pixel history. A

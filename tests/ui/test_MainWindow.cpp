@@ -467,13 +467,13 @@ private slots:
         QVERIFY(std::filesystem::exists(project.labelMapPath(1)));
         QVERIFY(!std::filesystem::exists(project.labelMapPath(2)));
         // The open image shows it at once.
-        QCOMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 2);
+        QTRY_COMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 2);
 
         QVERIFY(window.undoAction()->isEnabled());
         window.undoAction()->trigger();
         QCOMPARE(segstudio::run::readFile(project.labelMapPath(0)), alphaBefore);
         QVERIFY(!std::filesystem::exists(project.labelMapPath(1)));
-        QCOMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 255);
+        QTRY_COMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 255);
         window.redoAction()->trigger();
         QCOMPARE(int(segstudio::data::readLabelMap(project.labelMapPath(0), project.schema()).at<std::uint8_t>(alpha.rows - 1, 0)), 2);
     }

@@ -187,7 +187,7 @@ void MainWindow::createDocks()
     connect(m_predictions, &PredictionsDock::openImageRequested, this, [this](std::size_t index) {
         m_editor->predictionBar()->setView(PredictionLayer::View::Errors);
         if (!m_browser->selectEntry(index))
-            m_editor->openImage(index);
+            m_editor->requestImage(index);
     });
     connect(m_predictions->service(), &PredictionService::problem, this,
             [this](const QString& message) { statusBar()->showMessage(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
@@ -535,9 +535,9 @@ bool MainWindow::save()
 
 void MainWindow::followSelection(std::size_t entry)
 {
-    if (m_editor->currentIndex() == entry)
+    if (m_editor->currentIndex() == entry && !m_editor->isOpening())
         return;
-    m_editor->openImage(entry);
+    m_editor->requestImage(entry);  // decoded on workers: flipping through images never stalls the window
 }
 
 void MainWindow::newProject()

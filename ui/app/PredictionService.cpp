@@ -1,4 +1,5 @@
 #include "PredictionService.h"
+#include "document/WorkerPool.h"
 
 #include "data/DataError.h"
 #include "data/Project.h"
@@ -97,7 +98,7 @@ void PredictionService::load(std::size_t index, bool predictIfMissing)
         else if (predictIfMissing)
             predict(index);
     });
-    watcher->setFuture(QtConcurrent::run([cache, stem, schema]() -> Loaded {
+    watcher->setFuture(QtConcurrent::run(document::workerPool(), [cache, stem, schema]() -> Loaded {
         if (!std::filesystem::exists(cache.checkpoint()))
             return {std::nullopt, {}, true};
         try {

@@ -1,4 +1,5 @@
 #include "PredictionsDock.h"
+#include "document/WorkerPool.h"
 
 #include "document/ProjectDocument.h"
 
@@ -232,6 +233,7 @@ void PredictionsDock::scoreInBackground()
     data::ScoringOptions options;
     options.suspectConfidence = (m_suspectConfidence->value() * 255 + 50) / 100;
     m_scoring->setFuture(QtConcurrent::run(
+        document::workerPool(),
         [project = *m_project, cache = data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()),
          indices = m_indices, options] { return data::scorePredictions(project, cache, indices, options); }));
     updateButtons();
@@ -334,7 +336,7 @@ void PredictionsDock::showReport()
         scoreExistingPredictions();  // the evaluation filled the cache: the browser's columns follow
     });
     const std::filesystem::path file = QDir(evaluationFolder()).filePath(QStringLiteral("report.json")).toStdString();
-    watcher->setFuture(QtConcurrent::run([file]() -> std::pair<std::optional<metrics::EvaluationReport>, QString> {
+    watcher->setFuture(QtConcurrent::run(document::workerPool(), [file]() -> std::pair<std::optional<metrics::EvaluationReport>, QString> {
         try {
             return {metrics::readEvaluationReport(file), {}};
         } catch (const run::FileError& error) {

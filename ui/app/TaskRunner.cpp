@@ -1,4 +1,5 @@
 #include "TaskRunner.h"
+#include "document/WorkerPool.h"
 
 #include "data/DataError.h"
 
@@ -89,7 +90,7 @@ TaskRunner::Result TaskRunner::run(QWidget* parent, const QString& label, const 
         }
     });
     poll.start(50);
-    watcher.setFuture(QtConcurrent::run([&]() -> Result {
+    watcher.setFuture(QtConcurrent::run(document::workerPool(), [&]() -> Result {
         try {
             task(progress);
             return {Outcome::Done, {}};

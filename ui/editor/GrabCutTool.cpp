@@ -1,4 +1,5 @@
 #include "GrabCutTool.h"
+#include "document/WorkerPool.h"
 
 #include "LabelDocument.h"
 #include "ToolSettings.h"
@@ -123,7 +124,7 @@ void GrabCutTool::startSegmentation(std::function<paint::RegionMask()> job, cons
     m_jobFailure = failure;
     m_pending = true;
     // A job still running finishes on its own; its result is stale and dropped.
-    m_job.setFuture(QtConcurrent::run([job = std::move(job)] {
+    m_job.setFuture(QtConcurrent::run(document::workerPool(), [job = std::move(job)] {
         Found found{job(), {}};
         found.tint = tintOf(found.region.mask, kPreviewColour);
         return found;

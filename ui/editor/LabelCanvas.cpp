@@ -1,4 +1,9 @@
 #include "LabelCanvas.h"
+#include "document/WorkerPool.h"
+
+#include "ReleaseOnWorker.h"
+
+#include <opencv2/imgproc.hpp>
 
 #include "AbstractTool.h"
 #include "LabelDocument.h"
@@ -24,12 +29,43 @@ LabelCanvas::LabelCanvas(QWidget* parent) : QWidget(parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(200, 150);
     rebuildColors();
-    connect(&m_displayWatcher, &QFutureWatcher<QImage>::finished, this, &LabelCanvas::onDisplayImageReady);
+    connect(&m_displayWatcher, &QFutureWatcher<CanvasImages>::finished, this, &LabelCanvas::onDisplayImageReady);
 }
 
 LabelCanvas::~LabelCanvas() { m_displayWatcher.waitForFinished(); }
 
-void LabelCanvas::setDocument(LabelDocument* document)
+QImage LabelCanvas::displayImage(const cv::Mat& rgb)
+{
+    return QImage(rgb.data, rgb.cols, rgb.rows, static_cast<qsizetype>(rgb.step), QImage::Format_RGB888)
+        .convertToFormat(QImage::Format_RGB32);
+}
+
+double LabelCanvas::fitScale(QSize image, QSize viewport)
+{
+    if (image.isEmpty() || viewport.isEmpty())
+        return 0;
+    return std::clamp(std::min(double(viewport.width()) / image.width(), double(viewport.height()) / image.height()),
+                      kMinScale, kMaxScale);
+}
+
+QImage LabelCanvas::previewImage(const cv::Mat& rgb, double scale)
+{
+    const cv::Size size(int(std::lround(rgb.cols * scale)), int(std::lround(rgb.rows * scale)));
+    if (rgb.empty() || scale <= 0 || scale > 0.5 || size.width < 1 || size.height < 1)
+        return {};  // near 1:1 the image itself draws fast enough
+    cv::Mat small;
+    cv::resize(rgb, small, size, 0, 0, cv::INTER_AREA);
+    return displayImage(small);
+}
+
+QImage LabelCanvas::composedOverlay(const cv::Mat& labels, const OverlayStyle& style)
+{
+    QImage overlay(labels.cols, labels.rows, QImage::Format_ARGB32_Premultiplied);
+    composeInto(overlay, labels, style, overlay.rect());
+    return overlay;
+}
+
+void LabelCanvas::setDocument(LabelDocument* document, const Prepared& prepared)
 {
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
@@ -39,7 +75,7 @@ void LabelCanvas::setDocument(LabelDocument* document)
     // Another image: the last one's prediction must not stay; the owner sets this one's.
     m_prediction.clear();
     m_prediction.setTruth(m_document ? &m_document->labels() : nullptr);
-    rebuildImage();
+    rebuildImage(prepared);
     m_fitPending = true;
     fitToWindow();
     if (m_tool)
@@ -64,11 +100,15 @@ void LabelCanvas::setTool(AbstractTool* tool)
     update();
 }
 
-void LabelCanvas::rebuildImage()
+void LabelCanvas::rebuildImage(const Prepared& prepared)
 {
     ++m_generation;
     m_currentGeneration->store(m_generation);
-    m_rgb.release();
+    releaseOnWorker(std::move(m_rgb), std::move(m_image), std::move(m_preview), std::move(m_overlay));  // ~150 MB at 12 MP
+    m_rgb = cv::Mat();
+    m_image = QImage();
+    m_preview = QImage();
+    m_overlay = QImage();
     m_tileComposed.clear();
     if (!m_document) {
         m_image = QImage();
@@ -78,7 +118,12 @@ void LabelCanvas::rebuildImage()
     }
     const cv::Mat& rgb = m_document->image();
     const cv::Size size = m_document->size();
-    if (rgb.empty()) {
+    const QSize qsize(size.width, size.height);
+    if (!rgb.empty() && prepared.display.size() == qsize) {
+        m_image = prepared.display;
+        m_preview = prepared.preview;
+        m_previewScale = prepared.previewScale;
+    } else if (rgb.empty()) {
         m_image = QImage(size.width, size.height, QImage::Format_RGB32);
         m_image.fill(Qt::darkGray);
     } else {
@@ -90,13 +135,14 @@ void LabelCanvas::rebuildImage()
         const int generation = m_generation;
         std::shared_ptr<std::atomic<int>> current = m_currentGeneration;
         current->store(generation);
-        m_displayWatcher.setFuture(QtConcurrent::run([pixels, generation, current] {
+        const double previewScale = fitScale(QSize(pixels.cols, pixels.rows), this->size());
+        m_displayWatcher.setFuture(QtConcurrent::run(document::workerPool(), [pixels, generation, current, previewScale]() -> CanvasImages {
             // In strips, so that switching images quickly stops a conversion nobody will see.
             QImage converted(pixels.cols, pixels.rows, QImage::Format_RGB32);
             constexpr int kStrip = 256;
             for (int y = 0; y < pixels.rows; y += kStrip) {
                 if (current->load() != generation)
-                    return QImage();
+                    return {};
                 const int rows = std::min(kStrip, pixels.rows - y);
                 const QImage strip(pixels.ptr(y), pixels.cols, rows, static_cast<qsizetype>(pixels.step),
                                    QImage::Format_RGB888);
@@ -104,15 +150,20 @@ void LabelCanvas::rebuildImage()
                 for (int r = 0; r < rows; ++r)
                     std::memcpy(converted.scanLine(y + r), out.constScanLine(r), static_cast<std::size_t>(pixels.cols) * 4);
             }
-            return converted;
+            CanvasImages images;
+            images.display = converted;
+            images.preview = previewImage(pixels, previewScale);
+            images.previewScale = previewScale;
+            return images;
         }));
         m_displayWatcher.setProperty("generation", m_generation);
     }
-    // Allocation only: the pages are touched when a tile is first composed.
-    m_overlay = QImage(size.width, size.height, QImage::Format_ARGB32_Premultiplied);
     m_tilesX = (size.width + kOverlayTile - 1) / kOverlayTile;
     const int tilesY = (size.height + kOverlayTile - 1) / kOverlayTile;
-    m_tileComposed.assign(static_cast<std::size_t>(m_tilesX) * static_cast<std::size_t>(tilesY), false);
+    const bool composed = prepared.overlay.size() == qsize && prepared.style == overlayStyle();
+    // Else allocation only: the pages are touched when a tile is first composed.
+    m_overlay = composed ? prepared.overlay : QImage(size.width, size.height, QImage::Format_ARGB32_Premultiplied);
+    m_tileComposed.assign(static_cast<std::size_t>(m_tilesX) * static_cast<std::size_t>(tilesY), composed);
     update();
 }
 
@@ -121,10 +172,12 @@ void LabelCanvas::onDisplayImageReady()
     if (m_displayWatcher.property("generation").toInt() != m_generation || !m_displayWatcher.future().isValid() ||
         m_displayWatcher.future().resultCount() == 0)
         return;
-    const QImage converted = m_displayWatcher.result();
-    if (converted.size() != m_image.size())
+    const CanvasImages converted = m_displayWatcher.result();
+    if (converted.display.size() != m_image.size())
         return;
-    m_image = converted;
+    m_image = converted.display;
+    m_preview = converted.preview;
+    m_previewScale = converted.previewScale;
     update();
 }
 
@@ -192,21 +245,25 @@ void LabelCanvas::recompose(const QRect& imageRect)
 
 void LabelCanvas::composeRect(const QRect& rect)
 {
-    const cv::Mat& labels = m_document->labels();
+    composeInto(m_overlay, m_document->labels(), overlayStyle(), rect);
+}
+
+void LabelCanvas::composeInto(QImage& overlay, const cv::Mat& labels, const OverlayStyle& style, const QRect& rect)
+{
     const int w = labels.cols, h = labels.rows;
     // The boundary rule reads whole rows; a label map is continuous unless someone made it a view.
-    const cv::Mat whole = !m_outline || labels.isContinuous() ? labels : labels.clone();
+    const cv::Mat whole = !style.outline || labels.isContinuous() ? labels : labels.clone();
     for (int y = rect.top(); y <= rect.bottom(); ++y) {
         const std::uint8_t* row = labels.ptr<std::uint8_t>(y);
-        auto* out = reinterpret_cast<QRgb*>(m_overlay.scanLine(y));
-        if (!m_outline) {
+        auto* out = reinterpret_cast<QRgb*>(overlay.scanLine(y));
+        if (!style.outline) {
             for (int x = rect.left(); x <= rect.right(); ++x)
-                out[x] = m_colors[row[x]];
+                out[x] = style.colors[row[x]];
             continue;
         }
         const std::uint8_t* all = whole.ptr<std::uint8_t>();
         for (int x = rect.left(); x <= rect.right(); ++x)
-            out[x] = metrics::onBoundary(all, w, h, x, y) ? m_colors[row[x]] : qRgba(0, 0, 0, 0);
+            out[x] = metrics::onBoundary(all, w, h, x, y) ? style.colors[row[x]] : qRgba(0, 0, 0, 0);
     }
 }
 
@@ -250,7 +307,12 @@ void LabelCanvas::paintEvent(QPaintEvent* event)
     painter.scale(m_scale, m_scale);
     // Nearest-neighbour when magnified (pixels must look like pixels); smooth when minified.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, m_scale < 1.0);
-    painter.drawImage(QRectF(source), m_image, QRectF(source));
+    if (!m_preview.isNull() && m_scale <= m_previewScale * 1.001 && m_scale >= m_previewScale / 2) {
+        const double k = double(m_preview.width()) / m_image.width();
+        painter.drawImage(QRectF(source), m_preview, QRectF(source.x() * k, source.y() * k, source.width() * k, source.height() * k));
+    } else {
+        painter.drawImage(QRectF(source), m_image, QRectF(source));
+    }
     if (m_labelsVisible && !m_predictionInstead) {
         ensureComposed(source);
         painter.setOpacity(m_outline ? 1.0 : m_opacity);
@@ -303,7 +365,7 @@ void LabelCanvas::fitToWindow()
 {
     if (m_image.isNull() || width() <= 0 || height() <= 0)
         return;
-    m_scale = std::clamp(std::min(double(width()) / m_image.width(), double(height()) / m_image.height()), kMinScale, kMaxScale);
+    m_scale = fitScale(m_image.size(), size());
     m_offset = QPointF((width() - m_image.width() * m_scale) / 2.0, (height() - m_image.height() * m_scale) / 2.0);
     m_fitPending = true;
     update();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CanvasImages.h"
 #include "PredictionLayer.h"
 #include "data/ClassSchema.h"
 
@@ -43,7 +44,20 @@ public:
     explicit LabelCanvas(QWidget* parent = nullptr);
     ~LabelCanvas() override;
 
-    void setDocument(LabelDocument* document);
+    // What a worker can make ahead of setDocument() so that showing a 12 MP image costs the GUI
+    // thread only the drawing: the RGB32 display copy and the composed overlay, in a given style.
+    using OverlayStyle = ui::OverlayStyle;
+    using Prepared = CanvasImages;
+    OverlayStyle overlayStyle() const { return {m_colors, m_outline}; }
+    // Any thread:
+    static QImage displayImage(const cv::Mat& rgb);
+    static double fitScale(QSize image, QSize viewport);
+    static QImage previewImage(const cv::Mat& rgb, double scale);  // INTER_AREA; null when not smaller
+    static QImage composedOverlay(const cv::Mat& labels, const OverlayStyle& style);
+
+    // prepared: optional; parts that do not match the document's size (or the current style) are
+    // made here as before, lazily.
+    void setDocument(LabelDocument* document, const Prepared& prepared = {});
     LabelDocument* document() const { return m_document; }
     void setSchema(const data::ClassSchema& schema);
     void setTool(AbstractTool* tool);
@@ -84,6 +98,9 @@ public:
     const PredictionLayer& prediction() const { return m_prediction; }
 
     static constexpr int kOverlayTile = 256;  // overlay composition unit, in image pixels
+    // Drawing a 12 MP image smoothly at fit to window costs Qt ~100 ms: minified, the canvas draws
+    // a copy at the fit scale instead, averaged once on a worker (exact at fit, and at most 2:1 when
+    // zoomed out a little further).
     const QImage& overlay();                  // fully composed, for tests and benchmarks
     void recompose(const QRect& imageRect);   // usually driven by labelsChanged
     int composedTileCount() const;            // how much of the overlay exists, for tests
@@ -107,11 +124,12 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    void rebuildImage();
+    void rebuildImage(const Prepared& prepared);
     void rebuildColors();
     void invalidateOverlay();
     void ensureComposed(const QRect& imageRect);
     void composeRect(const QRect& rect);
+    static void composeInto(QImage& overlay, const cv::Mat& labels, const OverlayStyle& style, const QRect& rect);
     void onDisplayImageReady();
     void onLabelsChanged(const QRect& imageRect);
     void updateHover(const QPointF& widgetPos);
@@ -123,10 +141,12 @@ private:
     data::ClassSchema m_schema;
     cv::Mat m_rgb;   // keeps the document's pixels alive while m_image wraps them
     QImage m_image;  // RGB888 view of m_rgb, then its RGB32 copy once converted
+    QImage m_preview;  // m_image at m_previewScale, drawn when minified to between half that and that
+    double m_previewScale = 0;
     QImage m_overlay;
     std::vector<bool> m_tileComposed;
     int m_tilesX = 0;
-    QFutureWatcher<QImage> m_displayWatcher;
+    QFutureWatcher<CanvasImages> m_displayWatcher;
     int m_generation = 0;  // a conversion finishing for an earlier document is ignored
     std::shared_ptr<std::atomic<int>> m_currentGeneration = std::make_shared<std::atomic<int>>(0);
     std::array<QRgb, 256> m_colors{};

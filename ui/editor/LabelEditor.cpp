@@ -1,4 +1,5 @@
 #include "LabelEditor.h"
+#include "document/WorkerPool.h"
 
 #include "LabelingTips.h"
 
@@ -12,6 +13,7 @@
 #include "PredictionBar.h"
 #include "PolygonTool.h"
 #include "RecoveryKeeper.h"
+#include "ReleaseOnWorker.h"
 #include "SuperpixelTool.h"
 #include "ToolSettings.h"
 
@@ -43,6 +45,7 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -58,7 +61,65 @@ QString fromStd(const std::string& text) { return QString::fromStdString(text); 
 struct SavedLabels {
     cv::Mat labels;
     data::LabelCounts counts{};
+    QImage overlay;  // composed for the canvas
 };
+
+// What the open's workers hand back.
+struct LoadedImage {
+    std::string key;
+    cv::Mat rgb;
+    cv::Mat labels;
+    data::LabelCounts counts{};
+    LabelCanvas::Prepared prepared;  // what the canvas would otherwise make on the GUI thread
+    std::string error;               // empty on success
+};
+
+// Runs on a worker: the image and its saved label map, decoded and checked.
+LoadedImage loadImage(const std::filesystem::path& imagePath, const std::filesystem::path& labelPath,
+                      const data::ClassSchema& schema, const std::string& key, const LabelCanvas::OverlayStyle& style,
+                      QSize viewport)
+{
+    LoadedImage loaded;
+    loaded.key = key;
+    loaded.prepared.style = style;
+    try {
+        QFuture<SavedLabels> savedFuture = QtConcurrent::run(document::workerPool(), [labelPath, schema, style] {
+            SavedLabels saved;
+            if (std::filesystem::exists(labelPath)) {
+                saved.labels = data::readLabelMap(labelPath, schema);
+                saved.counts = data::countLabels(saved.labels);
+                saved.overlay = LabelCanvas::composedOverlay(saved.labels, style);
+            }
+            return saved;
+        });
+        try {
+            loaded.rgb = data::readImageRgb(imagePath);
+            loaded.prepared.display = LabelCanvas::displayImage(loaded.rgb);
+            loaded.prepared.previewScale = LabelCanvas::fitScale(QSize(loaded.rgb.cols, loaded.rgb.rows), viewport);
+            loaded.prepared.preview = LabelCanvas::previewImage(loaded.rgb, loaded.prepared.previewScale);
+        } catch (...) {
+            savedFuture.waitForFinished();
+            throw;
+        }
+        SavedLabels saved = savedFuture.result();  // rethrows the worker's DataError
+        if (saved.labels.empty()) {
+            saved.labels = cv::Mat(loaded.rgb.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
+            saved.counts.fill(0);
+            saved.counts[data::kUnlabelled] = static_cast<std::int64_t>(loaded.rgb.total());
+            saved.overlay = LabelCanvas::composedOverlay(saved.labels, style);
+        }
+        loaded.prepared.overlay = std::move(saved.overlay);
+        if (saved.labels.size() != loaded.rgb.size())
+            throw data::DataError(labelPath.string(), "the label map is " + std::to_string(saved.labels.cols) + "x" +
+                                                          std::to_string(saved.labels.rows) + " but the image is " +
+                                                          std::to_string(loaded.rgb.cols) + "x" + std::to_string(loaded.rgb.rows));
+        loaded.labels = std::move(saved.labels);
+        loaded.counts = saved.counts;
+    } catch (const std::exception& e) {
+        loaded.error = e.what();
+    }
+    return loaded;
+}
 
 QString describe(const data::RecoveryStore::Entry& entry)
 {
@@ -98,6 +159,11 @@ public:
     bool saveOnSwitch = true;
     std::unique_ptr<LabelDocument> document;
     std::optional<std::size_t> index;
+    // The image being opened on a worker (requestImage); results of older opens are dropped.
+    QFuture<LoadedImage> opening;
+    quint64 openGeneration = 0;
+    bool openPending = false;
+    std::size_t openingIndex = 0;
     QUndoGroup* undoGroup = nullptr;
     ToolSettings* settings = nullptr;
     LabelCanvas* canvas = nullptr;
@@ -325,10 +391,20 @@ void LabelEditor::createClassShortcuts()
     }
 }
 
+void LabelEditor::cancelOpen()
+{
+    ++m_d->openGeneration;  // a result still on its way is dropped
+    m_d->openPending = false;
+    m_d->canvas->setEnabled(!m_d->projectDocument || !m_d->projectDocument->isBusy());
+    if (m_d->document && !m_d->undoGroup->activeStack())
+        m_d->undoGroup->setActiveStack(m_d->document->undoStack());
+}
+
 void LabelEditor::setDocument(document::ProjectDocument* projectDocument)
 {
     if (projectDocument == m_d->projectDocument)
         return;
+    cancelOpen();
     if (m_d->document && m_d->document->isModified())
         save();  // autosave, as on image switch; a failure is reported and the recovery file kept
     closeDocument();
@@ -383,6 +459,8 @@ const data::Project* LabelEditor::project() const
 
 void LabelEditor::onImageAboutToBeRemoved(std::size_t index)
 {
+    if (m_d->openPending)
+        cancelOpen();  // its index may be the one going, or shift
     if (m_d->index == index) {
         if (isModified())
             save();  // the caller asked the user already; this is the autosave of an image switch
@@ -421,14 +499,14 @@ void LabelEditor::onClassesRemapUndone(quint64 step, const std::vector<std::size
     if (m_d->document->unremapClasses(step))
         updateCounts();
     else if (!isModified())
-        openImage(*m_d->index);  // opened after the step: show the map as the undo left it
+        requestImage(*m_d->index);  // opened after the step: show the map as the undo left it
 }
 
 void LabelEditor::onLabelMapsReplaced(const std::vector<std::size_t>& changed)
 {
     // The open image was saved before the change: show what is on disk now.
     if (m_d->index && !isModified() && std::find(changed.begin(), changed.end(), *m_d->index) != changed.end())
-        openImage(*m_d->index);
+        requestImage(*m_d->index);
 }
 
 void LabelEditor::offerRecovery()
@@ -477,6 +555,29 @@ bool LabelEditor::leaveCurrentImage()
 
 bool LabelEditor::openImage(std::size_t index)
 {
+    if (!startOpen(index))
+        return false;
+    m_d->opening.waitForFinished();
+    return finishOpen(m_d->openGeneration);
+}
+
+bool LabelEditor::requestImage(std::size_t index)
+{
+    if (!startOpen(index))
+        return false;
+    auto* watcher = new QFutureWatcher<LoadedImage>(this);
+    connect(watcher, &QFutureWatcher<LoadedImage>::finished, this, [this, watcher, generation = m_d->openGeneration] {
+        watcher->deleteLater();
+        finishOpen(generation);
+    });
+    watcher->setFuture(m_d->opening);
+    return true;
+}
+
+bool LabelEditor::isOpening() const { return m_d->openPending; }
+
+bool LabelEditor::startOpen(std::size_t index)
+{
     if (!project() || index >= project()->size()) {
         reportError(tr("There is no image %1 in the project.").arg(index));
         return false;
@@ -487,56 +588,57 @@ bool LabelEditor::openImage(std::size_t index)
     }
     if (m_d->index != index && !leaveCurrentImage())
         return false;
+    // Until the new image is in, the one on screen stays visible but takes no edit: whatever it got
+    // now would be thrown away with it.
+    m_d->canvas->setEnabled(false);
+    if (m_d->document && m_d->undoGroup->activeStack() == m_d->document->undoStack())
+        m_d->undoGroup->setActiveStack(nullptr);  // (a project edit's stack stays the one to undo)
+    ++m_d->openGeneration;
+    m_d->openPending = true;
+    m_d->openingIndex = index;
+    // Decoding both PNGs is the floor of opening (~110 ms for a 12 MP image): on workers, the label
+    // map on a second core meanwhile, so the GUI thread only swaps the result in.
     const data::Project& project = *this->project();
-    try {
-        // Decoding the image PNG is the floor of opening (~110 ms for 12 MP here): the label map is
-        // decoded and counted on a second core meanwhile, so the open costs little more.
-        const std::filesystem::path labelPath = project.labelMapPath(index);
-        const data::ClassSchema schema = project.schema();
-        QFuture<SavedLabels> savedFuture = QtConcurrent::run([labelPath, schema] {
-            SavedLabels saved;
-            if (std::filesystem::exists(labelPath)) {
-                saved.labels = data::readLabelMap(labelPath, schema);
-                saved.counts = data::countLabels(saved.labels);
-            }
-            return saved;
+    m_d->opening = QtConcurrent::run(
+        document::workerPool(),
+        [imagePath = project.imagePath(index), labelPath = project.labelMapPath(index), schema = project.schema(),
+         key = project.entry(index).image, style = m_d->canvas->overlayStyle(), viewport = m_d->canvas->size()]() {
+            return loadImage(imagePath, labelPath, schema, key, style, viewport);
         });
-        cv::Mat rgb;
-        try {
-            rgb = data::readImageRgb(project.imagePath(index));
-        } catch (...) {
-            savedFuture.waitForFinished();
-            throw;
-        }
-        SavedLabels saved = savedFuture.result();  // rethrows the worker's DataError
-        if (saved.labels.empty()) {
-            saved.labels = cv::Mat(rgb.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
-            saved.counts.fill(0);
-            saved.counts[data::kUnlabelled] = static_cast<std::int64_t>(rgb.total());
-        }
-        if (saved.labels.size() != rgb.size())
-            throw data::DataError(labelPath.string(), "the label map is " + std::to_string(saved.labels.cols) + "x" +
-                                                          std::to_string(saved.labels.rows) + " but the image is " +
-                                                          std::to_string(rgb.cols) + "x" + std::to_string(rgb.rows));
-        const std::string key = project.entry(index).image;
-        const cv::Mat recovered = readRecovered(key, rgb.cols, rgb.rows);
-        closeDocument();
-        // Nothing else holds the decoded map: the document edits it in place, no copy.
-        auto document = std::make_unique<LabelDocument>(key, std::move(rgb), std::move(saved.labels));
-        if (!recovered.empty()) {
-            // One undoable edit on top of what is on disk: Undo takes the restored work back.
-            document->replaceLabels(recovered, tr("Restore unsaved labels"));
-            saved.counts = data::countLabels(recovered);
-        }
-        attachDocument(std::move(document), index, saved.counts);
-        m_d->tips->showOnce();  // the first image this account ever opens: how labeling works
-        if (!recovered.empty())
-            emit statusMessage(tr("Restored the unsaved labels of %1 (Undo takes them back).").arg(fromStd(key)));
-        return true;
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot open image %1: %2").arg(index).arg(fromStd(e.what())));
+    return true;
+}
+
+bool LabelEditor::finishOpen(quint64 generation)
+{
+    if (generation != m_d->openGeneration || !m_d->openPending)
+        return false;  // another open started since: this result is stale
+    m_d->openPending = false;
+    m_d->canvas->setEnabled(!m_d->projectDocument || !m_d->projectDocument->isBusy());
+    LoadedImage loaded = m_d->opening.result();
+    m_d->opening = {};  // the document is the only owner of the decoded maps from here
+    const std::size_t index = m_d->openingIndex;
+    if (!loaded.error.empty()) {
+        if (m_d->document && !m_d->undoGroup->activeStack())
+            m_d->undoGroup->setActiveStack(m_d->document->undoStack());
+        reportError(tr("Cannot open image %1: %2").arg(index).arg(fromStd(loaded.error)));
         return false;
     }
+    const cv::Mat recovered = readRecovered(loaded.key, loaded.rgb.cols, loaded.rgb.rows);
+    closeDocument();
+    // Nothing else holds the decoded map: the document edits it in place, no copy.
+    auto document = std::make_unique<LabelDocument>(loaded.key, std::move(loaded.rgb), std::move(loaded.labels));
+    if (!recovered.empty()) {
+        // One undoable edit on top of what is on disk: Undo takes the restored work back.
+        document->replaceLabels(recovered, tr("Restore unsaved labels"));
+        loaded.counts = data::countLabels(recovered);
+    }
+    if (!recovered.empty())
+        loaded.prepared.overlay = QImage();  // composed for the saved labels, not the restored ones
+    attachDocument(std::move(document), index, loaded.counts, loaded.prepared);
+    m_d->tips->showOnce();  // the first image this account ever opens: how labeling works
+    if (!recovered.empty())
+        emit statusMessage(tr("Restored the unsaved labels of %1 (Undo takes them back).").arg(fromStd(loaded.key)));
+    return true;
 }
 
 cv::Mat LabelEditor::readRecovered(const std::string& imageKey, int width, int height)
@@ -556,7 +658,7 @@ cv::Mat LabelEditor::readRecovered(const std::string& imageKey, int width, int h
 }
 
 void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index,
-                                 const data::LabelCounts& counts)
+                                 const data::LabelCounts& counts, const LabelCanvas::Prepared& prepared)
 {
     m_d->document = std::move(document);
     m_d->index = index;
@@ -569,7 +671,7 @@ void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::s
     // (closeDocument disconnects this before the stack leaves the group.)
     connect(doc->undoStack(), &QUndoStack::indexChanged, m_d->undoGroup,
             [group = m_d->undoGroup, stack = doc->undoStack()] { group->setActiveStack(stack); });
-    m_d->canvas->setDocument(doc);
+    m_d->canvas->setDocument(doc, prepared);
     m_d->predictionBar->setPredictionAvailable(false);  // until this image's prediction comes
     m_d->keeper->setDocument(doc);
     connect(doc, &LabelDocument::labelsChanged, m_d->countTimer, qOverload<>(&QTimer::start));
@@ -589,6 +691,8 @@ void LabelEditor::closeDocument()
     m_d->canvas->setDocument(nullptr);
     disconnect(m_d->document->undoStack(), nullptr, m_d->undoGroup, nullptr);
     m_d->undoGroup->removeStack(m_d->document->undoStack());
+    // The pixels are freed on a worker (tens of ms for 12 MP), not on the way to the next image.
+    releaseOnWorker(m_d->document->image(), m_d->document->labels());
     m_d->document.reset();
     m_d->index.reset();
     onModifiedChanged(false);

@@ -39,6 +39,7 @@ class ProjectDocument;
 namespace segstudio::ui {
 
 class AbstractTool;
+struct CanvasImages;
 class ClassesPanel;
 class LabelCanvas;
 class LabelDocument;
@@ -70,6 +71,11 @@ public:
     void setDocument(document::ProjectDocument* document);
     document::ProjectDocument* projectDocument() const;
     bool openImage(std::size_t index);        // autosaves the current image first; false + errorOccurred on failure
+    // The same without waiting: the image is decoded on workers and swapped in on this thread
+    // (imageOpened); the one on screen takes no edit meanwhile. A later request drops an earlier
+    // one's result. false when refused at once (the current image could not be saved).
+    bool requestImage(std::size_t index);
+    bool isOpening() const;
     std::optional<std::size_t> currentIndex() const;
     bool save();                              // writes the current label map (atomic); false + errorOccurred on failure
     bool isModified() const;
@@ -122,13 +128,17 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
+    bool startOpen(std::size_t index);
+    void cancelOpen();
+    bool finishOpen(quint64 generation);
     void createTools();
     void addTool(AbstractTool* tool, const QString& id, const QKeySequence& key);
     QAction* addViewAction(const QString& text, const QString& id, const QKeySequence& key);
     void createViewActions();
     void createToolBarControls();
     void createClassShortcuts();
-    void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index, const std::array<std::int64_t, 256>& counts);
+    void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index, const std::array<std::int64_t, 256>& counts,
+                        const CanvasImages& prepared);
     void closeDocument();
     void offerRecovery();
     bool leaveCurrentImage();
