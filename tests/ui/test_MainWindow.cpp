@@ -367,9 +367,14 @@ private slots:
         QTRY_COMPARE(classesOf(1), QStringLiteral("car, sky"));
         QCOMPARE(classesOf(0), QStringLiteral("road, car"));
         QVERIFY(!editor->isModified());
-        // Undo goes on into the image's own history: the stroke.
-        editor->document()->undoStack()->undo();
+        // Undo again goes on into the image's own history: the stroke painted before the merge.
+        QVERIFY(window.undoAction()->isEnabled());
+        QVERIFY2(window.undoAction()->text().contains(QStringLiteral("stroke")), qPrintable(window.undoAction()->text()));
+        window.undoAction()->trigger();
         QCOMPARE(cv::countNonZero(editor->document()->labels() != before), 0);
+        QVERIFY(!window.undoAction()->isEnabled());
+        window.redoAction()->trigger();  // the stroke again
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != painted), 0);
     }
 
     void aFailedOpenKeepsTheOpenProject()

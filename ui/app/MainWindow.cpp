@@ -14,6 +14,7 @@
 #include "StartPage.h"
 #include "TaskRunner.h"
 #include "TrainingDock.h"
+#include "UndoRouter.h"
 #include "data/DatasetExporter.h"
 #include "data/PredictionCache.h"
 #include "data/Project.h"
@@ -130,10 +131,11 @@ void MainWindow::createActions()
     connect(m_saveOnSwitchAction, &QAction::toggled, m_editor, &LabelEditor::setSaveOnSwitch);
     m_removeProblemsAction = make(tr("&Remove Images with Problems…"), QString(), QKeySequence(), &MainWindow::removeProblemImages);
 
-    m_undoAction = m_editor->undoGroup()->createUndoAction(this, tr("&Undo"));
+    m_undoRouter = new UndoRouter(m_editor->undoGroup(), this);
+    m_undoAction = m_undoRouter->undoAction();
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
-    m_redoAction = m_editor->undoGroup()->createRedoAction(this, tr("&Redo"));
+    m_redoAction = m_undoRouter->redoAction();
     // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
     // a key registered twice on one action is "ambiguous" to Qt and does nothing.
     m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
@@ -309,6 +311,7 @@ void MainWindow::connectParts()
     connect(m_browser, &DatasetBrowser::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
+    connect(m_editor, &LabelEditor::imageOpened, m_undoRouter, &UndoRouter::update);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_browser->proxy(), signal, this, &MainWindow::updateImageCaption);
     connect(m_browser->proxy(), &QAbstractItemModel::layoutChanged, this, &MainWindow::updateImageCaption);
@@ -470,6 +473,7 @@ bool MainWindow::closeProject()
     m_jobProgress->setDocument(nullptr);
     m_editor->undoGroup()->removeStack(m_document->undoStack());
     m_document.reset();  // its commands' backups go with it
+    m_undoRouter->update();
     QSettings settings;
     m_startPage->setRecentProjects(RecentProjects(settings).files());
     m_central->setCurrentWidget(m_startPage);

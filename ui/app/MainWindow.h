@@ -28,6 +28,7 @@ class DatasetBrowser;
 class JobProgressBar;
 class LabelEditor;
 class StartPage;
+class UndoRouter;
 class PredictionsDock;
 class TrainingDock;
 
@@ -133,6 +134,7 @@ private:
     QAction* m_exportColourAction = nullptr;
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
+    UndoRouter* m_undoRouter = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;
     QAction* m_removeProblemsAction = nullptr;

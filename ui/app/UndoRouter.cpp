@@ -1,0 +1,52 @@
+#include "UndoRouter.h"
+
+#include <QAction>
+#include <QUndoGroup>
+#include <QUndoStack>
+
+namespace segstudio::ui {
+
+UndoRouter::UndoRouter(QUndoGroup* group, QObject* parent)
+    : QObject(parent), m_group(group), m_undo(new QAction(this)), m_redo(new QAction(this))
+{
+    connect(m_undo, &QAction::triggered, this, [this] {
+        if (QUndoStack* stack = stackFor(true)) {
+            m_group->setActiveStack(stack);
+            stack->undo();
+        }
+    });
+    connect(m_redo, &QAction::triggered, this, [this] {
+        if (QUndoStack* stack = stackFor(false)) {
+            m_group->setActiveStack(stack);
+            stack->redo();
+        }
+    });
+    for (auto signal : {&QUndoGroup::canUndoChanged, &QUndoGroup::canRedoChanged})
+        connect(group, signal, this, &UndoRouter::update);
+    connect(group, &QUndoGroup::activeStackChanged, this, &UndoRouter::update);
+    connect(group, &QUndoGroup::indexChanged, this, &UndoRouter::update);
+    update();
+}
+
+QUndoStack* UndoRouter::stackFor(bool undo) const
+{
+    const auto can = [undo](const QUndoStack* stack) { return stack && (undo ? stack->canUndo() : stack->canRedo()); };
+    if (can(m_group->activeStack()))
+        return m_group->activeStack();
+    for (QUndoStack* stack : m_group->stacks())
+        if (can(stack))
+            return stack;
+    return nullptr;
+}
+
+void UndoRouter::update()
+{
+    const QUndoStack* undo = stackFor(true);
+    const QUndoStack* redo = stackFor(false);
+    m_undo->setEnabled(undo != nullptr);
+    m_redo->setEnabled(redo != nullptr);
+    m_undo->setText(undo ? tr("&Undo %1").arg(undo->undoText()) : tr("&Undo"));
+    m_redo->setText(redo ? tr("&Redo %1").arg(redo->redoText()) : tr("&Redo"));
+}
+
+}  // namespace segstudio::ui
