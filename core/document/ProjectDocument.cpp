@@ -92,16 +92,17 @@ bool ProjectDocument::canEdit() const { return !m_busy; }
 
 bool ProjectDocument::setSplit(const std::vector<std::size_t>& indices, data::Split split)
 {
-    auto command = std::make_unique<SetSplitCommand>(this, indices, split);
-    if (!canEdit() || command->isEmpty())
-        return false;
-    m_undoStack->push(command.release());
-    return true;
+    return pushUnlessEmpty(std::make_unique<SetSplitCommand>(this, indices, split));
 }
 
 bool ProjectDocument::setStatus(const std::vector<std::size_t>& indices, data::LabelStatus status)
 {
-    auto command = std::make_unique<SetStatusCommand>(this, indices, status);
+    return pushUnlessEmpty(std::make_unique<SetStatusCommand>(this, indices, status));
+}
+
+template <typename Command>
+bool ProjectDocument::pushUnlessEmpty(std::unique_ptr<Command> command)
+{
     if (!canEdit() || command->isEmpty())
         return false;
     m_undoStack->push(command.release());
@@ -161,37 +162,38 @@ std::optional<int> ProjectDocument::addClass(const QString& name, const data::Rg
 
 bool ProjectDocument::renameClass(int classId, const QString& name)
 {
-    const data::LabelClass* current = schema().find(classId);
-    if (!canEdit() || !current || current->name == name.toStdString())
-        return false;
-    data::ClassSchema after = schema();
-    data::LabelClass renamed = *current;
-    renamed.name = name.toStdString();
-    try {
-        after.update(renamed);
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot rename class %1: %2").arg(classId).arg(fromStd(e.what())));
-        return false;
-    }
-    m_undoStack->push(new RenameClassCommand(this, after, renamed));
-    return true;
+    return changeClass(classId, [&](data::LabelClass& c) { c.name = name.toStdString(); },
+                       [this](data::ClassSchema after, const data::LabelClass& changed) {
+                           return new RenameClassCommand(this, std::move(after), changed);
+                       });
 }
 
 bool ProjectDocument::recolourClass(int classId, const data::Rgb& color)
 {
+    return changeClass(classId, [&](data::LabelClass& c) { c.color = color; },
+                       [this](data::ClassSchema after, const data::LabelClass& changed) {
+                           return new RecolourClassCommand(this, std::move(after), changed);
+                       });
+}
+
+bool ProjectDocument::changeClass(int classId, const std::function<void(data::LabelClass&)>& change,
+                                  const std::function<QUndoCommand*(data::ClassSchema, const data::LabelClass&)>& command)
+{
     const data::LabelClass* current = schema().find(classId);
-    if (!canEdit() || !current || current->color == color)
+    if (!canEdit() || !current)
+        return false;
+    data::LabelClass changed = *current;
+    change(changed);
+    if (changed == *current)
         return false;
     data::ClassSchema after = schema();
-    data::LabelClass recoloured = *current;
-    recoloured.color = color;
     try {
-        after.update(recoloured);
+        after.update(changed);
     } catch (const std::exception& e) {
-        reportError(tr("Cannot recolour class %1: %2").arg(classId).arg(fromStd(e.what())));
+        reportError(tr("Cannot change class %1: %2").arg(QString::fromStdString(current->name), fromStd(e.what())));
         return false;
     }
-    m_undoStack->push(new RecolourClassCommand(this, after, recoloured));
+    m_undoStack->push(command(std::move(after), changed));
     return true;
 }
 

@@ -144,6 +144,11 @@ signals:
 
 private:
     bool canEdit() const;
+    template <typename Command>
+    bool pushUnlessEmpty(std::unique_ptr<Command> command);  // false when it would change nothing
+    // Rename or recolour: the class as change() leaves it, pushed as command(schema after, class).
+    bool changeClass(int classId, const std::function<void(data::LabelClass&)>& change,
+                     const std::function<QUndoCommand*(data::ClassSchema, const data::LabelClass&)>& command);
     bool relabel(int fromId, int toId, const QString& text);
     void setBusy(bool busy);
 

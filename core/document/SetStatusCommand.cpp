@@ -1,30 +1,13 @@
 #include "SetStatusCommand.h"
 
-#include "ProjectDocument.h"
-
 namespace segstudio::document {
 
 SetStatusCommand::SetStatusCommand(ProjectDocument* document, const std::vector<std::size_t>& indices,
                                    data::LabelStatus status)
-    : m_document(document), m_status(status)
+    : EntryFieldCommand(document, indices, status, [](const data::ImageEntry& entry) { return entry.status; },
+                        &ProjectDocument::applyStatus)
 {
-    for (const std::size_t index : indices) {
-        if (index < document->size() && document->project().entry(index).status != status)
-            m_old.emplace_back(index, document->project().entry(index).status);
-    }
-    setText(QObject::tr("Mark %n image(s) %1", nullptr, int(m_old.size())).arg(QString::fromStdString(data::toString(status))));
-}
-
-void SetStatusCommand::undo()
-{
-    for (const auto& [index, status] : m_old)
-        m_document->applyStatus(index, status);
-}
-
-void SetStatusCommand::redo()
-{
-    for (const auto& [index, status] : m_old)
-        m_document->applyStatus(index, m_status);
+    setText(QObject::tr("Mark %n image(s) %1", nullptr, int(count())).arg(QString::fromStdString(data::toString(status))));
 }
 
 }  // namespace segstudio::document
