@@ -245,7 +245,10 @@ void PredictionsDock::setTrainer(const QString& program)
     updateButtons();
 }
 
-bool PredictionsDock::isBusy() const { return m_process->state() != QProcess::NotRunning || m_scoring->isRunning(); }
+bool PredictionsDock::isBusy() const
+{
+    return m_preparing || m_process->state() != QProcess::NotRunning || m_scoring->isRunning();
+}
 
 QString PredictionsDock::predictionsFolder() const { return m_service->cacheFolder(); }
 
@@ -271,20 +274,41 @@ bool PredictionsDock::predictValidation()
 
 bool PredictionsDock::startJob(const QStringList& arguments, const QString& status)
 {
-    // The cache is made current first: a checkpoint rewritten since empties it.
-    try {
-        data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).prepare();
-    } catch (const std::exception& error) {
-        m_status->setText(QString::fromStdString(error.what()));
-        return false;
-    }
     m_jobGeneration = m_generation;
     m_outputTail.clear();
     m_log->clear();
     m_log->appendPlainText(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
     m_status->setText(status);
-    m_process->start(m_program, arguments);
+    m_preparing = true;
     updateButtons();
+    // The cache is made current first: a checkpoint rewritten since empties it, which may delete
+    // thousands of files, so on a worker; the process starts when it is done.
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, arguments, generation = m_generation] {
+        watcher->deleteLater();
+        m_preparing = false;
+        const QString error = watcher->result();
+        if (generation != m_generation) {  // another run or project was chosen meanwhile
+            updateButtons();
+            return;
+        }
+        if (!error.isEmpty()) {
+            m_status->setText(error);
+            updateButtons();
+            return;
+        }
+        m_process->start(m_program, arguments);
+        updateButtons();
+    });
+    watcher->setFuture(QtConcurrent::run(document::workerPool(),
+                                         [cache = data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString())] {
+                                             try {
+                                                 cache.prepare();
+                                                 return QString();
+                                             } catch (const std::exception& error) {
+                                                 return QString::fromStdString(error.what());
+                                             }
+                                         }));
     return true;
 }
 

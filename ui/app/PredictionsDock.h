@@ -103,7 +103,8 @@ private:
     QString m_program;
     QProcess* m_process;
     QFutureWatcher<std::vector<data::PredictionScore>>* m_scoring;
-    quint64 m_generation = 0;  // bumped by setProject/setRunDirectory: late results are dropped
+    bool m_preparing = false;  // the cache is being made current before the process starts
+    quint64 m_generation = 0;  // bumped by setDocument/setRunDirectory: late results are dropped
     quint64 m_jobGeneration = 0;
     std::vector<std::size_t> m_indices;
     QPushButton* m_predictButton;
