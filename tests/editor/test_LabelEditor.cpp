@@ -832,15 +832,18 @@ private slots:
         QSignalSpy opened(editor.get(), &ui::LabelEditor::imageOpened);
         QVERIFY(editor->requestImage(1));
         QVERIFY(editor->isOpening());
-        QVERIFY(!editor->canvas()->isEnabled());
+        QVERIFY(!editor->canvas()->isEditable());
         QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));  // still on screen
+        drag(editor->canvas(), {{5, 5}, {30, 5}});                          // ... but takes no stroke
+        QCOMPARE(editor->document()->undoStack()->count(), 0);
+        QVERIFY(!editor->isModified());
         QVERIFY(editor->requestImage(0));  // changed its mind: image 1's result is stale
         QTRY_VERIFY(!editor->isOpening());
         QTest::qWait(50);  // image 1's worker has finished too by now
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().first().value<std::size_t>(), std::size_t(0));
         QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
-        QVERIFY(editor->canvas()->isEnabled());
+        QVERIFY(editor->canvas()->isEditable());
         QVERIFY(editor->requestImage(1));
         QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
         QCOMPARE(editor->document()->imageKey(), test.project->entry(1).image);

@@ -20,6 +20,7 @@ struct CanvasImages {
     QImage display;  // RGB32
     QImage preview;            // display scaled to previewScale (the fit-to-window scale), averaged
     double previewScale = 0;   // preview pixels per image pixel
+    QImage overlayPreview;     // overlay at previewScale, averaged: valid until the labels change
     QImage overlay;  // ARGB32 premultiplied
     OverlayStyle style;
 };

@@ -1,6 +1,7 @@
 #include "GrabCutTool.h"
 #include "document/WorkerPool.h"
 
+#include "LabelCanvas.h"
 #include "LabelDocument.h"
 #include "ToolSettings.h"
 
@@ -52,6 +53,7 @@ void GrabCutTool::documentChanged()
     m_pending = false;
     m_preview = {};
     m_previewTint = {};
+    m_previewSmallTint = {};
     clearStrokes();
     m_drag = Drag::None;
 }
@@ -124,9 +126,11 @@ void GrabCutTool::startSegmentation(std::function<paint::RegionMask()> job, cons
     m_jobFailure = failure;
     m_pending = true;
     // A job still running finishes on its own; its result is stale and dropped.
-    m_job.setFuture(QtConcurrent::run(document::workerPool(), [job = std::move(job)] {
-        Found found{job(), {}};
+    m_job.setFuture(QtConcurrent::run(document::workerPool(), [job = std::move(job), scale = canvas()->scale()] {
+        Found found{job(), {}, {}, 0};
         found.tint = tintOf(found.region.mask, kPreviewColour);
+        found.smallTint = LabelCanvas::previewOverlay(found.tint, scale);
+        found.smallScale = found.smallTint.isNull() ? 0 : scale;
         return found;
     }));
     emit message(tr("Finding the region…"));
@@ -141,6 +145,8 @@ void GrabCutTool::segmentationFinished()
     Found found = m_job.result();
     m_preview = std::move(found.region);
     m_previewTint = std::move(found.tint);
+    m_previewSmallTint = std::move(found.smallTint);
+    m_previewSmallScale = found.smallScale;
     reportResult(m_jobFailure);
     if (std::exchange(m_applyWhenReady, false))
         apply();
@@ -229,6 +235,7 @@ void GrabCutTool::apply()
     const paint::RegionMask region = std::move(m_preview);
     m_preview = {};
     m_previewTint = {};
+    m_previewSmallTint = {};
     clearStrokes();
     document()->paintRegion(region, static_cast<std::uint8_t>(settings()->currentClass()), settings()->guard(),
                             tr("Smart region"));
@@ -244,6 +251,7 @@ void GrabCutTool::discard()
         return;
     m_preview = {};
     m_previewTint = {};
+    m_previewSmallTint = {};
     clearStrokes();
     requestRepaint();
 }
@@ -277,7 +285,11 @@ void GrabCutTool::paintOverlay(QPainter& painter)
     painter.setBrush(Qt::NoBrush);
     if (m_drag == Drag::Rectangle)
         painter.drawRect(QRectF(m_dragRect.x(), m_dragRect.y(), m_dragRect.width() + 1, m_dragRect.height() + 1));
-    if (hasPreview() && !m_previewTint.isNull())
+    const double scale = canvas()->scale();
+    const QRectF bounds(m_preview.bounds.x, m_preview.bounds.y, m_preview.bounds.width, m_preview.bounds.height);
+    if (hasPreview() && !m_previewSmallTint.isNull() && scale <= m_previewSmallScale * 1.001 && scale >= m_previewSmallScale / 2)
+        painter.drawImage(bounds, m_previewSmallTint);
+    else if (hasPreview() && !m_previewTint.isNull())
         painter.drawImage(QPointF(m_preview.bounds.x, m_preview.bounds.y), m_previewTint);
     // Seeds on top (premultiplied colours): object green, background red.
     if (!m_foreground.empty() && !m_foregroundBounds.empty())

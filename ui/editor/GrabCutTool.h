@@ -63,9 +63,13 @@ private:
     struct Found {
         paint::RegionMask region;
         QImage tint;  // the preview as drawn, made on the worker too: a 12 MP region is tens of ms
+        QImage smallTint;  // the same at the view's scale when minified (Qt's smooth scaling of the
+        double smallScale = 0;  // full tint costs the GUI thread ~30 ms at fit to window)
     };
     QFutureWatcher<Found> m_job;
     QImage m_previewTint;
+    QImage m_previewSmallTint;
+    double m_previewSmallScale = 0;
     int m_generation = 0;     // bumped by every new seed, discard and image: older results are stale
     int m_jobGeneration = 0;  // the generation the running job was started for
     QString m_jobFailure;     // said when it finds nothing

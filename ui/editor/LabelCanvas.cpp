@@ -58,6 +58,20 @@ QImage LabelCanvas::previewImage(const cv::Mat& rgb, double scale)
     return displayImage(small);
 }
 
+QImage LabelCanvas::previewOverlay(const QImage& overlay, double scale)
+{
+    if (overlay.isNull() || scale <= 0 || scale > 0.5)
+        return {};
+    // Premultiplied ARGB averages correctly channel by channel (transparent pixels weigh nothing).
+    const cv::Mat pixels(overlay.height(), overlay.width(), CV_8UC4, const_cast<uchar*>(overlay.constBits()),
+                         static_cast<std::size_t>(overlay.bytesPerLine()));
+    QImage small(int(std::lround(overlay.width() * scale)), int(std::lround(overlay.height() * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
+    cv::Mat out(small.height(), small.width(), CV_8UC4, small.bits(), static_cast<std::size_t>(small.bytesPerLine()));
+    cv::resize(pixels, out, out.size(), 0, 0, cv::INTER_AREA);
+    return small;
+}
+
 QImage LabelCanvas::composedOverlay(const cv::Mat& labels, const OverlayStyle& style)
 {
     QImage overlay(labels.cols, labels.rows, QImage::Format_ARGB32_Premultiplied);
@@ -108,6 +122,7 @@ void LabelCanvas::rebuildImage(const Prepared& prepared)
     m_rgb = cv::Mat();
     m_image = QImage();
     m_preview = QImage();
+    m_overlayPreview = QImage();
     m_overlay = QImage();
     m_tileComposed.clear();
     if (!m_document) {
@@ -163,6 +178,8 @@ void LabelCanvas::rebuildImage(const Prepared& prepared)
     const bool composed = prepared.overlay.size() == qsize && prepared.style == overlayStyle();
     // Else allocation only: the pages are touched when a tile is first composed.
     m_overlay = composed ? prepared.overlay : QImage(size.width, size.height, QImage::Format_ARGB32_Premultiplied);
+    if (composed && prepared.previewScale == m_previewScale)
+        m_overlayPreview = prepared.overlayPreview;
     m_tileComposed.assign(static_cast<std::size_t>(m_tilesX) * static_cast<std::size_t>(tilesY), composed);
     update();
 }
@@ -200,6 +217,7 @@ void LabelCanvas::rebuildColors()
 
 void LabelCanvas::invalidateOverlay()
 {
+    m_overlayPreview = QImage();
     std::fill(m_tileComposed.begin(), m_tileComposed.end(), false);
     update();
 }
@@ -236,6 +254,7 @@ const QImage& LabelCanvas::overlay()
 
 void LabelCanvas::recompose(const QRect& imageRect)
 {
+    m_overlayPreview = QImage();
     if (!m_document || m_overlay.isNull())
         return;
     // Outlines depend on neighbours, so a change also redraws the ring around it. Tiles not yet
@@ -307,16 +326,22 @@ void LabelCanvas::paintEvent(QPaintEvent* event)
     painter.scale(m_scale, m_scale);
     // Nearest-neighbour when magnified (pixels must look like pixels); smooth when minified.
     painter.setRenderHint(QPainter::SmoothPixmapTransform, m_scale < 1.0);
-    if (!m_preview.isNull() && m_scale <= m_previewScale * 1.001 && m_scale >= m_previewScale / 2) {
+    if (drawsPreview()) {
         const double k = double(m_preview.width()) / m_image.width();
         painter.drawImage(QRectF(source), m_preview, QRectF(source.x() * k, source.y() * k, source.width() * k, source.height() * k));
     } else {
         painter.drawImage(QRectF(source), m_image, QRectF(source));
     }
     if (m_labelsVisible && !m_predictionInstead) {
-        ensureComposed(source);
         painter.setOpacity(m_outline ? 1.0 : m_opacity);
-        painter.drawImage(QRectF(source), m_overlay, QRectF(source));
+        if (drawsPreview() && !m_overlayPreview.isNull()) {
+            const double k = double(m_overlayPreview.width()) / m_overlay.width();
+            painter.drawImage(QRectF(source), m_overlayPreview,
+                              QRectF(source.x() * k, source.y() * k, source.width() * k, source.height() * k));
+        } else {
+            ensureComposed(source);
+            painter.drawImage(QRectF(source), m_overlay, QRectF(source));
+        }
         painter.setOpacity(1.0);
     }
     if (m_prediction.hasPrediction() && m_prediction.view() != PredictionLayer::View::Off) {
@@ -328,6 +353,11 @@ void LabelCanvas::paintEvent(QPaintEvent* event)
         drawPixelGrid(painter, source);
     if (m_tool)
         m_tool->paintOverlay(painter);
+}
+
+bool LabelCanvas::drawsPreview() const
+{
+    return !m_preview.isNull() && m_scale <= m_previewScale * 1.001 && m_scale >= m_previewScale / 2;
 }
 
 void LabelCanvas::drawPixelGrid(QPainter& painter, const QRect& imageRect) const
@@ -467,6 +497,15 @@ void LabelCanvas::updateHover(const QPointF& widgetPos)
     }
 }
 
+void LabelCanvas::setEditable(bool editable)
+{
+    // No repaint, unlike setEnabled(): blocking edits for the ~100 ms of an open must not redraw
+    // a 12 MP view.
+    m_editable = editable;
+}
+
+bool LabelCanvas::toolTakesInput() const { return m_tool && m_document && m_editable; }
+
 void LabelCanvas::mousePressEvent(QMouseEvent* event)
 {
     setFocus(Qt::MouseFocusReason);
@@ -477,7 +516,7 @@ void LabelCanvas::mousePressEvent(QMouseEvent* event)
         setCursor(Qt::ClosedHandCursor);
         return;
     }
-    if (m_tool && m_document)
+    if (toolTakesInput())
         m_tool->mousePressed(event, mapToImage(event->position()));
 }
 
@@ -490,7 +529,7 @@ void LabelCanvas::mouseMoveEvent(QMouseEvent* event)
         update();
         return;
     }
-    if (m_tool && m_document)
+    if (toolTakesInput())
         m_tool->mouseMoved(event, mapToImage(event->position()));
 }
 
@@ -501,13 +540,13 @@ void LabelCanvas::mouseReleaseEvent(QMouseEvent* event)
         unsetCursor();
         return;
     }
-    if (m_tool && m_document)
+    if (toolTakesInput())
         m_tool->mouseReleased(event, mapToImage(event->position()));
 }
 
 void LabelCanvas::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (m_tool && m_document && !m_panning)
+    if (toolTakesInput() && !m_panning)
         m_tool->mouseDoubleClicked(event, mapToImage(event->position()));
 }
 
@@ -527,7 +566,7 @@ void LabelCanvas::keyPressEvent(QKeyEvent* event)
         setCursor(Qt::OpenHandCursor);
         return;
     }
-    if (m_tool && m_document && m_tool->keyPressed(event))
+    if (toolTakesInput() && m_tool->keyPressed(event))
         return;
     QWidget::keyPressEvent(event);
 }

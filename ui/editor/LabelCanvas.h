@@ -53,6 +53,7 @@ public:
     static QImage displayImage(const cv::Mat& rgb);
     static double fitScale(QSize image, QSize viewport);
     static QImage previewImage(const cv::Mat& rgb, double scale);  // INTER_AREA; null when not smaller
+    static QImage previewOverlay(const QImage& overlay, double scale);  // the same for a composed overlay
     static QImage composedOverlay(const cv::Mat& labels, const OverlayStyle& style);
 
     // prepared: optional; parts that do not match the document's size (or the current style) are
@@ -61,6 +62,10 @@ public:
     LabelDocument* document() const { return m_document; }
     void setSchema(const data::ClassSchema& schema);
     void setTool(AbstractTool* tool);
+    // Off: the tool gets no input (an image is being swapped in, or the dataset rewritten); panning
+    // and zooming still work, and nothing is redrawn for it.
+    void setEditable(bool editable);
+    bool isEditable() const { return m_editable; }
     AbstractTool* tool() const { return m_tool; }
 
     double scale() const { return m_scale; }
@@ -131,6 +136,8 @@ private:
     void composeRect(const QRect& rect);
     static void composeInto(QImage& overlay, const cv::Mat& labels, const OverlayStyle& style, const QRect& rect);
     void onDisplayImageReady();
+    bool drawsPreview() const;
+    bool toolTakesInput() const;  // minified to between half the preview's scale and its scale
     void onLabelsChanged(const QRect& imageRect);
     void updateHover(const QPointF& widgetPos);
     void drawPixelGrid(QPainter& painter, const QRect& imageRect) const;
@@ -143,6 +150,7 @@ private:
     QImage m_image;  // RGB888 view of m_rgb, then its RGB32 copy once converted
     QImage m_preview;  // m_image at m_previewScale, drawn when minified to between half that and that
     double m_previewScale = 0;
+    QImage m_overlayPreview;  // m_overlay at m_previewScale, dropped at the first change of either
     QImage m_overlay;
     std::vector<bool> m_tileComposed;
     int m_tilesX = 0;
@@ -157,6 +165,7 @@ private:
     bool m_labelsVisible = true;
     bool m_outline = false;
     bool m_spaceHeld = false;
+    bool m_editable = true;
     bool m_panning = false;
     bool m_fitPending = true;
     QPoint m_panStart;

@@ -109,6 +109,8 @@ LoadedImage loadImage(const std::filesystem::path& imagePath, const std::filesys
             saved.overlay = LabelCanvas::composedOverlay(saved.labels, style);
         }
         loaded.prepared.overlay = std::move(saved.overlay);
+        if (!style.outline)  // (a 1-pixel outline would average away)
+            loaded.prepared.overlayPreview = LabelCanvas::previewOverlay(loaded.prepared.overlay, loaded.prepared.previewScale);
         if (saved.labels.size() != loaded.rgb.size())
             throw data::DataError(labelPath.string(), "the label map is " + std::to_string(saved.labels.cols) + "x" +
                                                           std::to_string(saved.labels.rows) + " but the image is " +
@@ -395,7 +397,7 @@ void LabelEditor::cancelOpen()
 {
     ++m_d->openGeneration;  // a result still on its way is dropped
     m_d->openPending = false;
-    m_d->canvas->setEnabled(!m_d->projectDocument || !m_d->projectDocument->isBusy());
+    m_d->canvas->setEditable(!m_d->projectDocument || !m_d->projectDocument->isBusy());
     if (m_d->document && !m_d->undoGroup->activeStack())
         m_d->undoGroup->setActiveStack(m_d->document->undoStack());
 }
@@ -447,7 +449,7 @@ void LabelEditor::connectDocument()
     connect(doc, &ProjectDocument::classesRemapUndone, this, &LabelEditor::onClassesRemapUndone);
     connect(doc, &ProjectDocument::labelMapsReplaced, this, &LabelEditor::onLabelMapsReplaced);
     // While a merge rewrites the maps, the open one must not be edited or saved.
-    connect(doc, &ProjectDocument::busyChanged, m_d->canvas, [this](bool busy) { m_d->canvas->setEnabled(!busy); });
+    connect(doc, &ProjectDocument::busyChanged, m_d->canvas, [this](bool busy) { m_d->canvas->setEditable(!busy); });
 }
 
 document::ProjectDocument* LabelEditor::projectDocument() const { return m_d->projectDocument; }
@@ -590,7 +592,7 @@ bool LabelEditor::startOpen(std::size_t index)
         return false;
     // Until the new image is in, the one on screen stays visible but takes no edit: whatever it got
     // now would be thrown away with it.
-    m_d->canvas->setEnabled(false);
+    m_d->canvas->setEditable(false);
     if (m_d->document && m_d->undoGroup->activeStack() == m_d->document->undoStack())
         m_d->undoGroup->setActiveStack(nullptr);  // (a project edit's stack stays the one to undo)
     ++m_d->openGeneration;
@@ -613,7 +615,7 @@ bool LabelEditor::finishOpen(quint64 generation)
     if (generation != m_d->openGeneration || !m_d->openPending)
         return false;  // another open started since: this result is stale
     m_d->openPending = false;
-    m_d->canvas->setEnabled(!m_d->projectDocument || !m_d->projectDocument->isBusy());
+    m_d->canvas->setEditable(!m_d->projectDocument || !m_d->projectDocument->isBusy());
     LoadedImage loaded = m_d->opening.result();
     m_d->opening = {};  // the document is the only owner of the decoded maps from here
     const std::size_t index = m_d->openingIndex;
