@@ -12,6 +12,9 @@
 #include "data/RecoveryStore.h"
 #include "paint/PredictionAcceptance.h"
 #include "paint/SuperpixelMap.h"
+#include "paint/WriteGuard.h"
+#include "paint/RegionMask.h"
+#include "data/ImageIO.h"
 
 #include "editor/ClassesPanel.h"
 #include "editor/GrabCutTool.h"
@@ -613,6 +616,39 @@ private slots:
         QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
         QCOMPARE(qAlpha(editor->canvas()->overlay().pixel(5, 5)), 0);                // inside the band: no outline
         QCOMPARE(QColor(editor->canvas()->overlay().pixel(19, 5)), QColor(64, 0, 128));  // its edge
+    }
+
+    // Minified (a 1200 px image in a 256 px view), the canvas draws the loader's fit-scale copies;
+    // the first edit drops the overlay's copy, so the view never shows labels that have changed.
+    void fitScaleCopiesFollowTheFirstEdit()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const data::ClassSchema schema({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}});
+        data::Project made(root / "big.segstudio", schema);
+        data::writeImageRgb(root / "big.png", cv::Mat(1200, 1200, CV_8UC3, cv::Scalar(40, 40, 40)));
+        made.addImage(root / "big.png");
+        std::filesystem::create_directories(made.labelRoot());
+        data::writeLabelMap(made.labelMapPath(0), cv::Mat(1200, 1200, CV_8UC1, cv::Scalar(0)), schema);
+        made.save();
+        document::ProjectDocument project(made);
+        ui::LabelEditor editor;
+        editor.setRecoveryPrompt([](const QStringList&) { return false; });
+        editor.setDocument(&project);
+        editor.canvas()->setFixedSize(256, 256);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        QVERIFY(editor.requestImage(0));
+        QTRY_VERIFY(!editor.isOpening());
+        editor.canvas()->fitToWindow();
+        QVERIFY(editor.canvas()->scale() < 0.5);
+        const QPoint centre(128, 128);
+        const QColor road = editor.canvas()->grab().toImage().pixelColor(centre);
+        QVERIFY2(road.blue() > road.green() + 20, qPrintable(road.name()));  // road (128, 64, 128) over grey
+        ui::LabelDocument* doc = editor.document();
+        doc->paintRegion(paint::RegionMask::ofValue(doc->labels(), 0), 1, paint::WriteGuard(), QStringLiteral("car"));
+        const QColor car = editor.canvas()->grab().toImage().pixelColor(centre);
+        QVERIFY2(car.red() < road.red() - 20, qPrintable(car.name() + QStringLiteral(" after ") + road.name()));  // car (64, 0, 128)
     }
 
     void saveWritesMapAndSwitchAutosaves()
