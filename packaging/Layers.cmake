@@ -16,7 +16,7 @@ endfunction()
 
 segstudio_forbid_links(segstudio_pack "Qt6::" "opencv" "torch" "segstudio_")
 segstudio_forbid_links(segstudio_run "Qt6::" "opencv" "torch" "segstudio_")
-segstudio_forbid_links(segstudio_metrics "Qt6::" "opencv" "torch" "segstudio_(pack|data|engine|paint|editor|ui)")
+segstudio_forbid_links(segstudio_metrics "Qt6::" "opencv" "torch" "segstudio_(pack|data|engine|paint|document|editor|ui)")
 segstudio_forbid_links(segstudio_data "Qt6::" "torch" "segstudio_engine" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
 segstudio_forbid_links(segstudio_paint "Qt6::" "torch" "segstudio_engine" "segstudio_document" "segstudio_editor" "segstudio_ui")
 segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
@@ -26,3 +26,7 @@ segstudio_forbid_links(segstudio_document "Qt6::Widgets" "QCustomPlot" "torch" "
 # (training runs in its own process).
 segstudio_forbid_links(segstudio_editor "torch" "segstudio_engine" "segstudio_ui" "QCustomPlot")
 segstudio_forbid_links(segstudio_ui "torch" "segstudio_engine")
+# The entry points: the headless CLI never pulls a widget or the document layer (it runs on
+# machines without a display, and on GPU machines without Qt); the GUI never links the engine.
+segstudio_forbid_links(segstudio-train "Qt6::" "segstudio_document" "segstudio_editor" "segstudio_ui")
+segstudio_forbid_links(segstudio "torch" "segstudio_engine")

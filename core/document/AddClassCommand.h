@@ -8,6 +8,10 @@ namespace segstudio::document {
 class AddClassCommand : public ChangeSchemaCommand {
 public:
     AddClassCommand(ProjectDocument* document, data::ClassSchema after, const data::LabelClass& added);
+
+private:
+    void announce(ProjectDocument* document, bool forward) const override;
+    int m_classId;
 };
 
 }  // namespace segstudio::document

@@ -9,7 +9,16 @@ ChangeSchemaCommand::ChangeSchemaCommand(ProjectDocument* document, data::ClassS
 {
 }
 
-void ChangeSchemaCommand::undo() { m_document->applySchema(m_before); }
-void ChangeSchemaCommand::redo() { m_document->applySchema(m_after); }
+void ChangeSchemaCommand::undo()
+{
+    m_document->applySchema(m_before);
+    announce(m_document, false);
+}
+
+void ChangeSchemaCommand::redo()
+{
+    m_document->applySchema(m_after);
+    announce(m_document, true);
+}
 
 }  // namespace segstudio::document

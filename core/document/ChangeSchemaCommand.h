@@ -18,6 +18,9 @@ public:
     void redo() override;
 
 protected:
+    // Tells the views which class changed, after the schema did (forward: redo).
+    virtual void announce(ProjectDocument* document, bool forward) const = 0;
+
     data::ClassSchema m_before;
     data::ClassSchema m_after;
 

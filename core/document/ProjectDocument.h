@@ -125,7 +125,11 @@ signals:
     void imageRemoved(std::size_t index);
     void splitChanged(std::size_t index);
     void statusChanged(std::size_t index);
-    void schemaChanged();
+    void schemaChanged();  // after each of the class signals below, and whenever the class list changes
+    void classAdded(int classId);                  // added, or back by an undo
+    void classRemoved(int classId);                // deleted, merged away, or an add undone
+    void classChanged(int classId);                // renamed or recoloured
+    void classesMerged(int fromId, int intoId);    // fromId is gone, its pixels are intoId's
     // Label maps rewritten on disk by a project command (the kept ones were left as they were).
     void labelMapsChanged(const std::vector<std::size_t>& changed, const std::vector<std::size_t>& kept);
     // New content the open image must reload (Accept Prediction); a merge/delete is followed in

@@ -1,5 +1,7 @@
 #include "RecolourClassCommand.h"
 
+#include "ProjectDocument.h"
+
 namespace segstudio::document {
 
 RecolourClassCommand::RecolourClassCommand(ProjectDocument* document, data::ClassSchema after,
@@ -17,5 +19,7 @@ bool RecolourClassCommand::mergeWith(const QUndoCommand* other)
     m_after = next->m_after;
     return true;
 }
+
+void RecolourClassCommand::announce(ProjectDocument* document, bool) const { emit document->classChanged(m_classId); }
 
 }  // namespace segstudio::document

@@ -15,6 +15,8 @@ public:
     bool mergeWith(const QUndoCommand* other) override;
 
 private:
+    void announce(ProjectDocument* document, bool) const override;
+
     static constexpr int kId = 0x5e6c;
     int m_classId;
 };

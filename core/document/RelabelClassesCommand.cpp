@@ -26,6 +26,17 @@ ProjectDocument::ClassTable tableOf(int fromId, int toId)
     return table;
 }
 
+// Which class went (and where its pixels went), or came back.
+void announceClasses(ProjectDocument* document, int fromId, int toId, bool forward)
+{
+    if (!forward)
+        emit document->classAdded(fromId);
+    else if (toId == data::kUnlabelled)
+        emit document->classRemoved(fromId);
+    else
+        emit document->classesMerged(fromId, toId);
+}
+
 }  // namespace
 
 RelabelClassesCommand::RelabelClassesCommand(ProjectDocument* document, std::shared_ptr<data::RelabelTransaction> transaction,
@@ -76,6 +87,7 @@ void RelabelClassesCommand::start(ProjectDocument* document, int fromId, int toI
                 return;
             }
             const quint64 step = nextStep();
+            announceClasses(document, fromId, toId, true);
             document->announceRemap(step, tableOf(fromId, toId));
             document->announceLabelMaps(outcome->changed, {});
             document->pushLabelMapsEdit(new RelabelClassesCommand(document, transaction, step, fromId, toId, before, after, text));
@@ -116,6 +128,7 @@ void RelabelClassesCommand::undo()
                 m_document->reportError(QObject::tr("Undo %1 stopped: %2").arg(text(), error));
             commit(m_document, *m_transaction, m_before);
             m_applied = false;
+            announceClasses(m_document, m_fromId, m_toId, false);
             m_document->announceRemapUndone(m_step, outcome->kept);
             m_document->announceLabelMaps(outcome->changed, outcome->kept);
         });
@@ -148,6 +161,7 @@ void RelabelClassesCommand::redo()
             }
             commit(m_document, *m_transaction, m_after);
             m_applied = true;
+            announceClasses(m_document, m_fromId, m_toId, true);
             m_document->announceRemap(m_step, tableOf(m_fromId, m_toId));
             m_document->announceLabelMaps(outcome->changed, {});
         });

@@ -8,6 +8,10 @@ namespace segstudio::document {
 class RenameClassCommand : public ChangeSchemaCommand {
 public:
     RenameClassCommand(ProjectDocument* document, data::ClassSchema after, const data::LabelClass& renamed);
+
+private:
+    void announce(ProjectDocument* document, bool) const override;
+    int m_classId;
 };
 
 }  // namespace segstudio::document

@@ -137,6 +137,36 @@ private slots:
         QCOMPARE(data::Project::load(doc->project().file()).schema(), doc->schema());
     }
 
+    // The views hear which class changed, both ways.
+    void classSignalsNameTheClass()
+    {
+        QTemporaryDir dir;
+        auto doc = makeDocument(dir);
+        QSignalSpy added(doc.get(), &ProjectDocument::classAdded);
+        QSignalSpy removed(doc.get(), &ProjectDocument::classRemoved);
+        QSignalSpy changed(doc.get(), &ProjectDocument::classChanged);
+        QSignalSpy merged(doc.get(), &ProjectDocument::classesMerged);
+        QCOMPARE(doc->addClass(QStringLiteral("bus"), {1, 2, 3}), std::optional<int>(4));
+        QCOMPARE(added.takeFirst().at(0).toInt(), 4);
+        doc->undoStack()->undo();
+        QCOMPARE(removed.takeFirst().at(0).toInt(), 4);
+        QVERIFY(doc->renameClass(2, QStringLiteral("heaven")));
+        QVERIFY(doc->recolourClass(3, {1, 1, 1}));
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(changed.at(1).at(0).toInt(), 3);
+        QVERIFY(doc->mergeClasses(1, 0));
+        QVERIFY(doc->waitForIdle());
+        QCOMPARE(merged.count(), 1);
+        QCOMPARE(merged.first().at(0).toInt(), 1);
+        QCOMPARE(merged.first().at(1).toInt(), 0);
+        QVERIFY(doc->deleteClass(2));
+        QVERIFY(doc->waitForIdle());
+        QCOMPARE(removed.takeFirst().at(0).toInt(), 2);
+        doc->undoStack()->undo();
+        QVERIFY(doc->waitForIdle());
+        QCOMPARE(added.takeFirst().at(0).toInt(), 2);
+    }
+
     void cancelledMergeChangesNothing()
     {
         QTemporaryDir dir;
