@@ -1,7 +1,6 @@
 #include "DatasetRelabeler.h"
 
 #include "DataError.h"
-#include "LabelMapIO.h"
 
 #include <opencv2/core.hpp>
 
@@ -42,34 +41,6 @@ std::int64_t DatasetRelabeler::apply(cv::Mat& labels) const
         }
     }
     return changed;
-}
-
-DatasetRelabeler::Result DatasetRelabeler::run(const Project& project, const ClassSchema& before,
-                                               const ClassSchema& after, const Progress& progress) const
-{
-    Result result;
-    for (std::size_t i = 0; i < project.size(); ++i) {
-        if (progress)
-            progress(i, project.size());
-        const std::filesystem::path path = project.labelMapPath(i);
-        std::error_code error;
-        if (!std::filesystem::exists(path, error))
-            continue;
-        try {
-            cv::Mat labels = readLabelMap(path, before);
-            const std::int64_t changed = apply(labels);
-            if (changed == 0)
-                continue;
-            writeLabelMap(path, labels, after);
-            ++result.filesChanged;
-            result.pixelsChanged += changed;
-        } catch (const std::exception& e) {
-            result.failures.push_back(e.what());
-        }
-    }
-    if (progress)
-        progress(project.size(), project.size());
-    return result;
 }
 
 }  // namespace segstudio::data

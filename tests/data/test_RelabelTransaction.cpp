@@ -117,6 +117,31 @@ private slots:
         QCOMPARE(cv::countNonZero(readLabelMap(project.labelMapPath(3), after) == 0), 12 * 16);
     }
 
+    void aMapWithoutTheClassIsNotRewritten()
+    {
+        QTemporaryDir dir;
+        const Project project = makeProject(dir);
+        const auto untouched = fs::last_write_time(project.labelMapPath(3));
+        RelabelTransaction step(RelabelTransaction::undoRoot(project.file()) / "merge");
+        step.apply(project, merging(1, 2), project.schema(), without(project.schema(), 1));
+        QVERIFY(fs::last_write_time(project.labelMapPath(3)) == untouched);
+        QVERIFY(!fs::exists(project.labelMapPath(4)));  // no map: skipped, not created
+    }
+
+    // A damaged map stops the step before any map is replaced, with an error naming it.
+    void aDamagedMapIsNamedAndNothingChanges()
+    {
+        QTemporaryDir dir;
+        const Project project = makeProject(dir);
+        test::writeBytes(project.labelMapPath(2), "not a png");
+        const auto original = mapBytes(project);
+        RelabelTransaction step(RelabelTransaction::undoRoot(project.file()) / "merge");
+        test::expectDataError([&] { step.apply(project, merging(0, 2), project.schema(), without(project.schema(), 0)); },
+                              project.labelMapPath(2), QString());
+        step.undo();
+        QCOMPARE(mapBytes(project), original);
+    }
+
     void stoppedBeforeReplacingChangesNothing()
     {
         QTemporaryDir dir;

@@ -885,6 +885,31 @@ private slots:
         QCOMPARE(editor->document()->imageKey(), test.project->entry(1).image);
     }
 
+    // An image still decoding when a merge starts was read before the maps are rewritten: it is
+    // opened again once the merge is done, so the editor never shows an id the schema has lost.
+    void anOpenInterruptedByAMergeShowsTheMergedLabels()
+    {
+        EditorTestProject test;
+        std::filesystem::create_directories(test.project->labelRoot());
+        data::writeLabelMap(test.project->labelMapPath(0), cv::Mat(64, 64, CV_8UC1, cv::Scalar(1)), test.project->schema());
+        // Image 1 is big and noisy, so its decode outlasts the merge of two small maps: its label
+        // map is read before the merge rewrites it, and the image would arrive after the merge.
+        cv::Mat noise(2000, 2000, CV_8UC3);
+        cv::randu(noise, 0, 255);
+        data::writeImageRgb(test.project->imagePath(1), noise);
+        data::writeLabelMap(test.project->labelMapPath(1), cv::Mat(2000, 2000, CV_8UC1, cv::Scalar(1)), test.project->schema());
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->requestImage(1));
+        QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(test.document->waitForIdle());
+        QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
+        QTRY_VERIFY(!editor->isOpening());
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 0);
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 2), 2000 * 2000);
+        QVERIFY(editor->canvas()->isEditable());
+    }
+
     // Class operations are project commands: they never wipe the open image's pixel history. A
     // merge maps the history's ids too (undoing a stroke never brings the merged class back), and
     // undoing the merge gives back the exact pixels of before.

@@ -49,6 +49,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <utility>
 
 
 namespace segstudio::ui {
@@ -166,6 +167,7 @@ public:
     quint64 openGeneration = 0;
     bool openPending = false;
     std::size_t openingIndex = 0;
+    std::optional<std::size_t> reopenAfterJob;  // an open a dataset job interrupted
     QUndoGroup* undoGroup = nullptr;
     ToolSettings* settings = nullptr;
     LabelCanvas* canvas = nullptr;
@@ -449,7 +451,17 @@ void LabelEditor::connectDocument()
     connect(doc, &ProjectDocument::classesRemapUndone, this, &LabelEditor::onClassesRemapUndone);
     connect(doc, &ProjectDocument::labelMapsReplaced, this, &LabelEditor::onLabelMapsReplaced);
     // While a merge rewrites the maps, the open one must not be edited or saved.
-    connect(doc, &ProjectDocument::busyChanged, m_d->canvas, [this](bool busy) { m_d->canvas->setEditable(!busy); });
+    connect(doc, &ProjectDocument::busyChanged, this, [this](bool busy) {
+        m_d->canvas->setEditable(!busy && !m_d->openPending);
+        // An image decoding now was read before the maps are rewritten: open it again afterwards.
+        if (busy && m_d->openPending) {
+            m_d->reopenAfterJob = m_d->openingIndex;
+            cancelOpen();
+            m_d->canvas->setEditable(false);
+        } else if (!busy && m_d->reopenAfterJob) {
+            requestImage(*std::exchange(m_d->reopenAfterJob, std::nullopt));
+        }
+    });
 }
 
 document::ProjectDocument* LabelEditor::projectDocument() const { return m_d->projectDocument; }
