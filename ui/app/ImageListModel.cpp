@@ -128,8 +128,7 @@ void ImageListModel::connectDocument()
         if (hadIoU != hasIoU())
             emit hasIoUChanged(hasIoU());
     });
-    // Label maps are read against the schema (and thumbnails coloured by it): start over with it.
-    connect(m_document, &ProjectDocument::schemaChanged, this, &ImageListModel::restartBackgroundWork);
+    connect(m_document, &ProjectDocument::schemaChanged, this, &ImageListModel::onSchemaChanged);
     connect(m_document, &ProjectDocument::labelMapsChanged, this, [this](const std::vector<std::size_t>& changed) {
         for (const std::size_t index : changed)
             refreshRow(int(index));
@@ -146,19 +145,48 @@ void ImageListModel::restartBackgroundWork()
         emitRowChanged(0, rowCount() - 1);
 }
 
-void ImageListModel::startBackgroundWork()
+std::vector<ImageSource> ImageListModel::sources() const
 {
     std::vector<ImageSource> sources;
-    data::ClassSchema schema;
     if (m_project) {
-        schema = m_project->schema();
         sources.reserve(m_project->size());
         for (std::size_t i = 0; i < m_project->size(); ++i)
             sources.push_back({m_project->imagePath(i), m_project->labelMapPath(i)});
     }
+    return sources;
+}
+
+std::vector<int> ImageListModel::classIds() const
+{
+    std::vector<int> ids;
+    if (m_project)
+        for (const auto& labelClass : m_project->schema().classes())
+            ids.push_back(labelClass.id);
+    return ids;
+}
+
+void ImageListModel::onSchemaChanged()
+{
+    // The label maps are read against the class ids: when ids come or go (a merge, a delete, an
+    // add or their undo) every row is read again. A rename or recolour changes no map: only the
+    // names and the thumbnails' colours follow, without re-reading the dataset.
+    if (classIds() != m_classIds) {
+        restartBackgroundWork();
+        return;
+    }
+    m_thumbnails->setSources(sources(), m_project->schema());
+    if (rowCount() > 0)
+        emitRowChanged(0, rowCount() - 1);
+}
+
+void ImageListModel::startBackgroundWork()
+{
+    std::vector<ImageSource> sources = this->sources();
+    const data::ClassSchema schema = m_project ? m_project->schema() : data::ClassSchema();
+    m_classIds = classIds();
     m_thumbnails->setSources(sources, schema);
     if (m_project)
-        m_loader->start(std::move(sources), std::move(schema));
+        m_loader->start(std::move(sources), schema);
     else
         m_loader->cancel();
 }

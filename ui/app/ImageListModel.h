@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ImageSource.h"
 #include "ImageStats.h"
 #include "data/ImageEntry.h"
 
@@ -110,7 +111,10 @@ signals:
 
 private:
     void connectDocument();
-    void restartBackgroundWork();  // every row's stats again (after a schema or entry-list change)
+    void restartBackgroundWork();  // every row's stats again (after a class-id or entry-list change)
+    void onSchemaChanged();
+    std::vector<ImageSource> sources() const;
+    std::vector<int> classIds() const;
     void startBackgroundWork();
     void applyStats(int row, const ImageStats& stats);
     void emitRowChanged(int first, int last);
@@ -122,6 +126,7 @@ private:
     const data::Project* m_project = nullptr;
     std::vector<ImageStats> m_stats;
     std::vector<Scores> m_scores;
+    std::vector<int> m_classIds;  // of the schema the loader reads with
     int m_scoredRows = 0;
     int m_pendingStats = 0;
     bool m_overlay = false;
