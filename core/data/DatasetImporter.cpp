@@ -149,7 +149,9 @@ private:
             throw DataError(pair.image.string(), "image not found");
         if (!pair.labels.empty() && !fs::exists(pair.labels))
             throw DataError(pair.labels.string(), "label map not found (listed for " + pair.image.string() + ")");
-        return m_project.addImage(pair.image, pair.split);
+        // The pairs are paths as the caller gave them (relative to the working directory, from the
+        // CLI); the project reads a relative path as relative to its own folder.
+        return m_project.addImage(fs::absolute(pair.image), pair.split);
     }
 
     // Runs on a worker thread: touches only its own entry's files.

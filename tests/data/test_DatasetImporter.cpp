@@ -5,6 +5,7 @@
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 
+#include <QDir>
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>
 
@@ -63,6 +64,24 @@ private slots:
         cv::Mat expected = test::patternLabels(12, 16, 11);
         expected.at<std::uint8_t>(0, 1) = 255;  // void became unlabelled
         QVERIFY(test::sameMat(labels, expected));
+    }
+
+    // `segstudio-train import segnet ../data/camvid -o camvid.segstudio`: a dataset path relative
+    // to the working directory, the project elsewhere; every image must still be found from it.
+    void relativeDatasetPathFromTheWorkingDirectory()
+    {
+        QTemporaryDir dir;
+        writeSegNetLayout(test::path(dir, "data/camvid"), true);
+        fs::create_directories(test::path(dir, "work"));
+        const QString previous = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.filePath(QStringLiteral("work"))));
+        const data::Project project =
+            data::DatasetImporter::importSegNetLayout("../data/camvid", test::path(dir, "projects/p.segstudio"));
+        QDir::setCurrent(previous);
+        QCOMPARE(project.size(), std::size_t(5));
+        for (std::size_t i = 0; i < project.size(); ++i)
+            QVERIFY2(fs::exists(project.imagePath(i)), project.imagePath(i).string().c_str());
+        QVERIFY(project.indexOf("../data/camvid/train/train1.png"));
     }
 
     void badDatasetsNameTheFile_data()
