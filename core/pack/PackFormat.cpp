@@ -1,5 +1,9 @@
 #include "PackFormat.h"
 
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
 namespace segstudio::pack {
 
 std::uint32_t packHeaderBytes(std::size_t numClasses)
@@ -19,6 +23,13 @@ std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t seed)
         hash *= prime;
     }
     return hash;
+}
+
+std::uint64_t packChecksum(const std::uint8_t* headerBlock, std::size_t headerBytes, std::uint64_t recordsChecksum)
+{
+    std::vector<std::uint8_t> block(headerBlock, headerBlock + headerBytes);
+    std::memset(block.data() + offsetof(PackHeaderRecord, checksum), 0, sizeof(PackHeaderRecord::checksum));
+    return fnv1a64(block.data(), block.size(), recordsChecksum);
 }
 
 }  // namespace segstudio::pack

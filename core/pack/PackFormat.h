@@ -11,7 +11,10 @@ namespace segstudio::pack {
 // Images and labels live in two contiguous blocks so a batch can be gathered without decoding and
 // the whole file can be memory-mapped.
 constexpr char kPackMagic[8] = {'S', 'S', 'P', 'A', 'C', 'K', '0', '1'};
-constexpr std::uint32_t kPackVersion = 1;
+// Version 2's checksum covers the header and the class table too (version 1's only the records);
+// readers accept both, writers write 2.
+constexpr std::uint32_t kPackVersion = 2;
+constexpr std::uint32_t kOldestPackVersion = 1;
 constexpr std::uint8_t kUnlabelled = 255;
 constexpr std::size_t kClassNameBytes = 48;
 constexpr std::size_t kMaxClasses = 255;
@@ -56,8 +59,13 @@ static_assert(sizeof(PackClassRecord) == 64, "pack class record must keep its on
 
 std::uint32_t packHeaderBytes(std::size_t numClasses);
 
-// 64-bit FNV-1a; the pack checksum is the FNV-1a of the per-record hashes (image hash, then label
-// hash, for each record in order), so a writer can fill records in any order.
+// 64-bit FNV-1a. The records' checksum is the FNV-1a of the per-record hashes (image hash, then
+// label hash, for each record in order), so a writer can fill records in any order.
 std::uint64_t fnv1a64(const void* data, std::size_t size, std::uint64_t seed = 0xcbf29ce484222325ULL);
+
+// The checksum stored in a version 2 header: the FNV-1a of the whole header block (header record,
+// class table, padding; its checksum field read as zero), seeded with the records' checksum. A
+// flipped byte anywhere in the file changes it.
+std::uint64_t packChecksum(const std::uint8_t* headerBlock, std::size_t headerBytes, std::uint64_t recordsChecksum);
 
 }  // namespace segstudio::pack

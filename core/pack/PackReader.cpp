@@ -59,24 +59,25 @@ void PackReader::readHeader()
     std::memcpy(&header, m_base, sizeof(header));
     if (std::memcmp(header.magic, kPackMagic, sizeof(kPackMagic)) != 0)
         throw PackError(m_path, "not a SegStudio pack (bad magic)");
-    if (header.version != kPackVersion)
-        throw PackError(m_path, "pack format version " + std::to_string(header.version) + " is not supported (this build reads version "
-                                    + std::to_string(kPackVersion) + ")");
+    if (header.version < kOldestPackVersion || header.version > kPackVersion)
+        throw PackError(m_path, "pack format version " + std::to_string(header.version) + " is not supported (this build reads versions "
+                                    + std::to_string(kOldestPackVersion) + " to " + std::to_string(kPackVersion) + ")");
     if (header.numClasses == 0 || header.numClasses > kMaxClasses || header.headerBytes != packHeaderBytes(header.numClasses))
         throw PackError(m_path, "bad header: class count " + std::to_string(header.numClasses));
+    if (header.headerBytes > m_fileSize)
+        throw PackError(m_path, "truncated: the header alone promises " + std::to_string(header.headerBytes) + " bytes, file has "
+                                    + std::to_string(m_fileSize));
     if (header.height == 0 || header.width == 0 || header.channels == 0)
         throw PackError(m_path, "bad header: zero image size");
+    checkSizes(header);
 
+    m_version = header.version;
+    m_headerBytes = header.headerBytes;
     m_spec.height = header.height;
     m_spec.width = header.width;
     m_spec.channels = header.channels;
     m_count = header.count;
     m_storedChecksum = header.checksum;
-    const std::uint64_t expected = header.headerBytes + header.count * (m_spec.imageBytes() + m_spec.labelBytes());
-    if (expected != m_fileSize)
-        throw PackError(m_path, "truncated or padded: header promises " + std::to_string(expected) + " bytes, file has "
-                                    + std::to_string(m_fileSize));
-
     for (std::uint32_t c = 0; c < header.numClasses; ++c) {
         PackClassRecord record{};
         std::memcpy(&record, m_base + sizeof(header) + c * sizeof(record), sizeof(record));
@@ -85,6 +86,21 @@ void PackReader::readHeader()
     }
     m_images = m_base + header.headerBytes;
     m_labels = m_images + m_count * m_spec.imageBytes();
+}
+
+void PackReader::checkSizes(const PackHeaderRecord& header) const
+{
+    // Every size is checked against the file's length by division before anything is multiplied
+    // or allocated: a flipped bit in the count or a dimension must neither wrap around to the
+    // file's length nor ask for terabytes.
+    const std::uint64_t payload = m_fileSize - header.headerBytes;
+    const std::uint64_t pixels = std::uint64_t(header.height) * header.width;  // < 2^64: two 32-bit factors
+    const bool imageFits = pixels <= payload && header.channels <= payload / pixels;
+    const std::uint64_t recordBytes = imageFits ? pixels * header.channels + pixels : 0;
+    if (!imageFits || header.count > payload / recordBytes || header.count * recordBytes != payload)
+        throw PackError(m_path, "truncated or padded: header promises " + std::to_string(header.count) + " records of "
+                                    + std::to_string(header.height) + "x" + std::to_string(header.width) + "x"
+                                    + std::to_string(header.channels) + ", file has " + std::to_string(m_fileSize) + " bytes");
 }
 
 const std::uint8_t* PackReader::image(std::size_t index) const
@@ -104,7 +120,8 @@ std::uint64_t PackReader::computeChecksum() const
         hashes[2 * i] = fnv1a64(image(i), m_spec.imageBytes());
         hashes[2 * i + 1] = fnv1a64(label(i), m_spec.labelBytes());
     }
-    return fnv1a64(hashes.data(), hashes.size() * sizeof(std::uint64_t));
+    const std::uint64_t records = fnv1a64(hashes.data(), hashes.size() * sizeof(std::uint64_t));
+    return m_version >= 2 ? packChecksum(m_base, m_headerBytes, records) : records;  // version 1 covered the records only
 }
 
 }  // namespace segstudio::pack

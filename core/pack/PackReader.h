@@ -7,9 +7,11 @@
 
 namespace segstudio::pack {
 
-// Read-only, memory-mapped view of a pack. The constructor refuses (PackError naming the file) a
-// file with a bad magic or version, a size that does not match its header, or, when verify is on,
-// a checksum mismatch: a corrupt pack is caught before any training starts.
+// Read-only, memory-mapped view of a pack (format versions 1 and 2). The constructor refuses
+// (PackError naming the file) a file with a bad magic or version, a size that does not match its
+// header (checked without overflow, before anything is allocated), or, when verify is on, a
+// checksum mismatch (version 2: anywhere in the file, header and class table included): a corrupt
+// pack is caught before any training starts.
 // Guarantees: after construction every accessor is const and safe to call from any thread.
 class PackReader {
 public:
@@ -34,10 +36,13 @@ public:
 private:
     void mapFile();
     void readHeader();
+    void checkSizes(const PackHeaderRecord& header) const;
 
     std::string m_path;
     PackSpec m_spec;
     std::size_t m_count = 0;
+    std::uint32_t m_version = 0;
+    std::uint32_t m_headerBytes = 0;
     std::uint64_t m_storedChecksum = 0;
     const std::uint8_t* m_base = nullptr;
     std::size_t m_fileSize = 0;

@@ -64,7 +64,7 @@ void PackWriter::setClasses(std::vector<PackClass> classes)
     m_spec.classes = std::move(classes);
 }
 
-void PackWriter::writeHeader(std::uint64_t checksum)
+void PackWriter::writeHeader(std::uint64_t recordsChecksum)
 {
     std::vector<char> block(packHeaderBytes(m_spec.classes.size()), 0);
     PackHeaderRecord header{};
@@ -76,7 +76,7 @@ void PackWriter::writeHeader(std::uint64_t checksum)
     header.channels = m_spec.channels;
     header.numClasses = static_cast<std::uint32_t>(m_spec.classes.size());
     header.count = m_count;
-    header.checksum = checksum;
+    header.checksum = 0;  // filled in below, over the finished block
     std::memcpy(block.data(), &header, sizeof(header));
     for (std::size_t c = 0; c < m_spec.classes.size(); ++c) {
         PackClassRecord record{};
@@ -86,6 +86,8 @@ void PackWriter::writeHeader(std::uint64_t checksum)
         record.imagePixelCount = m_spec.classes[c].imagePixelCount;
         std::memcpy(block.data() + sizeof(header) + c * sizeof(record), &record, sizeof(record));
     }
+    header.checksum = packChecksum(reinterpret_cast<const std::uint8_t*>(block.data()), block.size(), recordsChecksum);
+    std::memcpy(block.data(), &header, sizeof(header));
     writeAt(0, block.data(), block.size());
 }
 

@@ -30,7 +30,7 @@ public:
 
 private:
     void writeAt(std::uint64_t offset, const void* data, std::size_t size);
-    void writeHeader(std::uint64_t checksum);
+    void writeHeader(std::uint64_t recordsChecksum);
     void abandon();
 
     std::string m_path;

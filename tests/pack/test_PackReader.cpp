@@ -94,7 +94,7 @@ private slots:
         if (fault == 0)
             corrupt(file, 0, 'X');
         if (fault == 1)
-            corrupt(file, 8, 9);
+            corrupt(file, 8, 9);  // version 9
         if (fault == 2)
             corrupt(file, size - 5, 42);
         if (fault == 3)
@@ -104,6 +104,79 @@ private slots:
         if (fault == 5)
             fs::remove(file);
         expectRefusal(file, expected);
+    }
+
+    // Single bytes flipped in a real pack's header block, as a bad disk or copy flips them: each
+    // one is refused with the file's name, never std::bad_alloc or a silently wrong class table.
+    void flippedHeaderBytesAreRefused_data()
+    {
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<int>("value");
+        QTest::addColumn<QString>("expected");
+        // 8x8 records are 256 bytes: count + 2^56 records wraps count * 256 around to the same length.
+        QTest::newRow("count byte 39 (wraps to the file's length)") << 39 << 0x01 << "truncated or padded";
+        QTest::newRow("count byte 39 high") << 39 << 0x80 << "truncated or padded";
+        QTest::newRow("count byte 38") << 38 << 0xff << "truncated or padded";
+        QTest::newRow("height byte 19") << 19 << 0x40 << "truncated or padded";
+        QTest::newRow("channels byte 27") << 27 << 0x01 << "truncated or padded";
+        QTest::newRow("checksum byte 45") << 45 << 0x5a << "checksum mismatch";
+        QTest::newRow("class name byte 56") << 56 << int('X') << "checksum mismatch";
+        QTest::newRow("class pixel count byte 104") << 104 << 0x33 << "checksum mismatch";
+        QTest::newRow("header padding byte 4000") << 4000 << 0x01 << "checksum mismatch";
+    }
+
+    void flippedHeaderBytesAreRefused()
+    {
+        QFETCH(int, offset);
+        QFETCH(int, value);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("p.pack")).toStdString();
+        pack::PackSpec spec;
+        spec.height = 8;
+        spec.width = 8;
+        spec.classes = {{"road", 5, 24}, {"car", 7, 36}};
+        {
+            pack::PackWriter writer(file, spec, 2);
+            const std::vector<std::uint8_t> image(spec.imageBytes(), 9), labels(spec.labelBytes(), 1);
+            writer.write(0, image.data(), labels.data());
+            writer.write(1, image.data(), labels.data());
+            writer.finish();
+        }
+        QVERIFY(pack::PackReader(file).size() == 2);  // intact before the flip
+        std::fstream stream(file, std::ios::in | std::ios::out | std::ios::binary);
+        stream.seekg(offset);
+        const char before = char(stream.get());
+        stream.seekp(offset);
+        stream.put(char(before ^ char(value)));
+        stream.close();
+        expectRefusal(file, expected);
+    }
+
+    // Packs written before version 2 (checksum over the records only) are still read and verified.
+    void versionOnePacksAreStillRead()
+    {
+        QTemporaryDir dir;
+        const std::string file = writePack(dir);
+        std::vector<std::uint64_t> hashes;
+        for (std::size_t i = 0; i < 3; ++i) {  // as writePack() filled them
+            const std::vector<std::uint8_t> image(36, std::uint8_t(i)), labels(12, std::uint8_t(i % 2));
+            hashes.push_back(pack::fnv1a64(image.data(), image.size()));
+            hashes.push_back(pack::fnv1a64(labels.data(), labels.size()));
+        }
+        pack::PackHeaderRecord header{};
+        std::fstream stream(file, std::ios::in | std::ios::out | std::ios::binary);
+        stream.read(reinterpret_cast<char*>(&header), sizeof header);
+        header.version = 1;
+        header.checksum = pack::fnv1a64(hashes.data(), hashes.size() * sizeof(std::uint64_t));
+        stream.seekp(0);
+        stream.write(reinterpret_cast<const char*>(&header), sizeof header);
+        stream.close();
+        const pack::PackReader reader(file);
+        QCOMPARE(reader.size(), std::size_t(3));
+        QCOMPARE(reader.spec().classes[1].name, std::string("car"));
+        corrupt(file, fs::file_size(file) - 5, 42);
+        expectRefusal(file, QStringLiteral("checksum mismatch"));
     }
 
     void unfinishedPackLeavesNoFile()
