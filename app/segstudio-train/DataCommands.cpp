@@ -27,7 +27,10 @@ namespace {
 struct EditableProject {
     explicit EditableProject(const std::string& file) : lock(file), project(data::Project::load(file))
     {
-        if (lock.acquire() != data::ProjectLock::Result::HeldByOther)
+        const data::ProjectLock::Result locked = lock.acquire();
+        if (locked == data::ProjectLock::Result::NotWritable)
+            throw data::DataError(file, "cannot be changed: its folder is not writable (" + lock.failure() + ")");
+        if (locked != data::ProjectLock::Result::HeldByOther)
             return;
         const auto owner = lock.owner();
         throw data::DataError(file, "is open in SegStudio (pid " + std::to_string(owner ? owner->pid : 0) + " on " +

@@ -6,16 +6,18 @@
 
 namespace segstudio::data {
 
-// Warns a second SegStudio that opens the same project: <project file>.lock holds the pid and
-// host of the instance editing it. A lock whose pid is dead on this host is stale (a crash) and
-// is taken over silently.
-// Requirements: POSIX (liveness via kill(pid, 0)); a lock from another host is always treated as
-// live, since its pid cannot be checked from here.
-// Guarantees: acquire() never blocks; the destructor removes the lock file if this object holds
-// it; the file is written atomically, so a reader never sees half a lock.
+// One SegStudio edits a project at a time: <project file>.lock is held with flock() for as long as
+// this object holds it, and names the pid and host of its holder for the others' messages.
+// The kernel is the arbiter, not the file's content: taking the lock is one atomic step (two
+// processes racing get exactly one winner), and a crashed holder's lock is released by the kernel
+// with its process, so a stale lock file (a crash, or an older SegStudio's lock) is taken over in
+// that same atomic step. Works across hosts where the file system supports flock (local, NFSv4).
+// Requirements: POSIX.
+// Guarantees: acquire() never blocks; the destructor releases the lock and removes its file; a
+// folder where no lock can be made (read-only, no permission) answers NotWritable, never throws.
 class ProjectLock {
 public:
-    enum class Result { Acquired, TookOverStale, HeldByOther };
+    enum class Result { Acquired, TookOverStale, HeldByOther, NotWritable };
 
     struct Owner {
         long long pid = 0;
@@ -28,20 +30,21 @@ public:
     ProjectLock& operator=(const ProjectLock&) = delete;
 
     const std::filesystem::path& lockFile() const { return m_lockFile; }
-    Result acquire();       // HeldByOther leaves the other's lock alone
-    void forceAcquire();    // the user chose to edit anyway
-    void release();         // only removes a lock that is ours
-    bool held() const { return m_held; }
-    std::optional<Owner> owner() const;  // who holds the lock file now, if anybody
+    Result acquire();  // HeldByOther and NotWritable leave everything as it was
+    void release();    // only ever releases and removes a lock this object holds
+    bool held() const { return m_fd >= 0; }
+    std::optional<Owner> owner() const;  // who the lock file names now, if it names anybody
+    const std::string& failure() const { return m_failure; }  // why NotWritable
 
     static Owner currentProcess();
-    static bool isAlive(const Owner& owner);
 
 private:
-    void write();
+    Result lockOpenFile();
+    void writeOwner();
 
     std::filesystem::path m_lockFile;
-    bool m_held = false;
+    int m_fd = -1;
+    std::string m_failure;
 };
 
 }  // namespace segstudio::data
