@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <set>
 
 namespace segstudio::data {
 
@@ -43,36 +45,91 @@ void RecoveryStore::store(const std::string& image, const cv::Mat& labels, const
     run::writeFileAtomically(m_folder / (key + ".json"), note.dump(2));
 }
 
-std::vector<RecoveryStore::Entry> RecoveryStore::entries() const
+namespace {
+
+long long modifiedMs(const std::filesystem::path& file)
 {
-    std::vector<Entry> found;
+    std::error_code error;
+    const auto when = std::filesystem::last_write_time(file, error);
+    if (error)
+        return 0;
+    const auto system = std::chrono::time_point_cast<std::chrono::milliseconds>(
+        when - std::filesystem::file_time_type::clock::now() + std::chrono::system_clock::now());
+    return system.time_since_epoch().count();
+}
+
+RecoveryStore::Entry readNote(const std::filesystem::path& noteFile, const std::filesystem::path& folder)
+{
+    const nlohmann::json note = nlohmann::json::parse(run::readFile(noteFile));
+    RecoveryStore::Entry entry;
+    entry.image = note.at("image").get<std::string>();
+    entry.labelFile = folder / note.at("labels").get<std::string>();
+    entry.noteFile = noteFile;
+    entry.savedAtMs = note.value("savedAtMs", 0LL);
+    return entry;
+}
+
+}  // namespace
+
+RecoveryStore::Scan RecoveryStore::scan(const std::vector<std::string>& images) const
+{
+    Scan scan;
     std::error_code error;
     if (!std::filesystem::is_directory(m_folder, error))
-        return found;
+        return scan;
+    std::map<std::string, std::string> problems;  // key -> why its note could not be used
+    std::vector<std::filesystem::path> maps;
     for (const auto& item : std::filesystem::directory_iterator(m_folder, error)) {
+        const std::string key = item.path().stem().string();
+        if (item.path().extension() == ".png")
+            maps.push_back(item.path());
         if (item.path().extension() != ".json")
             continue;
         try {
-            const nlohmann::json note = nlohmann::json::parse(run::readFile(item.path()));
-            Entry entry;
-            entry.image = note.at("image").get<std::string>();
-            entry.labelFile = m_folder / note.at("labels").get<std::string>();
-            entry.noteFile = item.path();
-            entry.savedAtMs = note.value("savedAtMs", 0LL);
-            found.push_back(std::move(entry));
-        } catch (const std::exception&) {
-            continue;
+            scan.entries.push_back(readNote(item.path(), m_folder));
+        } catch (const std::exception& e) {
+            problems[key] = item.path().string() + ": unreadable note (" + e.what() + ")";
         }
     }
-    return found;
+    std::set<std::filesystem::path> claimed;
+    for (const Entry& entry : scan.entries)
+        claimed.insert(entry.labelFile);
+    std::map<std::string, std::string> imageOfKey;
+    for (const std::string& image : images)
+        imageOfKey.emplace(keyOf(image), image);
+    for (const auto& map : maps) {
+        if (claimed.count(map))
+            continue;
+        const std::string key = map.stem().string();
+        const auto image = imageOfKey.find(key);
+        if (image != imageOfKey.end()) {
+            scan.entries.push_back({image->second, map, m_folder / (key + ".json"), modifiedMs(map)});
+            problems.erase(key);
+        } else if (!problems.count(key)) {
+            problems[key] = map.string() + ": a recovery copy without a note, of no image in this project";
+        }
+    }
+    for (auto& [key, why] : problems)
+        scan.unreadable.push_back(why.find(".png:") == std::string::npos && !std::filesystem::exists(m_folder / (key + ".png"))
+                                      ? why + "; its label map is missing"
+                                      : why);
+    return scan;
 }
 
 std::optional<RecoveryStore::Entry> RecoveryStore::find(const std::string& image) const
 {
-    for (Entry& entry : entries()) {
+    const std::string key = keyOf(image);
+    try {
+        Entry entry = readNote(m_folder / (key + ".json"), m_folder);
         if (entry.image == image)
-            return std::move(entry);
+            return entry;
+    } catch (const std::exception&) {
+        // Missing or damaged note: the map alone still holds the work, found by its key below.
     }
+    const std::filesystem::path map = m_folder / (key + ".png");
+    std::error_code error;
+    if (std::filesystem::exists(map, error))
+        return Entry{image, map, m_folder / (key + ".json"), modifiedMs(map)};
     return std::nullopt;
 }
 

@@ -111,15 +111,51 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(DataError, store.restore(*store.find("a.png"), schema(), cv::Size(41, 30)));
     }
 
-    void unreadableNoteIsSkipped()
+    // A damaged note must not hide the unsaved work beside it: its map is matched to its image
+    // by key (the hash of the image's path), and what matches nothing is named, not skipped.
+    void mapOfUnreadableNoteIsStillOffered()
     {
         QTemporaryDir dir;
         const RecoveryStore store(dir.path().toStdString());
         store.store("a.png", someLabels(1), schema());
+        store.store("b/c.png", someLabels(2), schema());
+        const std::filesystem::path damagedNote = store.find("b/c.png")->noteFile;
+        std::ofstream(damagedNote, std::ios::trunc) << "{ half a no";
         std::ofstream(store.folder() / "garbage.json") << "{ not json";
-        const auto entries = store.entries();
-        QCOMPARE(entries.size(), std::size_t(1));
-        QCOMPARE(entries.front().image, std::string("a.png"));
+
+        const RecoveryStore::Scan scan = store.scan({"a.png", "b/c.png", "d.png"});
+        QCOMPARE(scan.entries.size(), std::size_t(2));
+        const auto damaged = std::find_if(scan.entries.begin(), scan.entries.end(),
+                                          [](const auto& e) { return e.image == "b/c.png"; });
+        QVERIFY(damaged != scan.entries.end());
+        QVERIFY(damaged->savedAtMs > 0);
+        QVERIFY(store.restore(*damaged, schema(), cv::Size(40, 30)).size() == cv::Size(40, 30));
+        QCOMPARE(cv::countNonZero(store.restore(*damaged, schema()) != someLabels(2)), 0);
+        // The stray note matches no map: named, with the file and why.
+        QCOMPARE(scan.unreadable.size(), std::size_t(1));
+        QVERIFY(scan.unreadable.front().find("garbage.json") != std::string::npos);
+        QVERIFY(scan.unreadable.front().find("label map is missing") != std::string::npos);
+        // Opening the image finds its copy too.
+        QVERIFY(store.find("b/c.png").has_value());
+        store.discard("b/c.png");
+        QVERIFY(!store.find("b/c.png").has_value());
+    }
+
+    // A crash between writing the map and its note leaves the map alone: still offered.
+    void mapWithoutNoteIsOfferedForItsImage()
+    {
+        QTemporaryDir dir;
+        const RecoveryStore store(dir.path().toStdString());
+        store.store("x.png", someLabels(3), schema());
+        std::filesystem::remove(store.find("x.png")->noteFile);
+        store.store("orphan-of-nothing.png", someLabels(4), schema());
+        std::filesystem::remove(store.find("orphan-of-nothing.png")->noteFile);
+
+        const RecoveryStore::Scan scan = store.scan({"x.png"});
+        QCOMPARE(scan.entries.size(), std::size_t(1));
+        QCOMPARE(scan.entries.front().image, std::string("x.png"));
+        QCOMPARE(scan.unreadable.size(), std::size_t(1));
+        QVERIFY(scan.unreadable.front().find("without a note") != std::string::npos);
     }
 };
 
