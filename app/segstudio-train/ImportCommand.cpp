@@ -76,7 +76,8 @@ void addImportCommand(CLI::App& app, int& exitCode)
         if (std::filesystem::exists(a->project))
             throw data::DataError(a->project, "exists already; import never overwrites a project (choose another file)");
         const auto project = runImport(*a);
-        std::cout << "imported " << project.size() << " images into " << a->project << std::endl;
+        std::cout << "imported " << project.size() << " images into " << a->project << " (label maps in "
+                  << project.labelRoot().string() << ")" << std::endl;
         exitCode = kExitOk;
     });
 }

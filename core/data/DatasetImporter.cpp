@@ -108,19 +108,25 @@ std::vector<Pair> segNetPairs(const fs::path& datasetDir)
 }
 
 // Builds the project from pairs; every label map is read, checked and converted first. On error
-// or cancel the label maps already written are removed again, so nothing half-done stays behind.
+// or cancel the label maps already written are removed again (and the label folder, when this
+// import made it), so nothing half-done stays behind.
+// Each imported project owns its label folder, <project name>.labels: two projects made in one
+// folder never share label maps, and an import never replaces a file it did not write (a folder
+// of that name with files in it is refused before anything is written).
 class ImportJob {
 public:
     ImportJob(const fs::path& projectFile, const ClassSchema& schema, const ImportProgress& progress)
-        : m_project(fs::absolute(projectFile), schema), m_progress(progress)
+        : m_project(fs::absolute(projectFile), schema, labelFolderOf(projectFile)), m_progress(progress)
     {
     }
+
+    static std::string labelFolderOf(const fs::path& projectFile) { return projectFile.stem().string() + ".labels"; }
 
     template <typename ReadLabels>
     Project run(const std::vector<Pair>& pairs, ReadLabels readLabels)
     {
+        claimLabelFolder();
         try {
-            fs::create_directories(m_project.labelRoot());
             std::vector<std::size_t> indices;
             for (const Pair& pair : pairs)
                 indices.push_back(addEntry(pair));
@@ -143,6 +149,25 @@ public:
     }
 
 private:
+    // The label folder must be new or empty: whatever is in it belongs to someone else.
+    void claimLabelFolder()
+    {
+        const fs::path folder = m_project.labelRoot();
+        std::error_code error;
+        if (fs::is_directory(folder, error)) {
+            const auto count = std::distance(fs::directory_iterator(folder, error), fs::directory_iterator());
+            if (count > 0)
+                throw DataError(folder.string(), "holds " + std::to_string(count) +
+                                                     " file(s) this import did not write (labels of another project?); "
+                                                     "choose another project name, or move them away");
+            return;
+        }
+        fs::create_directories(folder, error);
+        if (error)
+            throw DataError(folder.string(), "cannot create the label folder: " + error.message());
+        m_madeFolder = true;
+    }
+
     std::size_t addEntry(const Pair& pair)
     {
         if (!fs::exists(pair.image))
@@ -167,13 +192,17 @@ private:
     }
 
     // A failed batch may have written maps that were never recorded: remove every entry's map
-    // (the project folder is new, so all of them are ours).
+    // (the label folder was empty when the import began, so all of them are ours).
     void removeWrittenLabelMaps(std::size_t count)
     {
+        std::error_code error;
         for (std::size_t i = 0; i < count && i < m_project.size(); ++i)
-            fs::remove(m_project.labelMapPath(i));
+            fs::remove(m_project.labelMapPath(i), error);
+        if (m_madeFolder && fs::is_empty(m_project.labelRoot(), error))
+            fs::remove(m_project.labelRoot(), error);
     }
 
+    bool m_madeFolder = false;
     Project m_project;
     const ImportProgress& m_progress;
 };

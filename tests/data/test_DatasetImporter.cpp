@@ -117,9 +117,9 @@ private slots:
             test::writeBytes(bad, "train/train0.png trainannot/train0.png\nonly-one-field\n");
         const fs::path projectFile = test::path(dir, "project/p.segstudio");
         test::expectDataError([&] { data::DatasetImporter::importSegNetLayout(dataset, projectFile); }, bad, expected);
-        // Nothing half-done stays: no project file and no label maps.
+        // Nothing half-done stays: no project file, no label maps, not even their folder.
         QVERIFY(!fs::exists(projectFile));
-        QVERIFY(!fs::exists(test::path(dir, "project/labels")) || fs::is_empty(test::path(dir, "project/labels")));
+        QVERIFY(!fs::exists(test::path(dir, "project/p.labels")));
     }
 
     void cancelWritesNothing()
@@ -134,7 +134,47 @@ private slots:
                                                                            [&](std::size_t, std::size_t) { return ++calls < 3; }));
         QCOMPARE(calls, 3);
         QVERIFY(!fs::exists(projectFile));
-        QVERIFY(fs::is_empty(test::path(dir, "project/labels")));
+        QVERIFY(!fs::exists(test::path(dir, "project/p.labels")));
+    }
+
+    // Two projects made in one folder (a re-import beside the first, or two datasets): each has
+    // its own label folder, and the first project's hand-edited map keeps its exact bytes.
+    void secondProjectInTheSameFolderLeavesTheFirstsLabels()
+    {
+        QTemporaryDir dir;
+        const fs::path dataset = test::path(dir, "camvid");
+        writeSegNetLayout(dataset, true);
+        const data::Project first = data::DatasetImporter::importSegNetLayout(dataset, test::path(dir, "P/p.segstudio"));
+        const fs::path edited = first.labelMapPath(0);
+        data::writeLabelMap(edited, cv::Mat(12, 16, CV_8UC1, cv::Scalar(3)), first.schema());  // the user's work
+        const std::string editedBytes = test::readBytes(edited);
+
+        const data::Project second =
+            data::DatasetImporter::importSegNetLayout(dataset, test::path(dir, "P/reimport.segstudio"));
+        QCOMPARE(test::readBytes(edited), editedBytes);
+        QCOMPARE(second.labelRoot(), test::path(dir, "P/reimport.labels"));
+        QCOMPARE(first.labelRoot(), test::path(dir, "P/p.labels"));
+        for (std::size_t i = 0; i < second.size(); ++i)
+            QVERIFY(second.labelMapPath(i).parent_path() == second.labelRoot());
+        QCOMPARE(data::Project::load(test::path(dir, "P/p.segstudio")), first);
+    }
+
+    // A label folder of the new project's name that already holds files (a deleted project's
+    // labels, say) is refused before anything is written, naming the folder.
+    void labelFolderWithOthersFilesIsRefused()
+    {
+        QTemporaryDir dir;
+        const fs::path dataset = test::path(dir, "camvid");
+        writeSegNetLayout(dataset, true);
+        const fs::path leftover = test::path(dir, "P/q.labels/train0.png");
+        fs::create_directories(leftover.parent_path());
+        test::writeBytes(leftover, "somebody's labels");
+        const fs::path projectFile = test::path(dir, "P/q.segstudio");
+        test::expectDataError([&] { data::DatasetImporter::importSegNetLayout(dataset, projectFile); },
+                              leftover.parent_path(), QStringLiteral("did not write"));
+        QVERIFY(!fs::exists(projectFile));
+        QCOMPARE(test::readBytes(leftover), std::string("somebody's labels"));
+        QCOMPARE(std::distance(fs::directory_iterator(leftover.parent_path()), fs::directory_iterator()), 1);
     }
 
     // Pascal-VOC style: palette PNGs whose palette is not the schema's; the indices count.
