@@ -2,7 +2,6 @@
 
 #include "ProjectDocument.h"
 
-#include "run/FileError.h"
 
 namespace segstudio::document {
 
@@ -31,8 +30,13 @@ void AcceptPredictionsCommand::change(bool forward)
     std::vector<std::size_t> kept;
     try {
         kept = forward ? m_batch->redo() : m_batch->undo();
-    } catch (const run::FileError& failure) {
-        m_document->reportError(QObject::tr("%1: %2").arg(text(), QString::fromStdString(failure.what())));
+    } catch (const std::exception& failure) {
+        emit m_document->alert(forward ? QObject::tr("Redo failed") : QObject::tr("Undo failed"),
+                               QObject::tr("%1 %2 could not finish: %3\n\nThe other label maps were written. Nothing is "
+                                           "lost: the next time the project opens, the unfinished change is rolled back "
+                                           "to the labels before it.")
+                                   .arg(forward ? QObject::tr("Redo of") : QObject::tr("Undo of"), text(),
+                                        QString::fromStdString(failure.what())));
     }
     m_document->announceLabelMaps(m_batch->changed(), kept);
     m_document->announceReplacedMaps(m_batch->changed());

@@ -6,6 +6,9 @@
 #include "data/LabelClass.h"
 #include "data/RelabelTransaction.h"
 
+#include <QTimer>
+#include <QUndoStack>
+
 #include <atomic>
 
 namespace segstudio::document {
@@ -64,8 +67,7 @@ void RelabelClassesCommand::start(ProjectDocument* document, int fromId, int toI
             try {
                 *outcome = transaction->apply(project, relabeler, before, after, progress);
             } catch (...) {
-                transaction->undo();  // what was already replaced goes back
-                transaction->discard();
+                transaction->discard();  // apply put back what it had replaced (kept if it could not)
                 throw;
             }
             if (outcome->stopped)
@@ -80,9 +82,15 @@ void RelabelClassesCommand::start(ProjectDocument* document, int fromId, int toI
                 return;
             }
             if (!commit(document, *transaction, after)) {
-                transaction->undo();  // the project file could not take the new schema
+                // The project file could not take the new schema: the maps go back to match it.
+                const auto back = transaction->undo();
                 document->applySchema(before);
-                transaction->discard();
+                if (back.failed.empty()) {
+                    transaction->settle();
+                    transaction->discard();
+                } else {
+                    emit document->alert(QObject::tr("%1 failed").arg(text), describeUnfinished(*transaction, back, text));
+                }
                 document->announceLabelMaps(outcome->changed, {});
                 return;
             }
@@ -123,21 +131,61 @@ void RelabelClassesCommand::undo()
             *outcome = transaction->undo(progress);
         },
         [this, outcome](const QString& error) {
-            // Even a partial undo leaves only ids the old schema knows: it is the one to save.
-            if (!error.isEmpty())
-                m_document->reportError(QObject::tr("Undo %1 stopped: %2").arg(text(), error));
-            commit(m_document, *m_transaction, m_before);
-            m_applied = false;
-            announceClasses(m_document, m_fromId, m_toId, false);
-            m_document->announceRemapUndone(m_step, outcome->kept);
-            m_document->announceLabelMaps(outcome->changed, outcome->kept);
+            if (!error.isEmpty())  // the journal could not even be written: nothing was touched
+                m_document->reportError(QObject::tr("Undo %1 failed, nothing was changed: %2").arg(text(), error));
+            else
+                finishUndo(*outcome);
         });
+}
+
+// Even a partial undo leaves only ids the old class list knows: it is the one to save. The step is
+// settled (its backups may go) only when every map is back; otherwise it stays unfinished on
+// disk and on the stack, so Undo tries again and the next open finishes it.
+void RelabelClassesCommand::finishUndo(const data::RelabelTransaction::Outcome& outcome)
+{
+    const bool complete = outcome.failed.empty();
+    m_document->applySchema(m_before);
+    if (m_document->save() && complete) {
+        try {
+            m_transaction->settle();
+        } catch (const std::exception& e) {
+            m_document->reportError(QObject::tr("Could not settle the relabel journal: %1").arg(QString::fromStdString(e.what())));
+        }
+    }
+    std::vector<std::size_t> kept = outcome.kept;
+    for (const auto& failure : outcome.failed)
+        kept.push_back(failure.index);
+    if (!m_partlyUndone) {
+        announceClasses(m_document, m_fromId, m_toId, false);
+        m_document->announceRemapUndone(m_step, kept);
+    }
+    m_document->announceLabelMaps(outcome.changed, kept);
+    m_partlyUndone = !complete;
+    if (complete) {
+        m_applied = false;
+        return;
+    }
+    emit m_document->alert(QObject::tr("Undo stopped part way"), describeUnfinished(*m_transaction, outcome, text()) +
+                                                                    QObject::tr("\n\nEdit > Undo tries again."));
+    // Back onto the stack as not yet undone, so Undo retries (the redo this queues does nothing).
+    m_retryUndo = true;
+    QTimer::singleShot(0, m_document->undoStack(), [stack = m_document->undoStack()] { stack->redo(); });
+}
+
+QString RelabelClassesCommand::describeUnfinished(const data::RelabelTransaction& transaction,
+                                                  const data::RelabelTransaction::Outcome& outcome, const QString& text)
+{
+    return QObject::tr("%1: %n label map(s) could not be written back (first: %2). The others are back as they "
+                       "were, and so is the class list.\n\nNothing is lost: the backups of every map are kept in %3, "
+                       "and the next time the project opens SegStudio finishes putting them back.",
+                       nullptr, int(outcome.failed.size()))
+        .arg(text, QString::fromStdString(outcome.failed.front().message), QString::fromStdString(transaction.folder().string()));
 }
 
 void RelabelClassesCommand::redo()
 {
-    if (m_skipFirstRedo) {
-        m_skipFirstRedo = false;
+    if (m_skipFirstRedo || m_retryUndo) {
+        m_skipFirstRedo = m_retryUndo = false;
         return;
     }
     if (m_applied || !m_document->prepareLabelMapsChange())
@@ -146,17 +194,20 @@ void RelabelClassesCommand::redo()
     m_document->runJob(
         QObject::tr("Redo %1").arg(text()),
         [transaction = m_transaction, outcome, project = m_document->project()](const auto& progress) {
-            try {
-                *outcome = transaction->redo(project, progress);
-            } catch (...) {
-                transaction->undo();
-                throw;
-            }
+            *outcome = transaction->redo(project, progress);  // a failure puts back what it replaced
         },
         [this, outcome](const QString& error) {
             if (!error.isEmpty()) {
-                m_document->reportError(QObject::tr("Redo %1 failed, nothing was changed: %2").arg(text(), error));
-                commit(m_document, *m_transaction, m_before);
+                m_document->applySchema(m_before);
+                m_document->save();
+                if (m_transaction->unfinished())
+                    emit m_document->alert(QObject::tr("Redo failed"),
+                                           QObject::tr("Redo %1 failed: %2\n\nSome label maps could not be put back; "
+                                                       "their backups are kept in %3 and the next time the project "
+                                                       "opens SegStudio puts them back.")
+                                               .arg(text(), error, QString::fromStdString(m_transaction->folder().string())));
+                else
+                    m_document->reportError(QObject::tr("Redo %1 failed, nothing was changed: %2").arg(text(), error));
                 return;
             }
             commit(m_document, *m_transaction, m_after);

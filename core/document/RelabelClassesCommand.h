@@ -1,14 +1,11 @@
 #pragma once
 
 #include "data/ClassSchema.h"
+#include "data/RelabelTransaction.h"
 
 #include <QUndoCommand>
 
 #include <memory>
-
-namespace segstudio::data {
-class RelabelTransaction;
-}
 
 namespace segstudio::document {
 
@@ -35,6 +32,10 @@ private:
                           int fromId, int toId, data::ClassSchema before, data::ClassSchema after, const QString& text);
     // After a step's maps are on disk: the schema that matches them, saved, then the journal settled.
     static bool commit(ProjectDocument* document, data::RelabelTransaction& transaction, const data::ClassSchema& schema);
+    void finishUndo(const data::RelabelTransaction::Outcome& outcome);
+    // What an unfinished step did and kept, for the modal message.
+    static QString describeUnfinished(const data::RelabelTransaction& transaction,
+                                      const data::RelabelTransaction::Outcome& outcome, const QString& text);
 
     ProjectDocument* m_document;
     std::shared_ptr<data::RelabelTransaction> m_transaction;
@@ -45,6 +46,8 @@ private:
     data::ClassSchema m_after;
     bool m_skipFirstRedo = true;  // the job applied it before the push
     bool m_applied = true;        // what is on disk: a failed step leaves the stack index ahead of it
+    bool m_partlyUndone = false;  // an undo wrote back some maps, not all: the class is already back
+    bool m_retryUndo = false;     // the redo queued after a partial undo only moves the stack back
 };
 
 }  // namespace segstudio::document

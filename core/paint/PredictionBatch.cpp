@@ -5,7 +5,6 @@
 #include "data/LabelMapIO.h"
 #include "data/PredictionCache.h"
 #include "data/Project.h"
-#include "run/AtomicFile.h"
 
 #include <system_error>
 
@@ -19,88 +18,61 @@ std::int64_t PredictionBatch::apply(const data::Project& project, const data::Pr
                                     const std::vector<std::size_t>& indices, const AcceptOptions& options,
                                     const WriteGuard& guard, const std::function<bool(std::size_t, std::size_t)>& progress)
 {
-    std::error_code error;
-    fs::create_directories(m_folder, error);
-    if (error)
-        throw data::DataError(m_folder.string(), "cannot create the backup folder: " + error.message());
+    m_maps.emplace(m_folder, project.root(), project.schema());
+    m_maps->begin();
+    // Phase 1: every accepted map computed and kept beside the old one; no label map touched.
     std::int64_t pixels = 0;
-    for (std::size_t n = 0; n < indices.size(); ++n) {
-        if (progress && !progress(n, indices.size()))
-            break;
+    std::vector<std::size_t> staged;
+    const std::size_t total = indices.size();
+    for (std::size_t n = 0; n < total; ++n) {
+        if (progress && !progress(n, 2 * total))
+            return 0;
         const std::size_t index = indices[n];
-        const std::string key = data::PredictionCache::keyOf(project, index);
-        const auto prediction = cache.load(key, project.schema(), {});
+        const auto prediction = cache.load(data::PredictionCache::keyOf(project, index), project.schema(), {});
         if (!prediction)
             continue;
-        Change change{index, project.labelMapPath(index), {}, m_folder / (key + ".after.png")};
-        const bool existed = fs::exists(change.labelMap);
-        cv::Mat labels = existed ? data::readLabelMap(change.labelMap, project.schema(), prediction->classes.size())
-                                 : cv::Mat(prediction->classes.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
+        const fs::path labelMap = project.labelMapPath(index);
+        std::error_code error;
+        cv::Mat labels = fs::exists(labelMap, error)
+                             ? data::readLabelMap(labelMap, project.schema(), prediction->classes.size())
+                             : cv::Mat(prediction->classes.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
         const std::int64_t count = acceptPrediction(labels, prediction->classes, prediction->confidence, options, guard);
         if (count == 0)
             continue;
-        // The old map is kept before the new one replaces it: at any moment the backup can undo.
-        if (existed) {
-            change.before = m_folder / (key + ".before.png");
-            run::writeFileAtomically(change.before, run::readFile(change.labelMap));
-        }
-        fs::create_directories(change.labelMap.parent_path(), error);
-        data::writeLabelMap(change.labelMap, labels, project.schema());
-        run::writeFileAtomically(change.after, run::readFile(change.labelMap));
-        m_changes.push_back(change);
-        m_changedIndices.push_back(index);
+        m_maps->stage(index, labelMap, labels, project.schema());
+        staged.push_back(index);
         pixels += count;
     }
-    if (progress)
-        progress(indices.size(), indices.size());
+    // Phase 2: the maps are replaced; a crash from here on is rolled back on the next open.
+    m_maps->commit([&](std::size_t done, std::size_t count) {
+        return !progress || progress(total + done * total / std::max<std::size_t>(count, 1), 2 * total);
+    });
+    m_maps->settle();  // the project file names no class the maps lack: nothing else to agree on
+    m_changedIndices = staged;
     return pixels;
 }
 
-namespace {
-
-// The bytes of a file, empty when it does not exist.
-std::string bytesOf(const fs::path& file) { return fs::exists(file) ? run::readFile(file) : std::string(); }
-
-}  // namespace
-
-std::vector<std::size_t> PredictionBatch::undo() const
+std::vector<std::size_t> PredictionBatch::finish(const data::LabelMapTransaction::Outcome& outcome)
 {
-    std::vector<std::size_t> kept;
-    for (auto change = m_changes.rbegin(); change != m_changes.rend(); ++change) {
-        if (bytesOf(change->labelMap) != run::readFile(change->after)) {
-            kept.push_back(change->index);  // labelled since: the user's work stays
-            continue;
-        }
-        if (change->before.empty()) {
-            std::error_code error;
-            fs::remove(change->labelMap, error);
-            if (error)
-                throw data::DataError(change->labelMap.string(), "cannot remove: " + error.message());
-        } else {
-            run::writeFileAtomically(change->labelMap, run::readFile(change->before));
-        }
-    }
-    return kept;
+    if (!outcome.failed.empty())
+        throw data::DataError(outcome.failed.front().message,
+                              std::to_string(outcome.failed.size()) + " label map(s) could not be written back; the rest were; "
+                                                                    "their backups are kept in " + m_folder.string());
+    m_maps->settle();
+    return outcome.kept;
 }
 
-std::vector<std::size_t> PredictionBatch::redo() const
-{
-    std::vector<std::size_t> kept;
-    for (const auto& change : m_changes) {
-        const std::string expected = change.before.empty() ? std::string() : run::readFile(change.before);
-        if (bytesOf(change.labelMap) != expected) {
-            kept.push_back(change.index);
-            continue;
-        }
-        run::writeFileAtomically(change.labelMap, run::readFile(change.after));
-    }
-    return kept;
-}
+std::vector<std::size_t> PredictionBatch::undo() { return m_maps ? finish(m_maps->undo()) : std::vector<std::size_t>(); }
 
-void PredictionBatch::discard() const
+std::vector<std::size_t> PredictionBatch::redo() { return m_maps ? finish(m_maps->reapply()) : std::vector<std::size_t>(); }
+
+bool PredictionBatch::discard() const
 {
+    if (m_maps)
+        return m_maps->discard();
     std::error_code error;
-    fs::remove_all(m_folder, error);  // only backups: nothing to report if they linger
+    fs::remove_all(m_folder, error);
+    return true;
 }
 
 }  // namespace segstudio::paint

@@ -4,9 +4,14 @@
 #include "data/LabelMapIO.h"
 #include "data/PredictionCache.h"
 #include "paint/PredictionBatch.h"
+#include "data/LabelMapTransaction.h"
 #include "run/AtomicFile.h"
 
 #include <QtTest>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace segstudio;
 namespace fs = std::filesystem;
@@ -104,6 +109,84 @@ private slots:
         everywhere.minConfidence = 128;
         QCOMPARE(sure.apply(project, cache, {0}, everywhere, paint::WriteGuard()), std::int64_t(48 * 64));
         QCOMPARE(int(data::readLabelMap(project.labelMapPath(0), project.schema()).at<std::uint8_t>(0, 0)), 1);  // unsure: kept
+    }
+
+    // Accept Prediction for a selection, killed with SIGKILL after 3 of 8 maps were replaced (the
+    // child stops right there and waits for the signal): the next open rolls the whole batch back,
+    // every map to its exact bytes, and removes the maps that did not exist. All or nothing.
+    void killedMidBatchIsRolledBackOnTheNextOpen()
+    {
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        const data::ClassSchema schema({{0, "road", {128, 64, 128}, ""}, {1, "car", {64, 0, 128}, ""}});
+        data::Project project(root / "p.segstudio", schema);
+        constexpr std::size_t kImages = 8;
+        std::vector<std::size_t> all;
+        for (std::size_t i = 0; i < kImages; ++i) {
+            const fs::path image = root / ("img" + std::to_string(i) + ".png");
+            data::writeImageRgb(image, cv::Mat(16, 16, CV_8UC3, cv::Scalar(9, 9, 9)));
+            all.push_back(project.addImage(image));
+            if (i % 2 == 0) {  // half have labels, half have none yet
+                fs::create_directories(project.labelMapPath(i).parent_path());
+                data::writeLabelMap(project.labelMapPath(i), cv::Mat(16, 16, CV_8UC1, cv::Scalar(1)), schema);
+            }
+        }
+        project.save();
+        const fs::path checkpoint = root / "best.pt";
+        run::writeFileAtomically(checkpoint, "weights");
+        const data::PredictionCache cache(root / "run", checkpoint);
+        cache.prepare();
+        for (std::size_t i : all) {
+            const std::string key = data::PredictionCache::keyOf(project, i);
+            data::writeLabelMap(cache.classesFile(key), cv::Mat(16, 16, CV_8UC1, cv::Scalar(0)), schema);
+            data::writeImageGray(cache.confidenceFile(key), cv::Mat(16, 16, CV_8UC1, cv::Scalar(250)));
+            data::writeImageGray(cache.entropyFile(key), cv::Mat(16, 16, CV_8UC1, cv::Scalar(5)));
+        }
+        auto mapBytes = [&] {
+            std::vector<std::string> bytes;
+            for (std::size_t i : all)
+                bytes.push_back(fs::exists(project.labelMapPath(i)) ? run::readFile(project.labelMapPath(i)) : "");
+            return bytes;
+        };
+        const auto original = mapBytes();
+
+        int ready[2];
+        QVERIFY(::pipe(ready) == 0);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            ::close(ready[0]);
+            paint::PredictionBatch batch(data::LabelMapTransaction::undoRoot(project.file()) / "accept");
+            paint::AcceptOptions everywhere;
+            everywhere.unlabelledOnly = false;
+            batch.apply(project, cache, all, everywhere, paint::WriteGuard(), [&](std::size_t done, std::size_t total) {
+                if (done == total / 2 + 3) {  // phase 2, three maps replaced
+                    (void)!::write(ready[1], "x", 1);
+                    for (;;)
+                        ::pause();
+                }
+                return true;
+            });
+            _exit(4);
+        }
+        ::close(ready[1]);
+        char byte = 0;
+        QCOMPARE(::read(ready[0], &byte, 1), ssize_t(1));
+        ::close(ready[0]);
+        ::kill(child, SIGKILL);
+        int status = 0;
+        waitpid(child, &status, 0);
+        QVERIFY(WIFSIGNALED(status));
+        const auto crashed = mapBytes();
+        int replaced = 0;
+        for (std::size_t i = 0; i < kImages; ++i)
+            replaced += crashed[i] != original[i];
+        QCOMPARE(replaced, 3);
+
+        const auto recovered = data::LabelMapTransaction::recoverInterrupted(project.file());
+        QCOMPARE(recovered.size(), std::size_t(1));
+        QVERIFY(mapBytes() == original);
+        QVERIFY(fs::is_empty(data::LabelMapTransaction::undoRoot(project.file())));
     }
 };
 
