@@ -25,6 +25,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 namespace segstudio::document {
 
@@ -39,6 +42,12 @@ QString fromStd(const std::string& text) { return QString::fromStdString(text); 
 }  // namespace
 
 ProjectDocument::ProjectDocument(data::Project project, QObject* parent)
+    : ProjectDocument(std::move(project), nullptr, data::ProjectLock::Result::NotWritable, parent)
+{
+}
+
+ProjectDocument::ProjectDocument(data::Project project, std::unique_ptr<data::ProjectLock> lock,
+                                 data::ProjectLock::Result locked, QObject* parent)
     : QObject(parent), m_project(std::move(project)), m_undoStack(new QUndoStack(this)), m_autosave(new QTimer(this))
 {
     m_autosave->setSingleShot(true);
@@ -46,12 +55,29 @@ ProjectDocument::ProjectDocument(data::Project project, QObject* parent)
     connect(m_autosave, &QTimer::timeout, this, &ProjectDocument::save);
     if (m_project.file().empty())
         return;
-    m_lock = std::make_unique<data::ProjectLock>(m_project.file());
-    try {
-        m_lockHeldByOther = m_lock->acquire() == data::ProjectLock::Result::HeldByOther;
-    } catch (const std::exception& e) {
-        m_recovered << tr("Cannot create the project lock: %1").arg(fromStd(e.what()));
+    if (!lock) {
+        lock = std::make_unique<data::ProjectLock>(m_project.file());
+        locked = lock->acquire();
     }
+    adoptLock(std::move(lock), locked);
+}
+
+void ProjectDocument::adoptLock(std::unique_ptr<data::ProjectLock> lock, data::ProjectLock::Result locked)
+{
+    using Result = data::ProjectLock::Result;
+    m_lock = std::move(lock);
+    m_lockHeldByOther = locked == Result::HeldByOther;
+    const QString file = fromStd(m_project.file().string());
+    if (locked == Result::HeldByOther)
+        m_readOnlyReason = tr("Read-only: %1 is open in another SegStudio (%2). Close it there to edit it here.")
+                               .arg(file, lockOwner().isEmpty() ? tr("a process starting up") : lockOwner());
+    else if (locked == Result::NotWritable)
+        m_readOnlyReason = tr("Read-only: the folder of %1 cannot be written (%2). Nothing can be saved here; "
+                              "copy the project to a writable folder to edit it.")
+                               .arg(file, fromStd(m_lock->failure()));
+    else if (::access(m_project.file().c_str(), W_OK) != 0)
+        m_readOnlyReason = tr("Read-only: %1 cannot be written (%2). Nothing can be saved here.")
+                               .arg(file, fromStd(std::strerror(errno)));
 }
 
 ProjectDocument::~ProjectDocument()
@@ -64,18 +90,17 @@ ProjectDocument::~ProjectDocument()
 
 std::unique_ptr<ProjectDocument> ProjectDocument::open(const std::filesystem::path& file, QObject* parent)
 {
+    using Result = data::ProjectLock::Result;
+    auto lock = std::make_unique<data::ProjectLock>(file);
+    const Result locked = lock->acquire();
     QStringList recovered;
-    {
-        // Rolling back another instance's merge in progress would destroy its work: only when the
-        // project is not open elsewhere.
-        data::ProjectLock probe(file);
-        if (probe.acquire() != data::ProjectLock::Result::HeldByOther) {
-            for (const std::string& line : data::RelabelTransaction::recoverInterrupted(file))
-                recovered << fromStd(line);
-            probe.release();
-        }
+    // Rolling back another instance's merge in progress would destroy its work: only with the
+    // lock in hand, and the document keeps that same lock (no gap for another window to slip in).
+    if (locked == Result::Acquired || locked == Result::TookOverStale) {
+        for (const std::string& line : data::RelabelTransaction::recoverInterrupted(file))
+            recovered << fromStd(line);
     }
-    auto document = std::make_unique<ProjectDocument>(data::Project::load(file), parent);
+    std::unique_ptr<ProjectDocument> document(new ProjectDocument(data::Project::load(file), std::move(lock), locked, parent));
     document->m_recovered = recovered + document->m_recovered;
     return document;
 }
@@ -84,11 +109,11 @@ bool ProjectDocument::lockHeldByOther() const { return m_lockHeldByOther; }
 
 QString ProjectDocument::lockOwner() const
 {
-    const auto owner = m_lock ? m_lock->owner() : std::nullopt;
+    const auto owner = m_lock && !m_lock->held() ? m_lock->owner() : std::nullopt;
     return owner ? tr("process %1 on %2").arg(owner->pid).arg(fromStd(owner->host)) : QString();
 }
 
-bool ProjectDocument::canEdit() const { return !m_busy; }
+bool ProjectDocument::canEdit() const { return !m_busy && !isReadOnly(); }
 
 bool ProjectDocument::setSplit(const std::vector<std::size_t>& indices, data::Split split)
 {
@@ -220,11 +245,18 @@ bool ProjectDocument::relabel(int fromId, int toId, const QString& text)
     return true;
 }
 
-void ProjectDocument::pushLabelMapsEdit(QUndoCommand* command) { m_undoStack->push(command); }
+void ProjectDocument::pushLabelMapsEdit(QUndoCommand* command)
+{
+    if (isReadOnly()) {
+        delete command;
+        return;
+    }
+    m_undoStack->push(command);
+}
 
 void ProjectDocument::noteLabelled(std::size_t index)
 {
-    if (index < m_project.size() && m_project.entry(index).status == data::LabelStatus::Unlabelled)
+    if (!isReadOnly() && index < m_project.size() && m_project.entry(index).status == data::LabelStatus::Unlabelled)
         applyStatus(index, data::LabelStatus::InProgress);
 }
 
@@ -233,6 +265,10 @@ bool ProjectDocument::prepareLabelMapsChange() { return !m_beforeLabelMapsChange
 bool ProjectDocument::save()
 {
     m_autosave->stop();
+    if (isReadOnly()) {
+        m_lastError = m_readOnlyReason;
+        return false;  // never written, by design: not an error to announce again
+    }
     try {
         m_project.save();
     } catch (const std::exception& e) {

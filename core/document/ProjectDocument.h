@@ -3,6 +3,7 @@
 #include "data/ClassSchema.h"
 #include "data/ImageEntry.h"
 #include "data/Project.h"
+#include "data/ProjectLock.h"
 
 #include <QObject>
 #include <QString>
@@ -20,10 +21,6 @@
 class QTimer;
 class QUndoCommand;
 class QUndoStack;
-
-namespace segstudio::data {
-class ProjectLock;
-}
 
 namespace segstudio::document {
 
@@ -48,12 +45,17 @@ public:
     explicit ProjectDocument(data::Project project, QObject* parent = nullptr);
     ~ProjectDocument() override;
 
-    // Loads a project file, first finishing any merge or delete a crash interrupted (when the lock
-    // is ours). Throws DataError naming the file and the problem.
+    // Loads a project file, first finishing any merge or delete a crash interrupted (only while
+    // holding the lock, taken once for the document's life). Throws DataError naming the file and
+    // the problem.
     static std::unique_ptr<ProjectDocument> open(const std::filesystem::path& file, QObject* parent = nullptr);
     QStringList recoveredSteps() const { return m_recovered; }  // what open() put back, one line each
     bool lockHeldByOther() const;                                // another SegStudio has it open
     QString lockOwner() const;                                   // "process 123 on host", when held by another
+    // Read-only: open in another SegStudio, or its folder or file cannot be written. Every edit is
+    // refused and nothing is ever written (project file, label maps, recovery copies).
+    bool isReadOnly() const { return !m_readOnlyReason.isEmpty(); }
+    QString readOnlyReason() const { return m_readOnlyReason; }  // one sentence for the banner
 
     const data::Project& project() const { return m_project; }
     const data::ClassSchema& schema() const { return m_project.schema(); }
@@ -144,9 +146,15 @@ signals:
     void busyChanged(bool busy);
     void jobProgress(const QString& label, std::size_t done, std::size_t total);
     void errorOccurred(const QString& message);
+    // An error the user must read before going on (labels at risk; what was kept, and where):
+    // the window shows it as a modal message, not a status-bar line.
+    void alert(const QString& title, const QString& text);
     void message(const QString& text);
 
 private:
+    ProjectDocument(data::Project project, std::unique_ptr<data::ProjectLock> lock, data::ProjectLock::Result locked,
+                    QObject* parent);
+    void adoptLock(std::unique_ptr<data::ProjectLock> lock, data::ProjectLock::Result locked);
     bool canEdit() const;
     template <typename Command>
     bool pushUnlessEmpty(std::unique_ptr<Command> command);  // false when it would change nothing
@@ -159,6 +167,7 @@ private:
     data::Project m_project;
     std::unique_ptr<data::ProjectLock> m_lock;
     bool m_lockHeldByOther = false;
+    QString m_readOnlyReason;
     QStringList m_recovered;
     QUndoStack* m_undoStack;
     QTimer* m_autosave;

@@ -11,6 +11,8 @@
 #include <QtTest>
 
 #include <functional>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <map>
 
 using namespace segstudio;
@@ -221,6 +223,139 @@ private slots:
         QCOMPARE(reopened->recoveredSteps().size(), 1);
         QVERIFY(reopened->schema().contains(3));
         QVERIFY(snapshot(*reopened) == before);
+    }
+
+    // Undo of a merge whose write fails part way (a folder where one map's temp file must go, so
+    // the write fails as a full or read-only disk does): the maps written back stay, the class
+    // comes back, the user is told in a modal message, and nothing is lost: the step stays
+    // unfinished with its backups, Undo retries it, and closing the project keeps them.
+    void aFailedUndoOfAMergeIsRetriedAndNothingIsLost()
+    {
+        QTemporaryDir dir;
+        auto document = makeDocument(dir);
+        ProjectDocument& doc = *document;
+        const auto before = snapshot(doc);
+        QVERIFY(doc.mergeClasses(1, 0));
+        QVERIFY(doc.waitForIdle());
+        const auto merged = snapshot(doc);
+        QVERIFY(merged != before);
+
+        // Maps are written back last first: img2's is in the middle of the undo.
+        const fs::path blocked = doc.project().labelMapPath(2);
+        const std::string mapName = blocked.filename().string();
+        QVERIFY(fs::create_directory(blocked.string() + ".tmp"));
+        QSignalSpy alerts(&doc, &ProjectDocument::alert);
+        doc.undoStack()->undo();
+        QVERIFY(doc.waitForIdle());
+        QCOMPARE(alerts.size(), 1);
+        const QString alert = alerts.at(0).at(1).toString();
+        QVERIFY2(alert.contains(QString::fromStdString(mapName)) && alert.contains(QStringLiteral("backups")), qPrintable(alert));
+
+        QVERIFY(doc.schema().contains(1));  // in memory and in the project file
+        QVERIFY(data::Project::load(doc.project().file()).schema().contains(1));
+        QCOMPARE(run::readFile(blocked), merged.at(mapName));  // not written back yet
+        for (const auto& [name, bytes] : before)
+            if (name != "project" && name != mapName)
+                QCOMPARE(run::readFile(doc.project().labelRoot() / name), bytes);
+        const fs::path undoRoot = data::RelabelTransaction::undoRoot(doc.project().file());
+        QCOMPARE(std::distance(fs::directory_iterator(undoRoot), fs::directory_iterator()), 1);
+
+        // Undo is offered again, and retries once the obstacle is gone.
+        QTRY_VERIFY(doc.undoStack()->canUndo());
+        fs::remove(blocked.string() + ".tmp");
+        doc.undoStack()->undo();
+        QVERIFY(doc.waitForIdle());
+        QCOMPARE(alerts.size(), 1);
+        QVERIFY(snapshot(doc) == before);
+        QVERIFY(doc.undoStack()->canRedo());
+    }
+
+    // The same failure, and the user closes the project instead: the backups outlive the
+    // command, and the next open finishes the undo to the exact bytes.
+    void aFailedUndoIsFinishedOnTheNextOpen()
+    {
+        QTemporaryDir dir;
+        auto document = makeDocument(dir);
+        const fs::path file = document->project().file();
+        const auto before = snapshot(*document);
+        QVERIFY(document->mergeClasses(1, 0));
+        QVERIFY(document->waitForIdle());
+        const fs::path blocked = document->project().labelMapPath(3);
+        QVERIFY(fs::create_directory(blocked.string() + ".tmp"));
+        document->undoStack()->undo();
+        QVERIFY(document->waitForIdle());
+        document.reset();  // close: the commands go, the unfinished step's backups stay
+        QVERIFY(fs::exists(data::RelabelTransaction::undoRoot(file)));
+        QVERIFY(!fs::is_empty(data::RelabelTransaction::undoRoot(file)));
+
+        fs::remove(blocked.string() + ".tmp");
+        auto reopened = ProjectDocument::open(file);
+        QCOMPARE(reopened->recoveredSteps().size(), 1);
+        QVERIFY(snapshot(*reopened) == before);
+        QVERIFY(!fs::exists(data::RelabelTransaction::undoRoot(file)) || fs::is_empty(data::RelabelTransaction::undoRoot(file)));
+    }
+
+    // A second window on the same project: read-only, every edit refused, nothing written, and
+    // the first window's lock left alone when it closes.
+    void aSecondDocumentOnTheSameProjectIsReadOnly()
+    {
+        QTemporaryDir dir;
+        auto first = makeDocument(dir);
+        const auto files = snapshot(*first);
+        auto second = ProjectDocument::open(first->project().file());
+        QVERIFY(!first->isReadOnly());
+        QVERIFY(second->isReadOnly());
+        QVERIFY(second->lockHeldByOther());
+        QVERIFY2(second->readOnlyReason().contains(QString::number(::getpid())), qPrintable(second->readOnlyReason()));
+        QVERIFY(!second->setSplit({0}, data::Split::Test));
+        QVERIFY(!second->setStatus({0}, data::LabelStatus::Reviewed));
+        QVERIFY(!second->addClass(QStringLiteral("x"), {1, 2, 3}));
+        QVERIFY(!second->mergeClasses(1, 0));
+        QVERIFY(!second->deleteClass(2));
+        QVERIFY(second->addImages({dir.filePath(QStringLiteral("img0.png")).toStdString()}, data::Split::Train) == 0);
+        QVERIFY(!second->save());
+        QCOMPARE(second->undoStack()->count(), 0);
+        second.reset();
+        QVERIFY(snapshot(*first) == files);
+        QVERIFY(fs::exists(first->project().file().string() + ".lock"));
+        QVERIFY(first->setSplit({0}, data::Split::Test));  // the first one edits on
+    }
+
+    // A project in a folder this user cannot write opens read-only with the reason, instead of
+    // not opening at all. (As root the check runs in a child that drops to nobody: root writes
+    // anywhere.)
+    void aProjectInAReadOnlyFolderOpensReadOnly()
+    {
+        QTemporaryDir dir;
+        fs::path file;
+        {
+            auto document = makeDocument(dir);
+            file = document->project().file();
+        }
+        const auto permissions = fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                 fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
+        fs::permissions(file.parent_path(), permissions);
+        const pid_t child = fork();
+        if (child == 0) {
+            if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+                _exit(10);
+            int code = 0;
+            try {
+                auto document = ProjectDocument::open(file);
+                if (!document->isReadOnly() || !document->readOnlyReason().contains(QStringLiteral("cannot be written")))
+                    code = 1;
+                else if (document->setSplit({0}, data::Split::Test) || document->save())
+                    code = 2;
+            } catch (...) {
+                code = 3;
+            }
+            _exit(code);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        fs::permissions(file.parent_path(), fs::perms::owner_all, fs::perm_options::add);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
     }
 
     void removingAndReinsertingTellsTheViewsRowByRow()
