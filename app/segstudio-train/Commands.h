@@ -44,6 +44,7 @@ using run::kExitDiverged;
 using run::kExitError;
 using run::kExitOk;
 using run::kExitPeerTimeout;
+using run::kExitRunBusy;
 using run::kExitStopped;
 
 }  // namespace segstudio::cli

@@ -4,6 +4,7 @@
 #include "Version.h"
 
 #include "engine/EngineError.h"
+#include "run/RunLockedError.h"
 
 #include <iostream>
 #include <stdexcept>
@@ -34,6 +35,9 @@ int main(int argc, char** argv)
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         return app.exit(error);
+    } catch (const segstudio::run::RunLockedError& error) {
+        std::cerr << "segstudio-train: " << error.what() << std::endl;
+        return segstudio::cli::kExitRunBusy;
     } catch (const segstudio::engine::CollectiveTimeout& error) {
         std::cerr << "segstudio-train: " << error.what() << std::endl;
         return segstudio::cli::kExitPeerTimeout;

@@ -11,11 +11,12 @@ std::atomic<bool> g_stop{false};
 std::atomic<bool> g_stopAfterEpoch{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the stop flag is set from a signal handler");
 
-extern "C" void onStopSignal(int signal)
+extern "C" void onStopSignal(int)
 {
+    // Idempotent: a second SIGTERM (the GUI's Stop, then closing the window) arrives while the
+    // checkpoint is being written; it must not kill the process then. SIGKILL remains for a
+    // process that really hangs.
     g_stop.store(true);
-    // A second Ctrl+C must still end a process stuck where the flag is not checked.
-    std::signal(signal, SIG_DFL);
 }
 
 extern "C" void onStopAfterEpochSignal(int)
@@ -56,6 +57,9 @@ void installStopSignalHandlers()
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
     std::signal(SIGUSR1, onStopAfterEpochSignal);
+    // A reader that went away (a killed launcher or GUI) must not kill the trainer at its next
+    // progress line, before it could write its checkpoint: the write fails, the run goes on.
+    std::signal(SIGPIPE, SIG_IGN);
 }
 
 }  // namespace segstudio::engine

@@ -12,7 +12,9 @@ void clearStopRequest();
 // checkpoint and returns as stopped. Async-signal-safe as requestStop().
 void requestStopAfterEpoch();
 bool stopAfterEpochRequested();
-// Routes SIGINT and SIGTERM to requestStop(), SIGUSR1 to requestStopAfterEpoch().
+// Routes SIGINT and SIGTERM to requestStop(), SIGUSR1 to requestStopAfterEpoch(), and ignores
+// SIGPIPE. Every later SIGINT/SIGTERM is a stop request again (never the default action), so a
+// repeated stop cannot interrupt the checkpoint it asked for.
 void installStopSignalHandlers();
 
 }  // namespace segstudio::engine

@@ -22,6 +22,7 @@
 #include "run/AppendOnlyFile.h"
 #include "run/MetricsWriter.h"
 #include "run/RunLayout.h"
+#include "run/RunLock.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,9 +55,17 @@ std::uint64_t mix(std::uint64_t x)  // splitmix64 finaliser: well-spread per-bat
     return x ^ (x >> 31);
 }
 
+// The run folder is a trainer's until run() wrote its last record (also on failure); then another
+// trainer, a resume in this same process too, may take it.
+struct LockRelease {
+    std::unique_ptr<run::RunLock>& lock;
+    ~LockRelease() { lock.reset(); }
+};
+
 }  // namespace
 
 struct Trainer::Impl {
+    std::unique_ptr<run::RunLock> runLock;  // rank 0's, until run() returns; first member: released last
     TrainConfig config;
     std::shared_ptr<Communicator> communicator;  // null: one process
     int rank = 0;
@@ -88,6 +97,7 @@ struct Trainer::Impl {
     double bestMeanIoU = -1.0;
     double elapsedBefore = 0.0;
     bool stopAgreed = false;  // every rank saw a stop request at the same step
+    std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
     std::chrono::steady_clock::time_point sessionStart = std::chrono::steady_clock::now();
 
     void openPacks();
@@ -226,6 +236,7 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
     fs::create_directories(files.checkpointsFolder(), error);
     if (error)
         throw EngineError(config.runDir + ": cannot create the run directory (" + error.message() + ")");
+    runLock = std::make_unique<run::RunLock>(config.runDir);  // before anything in the folder changes
     if (!resuming) {
         if (files.canResume())
             throw EngineError(config.runDir + ": already holds a run; resume it (--resume) or choose another directory");
@@ -425,6 +436,7 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     settings.pinMemory = device.is_cuda();
     settings.communicator = communicator.get();
     recordState(run::RunState::Validating);
+    lastValidatedIteration = iteration;
     synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
     if (metricsLog) {
@@ -642,7 +654,9 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     try {
         if (resuming)
             d.restore(d.layout().lastCheckpoint().string());
-        d.recordRun(d.totalIterations());
+        // Steps done plus steps left in this world's size: after a resume with another number of
+        // ranks the logged iteration count and the position in the data no longer agree.
+        d.recordRun(d.iteration + std::max<std::int64_t>(0, d.totalIterations() - d.position()));
         d.recordState(run::RunState::Starting);
         if (d.config.channelsLast && d.device.is_cuda()) {
             torch::NoGradGuard noGrad;
@@ -712,6 +726,7 @@ std::string Trainer::bestCheckpointPath() const
 
 TrainOutcome Trainer::run()
 {
+    const LockRelease release{m_impl->runLock};
     try {
         return m_impl->train();
     } catch (const std::exception& error) {
@@ -810,7 +825,9 @@ TrainOutcome Trainer::Impl::train()
         d.loader->stop();
         const bool epochDone = d.batchInEpoch >= d.loader->batchesPerEpoch();
         const bool lastEpoch = d.epoch + 1 >= d.config.epochs || d.position() >= limit;
-        if (d.valPack && ((epochDone && (d.epoch + 1) % d.config.valEpochs == 0) || lastEpoch))
+        // --val-interval may have validated this very iteration already (it divides the epoch).
+        const bool validated = d.lastValidatedIteration == d.iteration;
+        if (d.valPack && !validated && ((epochDone && (d.epoch + 1) % d.config.valEpochs == 0) || lastEpoch))
             d.validateNow(outcome);  // still counted as the epoch just trained
         if (epochDone) {
             ++d.epoch;

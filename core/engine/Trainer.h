@@ -29,7 +29,10 @@ struct TrainOutcome {
 
 // Trains one run into its run directory: config.json, metrics.jsonl, log.txt and
 // checkpoints/last.pt + checkpoints/best.pt (best validation mIoU).
-// Requirements: one Trainer per run directory at a time; construct and run() on one thread.
+// Requirements: construct and run() on one thread.
+// One Trainer per run directory at a time, in any process: rank 0 holds run::RunLock from its
+// constructor until run() returns, and a second one is refused with run::RunLockedError naming
+// the first.
 // Guarantees: packs, model name and weights are checked in the constructor (EngineError), before
 // any training; a stop request (SIGINT/SIGTERM via installStopSignalHandlers(), or requestStop())
 // is honoured between iterations by writing checkpoints/last.pt at the exact position; a NaN/Inf

@@ -11,6 +11,7 @@ namespace segstudio::run {
 //   checkpoints/last.pt  written at the end of epochs and on stop; --resume continues from it
 //   checkpoints/best.pt  the best validation mIoU so far
 //   train.pack, val.pack the packed splits, when the GUI started the run
+//   trainer.lock         flock()ed by the trainer that writes the folder (RunLock), naming it
 class RunLayout {
 public:
     explicit RunLayout(std::filesystem::path runDir) : m_dir(std::move(runDir)) {}
@@ -24,6 +25,7 @@ public:
     std::filesystem::path bestCheckpoint() const { return checkpointsFolder() / "best.pt"; }
     std::filesystem::path trainPack() const { return m_dir / "train.pack"; }
     std::filesystem::path valPack() const { return m_dir / "val.pack"; }
+    std::filesystem::path lockFile() const { return m_dir / "trainer.lock"; }
 
     // A run stands for its best checkpoint, or its last one when it never validated.
     std::filesystem::path checkpointToUse() const;

@@ -30,6 +30,7 @@ private slots:
     void stopAtTheEndOfAnEpochResumesIntoTheNext();
     void stopAfterEpochFinishesTheEpochAndResumesExactly();
     void stateRecordsTellTheRunsStory();
+    void valIntervalDividingTheEpochValidatesOnce();
 
 private:
     TrainConfig config(const std::string& runName, int epochs) const;
@@ -226,6 +227,21 @@ void TestTrainerResume::stateRecordsTellTheRunsStory()
     QCOMPARE(records.front().run.model, std::string("segnet-tiny"));
     // The end is in the last epoch, not one past it ("2 of 2", never "3 of 2").
     QCOMPARE(records.back().epoch, 2);
+}
+
+// Issue 22 (item 20): --val-interval 2 with 2 batches an epoch asked for a validation at the same
+// iteration as the epoch's end did, and both were written: one val record per iteration.
+void TestTrainerResume::valIntervalDividingTheEpochValidatesOnce()
+{
+    TrainConfig c = config("val-interval", 2);
+    c.valInterval = 2;
+    const auto outcome = Trainer(c).run();
+    QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+    std::vector<std::int64_t> validated;
+    for (const auto& record : segstudio::run::MetricsReader::readAll(segstudio::run::RunLayout(path("val-interval")).metricsFile()))
+        if (record.kind == segstudio::run::MetricsRecord::Kind::Val)
+            validated.push_back(record.iteration);
+    QCOMPARE(validated, (std::vector<std::int64_t>{2, 4}));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerResume)
