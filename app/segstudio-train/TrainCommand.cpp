@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "FiniteNumber.h"
 #include "MetricsReport.h"
 #include "TrainCommand.h"
 #include "WorkerLauncher.h"
@@ -10,11 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <set>
+#include <thread>
 #include <vector>
 
 namespace segstudio::cli {
@@ -33,6 +40,10 @@ struct TrainOptions {
     int nnodes = 1;
     int nodeRank = 0;
     std::string master;
+    std::string jobId;
+    bool oversubscribe = false;
+    CLI::Option* nprocOption = nullptr;  // given at all: --nproc 0 is an error, not "no launch"
+    CLI::Option* gpusOption = nullptr;
     // Options the user gave, with the config.json key each one sets: only these override --config.
     std::vector<std::pair<CLI::Option*, std::string>> given;
 };
@@ -99,12 +110,18 @@ void addOptions(CLI::App& command, TrainOptions& o)
                "split each batch into this many micro-batches and sum their gradients");
 
     auto* parallel = "Data parallel (docs/ENGINE.md)";
-    command.add_option("--nproc", o.nproc, "train with N CPU processes on this machine (c10d Gloo)")->group(parallel);
-    command.add_option("--gpus", o.gpus, "train with the first N GPUs, one process each (c10d NCCL)")->group(parallel);
+    o.nprocOption = command.add_option("--nproc", o.nproc, "train with N CPU processes on this machine (c10d Gloo), at most one per core")
+                        ->group(parallel);
+    command.add_flag("--oversubscribe", o.oversubscribe, "allow --nproc beyond the cores this process may use")->group(parallel);
+    o.gpusOption = command.add_option("--gpus", o.gpus, "train with the first N GPUs, one process each (c10d NCCL)")->group(parallel);
     command.add_option("--devices", o.devices, "train on these devices, one process each: cuda:0,cuda:2")->group(parallel);
     command.add_option("--nnodes", o.nnodes, "machines in the run (each runs this command)")->group(parallel);
     command.add_option("--node-rank", o.nodeRank, "this machine's index, 0 to nnodes-1")->group(parallel);
     command.add_option("--master", o.master, "host:port of node 0's rendezvous (c10d TCPStore)")->group(parallel);
+    command.add_option("--job-id", o.jobId,
+                       "names the run at the rendezvous; every node of one run gives the same, another run's ranks are\n"
+                       "refused (default: the run folder's name with --nnodes, else a fresh id)")
+        ->group(parallel);
     o.given.emplace_back(command.add_option("--timeout", c.collectiveTimeoutSeconds,
                                              "seconds before a missing or hanging rank stops the others")
                              ->capture_default_str()
@@ -117,6 +134,49 @@ void addOptions(CLI::App& command, TrainOptions& o)
                              ->capture_default_str()
                              ->group(parallel),
                          "gradientSync");
+}
+
+// Every count and rate is checked as the command line is read, before any work: a negative, zero
+// or absurd value is refused with the option's name (CLI11 reads "inf" as a number: FiniteNumber).
+void addChecks(CLI::App& command)
+{
+    const double huge = std::numeric_limits<float>::max();  // the parameters are floats
+    const auto check = [&command](const std::string& name, const CLI::Validator& validator) {
+        command.get_option(name)->check(validator);
+    };
+    check("--epochs", CLI::Range(1, 1000000));
+    check("--batch", CLI::Range(1, 65536));
+    check("--max-iterations", CLI::NonNegativeNumber);
+    check("--lr", FiniteNumber(0.0, huge, /*lowOpen=*/true));
+    check("--momentum", FiniteNumber(0.0, 1.0));
+    check("--weight-decay", FiniteNumber(0.0, huge));
+    check("--drop-period", CLI::Range(1, 1000000));
+    check("--drop-factor", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
+    check("--min-lr", FiniteNumber(0.0, huge));
+    check("--warmup", CLI::Range(-1, std::numeric_limits<int>::max()));
+    check("--translate", CLI::Range(0, 65536));
+    check("--crop-height", CLI::Range(0, 65536));
+    check("--crop-width", CLI::Range(0, 65536));
+    check("--threads", CLI::Range(0, 4096));
+    check("--log-interval", CLI::Range(1, std::numeric_limits<int>::max()));
+    check("--val-interval", CLI::NonNegativeNumber);
+    check("--val-epochs", CLI::Range(1, 1000000));
+    check("--accumulate", CLI::Range(1, 65536));
+    check("--timeout", CLI::Range(1, 7 * 24 * 3600));
+}
+
+// A resumed run keeps its config.json: an option that would change it (a model, a pack, a rate)
+// is refused rather than ignored without a word. --epochs and --max-iterations extend the run;
+// --device, --threads and --timeout say where and how this session runs.
+void refuseIgnoredOptions(const TrainOptions& o)
+{
+    static const std::set<std::string> honoured = {"epochs", "maxIterations", "device", "threads", "collectiveTimeoutSeconds"};
+    for (const auto& [option, key] : o.given)
+        if (option->count() > 0 && !honoured.count(key))
+            throw CLI::ValidationError(option->get_name(), "cannot change a resumed run (it keeps its config.json); with --resume "
+                                                           "only --epochs, --max-iterations, --device, --threads and --timeout apply");
+    if (!o.configFile.empty() || o.recipe)
+        throw CLI::ValidationError(o.recipe ? "--recipe" : "--config", "cannot change a resumed run (it keeps its config.json)");
 }
 
 std::vector<std::string> splitList(const std::string& text)
@@ -132,16 +192,99 @@ std::vector<std::string> splitList(const std::string& text)
     return items;
 }
 
+// The cores this process may run on (taskset, a container's cpuset), not all the machine has.
+int usableCores()
+{
+    cpu_set_t set;
+    if (::sched_getaffinity(0, sizeof set, &set) == 0)
+        return std::max(1, CPU_COUNT(&set));
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int cudaDeviceCount()
+{
+    const auto devices = engine::availableDevices();
+    return int(std::count_if(devices.begin(), devices.end(), [](const auto& d) { return d.name.rfind("cuda:", 0) == 0; }));
+}
+
+// Each worker is a whole LibTorch process: more of them than cores only compete for the cores
+// (and, by the hundred, fill the memory), so the count is bounded unless the user insists.
+std::vector<std::string> cpuWorkers(int count, bool oversubscribe)
+{
+    const std::string option = "--nproc " + std::to_string(count);
+    if (count < 1)
+        throw engine::EngineError(option + ": the number of processes must be at least 1");
+    const int cores = usableCores();
+    if (count > cores && !oversubscribe)
+        throw engine::EngineError(option + ": more processes than the " + std::to_string(cores) +
+                                  " cores this process may use; give at most " + std::to_string(cores) +
+                                  ", or add --oversubscribe to insist");
+    return std::vector<std::string>(std::size_t(count), "cpu");
+}
+
+std::vector<std::string> gpuWorkers(int count)
+{
+    const std::string option = "--gpus " + std::to_string(count);
+    if (count < 1)
+        throw engine::EngineError(option + ": the number of GPUs must be at least 1");
+    const int available = cudaDeviceCount();
+    if (count > available)
+        throw engine::EngineError(option + ": this machine has " + std::to_string(available) + " CUDA device(s)");
+    std::vector<std::string> devices;
+    for (int gpu = 0; gpu < count; ++gpu)
+        devices.push_back("cuda:" + std::to_string(gpu));
+    return devices;
+}
+
+// One process group has one backend: CPUs talk Gloo, GPUs NCCL, so a mixed list would leave the
+// ranks waiting for each other in two different groups.
+std::vector<std::string> listedWorkers(const std::string& text)
+{
+    const std::string option = "--devices '" + text + "'";
+    const auto devices = splitList(text);
+    if (devices.empty())
+        throw engine::EngineError(option + ": name at least one device (cpu or cuda:K)");
+    const auto onGpu = [](const std::string& d) { return d.rfind("cuda", 0) == 0; };
+    if (std::any_of(devices.begin(), devices.end(), onGpu) && !std::all_of(devices.begin(), devices.end(), onGpu))
+        throw engine::EngineError(option + ": the devices must all be CPUs or all GPUs (one process group, one backend: "
+                                           "Gloo or NCCL)");
+    const int gpus = onGpu(devices.front()) ? cudaDeviceCount() : 0;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const std::string& device = devices[i];
+        const bool cpu = device == "cpu";
+        const bool gpu = device.size() > 5 && device.size() < 10 && device.rfind("cuda:", 0) == 0 &&
+                         device.find_first_not_of("0123456789", 5) == std::string::npos;
+        if (!cpu && !gpu)
+            throw engine::EngineError(option + ": '" + device + "' is not a device (cpu or cuda:K)");
+        if (gpu && std::stoi(device.substr(5)) >= gpus)
+            throw engine::EngineError(option + ": " + device + " does not exist; this machine has " + std::to_string(gpus) +
+                                      " CUDA device(s)");
+        if (gpu && std::find(devices.begin(), devices.begin() + std::ptrdiff_t(i), device) != devices.begin() + std::ptrdiff_t(i))
+            throw engine::EngineError(option + ": " + device + " is named twice (one process per GPU)");
+    }
+    return devices;
+}
+
+std::vector<std::string> launchDevices(const TrainOptions& o)
+{
+    const bool nproc = o.nprocOption->count() > 0, gpus = o.gpusOption->count() > 0, listed = !o.devices.empty();
+    if (int(nproc) + int(gpus) + int(listed) > 1)
+        throw engine::EngineError("--nproc, --gpus and --devices each choose the workers: give only one of them");
+    if (gpus)
+        return gpuWorkers(o.gpus);
+    if (listed)
+        return listedWorkers(o.devices);
+    if (nproc || o.nnodes > 1)
+        return cpuWorkers(nproc ? o.nproc : 1, o.oversubscribe);
+    return {};
+}
+
 LaunchPlan launchPlan(const TrainOptions& o)
 {
     LaunchPlan plan;
-    if (!o.devices.empty())
-        plan.devices = splitList(o.devices);
-    else if (o.gpus > 0)
-        for (int gpu = 0; gpu < o.gpus; ++gpu)
-            plan.devices.push_back("cuda:" + std::to_string(gpu));
-    else if (o.nproc > 0 || o.nnodes > 1)
-        plan.devices.assign(std::size_t(std::max(1, o.nproc)), "cpu");
+    if (o.nnodes < 1)
+        throw engine::EngineError("--nnodes " + std::to_string(o.nnodes) + ": the number of machines must be at least 1");
+    plan.devices = launchDevices(o);
     plan.nnodes = o.nnodes;
     plan.nodeRank = o.nodeRank;
     plan.timeoutSeconds = o.config.collectiveTimeoutSeconds;
@@ -195,6 +338,19 @@ engine::TrainConfig resolveConfig(const TrainOptions& o)
     return engine::trainConfigFromJson(base);
 }
 
+// The job every rank checks at the rendezvous. Nodes of one run cannot agree on a fresh id, so
+// with several they take the run folder's name (the same on every machine, whatever its mount
+// point); on one machine the launcher makes a fresh one.
+std::string jobIdFor(const TrainOptions& o, const std::string& runDir)
+{
+    if (!o.jobId.empty() || o.nnodes == 1)
+        return o.jobId;
+    auto folder = std::filesystem::path(runDir).lexically_normal();
+    if (folder.filename().empty())
+        folder = folder.parent_path();
+    return folder.filename().string();
+}
+
 }  // namespace
 
 int runTraining(engine::Trainer& trainer, bool printSummary)
@@ -234,15 +390,20 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         "  torchrun --nproc-per-node 4 segstudio-train train ... (also srun, mpirun)\n"
         "  two machines: ... --nnodes 2 --node-rank 0|1 --master node0:29500\n"
         "Exit codes: 0 finished, 1 error, 3 loss became NaN/Inf, 4 a data-parallel rank timed out waiting for another,\n"
-        "130 stopped by a signal.");
+        "5 another trainer is using the run folder, 130 stopped by a signal.");
     addOptions(*command, *options);
+    addChecks(*command);
     command->callback([options, &exitCode, programArguments] {
-        const LaunchPlan plan = launchPlan(*options);
+        if (!options->resumeDir.empty())
+            refuseIgnoredOptions(*options);  // before any worker is launched
+        LaunchPlan plan = launchPlan(*options);
         if (plan.wanted() && !std::getenv("SEGSTUDIO_LAUNCHER")) {
             const std::string backend = engine::backendForDevice(plan.devices.front());
             if (!engine::processGroupAvailable(backend))
                 throw engine::EngineError("data-parallel training needs c10d " + backend +
                                           ", which the LibTorch of this build lacks (docs/ENGINE.md)");
+            plan.runDir = options->resumeDir.empty() ? resolveConfig(*options).runDir : options->resumeDir;
+            plan.jobId = jobIdFor(*options, plan.runDir);
             exitCode = launchWorkers(plan, programArguments);
             return;
         }
@@ -254,7 +415,8 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
             engine::TrainConfig launch = options->config;
             auto communicator = joinWorld(world, launch);
             trainer = engine::Trainer::resume(options->resumeDir, epochs, communicator,
-                                              world.distributed() ? launch.device : std::string(), maxIterations);
+                                              world.distributed() || wasGiven(*options, "device") ? launch.device : std::string(),
+                                              maxIterations, wasGiven(*options, "threads") ? options->config.threads : -1);
         } else {
             engine::TrainConfig config = resolveConfig(*options);
             auto communicator = joinWorld(world, config);

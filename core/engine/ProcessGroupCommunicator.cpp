@@ -91,6 +91,29 @@ private:
 
 std::string address(const WorldInfo& world) { return world.masterAddr + ":" + std::to_string(world.masterPort); }
 
+std::string text(const std::vector<std::uint8_t>& bytes) { return std::string(bytes.begin(), bytes.end()); }
+std::vector<std::uint8_t> bytes(const std::string& text) { return std::vector<std::uint8_t>(text.begin(), text.end()); }
+
+// Every rank checks that the store it reached belongs to its own job (torchrun's --rdzv-id):
+// without it a rank of another run on the same port joins this run and trains in it. Rank 0
+// claims the store for its job (compare-and-set: a store already claimed keeps its claim), the
+// others wait for the claim and compare.
+void requireSameJob(c10d::Store& store, const WorldInfo& world)
+{
+    const std::string key = "segstudio/job_id";
+    const std::string mine = "job:" + world.jobId;  // never empty: an unset key reads as empty
+    std::string owner = world.rank == 0 ? text(store.compareSet(key, {}, bytes(mine))) : text(store.get(key));
+    if (owner == mine) {
+        if (world.rank == 0)
+            store.set(key, bytes(mine));  // the same value again: set() wakes the ranks waiting in get()
+        return;
+    }
+    const auto name = [](const std::string& id) { return id.size() > 4 ? "'" + id.substr(4) + "'" : std::string("unnamed"); };
+    throw EngineError("rendezvous at " + address(world) + " belongs to another job (" + name(owner) + "), not to this one (" +
+                      name(mine) + "): two runs use the same --master port; give each run its own port (all nodes of one run "
+                      "must name the same job: --job-id)");
+}
+
 c10::intrusive_ptr<c10d::Store> rendezvous(const WorldInfo& world, std::chrono::milliseconds timeout)
 {
     c10d::TCPStoreOptions options;
@@ -105,6 +128,7 @@ c10::intrusive_ptr<c10d::Store> rendezvous(const WorldInfo& world, std::chrono::
         c10::intrusive_ptr<c10d::Store> store = c10::make_intrusive<c10d::TCPStore>(world.masterAddr, options);
         if (world.agentStore)
             store = c10::make_intrusive<c10d::PrefixStore>("/worker/attempt_" + std::to_string(world.restartCount), store);
+        requireSameJob(*store, world);
         // A world-size check of its own: a rank launched for another size must not join.
         const std::string sizeKey = "segstudio/world_size_of_rank0";
         const std::string mySize = std::to_string(world.worldSize);

@@ -75,6 +75,10 @@ WorldInfo worldFromEnvironment(const Environment& environment)
         world.masterAddr = firstHostOfNodeList(*nodes);
     if (const std::string* agent = find(environment, "TORCHELASTIC_USE_AGENT_STORE"))
         world.agentStore = *agent == "True" || *agent == "true" || *agent == "1";
+    world.agentStore = world.agentStore || (ours && find(environment, "SEGSTUDIO_LAUNCHER_STORE"));
+    for (const char* name : {"SEGSTUDIO_JOB_ID", "TORCHELASTIC_RUN_ID", "SLURM_JOB_ID"})
+        if (const std::string* id = find(environment, name); id && world.jobId.empty())
+            world.jobId = *id;
     world.restartCount = number(environment, "TORCHELASTIC_RESTART_COUNT", 0);
     world.forceGroup = world.launcher == "segstudio" && find(environment, "SEGSTUDIO_FORCE_GROUP") != nullptr;
     world.masterPort = number(environment, "MASTER_PORT", world.masterPort);

@@ -224,6 +224,8 @@ void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()
     const QString run = path(QStringLiteral("killed"));
     auto* launcher = startLongRun(run, {QStringLiteral("--timeout"), QStringLiteral("20")});
     QVERIFY(launcher);
+    // A checkpoint to continue from (the end of epoch 1): the launcher's --resume hint needs one.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(run + QStringLiteral("/checkpoints/last.pt")), 60000);
     // Rank 1 is the launcher's child whose environment says RANK=1.
     pid_t rank1 = 0;
     for (const pid_t child : childrenOf(launcher->processId())) {
@@ -277,6 +279,16 @@ void TestDataParallelCli::resumeWithMoreRanksFinishesTheRun()
                            run, QStringLiteral("--epochs"), QStringLiteral("3")}));
     // 8 images: 4 one-process steps, then 2 steps of 2 ranks x 2 images per epoch.
     QVERIFY2(output.contains(QStringLiteral("finished: 3 epochs, 8 iterations")), qPrintable(output));
+    // The resumed session's run record announced those 8 (issue 22: it said 3 epochs x 2 = 6).
+    QFile metrics(run + QStringLiteral("/metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    std::int64_t announced = 0;
+    for (const QByteArray& line : metrics.readAll().split('\n')) {
+        const auto record = nlohmann::json::parse(line.toStdString(), nullptr, false);
+        if (record.is_object() && record.value("kind", "") == "run")
+            announced = record.at("total_iterations").get<std::int64_t>();
+    }
+    QCOMPARE(announced, std::int64_t(8));
     const auto state = Checkpoint::readState(run.toStdString() + "/checkpoints/last.pt");
     QCOMPARE(state.at("epoch").get<int>(), 3);
     QCOMPARE(state.at("worldSize").get<int>(), 2);
@@ -399,7 +411,9 @@ void TestDataParallelCli::ranksWithDifferentPacksRefuseToStart()
     const QString master = QStringLiteral("127.0.0.1:%1").arg(freeTcpPort());
     QList<QProcess*> nodes;
     for (int node = 0; node < 2; ++node) {
-        QStringList arguments = QStringList{QStringLiteral("--batch"), QStringLiteral("2")} +
+        // One job (--job-id) on two "machines" with their own folders, one with another pack.
+        QStringList arguments = QStringList{QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--job-id"),
+                                            QStringLiteral("mismatch")} +
                                 common(path(QStringLiteral("mismatch-%1").arg(node)));
         if (node == 1)
             arguments[arguments.indexOf(path(QStringLiteral("train.pack")))] = path(QStringLiteral("other.pack"));
@@ -424,6 +438,9 @@ void TestDataParallelCli::portInUseIsNamed()
     QVERIFY(node->exitCode() != 0);
     QVERIFY2(output.contains(QStringLiteral("rendezvous at ") + master) && output.contains(QStringLiteral("port in use")),
              qPrintable(output));
+    // Said once, before any worker started: no raw c10d log line, no hint to resume what never ran.
+    QVERIFY2(!output.contains(QStringLiteral("[W ")) && !output.contains(QStringLiteral("socket")), qPrintable(output));
+    QVERIFY2(!output.contains(QStringLiteral("--resume")) && !output.contains(QStringLiteral("worker(s)")), qPrintable(output));
 #else
     QSKIP("this LibTorch has no c10d headers");
 #endif
