@@ -8,6 +8,7 @@
 #include "data/LabelOverlay.h"
 #include "data/PredictionCache.h"
 #include "data/Project.h"
+#include "engine/EngineError.h"
 #include "engine/Predictor.h"
 #include "run/RunLayout.h"
 
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <optional>
 
 namespace segstudio::cli {
@@ -77,6 +79,37 @@ std::vector<Job> jobsOf(const PredictArguments& args, const std::optional<data::
     return jobs;
 }
 
+// One image, its maps and overlay. Any failure, running out of memory on a huge image included,
+// is one line naming the image.
+void predictOne(const PredictArguments& args, engine::Predictor& predictor, const data::ClassSchema& schema, const Job& job)
+{
+    try {
+        const cv::Mat image = data::readImageRgb(job.file);
+        const cv::Mat rgb = image.isContinuous() ? image : image.clone();
+        const std::filesystem::path stem = std::filesystem::path(args.out) / job.name;
+        cv::Mat labels;
+        if (args.confidence) {
+            const auto prediction = entryOf(predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+            data::PredictionCache::writeEntry(args.out, job.name, prediction, schema);
+            labels = prediction.classes;
+        } else {
+            labels = mapOf(predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+            data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
+        }
+        if (args.overlay) {
+            data::writeImageRgb(stem.string() + "_overlay.png", data::blendLabels(rgb, labels, schema, args.opacity),
+                                run::Durability::Deferred);
+        }
+    } catch (const std::bad_alloc&) {
+        throw engine::EngineError(job.file + ": not enough memory to predict this image");
+    } catch (const std::exception& error) {
+        const std::string what = error.what();
+        if (what.rfind(job.file, 0) == 0)
+            throw;  // already names it
+        throw engine::EngineError(job.file + ": " + what.substr(0, what.find('\n')));
+    }
+}
+
 }  // namespace
 
 void addPredictCommand(CLI::App& app, int& exitCode)
@@ -112,27 +145,12 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         const auto schema = schemaFor(*args, project, predictor);
         fs::create_directories(args->out);
         for (std::size_t i = 0; i < images.size(); ++i) {
-            const auto& file = images[i].file;
-            const cv::Mat image = data::readImageRgb(file);
-            const cv::Mat rgb = image.isContinuous() ? image : image.clone();
-            const fs::path stem = fs::path(args->out) / images[i].name;
-            cv::Mat labels;
-            if (args->confidence) {
-                const auto prediction = entryOf(predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
-                data::PredictionCache::writeEntry(args->out, images[i].name, prediction, schema);
-                labels = prediction.classes;
-            } else {
-                labels = mapOf(predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
-                data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
-            }
-            if (args->overlay) {
-                data::writeImageRgb(stem.string() + "_overlay.png", data::blendLabels(rgb, labels, schema, args->opacity),
-                                    run::Durability::Deferred);
-            }
-            std::cout << "predicted " << i + 1 << "/" << images.size() << " " << file << std::endl;
+            predictOne(*args, predictor, schema, images[i]);
+            std::cout << "predicted " << i + 1 << "/" << images.size() << " " << images[i].file << std::endl;
         }
         exitCode = kExitOk;
     });
 }
 
 }  // namespace segstudio::cli
+

@@ -8,6 +8,7 @@
 
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -34,7 +35,9 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
-        return app.exit(error);
+        // --help and --version exit 0; a bad argument is bad input, exit code 1 as ExitCode.h says,
+        // not one of CLI11's own numbers (105, 106, ...).
+        return app.exit(error) == 0 ? segstudio::cli::kExitOk : segstudio::cli::kExitError;
     } catch (const segstudio::run::RunLockedError& error) {
         std::cerr << "segstudio-train: " << error.what() << std::endl;
         return segstudio::cli::kExitRunBusy;
@@ -42,8 +45,10 @@ int main(int argc, char** argv)
         std::cerr << "segstudio-train: " << error.what() << std::endl;
         return segstudio::cli::kExitPeerTimeout;
     } catch (const std::exception& error) {
-        // EngineError, PackError and DataError all name the file and the problem.
-        std::cerr << "segstudio-train: " << error.what() << std::endl;
+        // EngineError, PackError and DataError all name the file and the problem. Only the first
+        // line: an escaped LibTorch error carries a stack trace of thirty more.
+        const std::string what = error.what();
+        std::cerr << "segstudio-train: " << what.substr(0, what.find('\n')) << std::endl;
         return segstudio::cli::kExitError;
     }
     return exitCode;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -10,9 +11,15 @@ namespace segstudio::engine {
 // Label maps from a trained checkpoint, for images of any size, without LibTorch in this header so
 // the CLI and the UI can use it cheaply.
 // Requirements: one thread at a time per Predictor.
-// Guarantees: predict() returns height*width class ids (0..classes-1), row-major.
+// Guarantees: predict() returns height*width class ids (0..classes-1), row-major. The model runs
+//   at its training size; its scores are resized to the image band by band, so the memory used
+//   beyond the image and the returned maps is bounded: about 12 x trainingHeight x width bytes
+//   for the resized input, plus bandBytes for the scores (docs/ENGINE.md, "Prediction memory").
+//   A failure (out of memory included) is an EngineError of one line with the image's size.
 class Predictor {
 public:
+    static constexpr std::size_t kDefaultBandBytes = std::size_t(64) << 20;
+
     explicit Predictor(const std::string& checkpoint, const std::string& device = "auto", int threads = 0);
     ~Predictor();
     Predictor(const Predictor&) = delete;
@@ -31,6 +38,10 @@ public:
         double meanEntropy = 0.0;  // normalised entropy averaged over the image, 0..1
     };
     Prediction predictWithConfidence(const std::uint8_t* rgb, int height, int width);
+
+    // The most memory the score bands of one image may take (default 64 MiB); smaller in tests,
+    // to cut a small image into many bands.
+    void setBandBytes(std::size_t bytes);
 
     int classes() const;
     const std::vector<std::string>& classNames() const;
