@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "FiniteNumber.h"
 #include "MetricsReport.h"
 #include "TrainCommand.h"
 #include "WorkerLauncher.h"
@@ -17,7 +18,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -133,6 +136,49 @@ void addOptions(CLI::App& command, TrainOptions& o)
                          "gradientSync");
 }
 
+// Every count and rate is checked as the command line is read, before any work: a negative, zero
+// or absurd value is refused with the option's name (CLI11 reads "inf" as a number: FiniteNumber).
+void addChecks(CLI::App& command)
+{
+    const double huge = std::numeric_limits<float>::max();  // the parameters are floats
+    const auto check = [&command](const std::string& name, const CLI::Validator& validator) {
+        command.get_option(name)->check(validator);
+    };
+    check("--epochs", CLI::Range(1, 1000000));
+    check("--batch", CLI::Range(1, 65536));
+    check("--max-iterations", CLI::NonNegativeNumber);
+    check("--lr", FiniteNumber(0.0, huge, /*lowOpen=*/true));
+    check("--momentum", FiniteNumber(0.0, 1.0));
+    check("--weight-decay", FiniteNumber(0.0, huge));
+    check("--drop-period", CLI::Range(1, 1000000));
+    check("--drop-factor", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
+    check("--min-lr", FiniteNumber(0.0, huge));
+    check("--warmup", CLI::Range(-1, std::numeric_limits<int>::max()));
+    check("--translate", CLI::Range(0, 65536));
+    check("--crop-height", CLI::Range(0, 65536));
+    check("--crop-width", CLI::Range(0, 65536));
+    check("--threads", CLI::Range(0, 4096));
+    check("--log-interval", CLI::Range(1, std::numeric_limits<int>::max()));
+    check("--val-interval", CLI::NonNegativeNumber);
+    check("--val-epochs", CLI::Range(1, 1000000));
+    check("--accumulate", CLI::Range(1, 65536));
+    check("--timeout", CLI::Range(1, 7 * 24 * 3600));
+}
+
+// A resumed run keeps its config.json: an option that would change it (a model, a pack, a rate)
+// is refused rather than ignored without a word. --epochs and --max-iterations extend the run;
+// --device, --threads and --timeout say where and how this session runs.
+void refuseIgnoredOptions(const TrainOptions& o)
+{
+    static const std::set<std::string> honoured = {"epochs", "maxIterations", "device", "threads", "collectiveTimeoutSeconds"};
+    for (const auto& [option, key] : o.given)
+        if (option->count() > 0 && !honoured.count(key))
+            throw CLI::ValidationError(option->get_name(), "cannot change a resumed run (it keeps its config.json); with --resume "
+                                                           "only --epochs, --max-iterations, --device, --threads and --timeout apply");
+    if (!o.configFile.empty() || o.recipe)
+        throw CLI::ValidationError(o.recipe ? "--recipe" : "--config", "cannot change a resumed run (it keeps its config.json)");
+}
+
 std::vector<std::string> splitList(const std::string& text)
 {
     std::vector<std::string> items;
@@ -240,7 +286,6 @@ LaunchPlan launchPlan(const TrainOptions& o)
         throw engine::EngineError("--nnodes " + std::to_string(o.nnodes) + ": the number of machines must be at least 1");
     plan.devices = launchDevices(o);
     plan.nnodes = o.nnodes;
-
     plan.nodeRank = o.nodeRank;
     plan.timeoutSeconds = o.config.collectiveTimeoutSeconds;
     if (plan.nnodes < 1 || plan.nodeRank < 0 || plan.nodeRank >= plan.nnodes)
@@ -347,7 +392,10 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         "Exit codes: 0 finished, 1 error, 3 loss became NaN/Inf, 4 a data-parallel rank timed out waiting for another,\n"
         "5 another trainer is using the run folder, 130 stopped by a signal.");
     addOptions(*command, *options);
+    addChecks(*command);
     command->callback([options, &exitCode, programArguments] {
+        if (!options->resumeDir.empty())
+            refuseIgnoredOptions(*options);  // before any worker is launched
         LaunchPlan plan = launchPlan(*options);
         if (plan.wanted() && !std::getenv("SEGSTUDIO_LAUNCHER")) {
             const std::string backend = engine::backendForDevice(plan.devices.front());
@@ -367,7 +415,8 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
             engine::TrainConfig launch = options->config;
             auto communicator = joinWorld(world, launch);
             trainer = engine::Trainer::resume(options->resumeDir, epochs, communicator,
-                                              world.distributed() ? launch.device : std::string(), maxIterations);
+                                              world.distributed() || wasGiven(*options, "device") ? launch.device : std::string(),
+                                              maxIterations, wasGiven(*options, "threads") ? options->config.threads : -1);
         } else {
             engine::TrainConfig config = resolveConfig(*options);
             auto communicator = joinWorld(world, config);

@@ -1,14 +1,62 @@
 #include "Checkpoint.h"
 
-#include "run/AtomicFile.h"
 #include "EngineError.h"
+#include "MemoryReadAdapter.h"
+#include "pack/PackFormat.h"
+#include "run/AtomicFile.h"
 
+#include <caffe2/serialize/inline_container.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 namespace segstudio::engine {
 
 namespace {
+
+constexpr const char* kChecksumKey = "checksum";
+
+// A tensor storage: "data/<n>" as the reader names it (without the "archive/" of the zip).
+bool isStorage(const std::string& record)
+{
+    return record.rfind("data/", 0) == 0;
+}
+
+// FNV-1a over every tensor storage of a serialised checkpoint (in name order, each with its name)
+// and the JSON state. LibTorch's reader does not check the zip's own CRC-32s, so without this a
+// flipped byte inside a weight tensor loads as a valid model.
+std::string storageChecksum(caffe2::serialize::PyTorchStreamReader& reader, const std::string& stateText)
+{
+    auto names = reader.getAllRecords();
+    std::sort(names.begin(), names.end());
+    std::uint64_t hash = pack::fnv1a64(stateText.data(), stateText.size());
+    for (const auto& name : names) {
+        if (!isStorage(name))
+            continue;  // pickles, versions and ids: they change when the checksum itself is added
+        hash = pack::fnv1a64(name.data(), name.size(), hash);
+        const auto record = reader.getRecord(name);
+        hash = pack::fnv1a64(std::get<0>(record).get(), std::get<1>(record), hash);
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "fnv1a64:%016" PRIx64, hash);
+    return text;
+}
+
+std::string serialise(torch::serialize::OutputArchive& archive, const std::string& path)
+{
+    // In memory: LibTorch's file writer reports a full disk by throwing from its destructor
+    // (std::terminate), so the disk is only ever touched by writeFileAtomically.
+    std::ostringstream bytes;
+    try {
+        archive.save_to(bytes);
+    } catch (const c10::Error& error) {
+        throw EngineError(path + ": cannot serialise the checkpoint (" + error.what_without_backtrace() + ")");
+    }
+    return std::move(bytes).str();
+}
 
 torch::serialize::InputArchive openArchive(const std::string& path, torch::Device device)
 {
@@ -23,16 +71,38 @@ torch::serialize::InputArchive openArchive(const std::string& path, torch::Devic
     return archive;
 }
 
-nlohmann::json readStateFrom(torch::serialize::InputArchive& archive, const std::string& path)
+std::string readStateText(torch::serialize::InputArchive& archive, const std::string& path)
 {
     c10::IValue state;
     if (!archive.try_read("state", state) || !state.isString())
         throw EngineError(path + ": checkpoint has no training state");
+    return state.toStringRef();
+}
+
+nlohmann::json readStateFrom(torch::serialize::InputArchive& archive, const std::string& path)
+{
     try {
-        return nlohmann::json::parse(state.toStringRef());
+        return nlohmann::json::parse(readStateText(archive, path));
     } catch (const nlohmann::json::exception& error) {
         throw EngineError(path + ": checkpoint state is not valid JSON (" + error.what() + ")");
     }
+}
+
+void verifyChecksum(torch::serialize::InputArchive& archive, const std::string& path)
+{
+    c10::IValue stored;
+    if (!archive.try_read(kChecksumKey, stored) || !stored.isString())
+        return;  // written before checkpoints had one: loads as it always did
+    std::string actual;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path);
+        actual = storageChecksum(reader, readStateText(archive, path));
+    } catch (const c10::Error& error) {
+        throw EngineError(path + ": not a readable checkpoint (" + error.what_without_backtrace() + ")");
+    }
+    if (actual != stored.toStringRef())
+        throw EngineError(path + ": checkpoint is corrupt (its tensors do not match the checksum written with them); "
+                                 "use another checkpoint or train again");
 }
 
 }  // namespace
@@ -49,17 +119,19 @@ void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, con
         optimizer->save(optimizerArchive);
         archive.write("optimizer", optimizerArchive);
     }
-    archive.write("state", c10::IValue(state.dump()));
+    const std::string stateText = state.dump();
+    archive.write("state", c10::IValue(stateText));
     archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
-    // Serialised in memory first: LibTorch's file writer reports a full disk by throwing from its
-    // destructor (std::terminate), so the disk is only ever touched by writeFileAtomically.
-    std::ostringstream bytes;
-    try {
-        archive.save_to(bytes);
-    } catch (const c10::Error& error) {
-        throw EngineError(path + ": cannot serialise the checkpoint (" + error.what_without_backtrace() + ")");
+    // The checksum is taken over the storages as serialised, then written as one more string:
+    // a string adds no storage, so the second serialisation holds the same storages.
+    std::string checksum;
+    {
+        const std::string bytes = serialise(archive, path);
+        caffe2::serialize::PyTorchStreamReader reader(std::make_shared<MemoryReadAdapter>(bytes));
+        checksum = storageChecksum(reader, stateText);
     }
-    run::writeFileAtomically(path, bytes.str());
+    archive.write(kChecksumKey, c10::IValue(checksum));
+    run::writeFileAtomically(path, serialise(archive, path));
 }
 
 nlohmann::json Checkpoint::readState(const std::string& path)
@@ -72,6 +144,7 @@ nlohmann::json Checkpoint::load(const std::string& path, SegmentationModelImpl& 
                                 torch::optim::Optimizer* optimizer, torch::Device device)
 {
     auto archive = openArchive(path, device);
+    verifyChecksum(archive, path);
     try {
         torch::serialize::InputArchive modelArchive;
         archive.read("model", modelArchive);

@@ -12,7 +12,9 @@ namespace segstudio::engine {
 // state (training position, best score, the run's config, class names), so a file alone is enough
 // to resume, evaluate or predict.
 // Guarantees: save() is atomic (run::writeFileAtomically): a crash leaves the previous checkpoint
-//   intact, a failed write (a full disk) throws run::FileError naming the file.
+//   intact, a failed write (a full disk) throws run::FileError naming the file. save() stores a
+//   checksum of every tensor and the state; load() refuses a file whose bytes changed since
+//   (EngineError naming it). Checkpoints written before the checksum load without the check.
 class Checkpoint {
 public:
     static void save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,

@@ -5,7 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
+#include <limits>
+#include <utility>
 #include <sstream>
 
 namespace segstudio::engine {
@@ -65,6 +68,17 @@ bool TrainConfig::operator==(const TrainConfig& other) const
 
 void TrainConfig::validate() const
 {
+    // inf passes "positive", NaN fails nothing, and either is written to JSON as null, which no
+    // resume can read back; a value beyond float's range (1e300) fails deep in LibTorch with a raw
+    // "cannot be converted to type float": every real-valued field must be a finite float.
+    const std::pair<const char*, double> reals[] = {{"learningRate", learningRate}, {"momentum", momentum},
+                                                    {"weightDecay", weightDecay},   {"beta1", beta1},
+                                                    {"beta2", beta2},               {"dropFactor", dropFactor},
+                                                    {"minLearningRate", minLearningRate}, {"scaleMin", scaleMin},
+                                                    {"scaleMax", scaleMax}};
+    for (const auto& [name, value] : reals)
+        require(std::isfinite(value) && std::abs(value) <= std::numeric_limits<float>::max(),
+                std::string(name) + " must be a finite number within float's range");
     require(!trainPack.empty(), "trainPack is empty");
     require(classes >= 0 && classes <= 255, "classes must be 0..255");
     require(epochs > 0, "epochs must be positive");
@@ -77,6 +91,7 @@ void TrainConfig::validate() const
     require(oneOf(schedule, {"none", "step", "cosine"}), "schedule must be none, step or cosine, not '" + schedule + "'");
     require(dropPeriod > 0, "dropPeriod must be positive");
     require(dropFactor > 0 && dropFactor <= 1, "dropFactor must be in (0, 1]");
+    require(minLearningRate >= 0, "minLearningRate must be >= 0");
     require(warmupIterations >= -1, "warmupIterations must be >= 0, or -1 for automatic");
     require(translate >= 0, "translate must be >= 0");
     require(scaleMin > 0 && scaleMin <= scaleMax, "scaleMin must be positive and <= scaleMax");

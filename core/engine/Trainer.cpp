@@ -11,6 +11,7 @@
 #include "LossScaler.h"
 #include "LrSchedule.h"
 #include "ModelRegistry.h"
+#include "NonFiniteParameters.h"
 #include "Runtime.h"
 #include "SegNet.h"
 #include "SegmentationLoss.h"
@@ -97,6 +98,7 @@ struct Trainer::Impl {
     double bestMeanIoU = -1.0;
     double elapsedBefore = 0.0;
     bool stopAgreed = false;  // every rank saw a stop request at the same step
+    std::string startNote;    // said before training: why this session starts where it does
     std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
     std::chrono::steady_clock::time_point sessionStart = std::chrono::steady_clock::now();
 
@@ -106,10 +108,13 @@ struct Trainer::Impl {
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
     void restore(const std::string& checkpoint);
+    void restorePosition(const nlohmann::json& saved);
 
     run::RunLayout layout() const { return run::RunLayout(config.runDir); }
     nlohmann::json state() const;
     void saveCheckpoint(const fs::path& file);
+    void requireFiniteModel(const fs::path& file);
+    TrainOutcome endDiverged(const std::string& message);
     // The step's mean loss stays on the device; the return value says whether every rank's loss
     // was finite (else no rank stepped).
     struct StepResult {
@@ -171,6 +176,11 @@ void Trainer::Impl::openPacks()
                           " classes, the training pack " + std::to_string(classes.size()));
     for (const auto& c : classes)
         classNames.push_back(c.name);
+    const auto& spec = trainPack->spec();
+    if (config.cropHeight > int(spec.height) || config.cropWidth > int(spec.width))
+        throw EngineError(config.trainPack + ": the crop " + std::to_string(config.cropHeight) + "x" +
+                          std::to_string(config.cropWidth) + " is larger than its images (" + std::to_string(spec.height) +
+                          "x" + std::to_string(spec.width) + "); crop within them, or 0 for whole images");
     if (std::int64_t(trainPack->size()) < std::int64_t(config.batchSize) * world)
         throw EngineError(config.trainPack + ": " + std::to_string(trainPack->size()) +
                           " records are fewer than one batch of " + std::to_string(config.batchSize) +
@@ -268,6 +278,17 @@ nlohmann::json Trainer::Impl::state() const
 void Trainer::Impl::restore(const std::string& checkpoint)
 {
     const auto saved = Checkpoint::load(checkpoint, *model, optimizer.get(), device);
+    try {
+        restorePosition(saved);
+    } catch (const nlohmann::json::exception& error) {  // a NaN saved as null, a missing key
+        throw EngineError(checkpoint + ": the checkpoint's training state is damaged (" + error.what() + ")");
+    }
+    if (metricsLog)
+        metricsLog->forgetAfter(iteration);  // the iterations it logged after the checkpoint come again
+}
+
+void Trainer::Impl::restorePosition(const nlohmann::json& saved)
+{
     epoch = saved.at("epoch").get<int>();
     batchInEpoch = saved.at("batchInEpoch").get<std::int64_t>();
     // Another world size splits an epoch into another number of batches: continue after the
@@ -280,15 +301,48 @@ void Trainer::Impl::restore(const std::string& checkpoint)
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
     if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
         scaler->setScale(saved.value("lossScale", scaler->scale()));
-    if (metricsLog)
-        metricsLog->forgetAfter(iteration);  // the iterations it logged after the checkpoint come again
 }
 
 void Trainer::Impl::saveCheckpoint(const fs::path& file)
 {
     synchroniseBuffers();  // a collective: every rank takes part, rank 0 writes
+    requireFiniteModel(file);  // on every rank: their parameters and buffers are the same
     if (leader())
         Checkpoint::save(file.string(), *model, optimizer.get(), state());
+}
+
+void Trainer::Impl::requireFiniteModel(const fs::path& file)
+{
+    // The loss check comes before a step; a step that makes the parameters NaN/inf (an absurd
+    // learning rate) shows only in the next loss, which may never come: checked here, before any
+    // file could hold them as best.pt or last.pt.
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> finite;
+    for (const auto& parameter : model->parameters())
+        finite.push_back(torch::isfinite(parameter).all());
+    for (const auto& buffer : model->buffers())
+        if (buffer.is_floating_point())
+            finite.push_back(torch::isfinite(buffer).all());
+    if (finite.empty() || torch::stack(finite).all().item<bool>())
+        return;
+    throw NonFiniteParameters("parameters became NaN/infinite by iteration " + std::to_string(iteration) + " (epoch " +
+                              std::to_string(epoch + 1) + ") while the loss was finite; " + file.filename().string() +
+                              " was not written, the last good checkpoint is kept. Try a lower learning rate.");
+}
+
+TrainOutcome Trainer::Impl::endDiverged(const std::string& message)
+{
+    if (loader)
+        loader->stop();
+    TrainOutcome outcome;
+    outcome.status = TrainOutcome::Status::Diverged;
+    outcome.message = message;
+    outcome.epochsCompleted = epoch;
+    outcome.iterations = iteration;
+    outcome.bestMeanIoU = bestMeanIoU;
+    say(message);
+    recordState(run::RunState::Failed, message);
+    return outcome;
 }
 
 void Trainer::Impl::synchroniseBuffers()
@@ -629,6 +683,10 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     }
     d.config = std::move(config);
     d.device = chooseDevice(d.config.device);
+    // A new run only: an fp16/bf16 run resumed on a machine without CUDA goes on in fp32.
+    if (!resuming && d.config.amp != "none" && !d.device.is_cuda())
+        throw EngineError("training configuration: amp " + d.config.amp + " needs a CUDA device, this run would train on " +
+                          d.device.str() + " (use --amp none)");
     makeCurrentDevice(d.device);
     configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
     d.openPacks();
@@ -671,12 +729,30 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     }
 }
 
-std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
-                                         const std::string& device, std::int64_t maxIterations)
+namespace {
+
+TrainConfig configOfCheckpoint(const std::string& checkpoint)
 {
-    const std::string checkpoint = run::RunLayout(runDir).lastCheckpoint().string();
     const auto state = Checkpoint::readState(checkpoint);
-    TrainConfig config = trainConfigFromJson(state.at("config"), checkpoint);
+    if (!state.contains("config"))
+        throw EngineError(checkpoint + ": checkpoint state has no training configuration");
+    return trainConfigFromJson(state.at("config"), checkpoint);
+}
+
+}  // namespace
+
+std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
+                                         const std::string& device, std::int64_t maxIterations, int threads)
+{
+    // A run stopped (killed, a power cut) before its first checkpoint has only its config.json:
+    // it is started again from the beginning, as the same run, rather than refused.
+    const run::RunLayout files(runDir);
+    const bool checkpointed = files.canResume();
+    const std::string source = checkpointed ? files.lastCheckpoint().string() : files.configFile().string();
+    if (!checkpointed && !fs::exists(files.configFile()))
+        throw EngineError(runDir + ": nothing to resume (no checkpoints/last.pt, no config.json); start a new run with "
+                                   "segstudio-train train --train-pack PACK -o " + runDir);
+    TrainConfig config = checkpointed ? configOfCheckpoint(source) : loadTrainConfig(source);
     config.runDir = runDir;
     if (epochs > 0)
         config.epochs = epochs;
@@ -684,7 +760,12 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, 
         config.device = device;
     if (maxIterations >= 0)
         config.maxIterations = maxIterations;
-    return std::unique_ptr<Trainer>(new Trainer(std::move(config), true, std::move(communicator)));
+    if (threads >= 0)
+        config.threads = threads;
+    std::unique_ptr<Trainer> trainer(new Trainer(std::move(config), checkpointed, std::move(communicator)));
+    if (!checkpointed)
+        trainer->m_impl->startNote = runDir + " stopped before its first checkpoint: starting it again from the beginning";
+    return trainer;
 }
 
 Trainer::~Trainer() = default;
@@ -729,6 +810,8 @@ TrainOutcome Trainer::run()
     const LockRelease release{m_impl->runLock};
     try {
         return m_impl->train();
+    } catch (const NonFiniteParameters& error) {
+        return m_impl->endDiverged(error.what());
     } catch (const std::exception& error) {
         m_impl->recordFailure(error.what());
         throw;
@@ -741,6 +824,8 @@ TrainOutcome Trainer::Impl::train()
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = std::chrono::steady_clock::now();
+    if (!d.startNote.empty())
+        d.say(d.startNote);
     const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
                                              : std::string();
     d.say("training " + d.config.model + " on " + d.device.str() + ranks + ": " + std::to_string(d.trainPack->size()) +

@@ -49,12 +49,15 @@ public:
     // and rank 0 alone writes the run directory.
     explicit Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator = nullptr);
     // Continues RUN_DIR from checkpoints/last.pt, with any world size; epochs > 0 extends (or
-    // shortens) the run.
+    // shortens) the run. A run stopped before its first checkpoint starts again from its
+    // config.json; a folder with neither is refused (EngineError naming it).
     // device, when given, replaces the run's (a rank of a data-parallel resume takes its own);
-    // maxIterations >= 0 replaces the run's iteration limit (0 = none).
+    // maxIterations >= 0 replaces the run's iteration limit (0 = none), threads >= 0 its CPU
+    // threads (0 = all cores).
     static std::unique_ptr<Trainer> resume(const std::string& runDir, int epochs = 0,
                                            std::shared_ptr<Communicator> communicator = nullptr,
-                                           const std::string& device = {}, std::int64_t maxIterations = -1);
+                                           const std::string& device = {}, std::int64_t maxIterations = -1,
+                                           int threads = -1);
     ~Trainer();
 
     void setProgress(ProgressFunction progress);

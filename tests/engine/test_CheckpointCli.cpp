@@ -1,0 +1,246 @@
+#include "TestPacks.h"
+#include "TrainerProcess.h"
+
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <caffe2/serialize/inline_container.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+// Issue 22 through segstudio-train as a user runs it: a checkpoint with a flipped byte is refused
+// by evaluate, predict and resume; parameters that become NaN/inf end the run with exit code 3 and
+// no checkpoint; a trainer killed (kill -9) before its first checkpoint can be resumed; bad
+// arguments are refused with the option's name before any work.
+class TestCheckpointCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void corruptCheckpointIsRefusedByEveryCommand();
+    void nonFiniteParametersExitThreeWithoutCheckpoint();
+    void killedBeforeFirstCheckpointCanBeResumed();
+    void badArgumentsAreRefusedBeforeAnyWork_data();
+    void badArgumentsAreRefusedBeforeAnyWork();
+
+private:
+    QString run(const QStringList& arguments, int* exitCode);
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QStringList newRun(const QString& name) const;
+
+    QTemporaryDir m_dir;
+};
+
+namespace {
+
+void flipByteInLargestTensor(const std::string& checkpoint)
+{
+    std::size_t offset = 0;
+    {
+        caffe2::serialize::PyTorchStreamReader reader(checkpoint);
+        std::size_t largest = 0;
+        for (const auto& name : reader.getAllRecords()) {
+            if (name.rfind("data/", 0) != 0)
+                continue;  // not a tensor storage
+            const std::size_t size = std::get<1>(reader.getRecord(name));
+            if (size > largest) {
+                largest = size;
+                offset = reader.getRecordOffset(name) + size / 2;
+            }
+        }
+    }
+    std::fstream stream(checkpoint, std::ios::in | std::ios::out | std::ios::binary);
+    stream.seekg(std::streamoff(offset));
+    const char before = char(stream.get());
+    stream.seekp(std::streamoff(offset));
+    stream.put(char(before ^ 0x5a));
+}
+
+}  // namespace
+
+void TestCheckpointCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFileInfo::exists(QStringLiteral(SEGSTUDIO_TRAIN_EXE)));
+    segstudio::enginetest::writeStripePack(path(QStringLiteral("train.pack")).toStdString(), 8, 16, 16, 3, 1);
+    segstudio::enginetest::writeStripePack(path(QStringLiteral("val.pack")).toStdString(), 4, 16, 16, 3, 2);
+    // 200 batches of 1 in an epoch: far more progress lines than the 4 KiB pipe of the kill test holds.
+    segstudio::enginetest::writeStripePack(path(QStringLiteral("long.pack")).toStdString(), 200, 16, 16, 3, 3);
+    QImage image(40, 30, QImage::Format_RGB888);
+    image.fill(QColor(200, 40, 40));
+    QVERIFY(image.save(path(QStringLiteral("photo.png"))));
+    int code = -1;
+    const QString output = run(newRun(QStringLiteral("good")) << QStringLiteral("--val-pack") << path(QStringLiteral("val.pack")), &code);
+    QVERIFY2(code == 0, qPrintable(output));
+}
+
+QString TestCheckpointCli::run(const QStringList& arguments, int* exitCode)
+{
+    auto* process = segstudio::enginetest::startTrainer(this, QStringLiteral(SEGSTUDIO_TRAIN_EXE), arguments);
+    if (!process->waitForFinished(120000))
+        return QStringLiteral("(did not finish)");
+    *exitCode = process->exitStatus() == QProcess::NormalExit ? process->exitCode() : -1;
+    return QString::fromUtf8(process->readAll());
+}
+
+QStringList TestCheckpointCli::newRun(const QString& name) const
+{
+    return {QStringLiteral("train"),   QStringLiteral("--train-pack"), path(QStringLiteral("train.pack")),
+            QStringLiteral("-o"),      path(name),                     QStringLiteral("--model"),
+            QStringLiteral("segnet-tiny"), QStringLiteral("--epochs"), QStringLiteral("1"),
+            QStringLiteral("--batch"), QStringLiteral("4"),            QStringLiteral("--device"),
+            QStringLiteral("cpu"),     QStringLiteral("--threads"),    QStringLiteral("1")};
+}
+
+void TestCheckpointCli::corruptCheckpointIsRefusedByEveryCommand()
+{
+    const fs::path good = path(QStringLiteral("good")).toStdString(), corrupt = path(QStringLiteral("corrupt")).toStdString();
+    fs::copy(good, corrupt, fs::copy_options::recursive);
+    const QString last = QString::fromStdString((corrupt / "checkpoints" / "last.pt").string());
+    flipByteInLargestTensor(last.toStdString());
+
+    const QList<QStringList> commands = {
+        {QStringLiteral("evaluate"), QStringLiteral("-c"), last, QStringLiteral("-p"), path(QStringLiteral("val.pack")),
+         QStringLiteral("--device"), QStringLiteral("cpu")},
+        {QStringLiteral("predict"), QStringLiteral("-c"), last, QStringLiteral("-o"), path(QStringLiteral("predicted")),
+         QStringLiteral("--device"), QStringLiteral("cpu"), path(QStringLiteral("photo.png"))},
+        {QStringLiteral("train"), QStringLiteral("--resume"), QString::fromStdString(corrupt.string()), QStringLiteral("--epochs"),
+         QStringLiteral("2")}};
+    for (const auto& command : commands) {
+        int code = -1;
+        const QString output = run(command, &code);
+        QVERIFY2(code == 1 && output.contains(last) && output.contains(QStringLiteral("corrupt")), qPrintable(output));
+    }
+}
+
+void TestCheckpointCli::nonFiniteParametersExitThreeWithoutCheckpoint()
+{
+    // Valid but absurd: weight decay 1e38 x a batch-norm weight of 1, times lr 100, overflows
+    // float. The first step's loss is finite; the parameters it leaves are not.
+    int code = -1;
+    const QString output = run(newRun(QStringLiteral("exploded")) << QStringLiteral("--optimizer") << QStringLiteral("sgd")
+                                                                  << QStringLiteral("--lr") << QStringLiteral("100")
+                                                                  << QStringLiteral("--weight-decay") << QStringLiteral("1e38")
+                                                                  << QStringLiteral("--max-iterations") << QStringLiteral("1"),
+                               &code);
+    QVERIFY2(code == 3 && output.contains(QStringLiteral("NaN/infinite")), qPrintable(output));
+    QVERIFY(!fs::exists(path(QStringLiteral("exploded/checkpoints/last.pt")).toStdString()));
+    QVERIFY(!fs::exists(path(QStringLiteral("exploded/checkpoints/best.pt")).toStdString()));
+}
+
+void TestCheckpointCli::killedBeforeFirstCheckpointCanBeResumed()
+{
+    // The trainer's stdout is a 4 KiB pipe nobody reads: after about 50 progress lines its next
+    // write blocks, so it can never reach the end of its 200-iteration epoch (its first
+    // checkpoint), however fast or slow this machine is. Once it has trained (a metrics record),
+    // it is killed with SIGKILL.
+    const std::string runDir = path(QStringLiteral("killed")).toStdString();
+    int pipeEnds[2];
+    QVERIFY(::pipe2(pipeEnds, O_CLOEXEC) == 0);
+    QVERIFY(::fcntl(pipeEnds[1], F_SETPIPE_SZ, 4096) >= 4096);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDERR_FILENO);
+    const std::string pack = path(QStringLiteral("long.pack")).toStdString();
+    std::vector<std::string> words = {SEGSTUDIO_TRAIN_EXE, "train",  "--train-pack",   pack, "-o", runDir, "--model",
+                                      "segnet-tiny",       "--epochs", "1", "--batch", "1", "--log-interval", "1",
+                                      "--device",          "cpu",    "--threads", "1"};
+    std::vector<char*> argv;
+    for (auto& word : words)
+        argv.push_back(word.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    QCOMPARE(posix_spawn(&pid, SEGSTUDIO_TRAIN_EXE, &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipeEnds[1]);
+    const auto trained = [&] {
+        std::ifstream metrics(runDir + "/metrics.jsonl");
+        const std::string text((std::istreambuf_iterator<char>(metrics)), std::istreambuf_iterator<char>());
+        return text.find("\"kind\":\"train\"") != std::string::npos;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(trained(), 120000);
+    QCOMPARE(::kill(pid, SIGKILL), 0);
+    int status = 0;
+    QCOMPARE(::waitpid(pid, &status, 0), pid);
+    ::close(pipeEnds[0]);
+    QVERIFY(WIFSIGNALED(status));
+    QVERIFY(fs::exists(runDir + "/config.json"));
+    QVERIFY(!fs::exists(runDir + "/checkpoints/last.pt"));
+
+    int code = -1;
+    const QString output = run({QStringLiteral("train"), QStringLiteral("--resume"), QString::fromStdString(runDir),
+                                QStringLiteral("--max-iterations"), QStringLiteral("3"), QStringLiteral("--threads"),
+                                QStringLiteral("1")},
+                               &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("from the beginning")), qPrintable(output));
+    QVERIFY(fs::exists(runDir + "/checkpoints/last.pt"));
+}
+
+void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");
+    const QString demoDir = path(QStringLiteral("demo-never"));
+    const auto demo = [&](const QString& option, const QString& value) {
+        return QStringList{QStringLiteral("demo"), QStringLiteral("--dir"), demoDir, option, value};
+    };
+    const auto train = [&](const QStringList& extra) { return newRun(QStringLiteral("never")) + extra; };
+    const QString good = path(QStringLiteral("good"));
+    QTest::newRow("demo --images -5") << demo(QStringLiteral("--images"), QStringLiteral("-5")) << "--images";
+    QTest::newRow("demo --images 0") << demo(QStringLiteral("--images"), QStringLiteral("0")) << "--images";
+    QTest::newRow("demo --images 10^9") << demo(QStringLiteral("--images"), QStringLiteral("1000000000")) << "--images";
+    QTest::newRow("demo --height 0") << demo(QStringLiteral("--height"), QStringLiteral("0")) << "--height";
+    QTest::newRow("demo --epochs -1") << demo(QStringLiteral("--epochs"), QStringLiteral("-1")) << "--epochs";
+    QTest::newRow("--lr inf") << train({QStringLiteral("--lr"), QStringLiteral("inf")}) << "--lr";
+    QTest::newRow("--lr nan") << train({QStringLiteral("--lr"), QStringLiteral("nan")}) << "--lr";
+    QTest::newRow("--lr 1e300 (beyond float)") << train({QStringLiteral("--lr"), QStringLiteral("1e300")}) << "--lr";
+    QTest::newRow("--lr -1") << train({QStringLiteral("--lr"), QStringLiteral("-1")}) << "--lr";
+    QTest::newRow("--epochs -2") << train({QStringLiteral("--epochs"), QStringLiteral("-2")}) << "--epochs";
+    QTest::newRow("--batch 0") << train({QStringLiteral("--batch"), QStringLiteral("0")}) << "--batch";
+    QTest::newRow("--timeout 0") << train({QStringLiteral("--timeout"), QStringLiteral("0")}) << "--timeout";
+    QTest::newRow("crop larger than the images")
+        << train({QStringLiteral("--crop-height"), QStringLiteral("64"), QStringLiteral("--crop-width"), QStringLiteral("64")})
+        << "larger than its images";
+    QTest::newRow("--amp bf16 on a CPU") << train({QStringLiteral("--amp"), QStringLiteral("bf16")}) << "needs a CUDA device";
+    QTest::newRow("--resume --epochs -2") << QStringList{QStringLiteral("train"), QStringLiteral("--resume"), good,
+                                                         QStringLiteral("--epochs"), QStringLiteral("-2")}
+                                          << "--epochs";
+    QTest::newRow("--resume --model") << QStringList{QStringLiteral("train"), QStringLiteral("--resume"), good,
+                                                     QStringLiteral("--model"), QStringLiteral("segnet")}
+                                      << "cannot change a resumed run";
+    QTest::newRow("evaluate --batch 0") << QStringList{QStringLiteral("evaluate"), QStringLiteral("-c"), good, QStringLiteral("-p"),
+                                                       path(QStringLiteral("val.pack")), QStringLiteral("--batch"), QStringLiteral("0")}
+                                        << "--batch";
+}
+
+void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    const auto lastBefore = fs::last_write_time(path(QStringLiteral("good/checkpoints/last.pt")).toStdString());
+    int code = -1;
+    const QString output = run(arguments, &code);
+    QVERIFY2(code == 1 && output.contains(expected), qPrintable(output));
+    QVERIFY2(output.trimmed().split(QLatin1Char('\n')).size() <= 2, qPrintable(output));  // the error, and CLI11's "--help" hint
+    QVERIFY(!fs::exists(path(QStringLiteral("demo-never")).toStdString()));
+    QVERIFY(!fs::exists(path(QStringLiteral("never")).toStdString()));
+    QVERIFY(fs::last_write_time(path(QStringLiteral("good/checkpoints/last.pt")).toStdString()) == lastBefore);
+}
+
+QTEST_GUILESS_MAIN(TestCheckpointCli)
+#include "test_CheckpointCli.moc"

@@ -1,0 +1,162 @@
+#include "engine/Checkpoint.h"
+#include "engine/LoadedModel.h"
+#include "engine/ModelRegistry.h"
+#include "engine/Predictor.h"
+#include "engine/Runtime.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <random>
+#include <set>
+
+using namespace segstudio::engine;
+namespace fs = std::filesystem;
+namespace F = torch::nn::functional;
+
+// Issue 22, item 21: predict resizes the model's scores to the image band by band, so a large image
+// no longer needs its full-size score map (23 GB for 20000x20000). Banded results equal the
+// whole-image resize, and the memory a prediction adds is bounded.
+class TestPredictor : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void memoryDoesNotGrowWithTheScoreMap();  // first: the process's peak is still low
+    void bandsEqualTheWholeImageResize_data();
+    void bandsEqualTheWholeImageResize();
+
+private:
+    std::string m_checkpoint;
+    QTemporaryDir m_dir;
+};
+
+namespace {
+
+constexpr int kTrainedHeight = 24, kTrainedWidth = 32, kClasses = 5;
+
+// Smooth colour gradients with stripes and noise: varied enough for a random model to disagree
+// with itself across the image.
+std::vector<std::uint8_t> testImage(int height, int width)
+{
+    std::vector<std::uint8_t> rgb(std::size_t(height) * std::size_t(width) * 3);
+    std::mt19937 random(5);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < 3; ++c) {
+                const int stripe = ((x / 7 + y / 11 + c) % 3) * 60;
+                rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3 + std::size_t(c)] =
+                    std::uint8_t((x * 255 / width + y * 97 / height + stripe + int(random() % 30)) % 256);
+            }
+    return rgb;
+}
+
+// What Predictor computed before it worked in bands: one resize of the whole image, the model at
+// its training size, one resize of the whole score map.
+torch::Tensor wholeImageLogits(const LoadedModel& loaded, const std::vector<std::uint8_t>& rgb, int height, int width)
+{
+    torch::NoGradGuard noGrad;
+    const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb.data()), {1, height, width, 3}, torch::kUInt8);
+    const auto input = normaliseImages(imagesToDevice(host, torch::kCPU), false);
+    const auto options = [](std::int64_t h, std::int64_t w) {
+        return F::InterpolateFuncOptions().size(std::vector<std::int64_t>{h, w}).mode(torch::kBilinear).align_corners(false);
+    };
+    const bool rescale = height != kTrainedHeight || width != kTrainedWidth;
+    auto logits = loaded.model->forward(rescale ? F::interpolate(input, options(kTrainedHeight, kTrainedWidth)) : input);
+    return rescale ? F::interpolate(logits, options(height, width)) : logits;
+}
+
+long maxRssKilobytes()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+}  // namespace
+
+void TestPredictor::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    torch::set_num_threads(1);
+    m_checkpoint = (fs::path(m_dir.path().toStdString()) / "model.pt").string();
+    torch::manual_seed(11);
+    auto model = ModelRegistry::instance().create("segnet-tiny", kClasses);
+    const nlohmann::json state = {{"model", "segnet-tiny"},
+                                  {"classNames", {"a", "b", "c", "d", "e"}},
+                                  {"height", kTrainedHeight},
+                                  {"width", kTrainedWidth}};
+    Checkpoint::save(m_checkpoint, *model, nullptr, state);
+}
+
+void TestPredictor::bandsEqualTheWholeImageResize_data()
+{
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("bandBytes");
+    QTest::newRow("larger image, bands of 3 rows") << 301 << 419 << 3 * 3 * kClasses * 419 * 4;
+    QTest::newRow("larger image, one row per band") << 97 << 203 << 1;
+    QTest::newRow("larger image, one band") << 97 << 203 << (64 << 20);
+    QTest::newRow("smaller than trained") << 13 << 17 << 100;
+    QTest::newRow("the trained size") << kTrainedHeight << kTrainedWidth << 100;
+}
+
+void TestPredictor::bandsEqualTheWholeImageResize()
+{
+    QFETCH(int, height);
+    QFETCH(int, width);
+    QFETCH(int, bandBytes);
+    const auto rgb = testImage(height, width);
+    Predictor predictor(m_checkpoint, "cpu", 1);
+    predictor.setBandBytes(std::size_t(bandBytes));
+    const auto classes = predictor.predict(rgb.data(), height, width);
+    const auto withConfidence = predictor.predictWithConfidence(rgb.data(), height, width);
+
+    const auto loaded = LoadedModel::fromCheckpoint(m_checkpoint, torch::kCPU);
+    const auto logits = wholeImageLogits(loaded, rgb, height, width);
+    const auto expected = logits.argmax(1).to(torch::kUInt8).contiguous();
+    const auto probabilities = torch::softmax(logits, 1);
+    const auto expectedConfidence = (std::get<0>(probabilities.max(1)) * 255.0).round().contiguous();
+    const std::uint8_t* want = expected.data_ptr<std::uint8_t>();
+    const float* wantConfidence = expectedConfidence.data_ptr<float>();
+    const std::size_t pixels = std::size_t(height) * std::size_t(width);
+    std::size_t same = 0, sameWithConfidence = 0, confidenceOff = 0;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        same += classes[i] == want[i];
+        sameWithConfidence += withConfidence.classes[i] == want[i];
+        confidenceOff += std::abs(int(withConfidence.confidence[i]) - int(wantConfidence[i])) > 1;
+    }
+    // Float rounding differs (a separable resize, and normalising after resizing): only pixels
+    // whose two best classes tie to about 1e-6 may differ.
+    const double agreement = double(same) / double(pixels);
+    QVERIFY2(agreement >= 0.999, qPrintable(QString::number(agreement, 'f', 6)));
+    QVERIFY2(double(sameWithConfidence) / double(pixels) >= 0.999, qPrintable(QString::number(sameWithConfidence)));
+    QCOMPARE(confidenceOff, std::size_t(0));
+    const auto stillDiffering = std::set<int>(classes.begin(), classes.end());
+    QVERIFY2(stillDiffering.size() > 1, "the model predicts one class everywhere: the comparison would prove little");
+}
+
+void TestPredictor::memoryDoesNotGrowWithTheScoreMap()
+{
+    // 3000x3000 with 5 classes: the whole-image path built a 180 MB score map plus three 108 MB
+    // float copies of the image; in bands the prediction adds the 9 MB map it returns, at most
+    // bandBytes of scores, and the rows of the input resize.
+    const int size = 3000;
+    const auto rgb = testImage(size, size);
+    Predictor predictor(m_checkpoint, "cpu", 1);
+    predictor.setBandBytes(std::size_t(16) << 20);
+    predictor.predict(testImage(64, 64).data(), 64, 64);  // LibTorch's own first-use allocations
+    const long before = maxRssKilobytes();
+    const auto classes = predictor.predict(rgb.data(), size, size);
+    const long grownMb = (maxRssKilobytes() - before) / 1024;
+    QCOMPARE(classes.size(), std::size_t(size) * size);
+    QVERIFY2(grownMb < 80, qPrintable(QStringLiteral("peak memory grew by %1 MB").arg(grownMb)));
+}
+
+QTEST_GUILESS_MAIN(TestPredictor)
+#include "test_Predictor.moc"
