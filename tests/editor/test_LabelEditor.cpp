@@ -956,18 +956,22 @@ private slots:
         QCOMPARE(test.project->schema().find(0)->name, std::string("street"));
     }
 
-    void lockGuardsAgainstSecondWriter()
+    // The project is open in another document (another window holds its lock): the editor says
+    // so, shows the image, and its canvas takes no edit (nothing could be saved).
+    void aProjectOpenElsewhereIsReadOnlyInTheEditor()
     {
-        EditorTestProject test;
-        // A live foreign process holds the lock: pid 1 always exists.
-        std::ofstream(test.project->file().string() + ".lock") << "{\"pid\": 1, \"host\": \""
-                                                                << data::ProjectLock::currentProcess().host << "\"}";
-        auto document = document::ProjectDocument::open(test.project->file());  // opened while pid 1 holds it
+        EditorTestProject test;  // its document holds the lock
+        auto document = document::ProjectDocument::open(test.project->file());
+        QVERIFY(document->isReadOnly());
         ui::LabelEditor editor;
-        QSignalSpy errors(&editor, &ui::LabelEditor::errorOccurred);
+        QSignalSpy status(&editor, &ui::LabelEditor::statusMessage);
         editor.setDocument(document.get());
-        QCOMPARE(errors.count(), 1);
-        QVERIFY(errors.first().first().toString().contains(QStringLiteral("another SegStudio")));
+        QVERIFY(!status.isEmpty());
+        QVERIFY2(status.last().first().toString().contains(QStringLiteral("another SegStudio")),
+                 qPrintable(status.last().first().toString()));
+        QVERIFY(editor.openImage(0));
+        QVERIFY(!editor.canvas()->isEditable());
+        QVERIFY(!std::filesystem::exists(data::RecoveryStore(test.project->root()).folder()));
     }
 
     void hotkeysAndStatus()

@@ -3,7 +3,10 @@
 
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 using segstudio::ui::CommandLineOptions;
 
@@ -77,6 +80,39 @@ private slots:
         const auto options = CommandLineOptions::parse({QStringLiteral("segstudio"), QStringLiteral("--help")});
         QVERIFY(options.helpRequested);
         QVERIFY(options.helpText.contains(QStringLiteral("--demo")));
+    }
+
+    // Issue 22: the GUI ended by SIGTERM or SIGHUP (a logout, a shutdown) leaves as a close does:
+    // exit code 0 and the project's lock removed (it used to die with the lock left behind).
+    void terminationSignalsEndTheWindowAsACloseDoes_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+    }
+
+    void terminationSignalsEndTheWindowAsACloseDoes()
+    {
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", segstudio::data::Split::Train,
+                                                    segstudio::data::LabelStatus::Labelled, {0, 1}, 1}});
+        const QString file = dir.filePath(QStringLiteral("test.segstudio"));
+        QProcess gui;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        gui.setProcessEnvironment(environment);
+        gui.start(QStringLiteral(SEGSTUDIO_GUI_EXE), {file});
+        QVERIFY(gui.waitForStarted(30000));
+        const QString lock = file + QStringLiteral(".lock");
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(lock) || gui.state() == QProcess::NotRunning, 120000);
+        QVERIFY2(gui.state() == QProcess::Running, gui.readAllStandardError().constData());
+        QVERIFY(::kill(pid_t(gui.processId()), signal) == 0);
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(gui.exitCode(), 0);
+        QVERIFY(!QFile::exists(lock));
     }
 };
 

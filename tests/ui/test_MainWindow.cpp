@@ -5,6 +5,7 @@
 #include "app/MainWindow.h"
 #include "app/MetricsPlot.h"
 #include "app/PredictionsDock.h"
+#include "app/ReadOnlyBanner.h"
 #include "app/ShortcutsDialog.h"
 #include "app/TrainingDock.h"
 #include "app/StartPage.h"
@@ -14,10 +15,12 @@
 #include "editor/ClassesPanel.h"
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
+#include "editor/LabelCanvas.h"
 #include "editor/ToolSettings.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/PredictionCache.h"
+#include "data/RecoveryStore.h"
 #include "run/AtomicFile.h"
 
 #include <QAction>
@@ -44,6 +47,16 @@ using segstudio::data::LabelStatus;
 using segstudio::data::Split;
 using segstudio::ui::ImageListModel;
 using segstudio::ui::MainWindow;
+
+namespace {
+
+QByteArray readAll(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+}  // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -318,6 +331,70 @@ private slots:
             window.document()->setSplit({1}, Split::Test);
         }
         QCOMPARE(int(segstudio::data::Project::load(file.toStdString()).entry(1).split), int(Split::Test));
+    }
+
+    // Issue 22: a second window on a project open in the first is read-only with a lasting
+    // banner (not a status line gone in seconds); its canvas takes no edit and it writes nothing.
+    void aSecondWindowOpensTheProjectReadOnlyWithABanner()
+    {
+        QTemporaryDir dir;
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::Labelled, {0, 1}, 1},
+                                                   {"beta.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0}});
+        const QString file = dir.filePath(QStringLiteral("test.segstudio"));
+        MainWindow first;
+        QVERIFY2(first.openProject(file), qPrintable(first.lastError()));
+        QTRY_COMPARE(first.editor()->currentIndex(), std::optional<std::size_t>(0));
+        QVERIFY(first.readOnlyBanner()->text().isEmpty());
+        QVERIFY(first.editor()->canvas()->isEditable());
+
+        MainWindow second;
+        second.show();
+        QVERIFY2(second.openProject(file), qPrintable(second.lastError()));
+        QTRY_COMPARE(second.editor()->currentIndex(), std::optional<std::size_t>(0));
+        QVERIFY(second.document()->isReadOnly());
+        QVERIFY(second.readOnlyBanner()->isVisible());
+        QVERIFY2(second.readOnlyBanner()->text().contains(QStringLiteral("open in another SegStudio")),
+                 qPrintable(second.readOnlyBanner()->text()));
+        QVERIFY(!second.editor()->canvas()->isEditable());
+        const QString labels = QString::fromStdString(second.document()->project().labelMapPath(0).string());
+        const QByteArray before = readAll(labels);
+        const QByteArray project = readAll(file);
+        QVERIFY(!second.editor()->fillUnlabelled(2));  // no edit by the editor's commands either
+        // Even pixels changed behind the canvas's back are never written.
+        second.editor()->document()->paintRegion(
+            segstudio::paint::RegionMask::ofValue(second.editor()->document()->labels(), 1), 2, segstudio::paint::WriteGuard(),
+            QStringLiteral("stroke"));
+        QVERIFY(second.editor()->save());  // nothing to write: read-only
+        QVERIFY(second.closeProject());
+        QCOMPARE(readAll(labels), before);
+        QCOMPARE(readAll(file), project);
+        QVERIFY(QFile::exists(file + QStringLiteral(".lock")));  // still the first window's
+        QVERIFY(first.document()->setSplit({0}, Split::Test));
+    }
+
+    // Issue 22: SIGTERM/SIGHUP (a logout) end the window as a close does, without questions: the
+    // unsaved stroke becomes the recovery copy (the label map stays as saved) and the lock goes.
+    void shutDownKeepsUnsavedPixelsForRecoveryAndUnlocks()
+    {
+        QTemporaryDir dir;
+        segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::Labelled, {0, 1}, 1}});
+        const QString file = dir.filePath(QStringLiteral("test.segstudio"));
+        MainWindow window;
+        QVERIFY2(window.openProject(file), qPrintable(window.lastError()));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
+        const QString labels = QString::fromStdString(window.document()->project().labelMapPath(0).string());
+        const QByteArray saved = readAll(labels);
+        const std::string image = window.document()->project().entry(0).image;
+        const segstudio::data::RecoveryStore recovery(window.document()->project().root());
+        window.editor()->document()->paintRegion(
+            segstudio::paint::RegionMask::ofValue(window.editor()->document()->labels(), 1), 2, segstudio::paint::WriteGuard(),
+            QStringLiteral("stroke"));
+        QVERIFY(QFile::exists(file + QStringLiteral(".lock")));
+        window.shutDown();
+        QVERIFY(!window.document());
+        QCOMPARE(readAll(labels), saved);
+        QVERIFY(recovery.find(image).has_value());
+        QVERIFY(!QFile::exists(file + QStringLiteral(".lock")));
     }
 
     // Issue 13: merging two classes is one project edit that Edit > Undo takes back: the label

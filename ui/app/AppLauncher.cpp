@@ -6,6 +6,7 @@
 #include "DatasetBrowser.h"
 #include "ImageListModel.h"
 #include "MainWindow.h"
+#include "TerminationSignals.h"
 #include "ThumbnailCache.h"
 
 #include <QApplication>
@@ -74,6 +75,12 @@ int AppLauncher::run(QApplication& app)
     }
 
     MainWindow window;
+    // A logout or `kill` ends the window as a close does, without questions nobody would answer.
+    TerminationSignals termination;
+    QObject::connect(&termination, &TerminationSignals::received, &window, [&window](int) {
+        window.shutDown();
+        QApplication::exit(0);
+    });
     window.show();
     bool opened = true;
     if (options.demo)

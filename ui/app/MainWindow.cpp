@@ -9,6 +9,7 @@
 #include "NewProjectDialog.h"
 #include "PredictionService.h"
 #include "PredictionsDock.h"
+#include "ReadOnlyBanner.h"
 #include "RecentProjects.h"
 #include "ShortcutsDialog.h"
 #include "StartPage.h"
@@ -27,6 +28,7 @@
 #include "editor/ToolSettings.h"
 
 #include <QApplication>
+#include <filesystem>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
@@ -44,6 +46,7 @@
 #include <QToolBar>
 #include <QUndoGroup>
 #include <QUndoStack>
+#include <QVBoxLayout>
 #include <QUndoView>
 #include <algorithm>
 
@@ -65,7 +68,14 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     m_central->addWidget(m_startPage);
     m_central->addWidget(m_editor);
-    setCentralWidget(m_central);
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    m_readOnlyBanner = new ReadOnlyBanner(centre);
+    centreLayout->addWidget(m_readOnlyBanner);
+    centreLayout->addWidget(m_central, 1);
+    setCentralWidget(centre);
 
     createActions();
     createDocks();
@@ -364,6 +374,10 @@ bool MainWindow::openProject(const QString& file)
         m_lastError = tr("Another long task is still running");
         return false;
     }
+    // Already open here: it stays as it is (loading it again would find its own lock taken).
+    std::error_code same;
+    if (m_document && std::filesystem::equivalent(m_document->project().file(), file.toStdString(), same))
+        return true;
     // Load before closing: a file that does not load leaves the open project as it was.
     std::unique_ptr<document::ProjectDocument> document;
     try {
@@ -413,6 +427,8 @@ void MainWindow::showProject(std::unique_ptr<document::ProjectDocument> document
         m_lastError = message;
         statusBar()->showMessage(message, 2 * kStatusTimeoutMs);
     });
+    connect(doc, &document::ProjectDocument::alert, this, &MainWindow::showAlert);
+    m_readOnlyBanner->showReason(doc->readOnlyReason());
     connect(doc, &document::ProjectDocument::entriesChanged, this, &MainWindow::updateTitle);
     connect(doc, &document::ProjectDocument::schemaChanged, this, &MainWindow::updateTitle);
     m_browser->setDocument(doc);
@@ -433,6 +449,18 @@ void MainWindow::showProject(std::unique_ptr<document::ProjectDocument> document
         m_browser->selectEntry(*recovered);
     else if (doc->size() > 0)
         m_browser->selectEntry(0);
+}
+
+// What must not scroll past in the status bar (labels at risk, what was kept where): a window-modal
+// box that does not block the event loop, so work in progress goes on behind it.
+void MainWindow::showAlert(const QString& title, const QString& text)
+{
+    m_lastError = text;
+    auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("alertBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
 }
 
 void MainWindow::followBusy(bool busy)
@@ -466,6 +494,14 @@ bool MainWindow::closeProject()
                                 QMessageBox::Discard | QMessageBox::Cancel)
                == QMessageBox::Cancel)
         return false;
+    releaseProject();
+    return true;
+}
+
+// The project goes without a question: what closeProject() does once the user has answered.
+void MainWindow::releaseProject()
+{
+    m_readOnlyBanner->showReason({});
     m_editor->setDocument(nullptr);
     m_browser->setDocument(nullptr);
     m_training->setDocument(nullptr);
@@ -482,12 +518,15 @@ bool MainWindow::closeProject()
     m_editor->setCaption({});
     updateTitle();
     updateActions();
-    return true;
 }
 
 bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlabelledOnly)
 {
     const QString checkpoint = m_predictions->checkpointFile();
+    if (m_document && m_document->isReadOnly()) {
+        statusBar()->showMessage(m_document->readOnlyReason(), 2 * kStatusTimeoutMs);
+        return false;
+    }
     if (!m_document || m_document->isBusy() || checkpoint.isEmpty() || entries.isEmpty()) {
         statusBar()->showMessage(tr("Choose a run with predictions first (Training panel)"), kStatusTimeoutMs);
         return false;
@@ -507,8 +546,7 @@ bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlab
         pixels = batch->apply(m_document->project(), cache, indices, options, guard, progress);
     });
     if (result.outcome == TaskRunner::Outcome::Failed) {
-        batch->undo();  // what was written goes back
-        batch->discard();
+        batch->discard();  // the batch put back what it had replaced (kept if it could not)
         showError(tr("Accept prediction"), result.error);
         m_document->announceLabelMaps(batch->changed(), {});
         return false;
@@ -742,10 +780,26 @@ void MainWindow::showError(const QString& title, const QString& message)
     QMessageBox::warning(this, title, message);
 }
 
+// A logout, a shutdown or `kill`: nobody answers questions now. Unsaved pixels become the
+// recovery copy (offered at the next start; the label map on disk stays as last saved), the
+// project file is saved and its lock removed, and a running training goes on in the background.
+void MainWindow::shutDown()
+{
+    writeSettings();
+    m_training->launcher()->keepRunningInBackground();
+    m_editor->keepEditsForRecovery();
+    if (m_document) {
+        m_document->waitForIdle();
+        if (m_document->isModified())
+            m_document->save();
+        releaseProject();
+    }
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     writeSettings();
-    if (!m_training->confirmStop(this) || !closeProject()) {
+    if (!m_training->confirmClose(this) || !closeProject()) {
         event->ignore();
         return;
     }

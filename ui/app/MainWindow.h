@@ -10,6 +10,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class ReadOnlyBanner;
 class QMenu;
 class QStackedWidget;
 class QTimer;
@@ -52,8 +53,12 @@ public:
     bool openProject(const QString& file);
     bool openDemo(const QString& dir = {});
     bool closeProject();  // false when the user cancelled saving
+    // Ends as a close does without asking (SIGTERM, SIGHUP): recovery copy, project saved, lock
+    // removed, training left running. The caller then ends the application.
+    void shutDown();
     bool save();
     QString lastError() const { return m_lastError; }
+    ReadOnlyBanner* readOnlyBanner() const { return m_readOnlyBanner; }
 
     const data::Project* project() const;
     document::ProjectDocument* document() const { return m_document.get(); }
@@ -91,6 +96,8 @@ private:
     void showProject(std::unique_ptr<document::ProjectDocument> document);
     void addImages();
     void followBusy(bool busy);
+    void showAlert(const QString& title, const QString& text);
+    void releaseProject();
     void newProject();
     void importDataset();
     // Runs make() behind a cancellable progress dialog and shows the project it returns.
@@ -121,6 +128,7 @@ private:
     QDockWidget* m_predictionsDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
     JobProgressBar* m_jobProgress = nullptr;
+    ReadOnlyBanner* m_readOnlyBanner = nullptr;
     QLabel* m_projectLabel = nullptr;
     QLabel* m_savedLabel = nullptr;  // which label map reached disk last, and when
     QMenu* m_recentMenu = nullptr;

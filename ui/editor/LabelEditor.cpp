@@ -399,7 +399,7 @@ void LabelEditor::cancelOpen()
 {
     ++m_d->openGeneration;  // a result still on its way is dropped
     m_d->openPending = false;
-    m_d->canvas->setEditable(!m_d->projectDocument || !m_d->projectDocument->isBusy());
+    updateEditable();
     if (m_d->document && !m_d->undoGroup->activeStack())
         m_d->undoGroup->setActiveStack(m_d->document->undoStack());
 }
@@ -427,14 +427,25 @@ void LabelEditor::setDocument(document::ProjectDocument* projectDocument)
     }
     connectDocument();
     schemaChanged();
+    updateEditable();
+    if (projectDocument->isReadOnly()) {
+        // Nothing is written, not even recovery copies: another SegStudio's copies are its live
+        // work, not leftovers of a crash, and a read-only folder takes none.
+        emit statusMessage(projectDocument->readOnlyReason());
+        return;
+    }
     m_d->recovery = std::make_shared<data::RecoveryStore>(project()->root());
     m_d->keeper->setStore(m_d->recovery);
-    if (projectDocument->lockHeldByOther()) {
-        reportError(tr("%1 is already open in another SegStudio (%2). Edits made in both will overwrite each other.")
-                        .arg(fromStd(project()->file().string()), projectDocument->lockOwner()));
-        return;  // another SegStudio's recovery copies are its live work, not leftovers of a crash
-    }
     offerRecovery();
+}
+
+// Pixels take edits only when they can be saved: the project is writable, no merge rewrites the
+// maps, and the image on screen is the one whose edits would be kept.
+void LabelEditor::updateEditable()
+{
+    const document::ProjectDocument* doc = m_d->projectDocument;
+    const bool writable = !doc || (!doc->isBusy() && !doc->isReadOnly());
+    m_d->canvas->setEditable(writable && !m_d->openPending);
 }
 
 void LabelEditor::connectDocument()
@@ -452,7 +463,7 @@ void LabelEditor::connectDocument()
     connect(doc, &ProjectDocument::labelMapsReplaced, this, &LabelEditor::onLabelMapsReplaced);
     // While a merge rewrites the maps, the open one must not be edited or saved.
     connect(doc, &ProjectDocument::busyChanged, this, [this](bool busy) {
-        m_d->canvas->setEditable(!busy && !m_d->openPending);
+        updateEditable();
         // An image decoding now was read before the maps are rewritten: open it again afterwards.
         if (busy && m_d->openPending) {
             m_d->reopenAfterJob = m_d->openingIndex;
@@ -525,7 +536,15 @@ void LabelEditor::onLabelMapsReplaced(const std::vector<std::size_t>& changed)
 
 void LabelEditor::offerRecovery()
 {
-    const auto found = m_d->recovery->entries();
+    const data::RecoveryStore::Scan scan = m_d->recovery->scan(projectImages());
+    if (!scan.unreadable.empty()) {
+        QStringList lines;
+        for (const std::string& line : scan.unreadable)
+            lines << fromStd(line);
+        reportError(tr("Recovery copies that cannot be used were left in %1: %2")
+                        .arg(fromStd(m_d->recovery->folder().string()), lines.join(QStringLiteral("; "))));
+    }
+    const auto& found = scan.entries;
     if (found.empty())
         return;
     QStringList descriptions;
@@ -546,12 +565,20 @@ std::optional<std::size_t> LabelEditor::recoveredImage() const
     if (!project() || !m_d->recovery)
         return std::nullopt;
     std::optional<std::size_t> first;
-    for (const auto& entry : m_d->recovery->entries()) {
+    for (const auto& entry : m_d->recovery->scan(projectImages()).entries) {
         const auto index = project()->indexOf(entry.image);
         if (index && (!first || *index < *first))
             first = index;
     }
     return first;
+}
+
+std::vector<std::string> LabelEditor::projectImages() const
+{
+    std::vector<std::string> images;
+    for (std::size_t i = 0; project() && i < project()->size(); ++i)
+        images.push_back(project()->entry(i).image);
+    return images;
 }
 
 void LabelEditor::setRecoveryPrompt(RecoveryPrompt prompt) { m_d->recoveryPrompt = std::move(prompt); }
@@ -627,7 +654,7 @@ bool LabelEditor::finishOpen(quint64 generation)
     if (generation != m_d->openGeneration || !m_d->openPending)
         return false;  // another open started since: this result is stale
     m_d->openPending = false;
-    m_d->canvas->setEditable(!m_d->projectDocument || !m_d->projectDocument->isBusy());
+    updateEditable();
     LoadedImage loaded = m_d->opening.result();
     m_d->opening = {};  // the document is the only owner of the decoded maps from here
     const std::size_t index = m_d->openingIndex;
@@ -697,6 +724,14 @@ void LabelEditor::attachDocument(std::unique_ptr<LabelDocument> document, std::s
     emit imageOpened(index);
 }
 
+void LabelEditor::keepEditsForRecovery()
+{
+    cancelOpen();
+    m_d->keeper->syncNow();
+    m_d->keeper->waitForWrites();
+    closeDocument();
+}
+
 void LabelEditor::closeDocument()
 {
     if (!m_d->document)
@@ -723,6 +758,8 @@ bool LabelEditor::save()
         reportError(tr("The label maps are being rewritten (a class merge or delete); save when it ends."));
         return false;
     }
+    if (m_d->projectDocument->isReadOnly())
+        return true;  // nothing can have been edited (the canvas takes no edit), and nothing is written
     const std::size_t index = *m_d->index;
     try {
         const std::filesystem::path path = project()->labelMapPath(index);
@@ -748,8 +785,8 @@ bool LabelEditor::isModified() const { return m_d->document && m_d->document->is
 
 bool LabelEditor::maybeSave(QWidget* dialogParent)
 {
-    if (!isModified())
-        return true;
+    if (!isModified() || (m_d->projectDocument && m_d->projectDocument->isReadOnly()))
+        return true;  // (read-only: nothing can be saved, and the banner said so)
     const auto answer = QMessageBox::warning(
         dialogParent ? dialogParent : this, tr("Unsaved labels"),
         tr("The labels of %1 have unsaved changes.").arg(fromStd(m_d->document->imageKey())),
@@ -800,8 +837,8 @@ std::int64_t LabelEditor::acceptPrediction(const paint::AcceptOptions& options)
 {
     LabelDocument* doc = m_d->document.get();
     const PredictionLayer& prediction = m_d->canvas->prediction();
-    if (!doc || !prediction.hasPrediction() || doc->editing())
-        return -1;
+    if (!doc || !prediction.hasPrediction() || doc->editing() || !m_d->canvas->isEditable())
+        return -1;  // (not editable: read-only, or the maps are being rewritten)
     const cv::Rect whole(0, 0, doc->size().width, doc->size().height);
     doc->beginEdit();
     cv::Rect changed;
@@ -872,7 +909,7 @@ void LabelEditor::schemaChanged()
 bool LabelEditor::fillUnlabelled(int classId)
 {
     LabelDocument* doc = m_d->document.get();
-    if (!doc || !project() || !project()->schema().contains(classId))
+    if (!doc || !project() || !project()->schema().contains(classId) || !m_d->canvas->isEditable())
         return false;
     doc->paintRegion(paint::RegionMask::ofValue(doc->labels(), data::kUnlabelled), static_cast<std::uint8_t>(classId),
                      m_d->settings->guard(), tr("Fill unlabelled"));

@@ -78,6 +78,10 @@ public:
     bool isOpening() const;
     std::optional<std::size_t> currentIndex() const;
     bool save();                              // writes the current label map (atomic); false + errorOccurred on failure
+    // The open image closes without saving: its unsaved edits are written as the recovery copy
+    // (offered at the next start) and the label map on disk stays as last saved. For a shutdown
+    // nobody can be asked about (SIGTERM, SIGHUP).
+    void keepEditsForRecovery();
     bool isModified() const;
     bool maybeSave(QWidget* dialogParent);    // ask Save/Discard/Cancel when modified; false = cancelled
     QUndoGroup* undoGroup() const;            // for Edit>Undo/Redo actions
@@ -130,6 +134,8 @@ signals:
 private:
     bool startOpen(std::size_t index);
     void cancelOpen();
+    void updateEditable();
+    std::vector<std::string> projectImages() const;  // for matching recovery copies by key
     bool finishOpen(quint64 generation);
     void createTools();
     void addTool(AbstractTool* tool, const QString& id, const QKeySequence& key);
