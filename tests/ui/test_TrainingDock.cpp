@@ -29,6 +29,9 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+
+#include <csignal>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTimer>
 #include <QPlainTextEdit>
@@ -168,11 +171,41 @@ if [ "$1" = train ]; then
     echo waiting
     while true; do sleep 0.1; done
   fi
+  if [ -n "$FAKE_TRAIN_SLOW_STOP" ]; then
+    # As the real trainer: holds the run's lock, and a stop takes a while (its checkpoint);
+    # every TERM it gets is counted, and it ends once the test drops a release file.
+    echo "pid $$ on $(cat /proc/sys/kernel/hostname) since now" > "$out/trainer.lock"
+    trap 'echo term >> "$out/terms"; echo stopping' TERM
+    echo waiting
+    while [ ! -e "$out/release" ]; do sleep 0.1; done
+    [ -e "$out/terms" ] && exit 130
+    exit 0
+  fi
 fi
 exit 0
 )");
     QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ExeOwner);
     return file;
+}
+
+int linesOf(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
+}
+
+// Answers the next modal message box with the button of that text; then, if given, drops a file
+// (the fake trainer's release), so what comes after the answer can finish.
+void answer(const QString& buttonText, const QString& thenWrite = {})
+{
+    QTimer::singleShot(0, [buttonText, thenWrite] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+            for (QAbstractButton* button : box->buttons())
+                if (button->text().remove(QLatin1Char('&')) == buttonText)
+                    button->click();
+        if (!thenWrite.isEmpty())
+            writeText(thenWrite, QByteArray());
+    });
 }
 
 }  // namespace
@@ -644,37 +677,84 @@ private slots:
         QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Failed"));
     }
 
-    void stopSendsTerminate()
+    // Stop, then close the window and choose "Stop and Save a Checkpoint": the trainer gets one
+    // SIGTERM, not two (a second one killed the real trainer mid-checkpoint), and the window
+    // waits until it has ended. Cancel keeps everything as it was.
+    void stopThenCloseSendsOneTerminateAndWaits()
     {
         QTemporaryDir dir;
-        qputenv("FAKE_TRAIN_WAIT", "1");
-        TrainingDock dock;
-        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
-        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        QSignalSpy output(dock.launcher(), &TrainingLauncher::output);
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
-        QVERIFY(dock.startTraining(QStringLiteral("run1"), {}));
-        // Stop only once the trainer is waiting (its trap is set).
-        while (!dock.logView()->toPlainText().contains(QStringLiteral("waiting")) && finished.isEmpty())
+        qputenv("FAKE_TRAIN_SLOW_STOP", "1");
+        auto dock = std::make_unique<TrainingDock>();
+        dock->launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock->setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        QSignalSpy output(dock->launcher(), &TrainingLauncher::output);
+        QSignalSpy finished(dock->launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock->startTraining(QStringLiteral("run1"), {}));
+        const QString run = dock->currentRunDirectory();
+        while (!dock->logView()->toPlainText().contains(QStringLiteral("waiting")) && finished.isEmpty())
             QVERIFY(output.wait(60000));
-        // Closing the window asks first: Cancel keeps it running, Yes stops it.
-        const auto answer = [](QMessageBox::StandardButton button) {
-            QTimer::singleShot(0, [button] {
-                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
-                    box->button(button)->click();
-            });
-        };
-        answer(QMessageBox::Cancel);
-        QVERIFY(!dock.confirmStop(&dock));
-        QVERIFY(dock.launcher()->isBusy());
-        answer(QMessageBox::Yes);
-        QVERIFY(dock.confirmStop(&dock));
-        QVERIFY(finished.wait(60000));
-        qunsetenv("FAKE_TRAIN_WAIT");
-        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        qunsetenv("FAKE_TRAIN_SLOW_STOP");
+
+        answer(QStringLiteral("Cancel"));
+        QVERIFY(!dock->confirmClose(dock.get()));
+        QVERIFY(dock->launcher()->isBusy());
+
+        dock->stopTraining();  // the Stop button
+        QTRY_COMPARE_WITH_TIMEOUT(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1, 60000);
+        answer(QStringLiteral("Stop and Save a Checkpoint"), QDir(run).filePath(QStringLiteral("release")));
+        QVERIFY(dock->confirmClose(dock.get()));
+        QVERIFY(!dock->launcher()->isBusy());  // the window waited for the end
+        QCOMPARE(finished.size(), 1);
         QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("checkpoint")), qPrintable(finished.at(0).at(1).toString()));
-        QVERIFY(!dock.launcher()->isBusy());
-        QVERIFY(dock.confirmStop(&dock));  // nothing running: no question
+        dock.reset();
+        QCOMPARE(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1);
+    }
+
+    // "Keep Training in the Background" (the default): the window goes, the trainer does not and
+    // gets no signal; the panel of the next window finds it by its run's lock, and Stop reaches
+    // it from there, once.
+    void keepTrainingInTheBackgroundAndReattach()
+    {
+        QTemporaryDir dir;
+        const QString trainerDir = QDir(dir.path()).filePath(QStringLiteral("bin"));
+        QDir().mkpath(trainerDir);
+        // Named as the real one: the panel only re-attaches to a process called segstudio-train.
+        const QString fake = writeFakeTrainer(trainerDir);
+        const QString trainer = QDir(trainerDir).filePath(QStringLiteral("segstudio-train"));
+        QVERIFY(QFile::rename(fake, trainer));
+        const QString projectFile = QDir(dir.path()).filePath(QStringLiteral("p.segstudio"));
+        qputenv("FAKE_TRAIN_SLOW_STOP", "1");
+        auto dock = std::make_unique<TrainingDock>();
+        dock->launcher()->setTrainer(trainer);
+        dock->setProjectFile(projectFile);
+        QSignalSpy output(dock->launcher(), &TrainingLauncher::output);
+        QVERIFY(dock->startTraining(QStringLiteral("run1"), {}));
+        const QString run = dock->currentRunDirectory();
+        while (!dock->logView()->toPlainText().contains(QStringLiteral("waiting")))
+            QVERIFY(output.wait(60000));
+        qunsetenv("FAKE_TRAIN_SLOW_STOP");
+        const auto pid = TrainingLauncher::liveTrainerOf(run);
+        QVERIFY(pid.has_value());
+
+        answer(QStringLiteral("Keep Training in the Background"));
+        QVERIFY(dock->confirmClose(dock.get()));
+        dock.reset();  // the window closes
+        QVERIFY(::kill(pid_t(*pid), 0) == 0);  // still training
+        QVERIFY(!QFile::exists(QDir(run).filePath(QStringLiteral("terms"))));
+
+        TrainingDock next;
+        next.launcher()->setTrainer(trainer);
+        next.setProjectFile(projectFile);
+        QVERIFY(next.selectRun(QStringLiteral("run1")));
+        QVERIFY(next.stopButton()->isEnabled());
+        QVERIFY(!next.resumeButton()->isEnabled());
+        next.stopButton()->click();
+        next.stopButton()->click();  // disabled after the first: nothing more is sent
+        QTRY_COMPARE_WITH_TIMEOUT(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1, 60000);
+        QVERIFY(!next.stopButton()->isEnabled());
+        writeText(QDir(run).filePath(QStringLiteral("release")), QByteArray());
+        QTRY_VERIFY_WITH_TIMEOUT(!TrainingLauncher::liveTrainerOf(run).has_value(), 60000);
+        QCOMPARE(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1);
     }
 
     void processOutputHandlesCarriageReturns_data()
@@ -696,6 +776,44 @@ private slots:
         for (const QString& chunk : chunks)
             segstudio::ui::appendProcessOutput(&view, chunk);
         QCOMPARE(view.toPlainText(), shown);
+    }
+
+    // Issue 22: Stop, then close the window choosing "Stop and Save a Checkpoint", with the real
+    // trainer of this build. It must end as a stop does: the last state record says "stopped"
+    // and a checkpoint of where it was is on disk (a second SIGTERM used to kill it mid-step).
+    void realTrainerStopThenCloseEndsStoppedWithItsCheckpoint()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                                                  {"b.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0},
+                                                                  {"c.png", Split::Val, LabelStatus::Labelled, {0, 2}, 1}});
+        TrainingDock dock;
+        dock.launcher()->setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        dock.setProjectFile(QString::fromStdString(project.file().string()));
+        TrainingLauncher::Settings settings;
+        settings.epochs = 100000;  // runs until stopped
+        settings.height = 32;
+        settings.width = 48;
+        settings.batch = 2;
+        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QVERIFY(dock.startTraining(QStringLiteral("stopped"), settings));
+        const QString run = dock.currentRunDirectory();
+        // Training, past its first epoch's checkpoint (so the stop has iterations to lose).
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || QFile::exists(QDir(run).filePath(QStringLiteral("checkpoints/last.pt"))), 300000);
+        QVERIFY2(finished.isEmpty(), qPrintable(dock.logView()->toPlainText()));
+        dock.stopTraining();
+        answer(QStringLiteral("Stop and Save a Checkpoint"));
+        QVERIFY(dock.confirmClose(&dock));
+        QVERIFY(!dock.launcher()->isBusy());
+        const auto records = recordsOf(run);
+        QVERIFY(!records.empty());
+        std::optional<RunState> last;
+        for (const auto& record : records)
+            if (record.kind == MetricsRecord::Kind::State)
+                last = record.state;
+        QVERIFY(last.has_value());
+        QVERIFY2(*last == RunState::Stopped, qPrintable(dock.logView()->toPlainText()));
+        QVERIFY(dock.resumeButton()->isEnabled());
     }
 
     // The real segstudio-train of this build: train a tiny run through the panel, see its

@@ -26,12 +26,16 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QEventLoop>
+#include <QProgressDialog>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+
+#include <csignal>
 
 namespace segstudio::ui {
 
@@ -97,6 +101,8 @@ TrainingDock::TrainingDock(QWidget* parent)
     connect(m_trainButton, &QPushButton::clicked, this, [this] { trainInteractively(m_lastSettings); });
     connect(m_againButton, &QPushButton::clicked, this,
             [this] { trainInteractively(TrainingLauncher::settingsOfRun(currentRunDirectory(), m_lastSettings)); });
+    m_backgroundPoll.setInterval(2000);
+    connect(&m_backgroundPoll, &QTimer::timeout, this, &TrainingDock::updateButtons);
     connect(m_stopButton, &QPushButton::clicked, this, &TrainingDock::stopTraining);
     connect(m_stopAfterEpochButton, &QPushButton::clicked, this, &TrainingDock::stopAfterEpoch);
     connect(m_resumeButton, &QPushButton::clicked, this, &TrainingDock::resumeInteractively);
@@ -383,14 +389,34 @@ bool TrainingDock::resumeTraining(int epochs)
 
 void TrainingDock::stopTraining()
 {
-    if (!m_launcher->isBusy())
+    if (!m_launcher->isBusy()) {
+        stopBackgroundTrainer(SIGTERM);
         return;
+    }
     m_status->setText(tr("Stopping: the trainer saves a checkpoint…"));
     m_launcher->stop();
 }
 
+// A trainer left running by an earlier window (or started from a shell) on the run in view: the
+// same two requests as for our own, by signal. Each is sent once: the trainer honours the first.
+bool TrainingDock::stopBackgroundTrainer(int signal)
+{
+    const auto pid = TrainingLauncher::liveTrainerOf(currentRunDirectory());
+    if (!pid || m_backgroundSignals.value(*pid).contains(signal))
+        return false;
+    if (::kill(pid_t(*pid), signal) != 0)
+        return false;
+    m_backgroundSignals[*pid].insert(signal);
+    m_status->setText(signal == SIGTERM ? tr("Stopping: the trainer saves a checkpoint…")
+                                        : tr("Stopping after this epoch and its validation…"));
+    updateButtons();
+    return true;
+}
+
 bool TrainingDock::stopAfterEpoch()
 {
+    if (!m_launcher->isBusy())
+        return stopBackgroundTrainer(SIGUSR1);
     if (!m_launcher->stopAfterEpoch())
         return false;
     m_status->setText(tr("Stopping after this epoch and its validation…"));
@@ -399,19 +425,50 @@ bool TrainingDock::stopAfterEpoch()
     return true;
 }
 
-bool TrainingDock::confirmStop(QWidget* parent)
+bool TrainingDock::confirmClose(QWidget* parent)
 {
     if (!m_launcher->isBusy())
         return true;
-    const auto answer = QMessageBox::question(
-        parent, tr("Training"),
-        tr("A training is running in %1.\n\nStop it? It saves a checkpoint; Resume in the Training panel "
-           "continues it later.")
-            .arg(m_launcher->runDirectory()),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer != QMessageBox::Yes)
-        return false;
+    if (!m_launcher->isTraining()) {
+        m_launcher->stop();  // packing saves nothing: the next start packs again
+        return true;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Training"),
+                    tr("A training is running in %1.").arg(QDir::toNativeSeparators(m_launcher->runDirectory())),
+                    QMessageBox::NoButton, parent);
+    box.setInformativeText(tr("It can go on without this window: the Training panel shows it again when the project "
+                              "opens. Or it stops now and saves a checkpoint, which Resume continues later."));
+    QPushButton* keep = box.addButton(tr("Keep Training in the Background"), QMessageBox::AcceptRole);
+    QPushButton* stop = box.addButton(tr("Stop and Save a Checkpoint"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(keep);
+    box.exec();
+    if (box.clickedButton() == keep) {
+        m_launcher->keepRunningInBackground();
+        return true;
+    }
+    return box.clickedButton() == stop && stopAndWait(parent);
+}
+
+// Waits, with progress, for the trainer to save its checkpoint and end; the user may leave it
+// running instead. Always true: either way the window may close.
+bool TrainingDock::stopAndWait(QWidget* parent)
+{
     stopTraining();
+    QProgressDialog progress(tr("Stopping the training: the trainer saves a checkpoint…"), tr("Leave It Running"), 0, 0,
+                             parent);
+    progress.setObjectName(QStringLiteral("stoppingProgress"));
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    QEventLoop loop;
+    connect(m_launcher, &TrainingLauncher::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
+    if (m_launcher->isBusy()) {
+        progress.show();
+        loop.exec();
+    }
+    if (m_launcher->isBusy())
+        m_launcher->keepRunningInBackground();
     return true;
 }
 
@@ -424,11 +481,24 @@ void TrainingDock::updateButtons()
     m_trainButton->setEnabled(project && !busy && haveTrainer);
     if (!haveTrainer)
         m_trainButton->setToolTip(tr("segstudio-train was not found next to the application or on PATH"));
-    m_stopButton->setEnabled(busy);
+    // A run trained in the background (its window was closed): followed from its folder, and
+    // Stop / Stop after epoch reach its trainer by signal.
+    const auto background = busy ? std::nullopt : TrainingLauncher::liveTrainerOf(run);
+    const QSet<int> sent = background ? m_backgroundSignals.value(*background) : QSet<int>();
+    if (background && !sent.contains(SIGTERM) && !sent.contains(SIGUSR1))
+        m_status->setText(tr("Training in the background (process %1): Stop and Stop after epoch reach it from here.")
+                              .arg(*background));
+    m_stopButton->setEnabled(busy || (background && !sent.contains(SIGTERM)));
     if (!busy)
         m_stopAfterEpochAsked = false;
-    m_stopAfterEpochButton->setEnabled(busy && !m_stopAfterEpochAsked);
-    m_resumeButton->setEnabled(!busy && haveTrainer && !run.isEmpty() && layoutOf(run).canResume());
+    m_stopAfterEpochButton->setEnabled((busy && !m_stopAfterEpochAsked) || (background && sent.isEmpty()));
+    m_trainButton->setEnabled(m_trainButton->isEnabled() && !background);
+    // Its end shows only as the process going away: look again while one is in view.
+    if (background && !m_backgroundPoll.isActive())
+        m_backgroundPoll.start();
+    else if (!background)
+        m_backgroundPoll.stop();
+    m_resumeButton->setEnabled(!busy && !background && haveTrainer && !run.isEmpty() && layoutOf(run).canResume());
     m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty() &&
                               QFileInfo::exists(QString::fromStdString(layoutOf(run).configFile().string())));
     m_runs->setEnabled(project);

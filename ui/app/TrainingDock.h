@@ -4,6 +4,9 @@
 
 #include "run/RunProgress.h"
 
+#include <QHash>
+#include <QSet>
+#include <QTimer>
 #include <QWidget>
 
 #include <functional>
@@ -63,7 +66,9 @@ public:
     bool stopAfterEpoch();
     // Before the window closes: while a training runs, asks whether to stop it (it saves a
     // checkpoint; the run can be resumed) and stops it on yes. False = the user wants to stay.
-    bool confirmStop(QWidget* parent);
+    // Closing the window while a run trains: keep it training in the background (the default),
+    // or stop it and wait for its checkpoint; false when the user cancels the close.
+    bool confirmClose(QWidget* parent);
 
     TrainingMonitor* monitor() const { return m_monitor; }
     MetricsPlot* plot() const;
@@ -72,6 +77,8 @@ public:
     RunWatcher* watcher() const { return m_watcher; }
     TrainingLauncher* launcher() const { return m_launcher; }
     QPlainTextEdit* logView() const { return m_log; }
+    QPushButton* stopButton() const { return m_stopButton; }
+    QPushButton* resumeButton() const { return m_resumeButton; }
     QFileSystemWatcher* runsWatcher() const { return m_runsWatcher; }
     QLabel* statusLabel() const { return m_status; }
     QProgressBar* packingBar() const { return m_packing; }
@@ -81,6 +88,8 @@ signals:
     void currentRunChanged(const QString& runDir);  // empty = none
 
 private:
+    bool stopAndWait(QWidget* parent);
+    bool stopBackgroundTrainer(int signal);
     void trainInteractively(const TrainingLauncher::Settings& proposed);
     void resumeInteractively();
     void showRun(const QString& dir);
@@ -112,6 +121,8 @@ private:
     TrainingLauncher::Settings m_lastSettings;
     std::function<bool()> m_beforeTraining;
     bool m_stopAfterEpochAsked = false;
+    QHash<qint64, QSet<int>> m_backgroundSignals;
+    QTimer m_backgroundPoll;  // re-checks the buttons while a background trainer is in view  // what each background trainer was sent (once each)
     // What the launcher said when its process ended, for the run it ran: shown while the file
     // does not say the run ended (a trainer that failed before writing, or was killed).
     QString m_outcomeRun;

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSysInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,6 +33,9 @@ TrainingLauncher::TrainingLauncher(QObject* parent) : QObject(parent), m_process
     m_models = builtInModels();
     m_devices.append({QStringLiteral("cpu"), QString(), 0});
     m_process->setProcessChannelMode(QProcess::MergedChannels);
+    // Its own session: a trainer the user keeps running after the window closes gets no hangup
+    // or terminal signal meant for the GUI (the window's own SIGTERM/SIGHUP included).
+    m_process->setChildProcessModifier([] { ::setsid(); });
     connect(m_process, &QProcess::readyRead, this, [this] {
         const QString text = QString::fromLocal8Bit(m_process->readAll());
         remember(text);
@@ -54,13 +58,24 @@ TrainingLauncher::~TrainingLauncher()
             catalog->kill();  // a listing: nothing to save
             catalog->waitForFinished(1000);
         }
-    // Leaving a trainer running after the window closed would be a surprise: ask it to stop (it
-    // checkpoints) and give it a moment before the QProcess destructor kills it.
-    if (m_process->state() != QProcess::NotRunning) {
-        m_process->disconnect(this);
-        m_process->terminate();
+    if (m_process->state() == QProcess::NotRunning)
+        return;
+    m_process->disconnect(this);
+    if (!m_detached && isPacking()) {
+        m_process->kill();  // packing saves nothing and is redone by the next start
         m_process->waitForFinished(5000);
+        return;
     }
+    // A trainer is never killed by the window: it is left running when the user chose so, and
+    // asked to stop (once: a second SIGTERM must not cut its checkpoint short) otherwise. One that
+    // has not ended by then is let go, not killed: QProcess's destructor would send SIGKILL.
+    if (!m_detached) {
+        stop();
+        if (m_process->waitForFinished(kStopWaitMs))
+            return;
+    }
+    m_process->setParent(nullptr);
+    m_process = nullptr;  // deliberately not deleted (see above); the process is in its own session
 }
 
 QList<TrainingLauncher::ModelChoice> TrainingLauncher::builtInModels()
@@ -312,10 +327,44 @@ bool TrainingLauncher::stopAfterEpoch()
 
 void TrainingLauncher::stop()
 {
-    if (!isBusy() || m_process->state() == QProcess::NotRunning)
+    // Idempotent: the trainer is already saving its checkpoint after the first request.
+    if (!isBusy() || m_stopping || m_process->state() == QProcess::NotRunning)
         return;
     m_stopping = true;
     m_process->terminate();
+}
+
+bool TrainingLauncher::isTraining() const
+{
+    return (m_step == Step::Train || m_step == Step::Resume) && m_process->state() != QProcess::NotRunning;
+}
+
+void TrainingLauncher::keepRunningInBackground()
+{
+    if (isTraining())
+        m_detached = true;
+}
+
+std::optional<qint64> TrainingLauncher::liveTrainerOf(const QString& runDir)
+{
+    if (runDir.isEmpty())
+        return std::nullopt;
+    // RunLock's file names its holder: "pid N on HOST since ...". The pid counts only while it
+    // is alive on this host and is a segstudio-train (not a stranger that reused the number).
+    QFile lock(QString::fromStdString(layoutOf(runDir).lockFile().string()));
+    if (!lock.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    static const QRegularExpression holder(QStringLiteral("^pid (\\d+) on (\\S+)"));
+    const QRegularExpressionMatch match = holder.match(QString::fromUtf8(lock.readLine()));
+    if (!match.hasMatch() || match.captured(2) != QSysInfo::machineHostName())
+        return std::nullopt;
+    const qint64 pid = match.captured(1).toLongLong();
+    QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (pid <= 0 || ::kill(pid_t(pid), 0) != 0 || !commandLine.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    if (!commandLine.readAll().contains("segstudio-train"))
+        return std::nullopt;
+    return pid;
 }
 
 void TrainingLauncher::remember(const QString& text)

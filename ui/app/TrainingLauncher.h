@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace segstudio::ui {
 
 // Runs a training in its own process, segstudio-train, as three steps: pack the project's train
@@ -76,8 +78,14 @@ public:
     QString trainer() const { return m_program; }
     bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
     bool resume(const QString& runDir, int epochs = 0);
-    void stop();
+    void stop();  // idempotent: a second request does nothing while the first is honoured
     bool stopAfterEpoch();  // false unless the trainer itself is running
+    bool isTraining() const;  // the trainer step itself (not packing) is running
+    // The window is closing and the user keeps the run: the trainer is left running (it is its
+    // own process, in its own session) and the panel re-attaches to its run folder next time.
+    void keepRunningInBackground();
+    // A segstudio-train that holds the run folder's lock and is alive on this host: its pid.
+    static std::optional<qint64> liveTrainerOf(const QString& runDir);
     bool isBusy() const { return m_step != Step::Idle; }
     QString runDirectory() const { return m_runDir; }
 
@@ -110,6 +118,8 @@ private:
     int m_resumeEpochs = 0;
     Step m_step = Step::Idle;
     bool m_stopping = false;
+    bool m_detached = false;  // keepRunningInBackground(): never stopped or killed by us
+    static constexpr int kStopWaitMs = 30000;
     QString m_stepTail;  // the last output of the running step, for the reason of a failure
     QList<ModelChoice> m_models;
     QList<DeviceChoice> m_devices;  // "cpu" until the engine answers
