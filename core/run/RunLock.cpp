@@ -77,18 +77,16 @@ void RunLock::lockOrThrow()
     const int fd = ::open(m_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         throw FileError(m_file.string(), std::string("cannot create the run folder's lock file (") + std::strerror(errno) + ")");
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        const int error = errno;
-        m_fd = fd;  // read the holder through it, then close it
-        const std::string who = error == EWOULDBLOCK ? holder() : std::string();
+    m_fd = fd;
+    // A file system that cannot flock (an NFS mount without its lock service: ENOLCK) cannot
+    // arbitrate; training there goes on unguarded, as before locks, rather than not at all.
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        const std::string who = holder();
         ::close(fd);
         m_fd = -1;
-        if (error != EWOULDBLOCK)
-            throw FileError(m_file.string(), std::string("cannot lock the run folder (") + std::strerror(error) + ")");
         throw RunLockedError(m_file.string(), "another trainer is using this run folder (" + who +
                                                   "); stop it first, or train into another folder");
     }
-    m_fd = fd;
     writeHolder();
 }
 

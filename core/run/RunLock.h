@@ -15,7 +15,8 @@ namespace segstudio::run {
 // its own launcher, and keeps it should the launcher die first.
 // Requirements: POSIX; the folder exists.
 // Guarantees: never blocks; throws RunLockedError naming the holder when another process holds
-//   the lock, FileError when the lock file cannot be made.
+//   the lock, FileError when the lock file cannot be made. Where the file system has no flock
+//   (ENOLCK on an NFS mount without its lock service) nothing is locked and nothing is refused.
 class RunLock {
 public:
     explicit RunLock(const std::filesystem::path& runDir);
