@@ -28,6 +28,7 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QLabel>
 #include <QPushButton>
 
 #include <csignal>
@@ -755,6 +756,8 @@ private slots:
         writeText(QDir(run).filePath(QStringLiteral("release")), QByteArray());
         QTRY_VERIFY_WITH_TIMEOUT(!TrainingLauncher::liveTrainerOf(run).has_value(), 60000);
         QCOMPARE(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1);
+        // The panel notices the end by itself (no record announces a process going away).
+        QTRY_VERIFY_WITH_TIMEOUT(next.statusLabel()->text().contains(QStringLiteral("has ended")), 60000);
     }
 
     void processOutputHandlesCarriageReturns_data()

@@ -485,6 +485,10 @@ void TrainingDock::updateButtons()
     // Stop / Stop after epoch reach its trainer by signal.
     const auto background = busy ? std::nullopt : TrainingLauncher::liveTrainerOf(run);
     const QSet<int> sent = background ? m_backgroundSignals.value(*background) : QSet<int>();
+    if (!background && !m_backgroundSignals.isEmpty()) {  // the trainer we asked to stop has ended
+        m_backgroundSignals.clear();
+        m_status->setText(tr("The background training has ended; its checkpoint is saved: Resume continues the run."));
+    }
     if (background && !sent.contains(SIGTERM) && !sent.contains(SIGUSR1))
         m_status->setText(tr("Training in the background (process %1): Stop and Stop after epoch reach it from here.")
                               .arg(*background));
