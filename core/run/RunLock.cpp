@@ -47,8 +47,13 @@ RunLock::RunLock(const std::filesystem::path& runDir) : m_file(RunLayout(runDir)
 
 RunLock::~RunLock()
 {
-    if (m_fd >= 0)
-        ::close(m_fd);  // releases the lock once no other process shares this open file
+    if (m_fd < 0)
+        return;
+    // The name goes with the lock, so a reader never takes a finished trainer's pid (perhaps
+    // reused since) for a live one; an adopted lock leaves its launcher's name to the launcher.
+    if (m_named && ::ftruncate(m_fd, 0) != 0) {
+    }
+    ::close(m_fd);  // releases the lock once no other process shares this open file
 }
 
 void RunLock::shareWithChildren()
@@ -88,6 +93,7 @@ void RunLock::lockOrThrow()
                                                   "); stop it first, or train into another folder");
     }
     writeHolder();
+    m_named = true;
 }
 
 void RunLock::writeHolder()

@@ -9,7 +9,7 @@ namespace segstudio::run {
 // names its holder (pid, host, start time) for the message of a trainer that finds it taken.
 // The kernel is the arbiter: two trainers racing get exactly one winner, and a crashed holder's
 // lock goes with its process. The file itself stays (it is never removed, so nobody can lock an
-// unlinked copy of it); only the lock on it matters.
+// unlinked copy of it); only the lock on it matters. Its content is cleared on release.
 // A data-parallel launcher takes the lock and hands its open file to its workers
 // (shareWithChildren()); rank 0's RunLock then adopts that same lock instead of competing with
 // its own launcher, and keeps it should the launcher die first.
@@ -36,6 +36,7 @@ private:
 
     std::filesystem::path m_file;
     int m_fd = -1;
+    bool m_named = false;  // this object wrote the holder's name (it did not adopt the lock)
 };
 
 }  // namespace segstudio::run

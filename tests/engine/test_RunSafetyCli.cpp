@@ -324,6 +324,7 @@ void TestRunSafetyCli::twoResumesRacingOneIsRefusedNamingTheOther()
     ::kill(pid_t(winner->processId()), SIGTERM);
     const QString stopped = finish(winner);
     QVERIFY2(winner->exitCode() == 130, qPrintable(stopped));
+    QCOMPARE(QFileInfo(run + QStringLiteral("/trainer.lock")).size(), 0);  // no name of a trainer gone
     // The first session's records are all still there, in order, and one session followed.
     const auto now = records(run);
     QVERIFY(now.size() > history.size());
