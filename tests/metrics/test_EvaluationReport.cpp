@@ -9,6 +9,10 @@
 #include <filesystem>
 
 #include <cmath>
+#include <csignal>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using segstudio::metrics::EvaluationReport;
 
@@ -107,6 +111,32 @@ private slots:
         } catch (const segstudio::run::FileError& error) {
             QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString((folder / "classes.csv").string()));
         }
+    }
+
+    // A write that fails part way (the file-size limit makes it fail as a full disk does, for
+    // root too): no half report and no empty folder are left behind.
+    void aFailedWriteLeavesNoFolderBehind()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.filePath(QStringLiteral("new/report")).toStdString();
+        const auto report = twoImages();
+        const pid_t child = fork();
+        if (child == 0) {
+            std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead of killing us
+            const rlimit limit{200, 200};
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+            try {
+                segstudio::metrics::writeEvaluationReport(report, folder);
+            } catch (const segstudio::run::FileError&) {
+                _exit(0);
+            }
+            _exit(1);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        QVERIFY(!std::filesystem::exists(folder));
     }
 
     void malformedJsonNamesWhatIsWrong()
