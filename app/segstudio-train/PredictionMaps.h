@@ -18,7 +18,15 @@ inline cv::Mat mapOf(const std::vector<std::uint8_t>& bytes, const cv::Mat& imag
 
 inline data::PredictionCache::Entry entryOf(const engine::Predictor::Prediction& prediction, const cv::Mat& image)
 {
-    return {mapOf(prediction.classes, image), mapOf(prediction.confidence, image), mapOf(prediction.entropy, image)};
+    cv::Mat scores;
+    if (!prediction.scores.empty()) {
+        const int classes = int(prediction.scores.size() / (std::size_t(prediction.scoreHeight) * std::size_t(prediction.scoreWidth)));
+        scores = cv::Mat(prediction.scoreHeight, prediction.scoreWidth, CV_8UC(classes),
+                         const_cast<std::uint8_t*>(prediction.scores.data()))
+                     .clone();
+    }
+    return {mapOf(prediction.classes, image), mapOf(prediction.confidence, image), mapOf(prediction.entropy, image),
+            std::move(scores)};
 }
 
 }  // namespace segstudio::cli

@@ -80,8 +80,15 @@ fs::path PredictionCache::entropyFileIn(const fs::path& folder, const std::strin
     return folder / (stem + "_entropy.png");
 }
 
+fs::path PredictionCache::scoresFileIn(const fs::path& folder, const std::string& stem)
+{
+    return folder / (stem + "_scores.png");
+}
+
 void PredictionCache::writeEntry(const fs::path& folder, const std::string& stem, const Entry& entry, const ClassSchema& schema)
 {
+    if (!entry.scores.empty())
+        writeImageGray(scoresFileIn(folder, stem), entry.scores.reshape(1, entry.scores.rows), run::Durability::Deferred);
     writeImageGray(confidenceFileIn(folder, stem), entry.confidence, run::Durability::Deferred);
     writeImageGray(entropyFileIn(folder, stem), entry.entropy, run::Durability::Deferred);
     writeLabelMap(classesFileIn(folder, stem), entry.classes, schema, run::Durability::Deferred);
@@ -104,8 +111,28 @@ std::optional<PredictionCache::Entry> PredictionCache::load(const std::string& s
 {
     if (!contains(stem) || !isCurrent())
         return std::nullopt;
-    return Entry{readLabelMap(classesFile(stem), schema, imageSize), readImageGray(confidenceFile(stem), imageSize),
-                 readImageGray(entropyFile(stem), imageSize)};
+    return readEntry(m_folder, stem, schema, imageSize);
+}
+
+PredictionCache::Entry PredictionCache::readEntry(const fs::path& folder, const std::string& stem, const ClassSchema& schema,
+                                                  cv::Size imageSize)
+{
+    return Entry{readLabelMap(classesFileIn(folder, stem), schema, imageSize),
+                 readImageGray(confidenceFileIn(folder, stem), imageSize), readImageGray(entropyFileIn(folder, stem), imageSize),
+                 readScores(folder, stem, int(schema.size()))};
+}
+
+cv::Mat PredictionCache::readScores(const fs::path& folder, const std::string& stem, int classes)
+{
+    const fs::path file = scoresFileIn(folder, stem);
+    std::error_code error;
+    if (!fs::exists(file, error))
+        return {};
+    const cv::Mat sideBySide = readImageGray(file);
+    if (classes <= 0 || classes > CV_CN_MAX || sideBySide.cols % classes != 0)
+        throw DataError(file.string(), "is " + std::to_string(sideBySide.cols) + " pixels wide, not a multiple of the " +
+                                           std::to_string(classes) + " classes");
+    return sideBySide.reshape(classes, sideBySide.rows).clone();
 }
 
 }  // namespace segstudio::data

@@ -101,6 +101,27 @@ void copyBytes(const torch::Tensor& values, std::vector<std::uint8_t>& out, std:
     std::memcpy(out.data() + offset, host.data_ptr<std::uint8_t>(), std::size_t(host.numel()));
 }
 
+// The scores of Prediction::scores: the logits at the size the model ran at (shrunk to at most
+// kMaxScorePixels), as quantised negative log-probabilities, pixel by pixel with the classes inside.
+void fillScores(const torch::Tensor& logits, Predictor::Prediction& prediction)
+{
+    torch::Tensor map = logits;
+    std::int64_t height = logits.size(2), width = logits.size(3);
+    if (height * width > Predictor::kMaxScorePixels) {
+        const double shrink = std::sqrt(double(Predictor::kMaxScorePixels) / double(height * width));
+        const std::int64_t toHeight = std::max<std::int64_t>(1, std::int64_t(double(height) * shrink));
+        const std::int64_t toWidth = std::max<std::int64_t>(1, std::int64_t(double(width) * shrink));
+        map = BilinearAxis(width, toWidth).apply(BilinearAxis(height, toHeight).apply(map, 2), 3);
+        height = toHeight;
+        width = toWidth;
+    }
+    const auto quantised = (-torch::log_softmax(map, 1) * double(Predictor::kScoreSteps)).round().clamp(0.0, 255.0);
+    prediction.scores.resize(std::size_t(quantised.numel()));
+    copyBytes(quantised[0].permute({1, 2, 0}).contiguous(), prediction.scores, 0);
+    prediction.scoreHeight = int(height);
+    prediction.scoreWidth = int(width);
+}
+
 // LibTorch reports a failed allocation as a c10::Error with a stack trace of thirty lines; the
 // caller gets one line (and adds the image's name).
 template <typename Work>
@@ -173,6 +194,7 @@ Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, 
             entropySum += entropy.to(torch::kDouble).sum().item<double>();
         }
         prediction.meanEntropy = entropySum / double(pixels);
+        fillScores(scores.logits, prediction);
         return prediction;
     });
 }

@@ -36,7 +36,17 @@ public:
         std::vector<std::uint8_t> confidence;
         std::vector<std::uint8_t> entropy;
         double meanEntropy = 0.0;  // normalised entropy averaged over the image, 0..1
+        // Every class's score, for tools that ask "how likely is class c here" (the smart click):
+        // per pixel and class, -ln(softmax probability) in steps of 1/kScoreSteps nat (255 = 15.9
+        // nats or more), classes interleaved (scores[(y * scoreWidth + x) * classes + c]), at the
+        // size the model ran at, shrunk to at most kMaxScorePixels, so a 12-megapixel image costs
+        // no more than one of the model's own size.
+        std::vector<std::uint8_t> scores;
+        int scoreHeight = 0;
+        int scoreWidth = 0;
     };
+    static constexpr int kScoreSteps = 16;
+    static constexpr std::int64_t kMaxScorePixels = 480 * 640;
     Prediction predictWithConfidence(const std::uint8_t* rgb, int height, int width);
 
     // The most memory the score bands of one image may take (default 64 MiB); smaller in tests,

@@ -18,6 +18,7 @@
 
 #include "editor/ClassesPanel.h"
 #include "editor/GrabCutTool.h"
+#include "editor/SmartClickTool.h"
 #include "editor/SuperpixelTool.h"
 
 #include <QAction>
@@ -423,6 +424,57 @@ private slots:
         const double iou = double(cv::countNonZero(found & object)) / cv::countNonZero(found | object);
         QVERIFY2(iou > 0.9, qPrintable(QString::number(iou)));
         QCOMPARE(cv::countNonZero((editor->document()->labels() != 255) & ~found), 0);  // one class only
+    }
+
+    // Issue 23: the smart click (C) over the model's class scores: a hover preview before the
+    // click, one undo entry per click, Shift+click takes back; GrabCut without scores.
+    void smartClickLabelsTheRegionTheModelWasUnsureOf()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "smartclick");
+        auto* tool = qobject_cast<ui::SmartClickTool*>(editor->canvas()->tool());
+        QVERIFY(tool);
+        QVERIFY(!tool->usesModel());  // no prediction yet: GrabCut
+
+        // The model: road everywhere, unsure (0.55 road, 0.35 car) over the image's red rectangle.
+        const cv::Rect red(cv::Point(10, 10), cv::Point(31, 41));
+        const auto nll = [](double p) { return std::uint8_t(std::lround(-std::log(p) * 16.0)); };
+        cv::Mat scores(64, 64, CV_8UC3, cv::Scalar(nll(0.9), nll(0.05), nll(0.05)));
+        scores(red).setTo(cv::Scalar(nll(0.55), nll(0.35), nll(0.1)));
+        const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
+        QVERIFY(editor->setPrediction(0, classes, confidence, confidence, scores));
+        tool->waitUntilReady();
+        QVERIFY(tool->usesModel());
+
+        editor->toolSettings()->setCurrentClass(1);
+        tool->previewAt({20, 25});
+        QCOMPARE(tool->hoverPreview().bounds, red);
+        QCOMPARE(tool->hoverPreview().area(), std::int64_t(red.area()));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);  // previewed only
+
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf({20, 25}));
+        cv::Mat expected(64, 64, CV_8UC1, cv::Scalar(255));
+        expected(red).setTo(1);
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != expected), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, Qt::ShiftModifier, screenOf({20, 25}));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 2);
+        editor->document()->undoStack()->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != expected), 0);
+        QVERIFY(!tool->session());  // the undo ended the session: its "before" is history now
+
+        // Without class scores the clicks seed GrabCut.
+        editor->document()->undoStack()->undo();
+        QVERIFY(editor->setPrediction(0, classes, confidence, confidence));
+        QVERIFY(!tool->usesModel());
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf({20, 25}));
+        const cv::Mat found = editor->document()->labels() == 1, object = expected == 1;
+        const double iou = double(cv::countNonZero(found & object)) / cv::countNonZero(found | object);
+        QVERIFY2(iou > 0.8, qPrintable(QString::number(iou)));
     }
 
     // GrabCut off the GUI thread: Esc while it runs drops its result; Enter while it runs applies

@@ -30,6 +30,7 @@ private slots:
     void memoryDoesNotGrowWithTheScoreMap();  // first: the process's peak is still low
     void bandsEqualTheWholeImageResize_data();
     void bandsEqualTheWholeImageResize();
+    void scoresAreTheModelsLogProbabilitiesAtItsSize();
 
 private:
     std::string m_checkpoint;
@@ -139,6 +140,29 @@ void TestPredictor::bandsEqualTheWholeImageResize()
     QCOMPARE(confidenceOff, std::size_t(0));
     const auto stillDiffering = std::set<int>(classes.begin(), classes.end());
     QVERIFY2(stillDiffering.size() > 1, "the model predicts one class everywhere: the comparison would prove little");
+}
+
+// The smart click's input: every class's -ln p x 16 at the trained size, whatever the image's.
+void TestPredictor::scoresAreTheModelsLogProbabilitiesAtItsSize()
+{
+    const int height = 60, width = 90;
+    const auto rgb = testImage(height, width);
+    Predictor predictor(m_checkpoint, "cpu", 1);
+    const auto prediction = predictor.predictWithConfidence(rgb.data(), height, width);
+    QCOMPARE(prediction.scoreHeight, kTrainedHeight);
+    QCOMPARE(prediction.scoreWidth, kTrainedWidth);
+    QCOMPARE(prediction.scores.size(), std::size_t(kTrainedHeight * kTrainedWidth * kClasses));
+
+    // Each pixel's scores are a distribution: sum of exp(-q / 16) is 1 to the quantisation.
+    std::size_t off = 0;
+    for (int i = 0; i < kTrainedHeight * kTrainedWidth; ++i) {
+        double sum = 0;
+        for (int c = 0; c < kClasses; ++c)
+            sum += std::exp(-double(prediction.scores[std::size_t(i * kClasses + c)]) / Predictor::kScoreSteps);
+        off += std::abs(sum - 1.0) > 0.05;
+    }
+    QCOMPARE(off, std::size_t(0));
+    QVERIFY(*std::min_element(prediction.scores.begin(), prediction.scores.end()) < 16);  // some class is likely
 }
 
 void TestPredictor::memoryDoesNotGrowWithTheScoreMap()

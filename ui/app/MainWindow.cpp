@@ -193,7 +193,7 @@ void MainWindow::createDocks()
     connect(m_editor, &LabelEditor::imageOpened, m_predictions->service(), &PredictionService::request);
     connect(m_predictions->service(), &PredictionService::predictionReady, this,
             [this](std::size_t index, const data::PredictionCache::Entry& prediction) {
-                m_editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy);
+                m_editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy, prediction.scores);
             });
     // A suspect label opens with the error map on, where the disagreement shows.
     connect(m_predictions, &PredictionsDock::openImageRequested, this, [this](std::size_t index) {

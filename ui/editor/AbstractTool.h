@@ -37,6 +37,7 @@ public:
     // Drawn over the labels with the view transform set: coordinates are image pixels.
     virtual void paintOverlay(QPainter& painter);
     virtual void documentChanged();  // the canvas shows another document (or none)
+    virtual void predictionChanged() {}  // the model's prediction of the image came (or went)
 
 signals:
     void message(const QString& text);

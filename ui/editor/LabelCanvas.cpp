@@ -433,15 +433,17 @@ void LabelCanvas::setOutlineMode(bool outline)
     invalidateOverlay();
 }
 
-void LabelCanvas::setPrediction(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy)
+void LabelCanvas::setPrediction(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores)
 {
     const bool fits = m_document && classes.size() == m_document->size() && confidence.size() == classes.size() &&
                       entropy.size() == classes.size();
     if (fits)
-        m_prediction.setMaps(classes, confidence, entropy);
+        m_prediction.setMaps(classes, confidence, entropy, scores);
     else
         m_prediction.clear();
     m_prediction.setView(m_predictionInstead ? PredictionLayer::View::Classes : m_predictionView);
+    if (m_tool)
+        m_tool->predictionChanged();
     update();
 }
 

@@ -89,7 +89,7 @@ public:
 
     // The model's prediction of this image (class ids, confidence, entropy: CV_8UC1 of the
     // document's size), drawn as the chosen view over the labels; cleared with the document.
-    void setPrediction(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy);
+    void setPrediction(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores = {});
     bool hasPrediction() const { return m_prediction.hasPrediction(); }
     void setPredictionView(PredictionLayer::View view);
     PredictionLayer::View predictionView() const { return m_predictionView; }

@@ -7,6 +7,7 @@
 #include "ClassesPanel.h"
 #include "FillTool.h"
 #include "GrabCutTool.h"
+#include "SmartClickTool.h"
 #include "LabelCanvas.h"
 #include "LabelDocument.h"
 #include "PickerTool.h"
@@ -269,6 +270,7 @@ void LabelEditor::createTools()
     addTool(new FillTool(FillTool::Mode::Wand, s, this), QStringLiteral("wand"), QKeySequence(Qt::Key_W));
     addTool(new SuperpixelTool(s, this), QStringLiteral("superpixel"), QKeySequence(Qt::Key_S));
     addTool(new GrabCutTool(s, this), QStringLiteral("grabcut"), QKeySequence(Qt::Key_G));
+    addTool(new SmartClickTool(s, this), QStringLiteral("smartclick"), QKeySequence(Qt::Key_C));
     addTool(new PickerTool(s, this), QStringLiteral("picker"), QKeySequence(Qt::Key_I));
     m_d->toolActions.first()->trigger();
 }
@@ -819,6 +821,12 @@ PredictionBar* LabelEditor::predictionBar() const { return m_d->predictionBar; }
 
 bool LabelEditor::setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy)
 {
+    return setPrediction(index, classes, confidence, entropy, cv::Mat());
+}
+
+bool LabelEditor::setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy,
+                                const cv::Mat& scores)
+{
     LabelDocument* doc = m_d->document.get();
     if (!doc || m_d->index != index)
         return false;  // a late answer for an image no longer open
@@ -828,7 +836,7 @@ bool LabelEditor::setPrediction(std::size_t index, const cv::Mat& classes, const
                                                               .arg(doc->size().width).arg(doc->size().height));
         return false;
     }
-    m_d->canvas->setPrediction(classes, confidence, entropy);
+    m_d->canvas->setPrediction(classes, confidence, entropy, scores);
     m_d->predictionBar->setPredictionAvailable(m_d->canvas->hasPrediction());
     return m_d->canvas->hasPrediction();
 }

@@ -117,6 +117,9 @@ public:
 
     // The model's prediction of image `index` (class ids, confidence, entropy of its size), for the
     // prediction layers and Accept; false when that image is no longer open or the size differs.
+    // scores: every class's score at the model's size (the smart click works from them), or empty.
+    bool setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy,
+                       const cv::Mat& scores);
     bool setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy);
     // Copies the prediction into the labels as one undoable edit, respecting the locks; the number
     // of changed pixels, -1 without a prediction.

@@ -16,8 +16,9 @@ QRgb PredictionLayer::heatColor(double x)
     return qRgba(channel(r), channel(g), channel(b), 255);
 }
 
-void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy)
+void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores)
 {
+    m_scores = classes.empty() ? cv::Mat() : scores;
     m_classes = classes;
     m_confidence = confidence;
     m_entropy = entropy;

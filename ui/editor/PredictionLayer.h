@@ -25,8 +25,11 @@ public:
     static constexpr QRgb kErrorColor = 0xffff00ffu;  // magenta: no class colour in the presets
 
     // classes, confidence, entropy: CV_8UC1 of the image's size; empty = no prediction.
-    void setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy);
+    // scores: every class's score at the model's size (data::PredictionCache::Entry::scores), or
+    // empty; the smart click tool works from them.
+    void setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores = {});
     void clear() { setMaps({}, {}, {}); }
+    const cv::Mat& scores() const { return m_scores; }
     bool hasPrediction() const { return !m_classes.empty(); }
     const cv::Mat& classes() const { return m_classes; }
     const cv::Mat& confidence() const { return m_confidence; }
@@ -57,6 +60,7 @@ private:
     cv::Mat m_classes;
     cv::Mat m_confidence;
     cv::Mat m_entropy;
+    cv::Mat m_scores;
     const cv::Mat* m_truth = nullptr;
     View m_view = View::Off;
     std::array<QRgb, 256> m_colors{};

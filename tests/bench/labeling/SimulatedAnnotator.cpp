@@ -1,0 +1,276 @@
+#include "SimulatedAnnotator.h"
+
+#include "paint/GrabCutSegmenter.h"
+#include "paint/RegionMask.h"
+#include "paint/WriteGuard.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace segstudio::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The largest 4-connected piece of a mask, as a full-size mask, its bounds and area.
+struct Piece {
+    cv::Mat mask;
+    cv::Rect bounds;
+    std::int64_t area = 0;
+};
+
+Piece largestPiece(const cv::Mat& mask)
+{
+    cv::Mat ids, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(mask, ids, stats, centroids, 4, CV_32S);
+    Piece best;
+    int bestId = 0;
+    for (int id = 1; id < count; ++id) {
+        const std::int64_t area = stats.at<int>(id, cv::CC_STAT_AREA);
+        if (area > best.area) {
+            best.area = area;
+            bestId = id;
+        }
+    }
+    if (bestId == 0)
+        return best;
+    best.mask = ids == bestId;
+    best.bounds = {stats.at<int>(bestId, cv::CC_STAT_LEFT), stats.at<int>(bestId, cv::CC_STAT_TOP),
+                   stats.at<int>(bestId, cv::CC_STAT_WIDTH), stats.at<int>(bestId, cv::CC_STAT_HEIGHT)};
+    return best;
+}
+
+cv::Mat regionToFull(const paint::RegionMask& region, cv::Size size)
+{
+    cv::Mat full(size, CV_8UC1, cv::Scalar(0));
+    if (!region.empty())
+        region.mask.copyTo(full(region.bounds));
+    return full != 0;
+}
+
+double iouOf(const cv::Mat& a, const cv::Mat& b)
+{
+    const double both = cv::countNonZero(a & b), either = cv::countNonZero(a | b);
+    return either > 0 ? both / either : 1.0;
+}
+
+}  // namespace
+
+int SimulatedAnnotator::Trace::actionsTo(double accuracy) const
+{
+    if (startAccuracy >= accuracy)
+        return startActions;
+    for (const Step& step : steps)
+        if (step.accuracy >= accuracy)
+            return step.actions;
+    return -1;
+}
+
+SimulatedAnnotator::SimulatedAnnotator(Mode mode, Options options) : m_mode(mode), m_options(std::move(options)) {}
+
+std::optional<SimulatedAnnotator::Mode> SimulatedAnnotator::modeNamed(const std::string& name)
+{
+    for (Mode mode : {Mode::Superpixel, Mode::Polygon, Mode::Prediction, Mode::Smart, Mode::GrabCut})
+        if (nameOf(mode) == name)
+            return mode;
+    return std::nullopt;
+}
+
+std::string SimulatedAnnotator::nameOf(Mode mode)
+{
+    switch (mode) {
+    case Mode::Superpixel: return "superpixel";
+    case Mode::Polygon: return "polygon";
+    case Mode::Prediction: return "prediction";
+    case Mode::Smart: return "smart";
+    case Mode::GrabCut: return "grabcut";
+    }
+    return {};
+}
+
+double SimulatedAnnotator::pixelAccuracy(const cv::Mat& labels, const cv::Mat& truth)
+{
+    const cv::Mat counted = truth != kVoid;
+    const int total = cv::countNonZero(counted);
+    return total > 0 ? double(cv::countNonZero((labels == truth) & counted)) / total : 1.0;
+}
+
+cv::Point SimulatedAnnotator::farthestInterior(const cv::Mat& mask)
+{
+    cv::Mat padded, distance;
+    cv::copyMakeBorder(mask, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::distanceTransform(padded != 0, distance, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+    cv::Point at;
+    cv::minMaxLoc(distance, nullptr, nullptr, nullptr, &at);
+    return at - cv::Point(1, 1);
+}
+
+std::optional<SimulatedAnnotator::Target> SimulatedAnnotator::nextTarget(const cv::Mat& labels, const cv::Mat& truth)
+{
+    const cv::Mat wrong = (labels != truth) & (truth != kVoid);
+    if (cv::countNonZero(wrong) == 0)
+        return std::nullopt;
+    // Error pixels of one true class form a region: the click's class is then one answer.
+    Target best;
+    for (int c = 0; c < kVoid; ++c) {
+        const cv::Mat ofClass = wrong & (truth == c);
+        if (cv::countNonZero(ofClass) <= best.area)
+            continue;
+        Piece piece = largestPiece(ofClass);
+        if (piece.area > best.area) {
+            best.area = piece.area;
+            best.region = std::move(piece.mask);
+            best.bounds = piece.bounds;
+            best.truthClass = c;
+        }
+    }
+    best.at = farthestInterior(best.region);
+    best.currentLabel = labels.at<std::uint8_t>(best.at);
+    return best;
+}
+
+int SimulatedAnnotator::traceWithPolygon(cv::Mat& labels, const Target& target) const
+{
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(target.region.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+    const auto largest = std::max_element(contours.begin(), contours.end(),
+                                          [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    if (largest == contours.end())
+        return 0;
+    std::vector<cv::Point> vertices;
+    cv::approxPolyDP(*largest, vertices, m_options.polygonTolerance, /*closed=*/true);
+    paint::RegionMask::polygon(labels.size(), vertices).paint(labels, std::uint8_t(target.truthClass), paint::WriteGuard());
+    // A polygon is at least three clicks, however small the region.
+    return std::max(3, int(vertices.size()));
+}
+
+int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& image,
+                            const paint::SuperpixelMap& superpixels, const paint::SmartClickSegmenter& smart,
+                            std::optional<paint::SmartClickSession>& session) const
+{
+    const auto truthClass = std::uint8_t(target.truthClass);
+    const paint::WriteGuard anything;
+    switch (m_mode) {
+    case Mode::Superpixel:
+    case Mode::Prediction: {
+        superpixels.region({superpixels.idAt(target.at)}).paint(labels, truthClass, anything);
+        return 1;
+    }
+    case Mode::Polygon:
+        return traceWithPolygon(labels, target);
+    case Mode::GrabCut: {
+        // The box a person drags around the region, a little outside it.
+        const int margin = std::max(4, std::max(target.bounds.width, target.bounds.height) / 10);
+        const cv::Rect box = cv::Rect(target.bounds.x - margin, target.bounds.y - margin, target.bounds.width + 2 * margin,
+                                      target.bounds.height + 2 * margin) &
+                             cv::Rect({}, labels.size());
+        paint::GrabCutSegmenter::fromRect(image.rgb, box).paint(labels, truthClass, anything);
+        return 1;
+    }
+    case Mode::Smart: {
+        // The session's own excess is taken back with a negative click; anything else is a
+        // positive click of the true class, in the session when it has that class.
+        const bool excess = session && target.currentLabel == session->classId() && !session->region().empty() &&
+                            session->region().bounds.contains(target.at) &&
+                            session->region().mask.at<std::uint8_t>(target.at - session->region().bounds.tl()) != 0;
+        paint::SmartClickSession::Click click{target.at, !excess};
+        if (!excess && (!session || session->classId() != target.truthClass))
+            session.emplace(smart, target.truthClass, labels);
+        session->apply(labels, click, session->regionWith(click), anything);
+        return 1;
+    }
+    }
+    return 0;
+}
+
+SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image) const
+{
+    Trace trace;
+    const bool fromPrediction = m_mode == Mode::Prediction || m_mode == Mode::Smart;
+    cv::Mat labels = fromPrediction ? image.predicted.clone() : cv::Mat(image.truth.size(), CV_8UC1, cv::Scalar(kVoid));
+    trace.startActions = fromPrediction ? 1 : 0;
+    trace.startAccuracy = pixelAccuracy(labels, image.truth);
+
+    const auto prepareStart = Clock::now();
+    paint::SuperpixelMap superpixels;
+    if (m_mode == Mode::Superpixel || m_mode == Mode::Prediction)
+        superpixels = paint::SuperpixelMap::compute(image.rgb, m_options.superpixelSize);
+    paint::SmartClickSegmenter smart;
+    if (m_mode == Mode::Smart)
+        smart = paint::SmartClickSegmenter(image.scores, image.rgb, m_options.smart);
+    trace.prepareMilliseconds = millisecondsSince(prepareStart);
+
+    std::optional<paint::SmartClickSession> session;
+    std::vector<int> budgets = m_options.budgets;
+    std::vector<cv::Mat> atBudget(budgets.size());
+    int actions = trace.startActions;
+    double accuracy = trace.startAccuracy;
+    while (accuracy < m_options.target && actions < m_options.maxActions) {
+        const auto target = nextTarget(labels, image.truth);
+        if (!target)
+            break;
+        const cv::Mat before = labels.clone();
+        const auto start = Clock::now();
+        int used = act(labels, *target, image, superpixels, smart, session);
+        const double milliseconds = millisecondsSince(start);
+        // A person sees what an action did: one that fixes nothing of the region it was aimed at,
+        // or leaves the image no better, is undone and the region traced with the polygon instead
+        // (the action still counts; the smart session ends with that other edit).
+        const double after = pixelAccuracy(labels, image.truth);
+        if (std::getenv("BENCH_ANNOTATOR_STEPS"))
+            std::fprintf(stderr, "    target class %d label %d area %lld at (%d,%d): %.4f -> %.4f\n", target->truthClass,
+                         target->currentLabel, (long long)target->area, target->at.x, target->at.y, accuracy, after);
+        if (after <= accuracy || cv::countNonZero((labels == image.truth) & target->region) == 0) {
+            before.copyTo(labels);
+            used += traceWithPolygon(labels, *target);
+            session.reset();
+        }
+        for (std::size_t b = 0; b < budgets.size(); ++b)
+            if (actions <= budgets[b] && actions + used > budgets[b] && atBudget[b].empty())
+                atBudget[b] = before;
+        actions += used;
+        accuracy = pixelAccuracy(labels, image.truth);
+        trace.steps.push_back({actions, accuracy, milliseconds});
+    }
+    for (std::size_t b = 0; b < budgets.size(); ++b)
+        trace.labelsAtBudgets.emplace_back(budgets[b], atBudget[b].empty() ? labels.clone() : atBudget[b]);
+    trace.finalLabels = labels;
+    return trace;
+}
+
+int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
+                                    int maxClicks, const paint::SmartClickSegmenter* smart)
+{
+    const cv::Size size = object.size();
+    cv::Mat region(size, CV_8UC1, cv::Scalar(0));
+    std::vector<paint::SmartClickSegmenter::Click> clicks;
+    cv::Mat foreground(size, CV_8UC1, cv::Scalar(0)), background(size, CV_8UC1, cv::Scalar(0));
+    for (int n = 1; n <= maxClicks; ++n) {
+        const Piece missed = largestPiece(object & ~region);
+        const Piece excess = largestPiece(region & ~object);
+        const bool positive = missed.area >= excess.area;
+        const cv::Point at = farthestInterior(positive ? missed.mask : excess.mask);
+        if (mode == Mode::Smart) {
+            clicks.push_back({at, positive});
+            region = regionToFull(smart->region(clicks, objectClass), size);
+        } else {
+            cv::circle(positive ? foreground : background, at, 4, cv::Scalar(255), cv::FILLED);
+            region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);
+        }
+        if (iouOf(region, object) >= iou)
+            return n;
+    }
+    return maxClicks + 1;
+}
+
+}  // namespace segstudio::bench

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "paint/SmartClickSegmenter.h"
+#include "paint/SmartClickSession.h"
+#include "paint/SuperpixelMap.h"
+
+#include <opencv2/core.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace segstudio::bench {
+
+// A person labeling a whole image, replayed with the editor's own tool functions (core/paint)
+// against the image's ground truth, by the fixed policy of docs/LABELING.md: at each step, the
+// largest connected error region (pixels of one true class whose label differs; void ignored),
+// clicked at its interior point farthest from its border (the click simulation of Xu et al. 2016
+// and RITM's NoC protocol), with that region's true class. One action = one click, one stroke, one
+// box, one polygon vertex, or accepting the prediction.
+class SimulatedAnnotator {
+public:
+    enum class Mode { Superpixel, Polygon, Prediction, Smart, GrabCut };
+
+    struct Image {
+        cv::Mat rgb;        // CV_8UC3
+        cv::Mat truth;      // CV_8UC1 class ids, kVoid where nothing counts
+        cv::Mat predicted;  // CV_8UC1 class ids (prediction modes)
+        cv::Mat scores;     // CV_8UC(classes) (smart mode), the prediction cache's scores
+    };
+
+    // Where the policy clicks next.
+    struct Target {
+        cv::Point at;
+        int truthClass = 0;
+        int currentLabel = 0;  // what the labels say there now
+        cv::Mat region;        // CV_8UC1 of the image size, 255 inside the error region
+        cv::Rect bounds;
+        std::int64_t area = 0;
+    };
+
+    struct Step {
+        int actions = 0;      // cumulative, after this step
+        double accuracy = 0;  // pixel accuracy after it, void excluded
+        double milliseconds = 0;  // the tool's own time for this step
+    };
+
+    struct Trace {
+        double startAccuracy = 0;
+        int startActions = 0;   // accepting the prediction counts one
+        std::vector<Step> steps;
+        double prepareMilliseconds = 0;  // per-image work before the first action (superpixels, smart features)
+        // The labels after at most 5, 10 and 20 actions (for mIoU at those budgets).
+        std::vector<std::pair<int, cv::Mat>> labelsAtBudgets;
+        cv::Mat finalLabels;
+        // Actions when the accuracy first reached each of 0.90, 0.95, 0.98; -1 when it never did.
+        int actionsTo(double accuracy) const;
+    };
+
+    struct Options {
+        double target = 0.98;
+        int maxActions = 300;
+        int superpixelSize = 24;        // the editor's default
+        double polygonTolerance = 1.5;  // pixels: how closely a person's vertices follow an outline
+        std::vector<int> budgets{5, 10, 20};
+        paint::SmartClickSegmenter::Parameters smart;
+    };
+
+    static constexpr std::uint8_t kVoid = 255;
+
+    SimulatedAnnotator(Mode mode, Options options);
+    static std::optional<Mode> modeNamed(const std::string& name);
+    static std::string nameOf(Mode mode);
+
+    Trace label(const Image& image) const;
+
+    // The policy's next click, or nothing when no error is left.
+    static std::optional<Target> nextTarget(const cv::Mat& labels, const cv::Mat& truth);
+    // The interior point of a mask farthest from its border (the image's edge counts as border).
+    static cv::Point farthestInterior(const cv::Mat& mask);
+    static double pixelAccuracy(const cv::Mat& labels, const cv::Mat& truth);
+
+    // Interactive segmentation of one object (a connected true region): the number of clicks until
+    // the tool's region reaches `iou` with it, at most maxClicks (then maxClicks + 1). Clicks go
+    // to the largest error of region against object, positive on a miss and negative on excess.
+    // Smart: the clicks are the session's; GrabCut: object and background strokes (dots of
+    // radius 4, as the editor's stroke mode takes them).
+    static int clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
+                           int maxClicks, const paint::SmartClickSegmenter* smart);
+
+private:
+    // Applies the mode's tool at the target; returns the actions it took.
+    int act(cv::Mat& labels, const Target& target, const Image& image, const paint::SuperpixelMap& superpixels,
+            const paint::SmartClickSegmenter& smart, std::optional<paint::SmartClickSession>& session) const;
+    int traceWithPolygon(cv::Mat& labels, const Target& target) const;
+
+    Mode m_mode;
+    Options m_options;
+};
+
+}  // namespace segstudio::bench

@@ -1,0 +1,369 @@
+// How many actions a whole image costs with each labeling tool: the simulated annotator of
+// docs/LABELING.md over a dataset in SegNet layout, with the project's model for the prediction
+// and smart modes. Results and commands in docs/BENCHMARKS.md ("Labeling effort").
+//   bench_annotator --dataset ../shared/datasets/camvid --split val --images 20 \
+//       --modes superpixel,prediction,smart,grabcut --checkpoint RUN --json
+#include "SimulatedAnnotator.h"
+
+#include "data/ClassSchema.h"
+#include "data/ImageIO.h"
+#include "data/PredictionCache.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using segstudio::bench::SimulatedAnnotator;
+
+namespace {
+
+struct Arguments {
+    std::string dataset = SEGSTUDIO_CAMVID_DIR;
+    std::string split = "val";
+    int images = 20;
+    std::string modes = "superpixel,polygon,prediction,smart,grabcut";
+    std::string checkpoint;
+    std::string predictions;
+    double target = 0.98;
+    int maxActions = 300;
+    int nocImages = 5;      // images whose objects get the NoC protocol (smart vs grabcut)
+    int largeActions = 10;  // actions timed at 4000x3000 per mode (on the first image)
+    std::string plot;
+    bool json = false;
+    double margin = -1;
+    double smoothness = -1;
+    double reach = -1;
+};
+
+std::vector<std::string> split(const std::string& text)
+{
+    std::vector<std::string> parts;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, ',');)
+        if (!part.empty())
+            parts.push_back(part);
+    return parts;
+}
+
+double percentile(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return -1;
+    std::sort(values.begin(), values.end());
+    const double at = p * double(values.size() - 1);
+    const auto low = std::size_t(at);
+    const auto high = std::min(values.size() - 1, low + 1);
+    return values[low] + (values[high] - values[low]) * (at - double(low));
+}
+
+// mIoU over the classes present in truth or labels, from the images' maps at one budget.
+double meanIoU(const std::vector<cv::Mat>& labels, const std::vector<cv::Mat>& truths, int classes)
+{
+    std::vector<double> intersection(std::size_t(classes), 0), unite(std::size_t(classes), 0);
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const cv::Mat counted = truths[i] != SimulatedAnnotator::kVoid;
+        for (int c = 0; c < classes; ++c) {
+            const cv::Mat inLabels = (labels[i] == c) & counted, inTruth = truths[i] == c;
+            intersection[std::size_t(c)] += cv::countNonZero(inLabels & inTruth);
+            unite[std::size_t(c)] += cv::countNonZero(inLabels | inTruth);
+        }
+    }
+    double sum = 0;
+    int present = 0;
+    for (int c = 0; c < classes; ++c)
+        if (unite[std::size_t(c)] > 0) {
+            sum += intersection[std::size_t(c)] / unite[std::size_t(c)];
+            ++present;
+        }
+    return present ? sum / present : 0;
+}
+
+std::vector<std::string> imageStems(const fs::path& folder, int count)
+{
+    std::vector<std::string> stems;
+    for (const auto& entry : fs::directory_iterator(folder))
+        if (entry.path().extension() == ".png")
+            stems.push_back(entry.path().stem().string());
+    std::sort(stems.begin(), stems.end());
+    if (count > 0 && int(stems.size()) > count)
+        stems.resize(std::size_t(count));
+    return stems;
+}
+
+// The prediction cache the editor would show, made by the same `segstudio-train predict --confidence`.
+void predict(const Arguments& args, const fs::path& images, const std::vector<std::string>& stems, const fs::path& out)
+{
+    std::string command = std::string("\"") + SEGSTUDIO_TRAIN_BINARY + "\" predict --confidence --no-overlay --device cpu -c \"" +
+                          args.checkpoint + "\" -o \"" + out.string() + "\"";
+    int missing = 0;
+    for (const auto& stem : stems)
+        if (!fs::exists(segstudio::data::PredictionCache::scoresFileIn(out, stem))) {
+            command += " \"" + (images / (stem + ".png")).string() + "\"";
+            ++missing;
+        }
+    if (missing == 0)
+        return;
+    std::cerr << "predicting " << missing << " images with " << args.checkpoint << "\n";
+    if (std::system((command + " > /dev/null").c_str()) != 0)
+        throw std::runtime_error("segstudio-train predict failed: " + command);
+}
+
+cv::Mat truthOf(const fs::path& file)
+{
+    cv::Mat truth = cv::imread(file.string(), cv::IMREAD_UNCHANGED);
+    if (truth.empty() || truth.type() != CV_8UC1)
+        throw std::runtime_error(file.string() + ": not an 8-bit class map");
+    truth.setTo(SimulatedAnnotator::kVoid, truth >= 11);
+    return truth;
+}
+
+struct ModeResult {
+    std::vector<double> to90, to95, to98;
+    std::vector<std::vector<cv::Mat>> atBudget;  // per budget, per image
+    std::vector<double> latency, prepare, largeLatency, largePrepare;
+    std::vector<double> noc;
+    std::vector<SimulatedAnnotator::Trace> traces;
+};
+
+// Connected true regions of at least minArea pixels, one class each.
+std::vector<std::pair<cv::Mat, int>> objectsOf(const cv::Mat& truth, int minArea)
+{
+    std::vector<std::pair<cv::Mat, int>> objects;
+    for (int c = 0; c < 11; ++c) {
+        cv::Mat ids, stats, centroids;
+        const int count = cv::connectedComponentsWithStats(truth == c, ids, stats, centroids, 4, CV_32S);
+        for (int id = 1; id < count; ++id)
+            if (stats.at<int>(id, cv::CC_STAT_AREA) >= minArea)
+                objects.emplace_back(ids == id, c);
+    }
+    return objects;
+}
+
+void drawPlot(const std::map<std::string, ModeResult>& results, int maxActions, const std::string& file)
+{
+    const int width = 900, height = 560, left = 70, bottom = 60, top = 30, right = 170;
+    cv::Mat plot(height, width, CV_8UC3, cv::Scalar(255, 255, 255));
+    const auto px = [&](double actions) { return left + int(std::log1p(actions) / std::log1p(maxActions) * (width - left - right)); };
+    const auto py = [&](double accuracy) { return height - bottom - int((accuracy - 0.5) / 0.5 * (height - top - bottom)); };
+    cv::rectangle(plot, {left, top}, {width - right, height - bottom}, cv::Scalar(0, 0, 0), 1);
+    for (double a : {0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0}) {
+        cv::line(plot, {left, py(a)}, {width - right, py(a)}, cv::Scalar(220, 220, 220), 1);
+        cv::putText(plot, cv::format("%.2f", a), {8, py(a) + 5}, cv::FONT_HERSHEY_SIMPLEX, 0.45, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+    }
+    for (int n : {1, 2, 5, 10, 20, 50, 100, 300}) {
+        if (n > maxActions)
+            continue;
+        cv::line(plot, {px(n), top}, {px(n), height - bottom}, cv::Scalar(235, 235, 235), 1);
+        cv::putText(plot, std::to_string(n), {px(n) - 8, height - bottom + 20}, cv::FONT_HERSHEY_SIMPLEX, 0.45,
+                    cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+    }
+    cv::putText(plot, "actions (log scale)", {width / 2 - 110, height - 15}, cv::FONT_HERSHEY_SIMPLEX, 0.55, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+    cv::putText(plot, "median pixel accuracy over the images", {left, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.55, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+    const std::vector<cv::Scalar> colours{{200, 80, 0}, {0, 140, 0}, {0, 0, 200}, {160, 0, 160}, {0, 160, 200}};
+    int legend = 0;
+    for (const auto& [name, result] : results) {
+        const cv::Scalar colour = colours[std::size_t(legend) % colours.size()];
+        std::vector<cv::Point> curve;
+        for (int n = 0; n <= maxActions; ++n) {
+            std::vector<double> accuracies;
+            for (const auto& trace : result.traces) {
+                double accuracy = trace.startActions <= n ? trace.startAccuracy : 0.0;
+                for (const auto& step : trace.steps)
+                    if (step.actions <= n)
+                        accuracy = step.accuracy;
+                accuracies.push_back(accuracy);
+            }
+            const double median = percentile(accuracies, 0.5);
+            if (median >= 0.5)
+                curve.emplace_back(px(n), py(std::min(1.0, median)));
+        }
+        cv::polylines(plot, curve, false, colour, 2, cv::LINE_AA);
+        cv::line(plot, {width - right + 15, top + 20 + 25 * legend}, {width - right + 45, top + 20 + 25 * legend}, colour, 2);
+        cv::putText(plot, name, {width - right + 52, top + 25 + 25 * legend}, cv::FONT_HERSHEY_SIMPLEX, 0.5, cv::Scalar(0, 0, 0), 1, cv::LINE_AA);
+        ++legend;
+    }
+    cv::imwrite(file, plot);
+}
+
+nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, const std::vector<int>& budgets)
+{
+    nlohmann::json out;
+    out["median_actions_90"] = percentile(r.to90, 0.5);
+    out["p90_actions_90"] = percentile(r.to90, 0.9);
+    out["median_actions_95"] = percentile(r.to95, 0.5);
+    out["p90_actions_95"] = percentile(r.to95, 0.9);
+    out["median_actions_98"] = percentile(r.to98, 0.5);
+    out["p90_actions_98"] = percentile(r.to98, 0.9);
+    for (std::size_t b = 0; b < budgets.size(); ++b)
+        out["miou_after_" + std::to_string(budgets[b])] = meanIoU(r.atBudget[b], truths, 11);
+    out["latency_ms_median"] = percentile(r.latency, 0.5);
+    out["latency_ms_max"] = r.latency.empty() ? -1 : *std::max_element(r.latency.begin(), r.latency.end());
+    out["prepare_ms_median"] = percentile(r.prepare, 0.5);
+    if (!r.largeLatency.empty()) {
+        out["latency_4000x3000_ms_median"] = percentile(r.largeLatency, 0.5);
+        out["latency_4000x3000_ms_max"] = *std::max_element(r.largeLatency.begin(), r.largeLatency.end());
+        out["prepare_4000x3000_ms"] = r.largePrepare.front();
+    }
+    if (!r.noc.empty()) {
+        out["noc90_objects"] = r.noc.size();
+        out["noc90_median"] = percentile(r.noc, 0.5);
+        out["noc90_mean"] = std::accumulate(r.noc.begin(), r.noc.end(), 0.0) / double(r.noc.size());
+    }
+    out["images"] = r.to90.size();
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Arguments args;
+    CLI::App app("Simulated annotator: actions per image with each labeling tool (docs/LABELING.md)");
+    app.add_option("--dataset", args.dataset, "dataset in SegNet layout")->capture_default_str();
+    app.add_option("--split", args.split, "split folder (val, train, test)")->capture_default_str();
+    app.add_option("--images", args.images, "the first N images of the split (sorted by name)")->capture_default_str();
+    app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut")->capture_default_str();
+    app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
+    app.add_option("--predictions", args.predictions, "prediction cache folder (default: <run>/annotator-predictions)");
+    app.add_option("--target", args.target, "stop at this pixel accuracy")->capture_default_str();
+    app.add_option("--max-actions", args.maxActions, "give up after this many actions")->capture_default_str();
+    app.add_option("--noc-images", args.nocImages, "images whose objects (>= 400 px) get the NoC protocol")->capture_default_str();
+    app.add_option("--large-actions", args.largeActions, "actions timed on the first image at 4000x3000 (0: none)")->capture_default_str();
+    app.add_option("--plot", args.plot, "write the actions-vs-accuracy plot (PNG) here");
+    app.add_option("--margin", args.margin, "smart click: nats a clicked pixel is moved past the threshold");
+    app.add_option("--smoothness", args.smoothness, "smart click: Potts weight in nats");
+    app.add_option("--reach", args.reach, "smart click: how far a click's shift carries (pixels at the model's size, 0: all the way)");
+    app.add_flag("--json", args.json, "print the results as JSON");
+    CLI11_PARSE(app, argc, argv);
+
+    const fs::path imagesDir = fs::path(args.dataset) / args.split, truthDir = fs::path(args.dataset) / (args.split + "annot");
+    if (!fs::is_directory(imagesDir) || !fs::is_directory(truthDir)) {
+        std::cerr << "bench_annotator: " << args.dataset << " has no " << args.split << "/ and " << args.split << "annot/\n";
+        return 2;
+    }
+    std::vector<SimulatedAnnotator::Mode> modes;
+    for (const auto& name : split(args.modes)) {
+        const auto mode = SimulatedAnnotator::modeNamed(name);
+        if (!mode) {
+            std::cerr << "bench_annotator: unknown mode " << name << "\n";
+            return 2;
+        }
+        modes.push_back(*mode);
+    }
+    const bool needsModel = std::any_of(modes.begin(), modes.end(), [](auto m) {
+        return m == SimulatedAnnotator::Mode::Prediction || m == SimulatedAnnotator::Mode::Smart;
+    });
+    if (needsModel && args.checkpoint.empty()) {
+        std::cerr << "bench_annotator: the prediction and smart modes need --checkpoint\n";
+        return 2;
+    }
+    const auto stems = imageStems(imagesDir, args.images);
+    const fs::path cache = args.predictions.empty() ? fs::path(args.checkpoint) / "annotator-predictions" : fs::path(args.predictions);
+    if (needsModel)
+        predict(args, imagesDir, stems, cache);
+
+    SimulatedAnnotator::Options options;
+    options.target = args.target;
+    options.maxActions = args.maxActions;
+    if (args.margin >= 0)
+        options.smart.margin = args.margin;
+    if (args.smoothness >= 0)
+        options.smart.smoothness = args.smoothness;
+    if (args.reach >= 0)
+        options.smart.reach = args.reach;
+    const auto schema = segstudio::data::ClassSchema::camVid();
+
+    std::vector<SimulatedAnnotator::Image> images;
+    std::vector<cv::Mat> truths;
+    for (const auto& stem : stems) {
+        SimulatedAnnotator::Image image;
+        image.rgb = segstudio::data::readImageRgb(imagesDir / (stem + ".png"));
+        image.truth = truthOf(truthDir / (stem + ".png"));
+        if (needsModel) {
+            auto entry = segstudio::data::PredictionCache::readEntry(cache, stem, schema, image.rgb.size());
+            image.predicted = entry.classes;
+            image.scores = entry.scores;
+        }
+        truths.push_back(image.truth);
+        images.push_back(std::move(image));
+    }
+
+    std::map<std::string, ModeResult> results;
+    for (const auto mode : modes) {
+        const auto name = SimulatedAnnotator::nameOf(mode);
+        const SimulatedAnnotator annotator(mode, options);
+        ModeResult& r = results[name];
+        r.atBudget.resize(options.budgets.size());
+        const auto censored = [&](int n) { return double(n < 0 ? args.maxActions + 1 : n); };
+        for (std::size_t i = 0; i < images.size(); ++i) {
+            auto trace = annotator.label(images[i]);
+            r.to90.push_back(censored(trace.actionsTo(0.90)));
+            r.to95.push_back(censored(trace.actionsTo(0.95)));
+            r.to98.push_back(censored(trace.actionsTo(0.98)));
+            for (std::size_t b = 0; b < options.budgets.size(); ++b)
+                r.atBudget[b].push_back(trace.labelsAtBudgets[b].second);
+            for (const auto& step : trace.steps)
+                r.latency.push_back(step.milliseconds);
+            r.prepare.push_back(trace.prepareMilliseconds);
+            if (std::getenv("BENCH_ANNOTATOR_STEPS"))
+                for (const auto& step : trace.steps)
+                    std::cerr << "  " << step.actions << " " << step.accuracy << "\n";
+            std::cerr << name << " " << stems[i] << ": start " << trace.startAccuracy << ", 95 % after "
+                      << trace.actionsTo(0.95) << " actions, " << trace.steps.size() << " steps\n";
+            r.traces.push_back(std::move(trace));
+        }
+        const bool interactive = mode == SimulatedAnnotator::Mode::Smart || mode == SimulatedAnnotator::Mode::GrabCut;
+        for (int i = 0; interactive && i < std::min<int>(args.nocImages, int(images.size())); ++i) {
+            const auto& image = images[std::size_t(i)];
+            segstudio::paint::SmartClickSegmenter smart;
+            if (mode == SimulatedAnnotator::Mode::Smart)
+                smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
+            for (const auto& [object, objectClass] : objectsOf(image.truth, 400))
+                r.noc.push_back(SimulatedAnnotator::clicksToIoU(mode, image, object, objectClass, 0.90, 20, &smart));
+        }
+        if (args.largeActions > 0 && !images.empty()) {
+            // The first image at 4000x3000 (scores stay at the model's size, as the cache keeps them).
+            SimulatedAnnotator::Image large = images.front();
+            cv::resize(large.rgb, large.rgb, {4000, 3000}, 0, 0, cv::INTER_LINEAR);
+            cv::resize(large.truth, large.truth, {4000, 3000}, 0, 0, cv::INTER_NEAREST);
+            if (!large.predicted.empty())
+                cv::resize(large.predicted, large.predicted, {4000, 3000}, 0, 0, cv::INTER_NEAREST);
+            auto largeOptions = options;
+            largeOptions.maxActions = args.largeActions + (needsModel ? 1 : 0);
+            largeOptions.target = 1.01;
+            const auto trace = SimulatedAnnotator(mode, largeOptions).label(large);
+            for (const auto& step : trace.steps)
+                r.largeLatency.push_back(step.milliseconds);
+            r.largePrepare.push_back(trace.prepareMilliseconds);
+        }
+    }
+
+    nlohmann::json out;
+    out["dataset"] = args.dataset;
+    out["split"] = args.split;
+    out["images"] = images.size();
+    out["checkpoint"] = args.checkpoint;
+    out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness}, {"reach", options.smart.reach}};
+    for (const auto& [name, r] : results)
+        out["modes"][name] = summary(r, truths, options.budgets);
+    if (!args.plot.empty())
+        drawPlot(results, args.maxActions, args.plot);
+    if (args.json) {
+        std::cout << out.dump(2) << "\n";
+    } else {
+        for (const auto& [name, r] : out["modes"].items())
+            std::cout << name << ": " << r.dump() << "\n";
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+#include "SmartClickScene.h"
+
+#include "SimulatedAnnotator.h"
+
+#include <QtTest>
+
+using segstudio::bench::SimulatedAnnotator;
+
+// The simulated annotator's policy (docs/LABELING.md) pinned on scenes whose answer is known by
+// hand: where it clicks, in what order, and how many actions a whole image costs.
+class TestSimulatedAnnotator : public QObject {
+    Q_OBJECT
+
+private slots:
+    void clicksTheCentreOfARegion()
+    {
+        cv::Mat mask(60, 80, CV_8UC1, cv::Scalar(0));
+        mask(cv::Rect(10, 20, 21, 21)).setTo(255);
+        QCOMPARE(SimulatedAnnotator::farthestInterior(mask), cv::Point(20, 30));
+        // The image's edge is a border too: a region filling the image is clicked in its middle.
+        const cv::Mat whole(31, 31, CV_8UC1, cv::Scalar(255));
+        QCOMPARE(SimulatedAnnotator::farthestInterior(whole), cv::Point(15, 15));
+    }
+
+    void largestErrorRegionFirstWithItsTrueClass()
+    {
+        const SmartClickScene scene;
+        const auto first = SimulatedAnnotator::nextTarget(scene.predicted, scene.truth);
+        QVERIFY(first);
+        QCOMPARE(first->truthClass, SmartClickScene::kPavement);
+        QCOMPARE(first->currentLabel, SmartClickScene::kRoad);
+        QCOMPARE(first->bounds, SmartClickScene::kPavementRect);
+        QCOMPARE(first->area, std::int64_t(SmartClickScene::kPavementRect.area()));
+        QVERIFY(!SimulatedAnnotator::nextTarget(scene.truth, scene.truth));
+        // Void pixels never count as errors.
+        cv::Mat truth = scene.truth.clone();
+        truth(SmartClickScene::kPavementRect).setTo(SimulatedAnnotator::kVoid);
+        QCOMPARE(SimulatedAnnotator::nextTarget(scene.predicted, truth)->truthClass, SmartClickScene::kCar);
+    }
+
+    void polygonsTraceBackgroundThenEachRectangle()
+    {
+        // From an empty map: the road's outline is the image's (4 vertices), then the two patches
+        // (4 each), largest first: 12 actions, and the accuracy after each step is known.
+        const SmartClickScene scene;
+        SimulatedAnnotator::Options options;
+        options.target = 1.0;
+        const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Polygon, options).label({scene.rgb, scene.truth, {}, {}});
+        QCOMPARE(trace.startAccuracy, 0.0);
+        QCOMPARE(int(trace.steps.size()), 3);
+        const double total = scene.truth.total();
+        QCOMPARE(trace.steps[0].actions, 4);
+        QCOMPARE(trace.steps[0].accuracy, (total - SmartClickScene::kPavementRect.area() - SmartClickScene::kCarRect.area()) / total);
+        QCOMPARE(trace.steps[1].actions, 8);
+        QCOMPARE(trace.steps[1].accuracy, (total - SmartClickScene::kCarRect.area()) / total);
+        QCOMPARE(trace.steps[2].actions, 12);
+        QCOMPARE(trace.steps[2].accuracy, 1.0);
+        QCOMPARE(trace.actionsTo(0.95), 8);
+    }
+
+    void smartClicksFixEachPatchWithOneClick()
+    {
+        // Accept the prediction (all road: one action), then one smart click per patch.
+        const SmartClickScene scene;
+        SimulatedAnnotator::Options options;
+        options.target = 1.0;
+        const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Smart, options)
+                               .label({scene.rgb, scene.truth, scene.predicted, scene.scores});
+        QCOMPARE(trace.startActions, 1);
+        QCOMPARE(int(trace.steps.size()), 2);
+        QCOMPARE(trace.steps[1].actions, 3);
+        QCOMPARE(trace.steps[1].accuracy, 1.0);
+        QCOMPARE(cv::countNonZero(trace.finalLabels != scene.truth), 0);
+    }
+
+    void aToolThatFixesNothingGivesWayToThePolygon()
+    {
+        // The prediction mode's superpixels on a flat image: 24-pixel superpixels cut across the
+        // patches, so each click fixes part of a region; the trace must still end exact, and
+        // every step must change the accuracy (no click repeated in vain).
+        const SmartClickScene scene;
+        SimulatedAnnotator::Options options;
+        options.target = 1.0;
+        const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Prediction, options)
+                               .label({scene.rgb, scene.truth, scene.predicted, {}});
+        QVERIFY(!trace.steps.empty());
+        QCOMPARE(trace.steps.back().accuracy, 1.0);
+        double last = trace.startAccuracy;
+        for (const auto& step : trace.steps) {
+            QVERIFY(step.accuracy > last);
+            last = step.accuracy;
+        }
+    }
+
+    void objectClicksCountUntilTheIoU()
+    {
+        const SmartClickScene scene;
+        const segstudio::paint::SmartClickSegmenter smart(scene.scores, scene.rgb);
+        cv::Mat object(scene.truth.size(), CV_8UC1, cv::Scalar(0));
+        object(SmartClickScene::kCarRect).setTo(255);
+        const SimulatedAnnotator::Image image{scene.rgb, scene.truth, scene.predicted, scene.scores};
+        QCOMPARE(SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart), 1);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulatedAnnotator)
+#include "test_SimulatedAnnotator.moc"

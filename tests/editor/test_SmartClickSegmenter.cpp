@@ -1,0 +1,147 @@
+#include "SmartClickScene.h"
+
+#include "paint/SmartClickSegmenter.h"
+#include "paint/SmartClickSession.h"
+#include "paint/WriteGuard.h"
+
+#include "data/LabelClass.h"
+
+#include <QtTest>
+
+using segstudio::paint::RegionMask;
+using segstudio::paint::SmartClickSegmenter;
+using segstudio::paint::SmartClickSession;
+using segstudio::paint::WriteGuard;
+namespace data = segstudio::data;
+
+// The smart click on a scene whose answer is known: the model's scores say "road, but unsure"
+// over two patches, so a click of the patch's class must take that patch and nothing of the road
+// the model is sure of; negative clicks, scaled scores, the session's undo-by-replay and the locks.
+class TestSmartClickSegmenter : public QObject {
+    Q_OBJECT
+
+private:
+    static cv::Mat full(const RegionMask& region, cv::Size size)
+    {
+        cv::Mat mask(size, CV_8UC1, cv::Scalar(0));
+        if (!region.empty())
+            region.mask.copyTo(mask(region.bounds));
+        return mask != 0;
+    }
+
+    static double iou(const RegionMask& region, const cv::Rect& rect, cv::Size size)
+    {
+        cv::Mat truth(size, CV_8UC1, cv::Scalar(0));
+        truth(rect).setTo(255);
+        const cv::Mat mask = full(region, size);
+        return double(cv::countNonZero(mask & truth)) / cv::countNonZero(mask | truth);
+    }
+
+private slots:
+    void aClickTakesTheUnsurePatchOfItsClass()
+    {
+        const SmartClickScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        const RegionMask region = segmenter.region({{cv::Point(60, 40), true}}, SmartClickScene::kPavement);
+        QCOMPARE(region.bounds, SmartClickScene::kPavementRect);
+        QCOMPARE(region.area(), std::int64_t(SmartClickScene::kPavementRect.area()));
+        // The car patch is unsure too, but not connected to the click.
+        QVERIFY(!region.bounds.contains(cv::Point(130, 80)));
+    }
+
+    void likelyClassIsTheModelsArgmax()
+    {
+        const SmartClickScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        QCOMPARE(segmenter.likelyClassAt({60, 40}), SmartClickScene::kRoad);
+        QCOMPARE(segmenter.likelyClassAt({5, 5}), SmartClickScene::kRoad);
+        QCOMPARE(segmenter.likelyClassAt({-1, 5}), -1);
+    }
+
+    void noPositiveClickNoRegion()
+    {
+        const SmartClickScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        QVERIFY(segmenter.region({}, SmartClickScene::kPavement).empty());
+        QVERIFY(segmenter.region({{cv::Point(60, 40), false}}, SmartClickScene::kPavement).empty());
+        QVERIFY(segmenter.region({{cv::Point(60, 40), true}}, SmartClickScene::kClasses).empty());
+        QVERIFY(segmenter.region({{cv::Point(500, 40), true}}, SmartClickScene::kPavement).empty());
+    }
+
+    void aNegativeClickCutsTheRegionAndIsNeverInIt()
+    {
+        const SmartClickScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        const cv::Point inside(60, 40), excluded(85, 40);
+        const RegionMask before = segmenter.region({{inside, true}}, SmartClickScene::kPavement);
+        const RegionMask after = segmenter.region({{inside, true}, {excluded, false}}, SmartClickScene::kPavement);
+        QVERIFY(full(before, scene.rgb.size()).at<std::uint8_t>(excluded) != 0);
+        const cv::Mat afterMask = full(after, scene.rgb.size());
+        QCOMPARE(int(afterMask.at<std::uint8_t>(excluded)), 0);
+        QVERIFY(afterMask.at<std::uint8_t>(inside) != 0);
+        QVERIFY(after.area() < before.area());
+    }
+
+    void scoresAtAQuarterOfTheImageStillFindThePatch()
+    {
+        const SmartClickScene scene(0.5);
+        QCOMPARE(scene.scores.cols, SmartClickScene::kSize.width / 2);
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        const RegionMask region = segmenter.region({{cv::Point(60, 40), true}}, SmartClickScene::kPavement);
+        const double overlap = iou(region, SmartClickScene::kPavementRect, scene.rgb.size());
+        QVERIFY2(overlap > 0.93, qPrintable(QString::number(overlap)));
+        QVERIFY(cv::Rect({}, scene.rgb.size()).contains(region.bounds.br() - cv::Point(1, 1)));
+    }
+
+    void aSessionTakesBackExactlyWhatItTook()
+    {
+        const SmartClickScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        cv::Mat labels = scene.predicted.clone();
+        labels(cv::Rect(40, 30, 5, 5)).setTo(7);  // something the user labelled before
+        const cv::Mat original = labels.clone();
+        SmartClickSession session(segmenter, SmartClickScene::kPavement, labels);
+        const SmartClickSession::Click click{{60, 40}, true};
+        const std::int64_t changed = session.apply(labels, click, session.regionWith(click), WriteGuard());
+        // The region stays within the label clicked (road): the user's 5x5 patch keeps its class.
+        QCOMPARE(changed, std::int64_t(SmartClickScene::kPavementRect.area() - 25));
+        QCOMPARE(cv::countNonZero(labels(SmartClickScene::kPavementRect) != SmartClickScene::kPavement), 25);
+        // A negative click on the same pixel ends the region: the map is as before, byte for byte.
+        const SmartClickSession::Click undo{{60, 40}, false};
+        session.apply(labels, undo, session.regionWith(undo), WriteGuard());
+        QCOMPARE(cv::countNonZero(labels != original), 0);
+        QCOMPARE(int(session.clicks().size()), 2);
+    }
+
+    void aSessionRespectsTheLocks()
+    {
+        const SmartClickScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        cv::Mat labels = scene.predicted.clone();
+        labels(cv::Rect(40, 30, 5, 5)).setTo(data::kUnlabelled);
+        const cv::Mat original = labels.clone();
+        WriteGuard onlyUnlabelled;
+        onlyUnlabelled.setOnlyUnlabelled(true);
+        // Clicked on road with "only unlabelled pixels" on: nothing may change.
+        SmartClickSession onRoad(segmenter, SmartClickScene::kPavement, labels);
+        const SmartClickSession::Click click{{60, 40}, true};
+        QCOMPARE(onRoad.apply(labels, click, onRoad.regionWith(click), onlyUnlabelled), std::int64_t(0));
+        QCOMPARE(cv::countNonZero(labels != original), 0);
+        // Clicked on the unlabelled patch: it is taken, and nothing of the road around it.
+        SmartClickSession onPatch(segmenter, SmartClickScene::kPavement, labels);
+        const SmartClickSession::Click inPatch{{42, 32}, true};
+        QCOMPARE(onPatch.apply(labels, inPatch, onPatch.regionWith(inPatch), onlyUnlabelled), std::int64_t(25));
+        QCOMPARE(cv::countNonZero(labels(cv::Rect(40, 30, 5, 5)) != SmartClickScene::kPavement), 0);
+        // A protected class keeps its pixels even when clicked.
+        WriteGuard protectRoad;
+        protectRoad.setProtected(SmartClickScene::kRoad, true);
+        const cv::Mat now = labels.clone();
+        SmartClickSession locked(segmenter, SmartClickScene::kPavement, labels);
+        const SmartClickSession::Click onRoadAgain{{70, 50}, true};
+        QCOMPARE(locked.apply(labels, onRoadAgain, locked.regionWith(onRoadAgain), protectRoad), std::int64_t(0));
+        QCOMPARE(cv::countNonZero(labels != now), 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSmartClickSegmenter)
+#include "test_SmartClickSegmenter.moc"
