@@ -1,4 +1,5 @@
 #include "GrabCutTool.h"
+#include "MaskTint.h"
 #include "document/WorkerPool.h"
 
 #include "LabelCanvas.h"
@@ -128,7 +129,7 @@ void GrabCutTool::startSegmentation(std::function<paint::RegionMask()> job, cons
     // A job still running finishes on its own; its result is stale and dropped.
     m_job.setFuture(QtConcurrent::run(document::workerPool(), [job = std::move(job), scale = canvas()->scale()] {
         Found found{job(), {}, {}, 0};
-        found.tint = tintOf(found.region.mask, kPreviewColour);
+        found.tint = maskTint(found.region.mask, kPreviewColour);
         found.smallTint = LabelCanvas::previewOverlay(found.tint, scale);
         found.smallScale = found.smallTint.isNull() ? 0 : scale;
         return found;
@@ -256,24 +257,10 @@ void GrabCutTool::discard()
     requestRepaint();
 }
 
-QImage GrabCutTool::tintOf(const cv::Mat& mask, QRgb colour)
-{
-    if (mask.empty())
-        return {};
-    QImage image(mask.cols, mask.rows, QImage::Format_ARGB32_Premultiplied);
-    for (int y = 0; y < mask.rows; ++y) {
-        auto* out = reinterpret_cast<QRgb*>(image.scanLine(y));
-        const auto* in = mask.ptr<std::uint8_t>(y);
-        for (int x = 0; x < mask.cols; ++x)
-            out[x] = in[x] ? colour : qRgba(0, 0, 0, 0);
-    }
-    return image;
-}
-
 void GrabCutTool::paintMask(QPainter& painter, const cv::Mat& mask, const cv::Point& at, QRgb colour)
 {
     if (!mask.empty())
-        painter.drawImage(QPointF(at.x, at.y), tintOf(mask, colour));
+        painter.drawImage(QPointF(at.x, at.y), maskTint(mask, colour));
 }
 
 void GrabCutTool::paintOverlay(QPainter& painter)

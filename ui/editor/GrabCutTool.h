@@ -52,7 +52,6 @@ private:
     void reportResult(const QString& failure);
     void startSegmentation(std::function<paint::RegionMask()> job, const QString& failure);
     void segmentationFinished();
-    static QImage tintOf(const cv::Mat& mask, QRgb colour);
     static void paintMask(QPainter& painter, const cv::Mat& mask, const cv::Point& at, QRgb colour);
 
     QPoint m_start;

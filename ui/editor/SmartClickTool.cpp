@@ -4,6 +4,7 @@
 
 #include "LabelCanvas.h"
 #include "LabelDocument.h"
+#include "MaskTint.h"
 #include "ToolSettings.h"
 
 #include "paint/GrabCutSegmenter.h"
@@ -250,14 +251,7 @@ void SmartClickTool::updateHover()
         m_hover = regionFor(m_hoverPixel, m_hoverModifiers);
         if (!m_hover.empty()) {
             const QRgb colour = canvas()->overlayStyle().colors[std::size_t(std::clamp(classFor(m_hoverPixel, m_hoverModifiers), 0, 255))];
-            const QRgb tint = qPremultiply(qRgba(qRed(colour), qGreen(colour), qBlue(colour), 150));
-            m_hoverTint = QImage(m_hover.bounds.width, m_hover.bounds.height, QImage::Format_ARGB32_Premultiplied);
-            for (int y = 0; y < m_hover.mask.rows; ++y) {
-                auto* out = reinterpret_cast<QRgb*>(m_hoverTint.scanLine(y));
-                const auto* in = m_hover.mask.ptr<std::uint8_t>(y);
-                for (int x = 0; x < m_hover.mask.cols; ++x)
-                    out[x] = in[x] ? tint : qRgba(0, 0, 0, 0);
-            }
+            m_hoverTint = maskTint(m_hover.mask, qPremultiply(qRgba(qRed(colour), qGreen(colour), qBlue(colour), 150)));
         }
     }
     requestRepaint();

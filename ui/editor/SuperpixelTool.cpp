@@ -6,6 +6,7 @@
 #include "metrics/Boundary.h"
 
 #include "LabelCanvas.h"
+#include "MaskTint.h"
 #include "LabelDocument.h"
 #include "ToolSettings.h"
 
@@ -175,14 +176,7 @@ void SuperpixelTool::paintOverlay(QPainter& painter)
         return;
     // Outline the superpixel under the cursor so the user sees what a click will take.
     const paint::RegionMask region = m_map.region({m_hoverId});
-    QImage mask(region.bounds.width, region.bounds.height, QImage::Format_ARGB32_Premultiplied);
-    for (int y = 0; y < region.mask.rows; ++y) {
-        auto* out = reinterpret_cast<QRgb*>(mask.scanLine(y));
-        const auto* in = region.mask.ptr<std::uint8_t>(y);
-        for (int x = 0; x < region.mask.cols; ++x)
-            out[x] = in[x] ? qRgba(255, 255, 255, 90) : qRgba(0, 0, 0, 0);
-    }
-    painter.drawImage(QPointF(region.bounds.x, region.bounds.y), mask);
+    painter.drawImage(QPointF(region.bounds.x, region.bounds.y), maskTint(region.mask, qRgba(255, 255, 255, 90)));
 }
 
 QString SuperpixelTool::toolTip() const

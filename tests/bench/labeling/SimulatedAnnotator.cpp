@@ -230,7 +230,8 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image) const
         if (std::getenv("BENCH_ANNOTATOR_STEPS"))
             std::fprintf(stderr, "    target class %d label %d area %lld at (%d,%d): %.4f -> %.4f\n", target->truthClass,
                          target->currentLabel, (long long)target->area, target->at.x, target->at.y, accuracy, after);
-        if (after <= accuracy || cv::countNonZero((labels == image.truth) & target->region) == 0) {
+        const bool helped = after > accuracy && cv::countNonZero((labels == image.truth) & target->region) > 0;
+        if (!helped) {
             before.copyTo(labels);
             used += traceWithPolygon(labels, *target);
             session.reset();
@@ -239,7 +240,7 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image) const
             if (actions <= budgets[b] && actions + used > budgets[b] && atBudget[b].empty())
                 atBudget[b] = before;
         actions += used;
-        accuracy = pixelAccuracy(labels, image.truth);
+        accuracy = helped ? after : pixelAccuracy(labels, image.truth);
         trace.steps.push_back({actions, accuracy, milliseconds});
     }
     for (std::size_t b = 0; b < budgets.size(); ++b)
