@@ -1,8 +1,8 @@
 // How many actions a whole image costs with each labeling tool: the simulated annotator of
 // docs/LABELING.md over a dataset in SegNet layout, with the project's model for the prediction
 // and smart modes. Results and commands in docs/BENCHMARKS.md ("Labeling effort").
-//   bench_annotator --dataset ../shared/datasets/camvid --split val --images 20 \
-//       --modes superpixel,prediction,smart,grabcut --checkpoint RUN --json
+//   bench_annotator --dataset ../shared/datasets/camvid --split val --images 20
+//       --modes superpixel,prediction,smart,grabcut --checkpoint RUN --json   (one command line)
 #include "SimulatedAnnotator.h"
 
 #include "data/ClassSchema.h"
