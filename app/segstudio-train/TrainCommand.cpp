@@ -79,6 +79,8 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--model,-m", c.model, "model", modelHelp());
     bindOption(command, o, "--encoder-weights,--vgg-weights", c.encoderWeights, "encoderWeights",
                "pretrained encoder weights, a TorchScript archive (VGG-16 for segnet, MobileNetV2 for deeplabv3plus; docs/ENGINE.md)");
+    bindOption(command, o, "--init-from", c.initFrom, "initFrom",
+               "start from this checkpoint's weights (fine-tuning); its model and class count must be this run's");
     bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");

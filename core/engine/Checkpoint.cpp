@@ -105,6 +105,13 @@ void verifyChecksum(torch::serialize::InputArchive& archive, const std::string& 
                                  "use another checkpoint or train again");
 }
 
+void readModel(torch::serialize::InputArchive& archive, SegmentationModelImpl& model)
+{
+    torch::serialize::InputArchive modelArchive;
+    archive.read("model", modelArchive);
+    model.load(modelArchive);
+}
+
 }  // namespace
 
 void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,
@@ -146,9 +153,7 @@ nlohmann::json Checkpoint::load(const std::string& path, SegmentationModelImpl& 
     auto archive = openArchive(path, device);
     verifyChecksum(archive, path);
     try {
-        torch::serialize::InputArchive modelArchive;
-        archive.read("model", modelArchive);
-        model.load(modelArchive);
+        readModel(archive, model);
         if (optimizer) {
             torch::serialize::InputArchive optimizerArchive;
             archive.read("optimizer", optimizerArchive);
@@ -160,6 +165,18 @@ nlohmann::json Checkpoint::load(const std::string& path, SegmentationModelImpl& 
             at::Generator generator = at::detail::getDefaultCPUGenerator();  // a handle to the global one
             generator.set_state(rng.to(torch::kCPU));
         }
+    } catch (const c10::Error& error) {
+        throw EngineError(path + ": checkpoint does not match the model (" + error.what_without_backtrace() + ")");
+    }
+    return readStateFrom(archive, path);
+}
+
+nlohmann::json Checkpoint::loadWeights(const std::string& path, SegmentationModelImpl& model, torch::Device device)
+{
+    auto archive = openArchive(path, device);
+    verifyChecksum(archive, path);
+    try {
+        readModel(archive, model);
     } catch (const c10::Error& error) {
         throw EngineError(path + ": checkpoint does not match the model (" + error.what_without_backtrace() + ")");
     }

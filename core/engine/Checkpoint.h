@@ -25,6 +25,10 @@ public:
     // CPU RNG state, and returns the JSON state.
     static nlohmann::json load(const std::string& path, SegmentationModelImpl& model, torch::optim::Optimizer* optimizer,
                                torch::Device device);
+    // Loads parameters and buffers only, for a new run that starts from another's weights
+    // (fine-tuning): no optimiser state, and the RNG is left alone, so the new run's seed still
+    // decides its shuffle and augmentation. Returns the JSON state.
+    static nlohmann::json loadWeights(const std::string& path, SegmentationModelImpl& model, torch::Device device);
 };
 
 }  // namespace segstudio::engine

@@ -13,7 +13,7 @@
 
 namespace segstudio::engine {
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights, initFrom,
                                                 epochs, batchSize, maxIterations, optimizer, learningRate, momentum,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,

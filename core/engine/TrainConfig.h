@@ -22,6 +22,10 @@ struct TrainConfig {
     // Optional pretrained encoder weights, a TorchScript archive (EncoderWeights, docs/ENGINE.md).
     // Configs written before this name used "vggWeights", which is still read.
     std::string encoderWeights;
+    // Optional checkpoint whose weights start a new run (fine-tuning, "predict as I label"): its
+    // model and class count must be this run's. Only the weights are taken: the optimiser, the
+    // schedule and the position start afresh. A resume ignores it (the run's own checkpoint wins).
+    std::string initFrom;
 
     // Loop. The defaults learn well from scratch with any model of the registry (docs/ENGINE.md,
     // "Defaults"): AdamW, cosine decay after a short warm-up, batch 8. SegNet's published recipe

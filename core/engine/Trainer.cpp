@@ -104,7 +104,8 @@ struct Trainer::Impl {
 
     void openPacks();
     void computeClassWeights();
-    void buildModel();
+    void buildModel(bool resuming);
+    void initialiseFrom(const std::string& checkpoint);
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
     void restore(const std::string& checkpoint);
@@ -207,13 +208,32 @@ void Trainer::Impl::computeClassWeights()
         throw EngineError(config.trainPack + ": the pack header counts no labelled pixels, so class weights are undefined");
 }
 
-void Trainer::Impl::buildModel()
+void Trainer::Impl::buildModel(bool resuming)
 {
     torch::manual_seed(config.seed);  // the same seed gives the same initial weights
     model = ModelRegistry::instance().create(config.model, config.classes);
     if (!config.encoderWeights.empty())
         loadEncoderWeights(*model, config.model, config.encoderWeights);
     model->to(device);
+    if (!resuming && !config.initFrom.empty())
+        initialiseFrom(config.initFrom);
+}
+
+// Checked before loading, so a wrong file is named with what differs rather than with the first
+// tensor whose shape LibTorch finds wrong.
+void Trainer::Impl::initialiseFrom(const std::string& checkpoint)
+{
+    const auto state = Checkpoint::readState(checkpoint);
+    if (state.contains("config")) {
+        const TrainConfig source = trainConfigFromJson(state.at("config"), checkpoint);
+        if (source.model != config.model)
+            throw EngineError(checkpoint + ": --init-from checkpoint holds a " + source.model + " model, this run trains " +
+                              config.model + " (use --model " + source.model + ")");
+        if (source.classes != config.classes)
+            throw EngineError(checkpoint + ": --init-from checkpoint predicts " + std::to_string(source.classes) +
+                              " classes, the training pack has " + std::to_string(config.classes));
+    }
+    Checkpoint::loadWeights(checkpoint, *model, device);
 }
 
 void Trainer::Impl::buildOptimizer()
@@ -691,7 +711,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
     d.openPacks();
     d.computeClassWeights();
-    d.buildModel();
+    d.buildModel(resuming);
     d.buildOptimizer();
     d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device);
     d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
@@ -866,7 +886,10 @@ TrainOutcome Trainer::Impl::train()
     while (d.epoch < d.config.epochs && d.position() < limit) {
         d.loader->start(d.epoch, d.batchInEpoch);
         while (auto batch = d.loader->next()) {
-            const bool logNow = (d.iteration + 1) % d.config.logInterval == 0;
+            // The run's last step logs too, so a run shorter than the log interval still records
+            // its loss and learning rate (the same on every rank: the limit is shared).
+            const bool lastStep = std::int64_t(d.epoch) * d.loader->batchesPerEpoch() + batch->index + 1 >= limit;
+            const bool logNow = (d.iteration + 1) % d.config.logInterval == 0 || lastStep;
             const auto step = d.trainStep(*batch, logNow);
             if (!step.finite) {
                 const double lossValue = step.loss.item<double>();

@@ -3,6 +3,7 @@
 #include "engine/EngineError.h"
 #include "engine/Evaluator.h"
 #include "engine/Predictor.h"
+#include "engine/ModelRegistry.h"
 #include "engine/Trainer.h"
 #include "pack/PackReader.h"
 
@@ -29,6 +30,9 @@ private slots:
     void refusesBadPacks();
     void nanLossStopsAndKeepsLastGoodCheckpoint();
     void refusesToOverwriteARun();
+    void startsFromAnotherRunsWeights();
+    void refusesWeightsOfAnotherModelOrClassCount();
+    void aRunShorterThanTheLogIntervalLogsItsLastStep();
 
 private:
     TrainConfig tinyConfig(const std::string& runName) const;
@@ -206,6 +210,116 @@ void TestTrainer::refusesToOverwriteARun()
     config.epochs = 1;
     Trainer(config).run();
     QVERIFY_THROWS_EXCEPTION(EngineError, Trainer{config});
+}
+
+namespace {
+
+std::vector<torch::Tensor> parametersOf(const std::string& checkpoint, const std::string& model, int classes)
+{
+    auto network = ModelRegistry::instance().create(model, classes);
+    Checkpoint::loadWeights(checkpoint, *network, torch::kCPU);
+    std::vector<torch::Tensor> parameters;
+    for (const auto& p : network->parameters())
+        parameters.push_back(p.detach().clone());
+    return parameters;
+}
+
+bool allClose(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!torch::allclose(a[i], b[i], 0.0, 1e-6))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+// --init-from (fine-tuning): a new run, with its own seed, starts from the other run's weights.
+// One step at a vanishing learning rate leaves them as they were; without --init-from the same
+// run starts from its seed's random weights instead.
+void TestTrainer::startsFromAnotherRunsWeights()
+{
+    TrainConfig source = tinyConfig("source");
+    source.epochs = 1;
+    Trainer(source).run();
+    const std::string sourceCheckpoint = path("source/checkpoints/last.pt");
+
+    TrainConfig fine = tinyConfig("fine");
+    fine.initFrom = sourceCheckpoint;
+    fine.seed = 99;
+    fine.learningRate = 1e-12;
+    fine.weightDecay = 0.0;
+    fine.maxIterations = 1;
+    fine.valPack.clear();
+    Trainer(fine).run();
+    TrainConfig fresh = fine;
+    fresh.runDir = path("fresh");
+    fresh.initFrom.clear();
+    Trainer(fresh).run();
+
+    const auto expected = parametersOf(sourceCheckpoint, "segnet-tiny", 4);
+    QVERIFY(allClose(parametersOf(path("fine/checkpoints/last.pt"), "segnet-tiny", 4), expected));
+    QVERIFY(!allClose(parametersOf(path("fresh/checkpoints/last.pt"), "segnet-tiny", 4), expected));
+    // The run records where it started, so "Train again" and a resume know it.
+    const auto state = Checkpoint::readState(path("fine/checkpoints/last.pt"));
+    QCOMPARE(QString::fromStdString(state.at("config").at("initFrom").get<std::string>()),
+             QString::fromStdString(sourceCheckpoint));
+}
+
+void TestTrainer::refusesWeightsOfAnotherModelOrClassCount()
+{
+    TrainConfig source = tinyConfig("source4");
+    source.epochs = 1;
+    source.valPack.clear();
+    Trainer(source).run();
+
+    TrainConfig otherModel = tinyConfig("otherModel");
+    otherModel.model = "deeplabv3plus-slim";
+    otherModel.initFrom = path("source4/checkpoints/last.pt");
+    try {
+        Trainer trainer(otherModel);
+        QFAIL("a checkpoint of another model was taken");
+    } catch (const EngineError& error) {
+        const QString message = error.what();
+        QVERIFY2(message.contains("source4") && message.contains("segnet-tiny") && message.contains("--model"),
+                 error.what());
+    }
+
+    segstudio::enginetest::writeStripePack(path("three.pack"), 8, 32, 32, 3, 1);
+    TrainConfig otherClasses = tinyConfig("otherClasses");
+    otherClasses.trainPack = path("three.pack");
+    otherClasses.valPack.clear();
+    otherClasses.initFrom = path("source4/checkpoints/last.pt");
+    try {
+        Trainer trainer(otherClasses);
+        QFAIL("a checkpoint of another class count was taken");
+    } catch (const EngineError& error) {
+        QVERIFY2(QString(error.what()).contains("predicts 4 classes, the training pack has 3"), error.what());
+    }
+    QVERIFY(!fs::exists(path("otherClasses/checkpoints/last.pt")));
+}
+
+// Issue 27, item 7: a run shorter than the log interval used to write no training record, so the
+// monitor showed no loss and "Learning rate: –" for the whole run: its last step always logs.
+void TestTrainer::aRunShorterThanTheLogIntervalLogsItsLastStep()
+{
+    TrainConfig config = tinyConfig("short");
+    config.logInterval = 50;  // 2 epochs x 2 batches = 4 iterations
+    config.checkpointEachEpoch = false;
+    QCOMPARE(int(Trainer(config).run().status), int(TrainOutcome::Status::Finished));
+    std::ifstream metrics(fs::path(config.runDir) / "metrics.jsonl");
+    std::vector<std::int64_t> logged;
+    for (std::string line; std::getline(metrics, line);) {
+        const auto record = nlohmann::json::parse(line);
+        if (record.at("kind") == "train") {
+            logged.push_back(record.at("iteration").get<std::int64_t>());
+            QVERIFY(record.at("lr").get<double>() > 0);
+            QVERIFY(record.contains("loss"));
+        }
+    }
+    QCOMPARE(logged, (std::vector<std::int64_t>{4}));
 }
 
 QTEST_GUILESS_MAIN(TestTrainer)
