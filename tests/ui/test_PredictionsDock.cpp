@@ -4,6 +4,7 @@
 #include "app/PredictionService.h"
 #include "app/PredictionsDock.h"
 #include "document/ProjectDocument.h"
+#include "document/WorkerPool.h"
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/PredictionCache.h"
@@ -15,6 +16,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 #include <vector>
 
@@ -148,18 +150,59 @@ private slots:
         QCOMPARE(open.size(), 1);
         QCOMPARE(open.at(0).at(0).value<std::size_t>(), std::size_t(2));
 
-        // Training went on (best.pt rewritten): the old model's scores are not shown as the new one's.
-        QTest::qWait(20);
+        // Training went on (best.pt rewritten, another size): the old model's scores are not
+        // shown as the new one's, and none are computed (scoring would have started right away).
         QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights v2, better") > 0);
         weights.close();
+        finished.clear();
         dock.setRunDirectory(QDir(dir.path()).filePath(QStringLiteral("runs/none")));
         dock.setRunDirectory(run);
         QVERIFY(!model.hasIoU());
-        QVERIFY(!finished.wait(300));
+        QVERIFY(!dock.isBusy());
+        QVERIFY(segstudio::document::workerPool()->waitForDone(60000));
+        QCoreApplication::processEvents();
+        QVERIFY(finished.isEmpty());
+        QVERIFY(!model.hasIoU());
     }
 
     // A run before its first checkpoint (training just started): the editor asks for predictions
     // as images open; there is nothing to show and nothing wrong, so nothing is said or started.
+    // Issue 27, item 11: a run selected while it trained (only last.pt), then finished (best.pt):
+    // Predict with "Best" writes into predictions/best, where its scoring and the editor look (it
+    // wrote into predictions/last, and every image then had "no prediction").
+    void predictAfterTheRunFinishedWritesWhereItScores()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        QDir().mkpath(QDir(run).filePath(QStringLiteral("checkpoints")));
+        const auto writeCheckpoint = [&](const char* name) {
+            QFile file(QDir(run).filePath(QStringLiteral("checkpoints/") + QLatin1String(name)));
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.write("weights") > 0);
+        };
+        writeCheckpoint("last.pt");
+        segstudio::document::ProjectDocument document(project);
+        ImageListModel model;
+        model.setDocument(&document);
+        PredictionsDock dock;
+        dock.setTrainer(writeFakeTrainer(dir.path()));
+        dock.setDocument(&document, &model);
+        dock.setRunDirectory(run);
+        QVERIFY(dock.checkpointFile().endsWith(QStringLiteral("last.pt")));
+        writeCheckpoint("best.pt");  // the training ended with a validation
+        QVERIFY(dock.checkpointFile().endsWith(QStringLiteral("best.pt")));
+        QCOMPARE(dock.predictionsFolder(), QDir(run).filePath(QStringLiteral("predictions/best")));
+        QSignalSpy finished(&dock, &PredictionsDock::finished);
+        QVERIFY(dock.predictValidation());
+        QVERIFY(finished.wait(60000));
+        QFile arguments(QDir(dir.path()).filePath(QStringLiteral("arguments.txt")));
+        QVERIFY(arguments.open(QIODevice::ReadOnly));
+        const QStringList args = QString::fromUtf8(arguments.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(args.value(args.indexOf(QStringLiteral("-c")) + 1), QDir(run).filePath(QStringLiteral("checkpoints/best.pt")));
+        QCOMPARE(args.value(args.indexOf(QStringLiteral("-o")) + 1), QDir(run).filePath(QStringLiteral("predictions/best")));
+        QCOMPARE(dock.service()->cacheFolder(), QDir(run).filePath(QStringLiteral("predictions/best")));
+    }
+
     void aRunWithoutCheckpointIsQuiet()
     {
         QTemporaryDir dir;
@@ -171,7 +214,9 @@ private slots:
         service.setCheckpoint(run, run + QStringLiteral("/checkpoints/best.pt"));
         QSignalSpy problems(&service, &segstudio::ui::PredictionService::problem);
         service.request(0);
-        QTest::qWait(300);
+        // The check for the checkpoint runs on a worker: wait for it, then for its answer.
+        QVERIFY(segstudio::document::workerPool()->waitForDone(60000));
+        QCoreApplication::processEvents();
         QVERIFY(problems.isEmpty());
         QVERIFY(!service.isPredicting());
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("arguments.txt"))));  // the trainer was never run

@@ -8,6 +8,7 @@
 #include "JobProgressBar.h"
 #include "NewProjectDialog.h"
 #include "PredictionService.h"
+#include "LiveFineTuner.h"
 #include "PredictionsDock.h"
 #include "ReadOnlyBanner.h"
 #include "RecentProjects.h"
@@ -38,7 +39,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
+#include <QCheckBox>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTime>
@@ -167,6 +171,7 @@ void MainWindow::createDocks()
 
     m_training = new TrainingDock(this);
     m_training->setBeforeTraining([this] { return save(); });
+    m_training->setBeforeTrainDialog([this] { offerTrainingSplit(); });
     m_trainingDock = new QDockWidget(tr("Training"), this);
     m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
     m_trainingDock->setWidget(m_training);
@@ -203,6 +208,29 @@ void MainWindow::createDocks()
     });
     connect(m_predictions->service(), &PredictionService::problem, this,
             [this](const QString& message) { statusBar()->showMessage(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
+    connectLiveFineTuner();
+}
+
+// "Predict as I label": the fine-tune saves the labels first, gives way to the user's training,
+// and once it learned, its run becomes the selected one, so the editor predicts with it.
+void MainWindow::connectLiveFineTuner()
+{
+    LiveFineTuner* tuner = m_predictions->fineTuner();
+    tuner->setBeforeLearning([this] { return save(); });
+    TrainingLauncher* launcher = m_training->launcher();
+    tuner->setUserTrainingBusy([launcher] { return launcher->isBusy(); });
+    connect(launcher, &TrainingLauncher::started, tuner, &LiveFineTuner::userTrainingStarted);
+    connect(launcher, &TrainingLauncher::finished, tuner, &LiveFineTuner::labelsChanged);
+    connect(tuner, &LiveFineTuner::learned, this, [this](const QString& liveRun) {
+        const QString name = QFileInfo(liveRun).fileName();
+        const bool wasSelected = m_training->currentRunDirectory() == liveRun;
+        m_training->refreshRuns();
+        m_training->selectRun(name);
+        if (wasSelected)
+            m_predictions->reloadRun();  // same folder, new weights
+        statusBar()->showMessage(tr("The model learned from your labels: predictions now come from %1").arg(name),
+                                 2 * kStatusTimeoutMs);
+    });
 }
 
 void MainWindow::createMenus()
@@ -334,8 +362,8 @@ void MainWindow::connectParts()
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::errorOccurred, this,
             [this](const QString& message) { statusBar()->showMessage(message, 2 * kStatusTimeoutMs); });
-    connect(m_editor, &LabelEditor::labelsSaved, this, [this](const QString& image) {
-        m_savedLabel->setText(tr("Saved %1 at %2").arg(image, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    connect(m_editor, &LabelEditor::labelsSaved, this, [this](const QString& labelMap) {
+        m_savedLabel->setText(tr("Labels saved to %1 at %2").arg(labelMap, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     });
     connect(m_editor, &LabelEditor::modifiedChanged, this, [this](bool modified) {
         setWindowModified(modified);
@@ -347,15 +375,32 @@ void MainWindow::connectParts()
     });
 }
 
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_firstLayout)
+        return;
+    m_firstLayout = false;
+    // Dock sizes apply to a laid-out window: after the show, once the layout has run.
+    QTimer::singleShot(0, this, [this] { resizeDocks({m_trainingDock}, {std::max(160, height() / 5)}, Qt::Vertical); });
+}
+
 void MainWindow::readSettings()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1400, 860);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    // First start: the screen's available area, and the panels under the canvas a fifth of the
+    // height, so the image being labeled gets the room (the training dock took half the window).
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 860);
+        resize(available.size());
+        setWindowState(windowState() | Qt::WindowMaximized);
+    }
+    m_firstLayout = !restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_browser->showListAction()->setChecked(settings.value(QStringLiteral("browser/list"), false).toBool());
     m_browser->overlayAction()->setChecked(settings.value(QStringLiteral("browser/overlay"), false).toBool());
     m_saveOnSwitchAction->setChecked(settings.value(QStringLiteral("editor/saveOnSwitch"), true).toBool());
+    m_predictions->learnIntervalBox()->setValue(settings.value(QStringLiteral("predictions/learnInterval"), 10).toInt());
+    m_predictions->learnAsILabelBox()->setChecked(settings.value(QStringLiteral("predictions/learnAsILabel"), false).toBool());
 }
 
 void MainWindow::writeSettings() const
@@ -366,6 +411,8 @@ void MainWindow::writeSettings() const
     settings.setValue(QStringLiteral("browser/list"), m_browser->showListAction()->isChecked());
     settings.setValue(QStringLiteral("browser/overlay"), m_browser->overlayAction()->isChecked());
     settings.setValue(QStringLiteral("editor/saveOnSwitch"), m_saveOnSwitchAction->isChecked());
+    settings.setValue(QStringLiteral("predictions/learnInterval"), m_predictions->learnIntervalBox()->value());
+    settings.setValue(QStringLiteral("predictions/learnAsILabel"), m_predictions->learnAsILabelBox()->isChecked());
 }
 
 bool MainWindow::openProject(const QString& file)
@@ -448,7 +495,32 @@ void MainWindow::showProject(std::unique_ptr<document::ProjectDocument> document
     if (const auto recovered = m_editor->recoveredImage())
         m_browser->selectEntry(*recovered);
     else if (doc->size() > 0)
-        m_browser->selectEntry(0);
+        m_browser->selectNearestRow(0);  // the first image the browser shows, in its order
+}
+
+// Train… on a project where no image is in the training split (a folder opened without a split)
+// would start a run that fails at once: offer the usual random split first, as one undoable step.
+void MainWindow::offerTrainingSplit()
+{
+    if (!m_document || m_document->isReadOnly())
+        return;
+    int unassigned = 0;
+    for (const auto& entry : m_document->project().entries()) {
+        if (entry.split == data::Split::Train)
+            return;
+        unassigned += entry.split == data::Split::Unassigned ? 1 : 0;
+    }
+    if (unassigned == 0)
+        return;
+    const auto answer = QMessageBox::question(
+        this, tr("Train"),
+        tr("No image is in the training split, so a run would have nothing to learn from.\n\n"
+           "Split the %1 unassigned images at random: 70 % train, 15 % validation, 15 % test? "
+           "Edit > Undo takes it back.")
+            .arg(unassigned),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes && m_document->splitUnassigned({0.7, 0.15, 0.15}))
+        statusBar()->showMessage(tr("Split %1 images: 70 % train, 15 % validation, 15 % test").arg(unassigned), kStatusTimeoutMs);
 }
 
 // What must not scroll past in the status bar (labels at risk, what was kept where): a window-modal

@@ -83,8 +83,11 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void connectLiveFineTuner();
+    void offerTrainingSplit();
     void createActions();
     void createMenus();
     void createDocks();
@@ -127,6 +130,7 @@ private:
     PredictionsDock* m_predictions = nullptr;
     QDockWidget* m_predictionsDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
+    bool m_firstLayout = false;  // no saved dock layout: the first show gives the canvas the room
     JobProgressBar* m_jobProgress = nullptr;
     ReadOnlyBanner* m_readOnlyBanner = nullptr;
     QLabel* m_projectLabel = nullptr;

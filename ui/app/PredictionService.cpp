@@ -62,6 +62,13 @@ void PredictionService::setCheckpoint(const QString& runDir, const QString& chec
         request(*m_wanted);
 }
 
+void PredictionService::reload()
+{
+    ++m_generation;
+    if (m_wanted)
+        request(*m_wanted);
+}
+
 QString PredictionService::cacheFolder() const
 {
     if (m_checkpoint.isEmpty())

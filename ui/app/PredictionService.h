@@ -36,6 +36,9 @@ public:
     QString cacheFolder() const;
 
     void request(std::size_t index);
+    // The checkpoint file was replaced (same path, new weights): the image on screen is read or
+    // predicted again, and an answer under way is dropped.
+    void reload();
     bool isPredicting() const { return m_process->state() != QProcess::NotRunning; }
 
 signals:

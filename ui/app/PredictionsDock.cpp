@@ -5,6 +5,7 @@
 
 #include "EvaluationReportView.h"
 #include "ImageListModel.h"
+#include "LiveFineTuner.h"
 #include "PredictionService.h"
 #include "ProcessLog.h"
 #include "TrainingLauncher.h"
@@ -14,6 +15,7 @@
 #include "data/Project.h"
 #include "run/RunLayout.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QListWidget>
@@ -42,9 +44,20 @@ PredictionsDock::PredictionsDock(QWidget* parent)
       m_cancelButton(new QPushButton(tr("Cancel"), this)), m_evaluateButton(new QPushButton(tr("&Evaluate…"), this)),
       m_reportWindow(new QWidget(this, Qt::Window)), m_reportView(new EvaluationReportView(m_reportWindow)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
       m_suspectConfidence(new QSpinBox(this)), m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)),
-      m_service(new PredictionService(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
+      m_service(new PredictionService(this)), m_fineTuner(new LiveFineTuner(this)),
+      m_learnAsILabel(new QCheckBox(tr("Predict as I &label: the model learns from my labels every"), this)),
+      m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
     m_service->setTrainer(m_program);
+    m_fineTuner->setTrainer(m_program);
+    m_learnAsILabel->setToolTip(tr("After every few newly labelled training images, the selected run's model is fine-tuned "
+                                   "on all labelled training images at low priority (never while you train), into "
+                                   "runs/<run>-live; the editor's predictions and the smart click then use it"));
+    m_learnInterval->setRange(1, 1000);
+    m_learnInterval->setValue(m_fineTuner->interval());
+    m_learnInterval->setSuffix(tr(" labelled images"));
+    m_learnStatus->setWordWrap(true);
+    m_learnStatus->setText(m_fineTuner->statusText());
     m_checkpoint->addItem(tr("Best checkpoint"), QStringLiteral("best"));
     m_checkpoint->addItem(tr("Last checkpoint"), QStringLiteral("last"));
     m_checkpoint->setToolTip(tr("The checkpoint whose predictions the editor shows and the browser scores"));
@@ -84,6 +97,11 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     row->addWidget(m_evaluateButton);
     row->addWidget(m_status, 1);
     layout->addLayout(row);
+    auto* learning = new QHBoxLayout;
+    learning->addWidget(m_learnAsILabel);
+    learning->addWidget(m_learnInterval);
+    learning->addWidget(m_learnStatus, 1);
+    layout->addLayout(learning);
     auto* body = new QHBoxLayout;
     body->addWidget(m_log, 3);
     auto* suspects = new QVBoxLayout;
@@ -117,6 +135,9 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     connect(m_suspectArea, &QDoubleSpinBox::valueChanged, this, &PredictionsDock::listSuspects);
     connect(m_suspects, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { emit openImageRequested(std::size_t(item->data(Qt::UserRole).toULongLong())); });
+    connect(m_learnAsILabel, &QCheckBox::toggled, m_fineTuner, &LiveFineTuner::setEnabled);
+    connect(m_learnInterval, &QSpinBox::valueChanged, m_fineTuner, &LiveFineTuner::setInterval);
+    connect(m_fineTuner, &LiveFineTuner::stateChanged, this, [this] { m_learnStatus->setText(m_fineTuner->statusText()); });
     updateButtons();
 }
 
@@ -139,7 +160,12 @@ void PredictionsDock::setDocument(const document::ProjectDocument* document, Ima
     m_project = document ? &document->project() : nullptr;
     m_model = model;
     m_service->setProject(m_project);
+    m_fineTuner->setProject(m_project);
     if (document) {
+        // A status or split changed: the live model may be due to learn.
+        for (auto signal : {&document::ProjectDocument::statusChanged, &document::ProjectDocument::splitChanged})
+            connect(document, signal, m_fineTuner, [this] { m_fineTuner->labelsChanged(); });
+        connect(document, &document::ProjectDocument::entriesChanged, m_fineTuner, &LiveFineTuner::labelsChanged);
         // Scores are kept per row: when rows come and go (or ids change meaning), score again.
         const auto rescore = [this] {
             ++m_generation;
@@ -160,7 +186,16 @@ void PredictionsDock::setRunDirectory(const QString& runDir)
     if (runDir == m_runDir)
         return;
     m_runDir = runDir;
+    m_fineTuner->setBaseRun(runDir);
     checkpointChanged();
+}
+
+void PredictionsDock::reloadRun()
+{
+    ++m_generation;
+    m_service->reload();
+    updateButtons();
+    scoreExistingPredictions();
 }
 
 void PredictionsDock::checkpointChanged()
@@ -242,6 +277,8 @@ void PredictionsDock::scoreInBackground()
 void PredictionsDock::setTrainer(const QString& program)
 {
     m_program = program;
+    m_service->setTrainer(program);
+    m_fineTuner->setTrainer(program);
     updateButtons();
 }
 
@@ -250,7 +287,15 @@ bool PredictionsDock::isBusy() const
     return m_preparing || m_process->state() != QProcess::NotRunning || m_scoring->isRunning();
 }
 
-QString PredictionsDock::predictionsFolder() const { return m_service->cacheFolder(); }
+// From the checkpoint the panel would use now, not the one the editor's service last heard of: a
+// run selected while it trained has only last.pt, and when best.pt appears Predict must write
+// where its scoring (and the editor) then look.
+QString PredictionsDock::predictionsFolder() const
+{
+    if (m_runDir.isEmpty())
+        return {};
+    return QString::fromStdString(data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()).folder().string());
+}
 
 QString PredictionsDock::statusText() const { return m_status->text(); }
 
@@ -266,6 +311,7 @@ bool PredictionsDock::predictValidation()
     }
     m_indices.resize(m_project->size());
     std::iota(m_indices.begin(), m_indices.end(), std::size_t(0));
+    m_service->setCheckpoint(m_runDir, checkpointFile());  // the editor shows what is predicted now
     return startJob({QStringLiteral("predict"), QStringLiteral("-c"), checkpointFile(), QStringLiteral("-o"), predictionsFolder(),
                      QStringLiteral("-P"), QString::fromStdString(m_project->file().string()), QStringLiteral("-s"),
                      m_split->currentData().toString(), QStringLiteral("--confidence"), QStringLiteral("--no-overlay")},

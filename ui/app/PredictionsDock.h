@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -28,6 +29,7 @@ namespace segstudio::ui {
 
 class EvaluationReportView;
 class ImageListModel;
+class LiveFineTuner;
 class PredictionService;
 
 // The "Predictions" panel: for the run selected in the Training panel, "Predict validation
@@ -66,6 +68,15 @@ public:
     QString runDirectory() const { return m_runDir; }
     QString predictionsFolder() const;
     PredictionService* service() const { return m_service; }
+    // "Predict as I label": the opt-in fine-tune of the selected run as labels come (its row in
+    // the panel: the switch, every how many images, and when the model last learned).
+    LiveFineTuner* fineTuner() const { return m_fineTuner; }
+    QCheckBox* learnAsILabelBox() const { return m_learnAsILabel; }
+    QSpinBox* learnIntervalBox() const { return m_learnInterval; }
+    QLabel* learnStatusLabel() const { return m_learnStatus; }
+    // The run's checkpoint was replaced under the same name (a live run learned): the editor's
+    // prediction is computed again and the browser's scores are dropped.
+    void reloadRun();
     void cancel();
 
     // Puts the scores into the model; the scores of images without one are cleared.
@@ -120,6 +131,10 @@ private:
     QListWidget* m_suspects;
     std::vector<data::PredictionScore> m_lastScores;
     PredictionService* m_service;
+    LiveFineTuner* m_fineTuner;
+    QCheckBox* m_learnAsILabel;
+    QSpinBox* m_learnInterval;
+    QLabel* m_learnStatus;
     QString m_outputTail;
     QLabel* m_status;
     QPlainTextEdit* m_log;

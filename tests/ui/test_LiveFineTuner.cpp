@@ -1,0 +1,242 @@
+#include "UiTestProject.h"
+
+#include "app/LiveFineTuner.h"
+#include "data/DatasetPacker.h"
+#include "app/TrainingLauncher.h"
+#include "pack/PackReader.h"
+#include "run/RunLayout.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using segstudio::data::LabelStatus;
+using segstudio::data::Split;
+using segstudio::ui::LiveFineTuner;
+using segstudio::ui::TrainingLauncher;
+
+namespace {
+
+QJsonObject readJson(const QString& file)
+{
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(in.readAll()).object();
+}
+
+QString checkpointOf(const QString& runDir)
+{
+    return QString::fromStdString(segstudio::run::RunLayout(runDir.toStdString()).checkpointToUse().string());
+}
+
+// A tiny project: two labelled training images the base run learns from, two more the user
+// labels later, and a labelled val image that a fine-tune must never learn from.
+segstudio::data::Project tinyProject(const QString& dir)
+{
+    return segstudio::test::writeProject(dir, {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                               {"b.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0},
+                                               {"c.png", Split::Val, LabelStatus::Labelled, {0, 2}, 0},
+                                               {"d.png", Split::Train, LabelStatus::Unlabelled, {2, 0}, 0},
+                                               {"e.png", Split::Train, LabelStatus::Unlabelled, {1, 0}, 0}});
+}
+
+}  // namespace
+
+// "Predict as I label" (issue 23, item 3): the fine-tune of the selected run as labels come.
+class TestLiveFineTuner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void liveRunNamesAndPlan()
+    {
+        QCOMPARE(LiveFineTuner::liveRunName(QStringLiteral("20261125-101010")), QStringLiteral("20261125-101010-live"));
+        QCOMPARE(LiveFineTuner::liveRunName(QStringLiteral("camvid-live")), QStringLiteral("camvid-live"));
+        // The samples of one fine-tune are bounded: few images get more epochs, at most 40.
+        QCOMPARE(LiveFineTuner::epochsFor(10, 1600), 40);
+        QCOMPARE(LiveFineTuner::epochsFor(100, 1600), 16);
+        QCOMPARE(LiveFineTuner::epochsFor(367, 1600), 5);
+        QCOMPARE(LiveFineTuner::epochsFor(5000, 1600), 1);
+        const QStringList arguments = LiveFineTuner::trainArguments(QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
+                                                                    QStringLiteral("/p/runs/.base-live.next/train.pack"),
+                                                                    QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3);
+        const auto valueOf = [&arguments](const char* option) {
+            const int at = int(arguments.indexOf(QString::fromUtf8(option)));
+            return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QStringLiteral("<absent>");
+        };
+        QCOMPARE(arguments.first(), QStringLiteral("train"));
+        QCOMPARE(valueOf("--config"), QStringLiteral("/p/runs/base/config.json"));
+        QCOMPARE(valueOf("--init-from"), QStringLiteral("/p/runs/base/checkpoints/best.pt"));
+        QCOMPARE(valueOf("--train-pack"), QStringLiteral("/p/runs/.base-live.next/train.pack"));
+        QCOMPARE(valueOf("--val-pack"), QString());  // no validation: every minute goes to learning
+        QCOMPARE(valueOf("-o"), QStringLiteral("/p/runs/.base-live.next"));
+        QCOMPARE(valueOf("--epochs"), QStringLiteral("7"));
+        QCOMPARE(valueOf("--lr"), QStringLiteral("0.001"));
+    }
+
+    void offWithoutARunWithACheckpoint()
+    {
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        LiveFineTuner tuner;
+        tuner.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        tuner.setProject(&project);
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Off);
+        tuner.setEnabled(true);
+        QCOMPARE(tuner.state(), LiveFineTuner::State::NoModel);
+        QVERIFY(tuner.statusText().contains(QStringLiteral("Select a run")));
+        QDir(dir.path()).mkpath(QStringLiteral("runs/empty"));
+        tuner.setBaseRun(QDir(dir.path()).filePath(QStringLiteral("runs/empty")));
+        QCOMPARE(tuner.state(), LiveFineTuner::State::NoModel);
+    }
+
+    // The whole loop with this build's real trainer: counting from the moment it is turned on,
+    // waiting for the user's training, then a fine-tune that starts from the base run's weights,
+    // learns from the labelled training images only, and becomes runs/<base>-live.
+    void learnsFromNewlyLabelledImagesIntoTheLiveRun()
+    {
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        const QString projectFile = QString::fromStdString(project.file().string());
+        const QString base = QDir(dir.path()).filePath(QStringLiteral("runs/base"));
+        {
+            TrainingLauncher launcher;
+            launcher.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+            TrainingLauncher::Settings settings;
+            settings.model = QStringLiteral("segnet-tiny");
+            settings.epochs = 1;
+            settings.height = 32;
+            settings.width = 48;
+            settings.batch = 2;
+            QSignalSpy finished(&launcher, &TrainingLauncher::finished);
+            QVERIFY(launcher.start(projectFile, base, settings));
+            QVERIFY(finished.wait(600000));
+            QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+        }
+        const QString baseCheckpoint = checkpointOf(base);
+        QVERIFY(QFile::exists(baseCheckpoint));
+
+        LiveFineTuner tuner;
+        tuner.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        tuner.setProject(&project);
+        tuner.setBaseRun(base);
+        tuner.setInterval(2);
+        tuner.setSamplesPerLearn(4);
+        int saves = 0;
+        tuner.setBeforeLearning([&] {
+            project.save();
+            return ++saves > 0;
+        });
+        bool userTraining = false;
+        tuner.setUserTrainingBusy([&userTraining] { return userTraining; });
+        QSignalSpy learned(&tuner, &LiveFineTuner::learned);
+        tuner.setEnabled(true);
+        // a and b were labelled before it was turned on: they do not count as new.
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Counting);
+        QCOMPARE(tuner.newlyLabelled(), 0);
+        QVERIFY2(tuner.statusText().contains(QStringLiteral("after 2 more labelled training images")), qPrintable(tuner.statusText()));
+
+        project.setStatus(3, LabelStatus::Labelled);  // d
+        tuner.labelsChanged();
+        QCOMPARE(tuner.newlyLabelled(), 1);
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Counting);
+        userTraining = true;
+        project.setStatus(4, LabelStatus::Labelled);  // e: due, but the user trains
+        tuner.labelsChanged();
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Waiting);
+        QCOMPARE(saves, 0);
+        userTraining = false;
+        tuner.labelsChanged();  // the user's training ended
+        QCOMPARE(saves, 1);
+        QVERIFY(tuner.state() == LiveFineTuner::State::Packing);
+        QVERIFY2(tuner.statusText().contains(QStringLiteral("4 labelled")), qPrintable(tuner.statusText()));
+        QVERIFY(learned.wait(600000) || !learned.isEmpty());
+        QCOMPARE(learned.size(), 1);
+
+        const QString live = QDir(dir.path()).filePath(QStringLiteral("runs/base-live"));
+        QCOMPARE(learned.at(0).at(0).toString(), live);
+        QCOMPARE(tuner.liveRunDirectory(), live);
+        QVERIFY(QFile::exists(checkpointOf(live)));
+        const QJsonObject config = readJson(QDir(live).filePath(QStringLiteral("config.json")));
+        QCOMPARE(config.value(QStringLiteral("initFrom")).toString(), baseCheckpoint);
+        QCOMPARE(config.value(QStringLiteral("model")).toString(), QStringLiteral("segnet-tiny"));
+        QCOMPARE(config.value(QStringLiteral("valPack")).toString(), QString());
+        // The four labelled training images, not the val one, at the base run's size.
+        const segstudio::pack::PackReader pack(QDir(live).filePath(QStringLiteral("train.pack")).toStdString());
+        QCOMPARE(int(pack.size()), 4);
+        QCOMPARE(int(pack.spec().height), 32);
+        QCOMPARE(int(pack.spec().width), 48);
+        QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.next"))));
+
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Counting);
+        QCOMPARE(tuner.newlyLabelled(), 0);
+        QVERIFY2(tuner.statusText().contains(QStringLiteral("from 4 labelled images")), qPrintable(tuner.statusText()));
+        const QJsonObject record = readJson(QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.json")));
+        QCOMPARE(record.value(QStringLiteral("learnedFrom")).toArray().size(), 4);
+
+        // A restart remembers what the live model learned from; continuing from the live run
+        // keeps the same record.
+        LiveFineTuner again;
+        again.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        again.setProject(&project);
+        again.setBaseRun(live);
+        again.setEnabled(true);
+        QCOMPARE(again.newlyLabelled(), 0);
+        QCOMPARE(again.learnedAt().isValid(), true);
+        QCOMPARE(again.liveRunDirectory(), live);
+    }
+
+    // A trainer that fails: the reason is shown, nothing replaces the live run, and it is not
+    // tried again on every status change, only after another image is labelled.
+    void aFailureIsReportedAndRetriedOnlyAfterMoreLabels()
+    {
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        const QString base = QDir(dir.path()).filePath(QStringLiteral("runs/base"));
+        QVERIFY(QDir().mkpath(base + QStringLiteral("/checkpoints")));
+        QFile checkpoint(base + QStringLiteral("/checkpoints/last.pt"));
+        QVERIFY(checkpoint.open(QIODevice::WriteOnly));
+        checkpoint.close();
+        segstudio::data::PackOptions options;
+        options.height = 32;
+        options.width = 48;
+        segstudio::data::DatasetPacker::pack(project, Split::Train, (base + QStringLiteral("/train.pack")).toStdString(), options);
+        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("failing-trainer"));
+        QFile script(trainer);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho \"$0 was called $*\" >> \"$0.calls\"\necho \"train.pack: No space left on device\"\nexit 2\n");
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+
+        LiveFineTuner tuner;
+        tuner.setTrainer(trainer);
+        tuner.setProject(&project);
+        tuner.setBaseRun(base);
+        tuner.setInterval(1);
+        tuner.setEnabled(true);
+        QSignalSpy changed(&tuner, &LiveFineTuner::stateChanged);
+        project.setStatus(3, LabelStatus::Labelled);
+        tuner.labelsChanged();
+        QTRY_VERIFY_WITH_TIMEOUT(tuner.state() == LiveFineTuner::State::Failed, 60000);
+        QVERIFY2(tuner.statusText().contains(QStringLiteral("No space left on device")), qPrintable(tuner.statusText()));
+        QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/base-live"))));
+        const auto calls = [&trainer] {
+            QFile log(trainer + QStringLiteral(".calls"));
+            return log.open(QIODevice::ReadOnly) ? int(log.readAll().count('\n')) : 0;
+        };
+        QCOMPARE(calls(), 1);
+        tuner.labelsChanged();  // a status change without a new labelled image
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Failed);
+        project.setStatus(4, LabelStatus::Labelled);
+        tuner.labelsChanged();
+        QTRY_COMPARE_WITH_TIMEOUT(calls(), 2, 60000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLiveFineTuner)
+#include "test_LiveFineTuner.moc"
