@@ -48,7 +48,7 @@ void addExport(CLI::App& app, int& exitCode)
     };
     auto a = std::make_shared<Args>();
     auto* command = app.add_subcommand("export", "write a project's label maps for other tools (index PNGs or colour masks)");
-    command->add_option("--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
+    command->add_option("project,--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
     command->add_option("--out,-o", a->out, "folder to write into")->required();
     command->add_option("--format", a->format, "index-png | color-masks")->capture_default_str();
     command->footer("Example:\n  segstudio-train export -P camvid.segstudio -o camvid-export --format color-masks");
@@ -74,7 +74,7 @@ void addStats(CLI::App& app, int& exitCode)
     };
     auto a = std::make_shared<Args>();
     auto* command = app.add_subcommand("stats", "class pixel counts and class-balancing weights of a split");
-    command->add_option("--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
+    command->add_option("project,--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
     command->add_option("--split,-s", a->split, "train | val | test | all")->capture_default_str();
     command->add_flag("--json", a->json, "one JSON object on stdout");
     command->footer("Example:\n  segstudio-train stats -P camvid.segstudio -s train");
@@ -164,7 +164,7 @@ void addSplit(CLI::App& app, int& exitCode)
     };
     auto a = std::make_shared<Args>();
     auto* command = app.add_subcommand("split", "assign train/val/test: seeded random fractions, or from image lists");
-    command->add_option("--project,-P", a->project, "project file (saved in place)")->required()->check(CLI::ExistingFile);
+    command->add_option("project,--project,-P", a->project, "project file (saved in place)")->required()->check(CLI::ExistingFile);
     command->add_option("--train", a->train, "fraction for training")->capture_default_str();
     command->add_option("--val", a->val, "fraction for validation")->capture_default_str();
     command->add_option("--test", a->test, "fraction for testing")->capture_default_str();
@@ -207,7 +207,7 @@ void addInfo(CLI::App& app, int& exitCode)
     };
     auto a = std::make_shared<Args>();
     auto* command = app.add_subcommand("info", "a project's images, splits, label status and classes");
-    command->add_option("project", a->project, "project file")->required()->check(CLI::ExistingFile);
+    command->add_option("project,--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
     command->add_flag("--json", a->json, "one JSON object on stdout");
     command->footer("Example:\n  segstudio-train info camvid.segstudio");
     command->callback([a, &exitCode] {

@@ -1,5 +1,6 @@
 #include "Commands.h"
 #include "PackCommand.h"
+#include "ProgressPrinter.h"
 
 #include "data/DataError.h"
 #include "data/DatasetPacker.h"
@@ -30,11 +31,13 @@ std::size_t packSplit(const data::Project& project, data::Split split, const std
     options.height = height;
     options.width = width;
     options.labelledOnly = labelledOnly;
-    const auto count = data::DatasetPacker::pack(project, split, out, options, [](std::size_t done, std::size_t total) {
-        if (done == total || done % 25 == 0)
-            std::cout << "\rpacking " << done << "/" << total << std::flush;
+    const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+    const auto progress = progressPrinter("packing", std::cout, terminal);
+    const auto count = data::DatasetPacker::pack(project, split, out, options, [&progress](std::size_t done, std::size_t total) {
+        if (done < total)  // the summary below closes the line
+            progress(done, total);
     });
-    std::cout << "\rpacked " << count << " " << data::toString(split) << " images (" << height << "x" << width
+    std::cout << (terminal ? "\r" : "") << "packed " << count << " " << data::toString(split) << " images (" << height << "x" << width
               << ") into " << out.string() << std::endl;
     return count;
 }
@@ -43,7 +46,7 @@ void addPackCommand(CLI::App& app, int& exitCode)
 {
     auto args = std::make_shared<PackArguments>();
     auto* command = app.add_subcommand("pack", "turn a project's split into a training pack (fixed-size, memory-mappable)");
-    command->add_option("--project,-P", args->project, "project file (*.segstudio)")->required()->check(CLI::ExistingFile);
+    command->add_option("project,--project,-P", args->project, "project file (*.segstudio)")->required()->check(CLI::ExistingFile);
     command->add_option("--split,-s", args->split, "train | val | test")->capture_default_str();
     command->add_option("--out,-o", args->out, "pack file to write")->required();
     command->add_option("--height", args->height, "pack image height (images are resized)")->capture_default_str();

@@ -19,6 +19,7 @@ private slots:
     void importInfoStatsSplitExport();
     void errorsNameTheFile();
     void importsCamVid();
+    void projectIsPositionalOrOptionAndLogsHaveLines();
 
 private:
     QString run(const QStringList& arguments, int* exitCode = nullptr);
@@ -192,6 +193,34 @@ void TestDataCli::importsCamVid()
     const auto weight = [&](int id) { return stats.at("classes").at(std::size_t(id)).at("median_frequency_weight").get<double>(); };
     for (int id = 0; id < 10; ++id)
         QVERIFY(weight(10) > weight(id));
+}
+
+
+// Issue 27, item 8: every data command takes the project either way (`info PROJECT` and
+// `stats -P PROJECT` used to be the only forms), and progress written into a pipe or a log is
+// plain lines, never a carriage-return line rewritten in place.
+void TestDataCli::projectIsPositionalOrOptionAndLogsHaveLines()
+{
+    const QString project = path(QStringLiteral("both.segstudio"));
+    int code = -1;
+    const QString imported = run({QStringLiteral("import"), QStringLiteral("segnet"), path(QStringLiteral("set")),
+                                  QStringLiteral("-o"), project},
+                                 &code);
+    QVERIFY2(code == 0, qPrintable(imported));
+    QVERIFY2(!imported.contains(QLatin1Char('\r')), qPrintable(imported));
+    QVERIFY2(imported.contains(QStringLiteral("6/6\n")), qPrintable(imported));
+    QCOMPARE(runJson({QStringLiteral("info"), QStringLiteral("-P"), project, QStringLiteral("--json")}),
+             runJson({QStringLiteral("info"), project, QStringLiteral("--json")}));
+    QCOMPARE(runJson({QStringLiteral("stats"), project, QStringLiteral("--json")}),
+             runJson({QStringLiteral("stats"), QStringLiteral("--project"), project, QStringLiteral("--json")}));
+    const QString packed = run({QStringLiteral("pack"), project, QStringLiteral("-s"), QStringLiteral("train"),
+                                QStringLiteral("-o"), path(QStringLiteral("both.pack")), QStringLiteral("--height"),
+                                QStringLiteral("8"), QStringLiteral("--width"), QStringLiteral("8")},
+                               &code);
+    QVERIFY2(code == 0 && packed.contains(QStringLiteral("packed 4 train images")), qPrintable(packed));
+    QVERIFY2(!packed.contains(QLatin1Char('\r')), qPrintable(packed));
+    const QString exported = run({QStringLiteral("export"), project, QStringLiteral("-o"), path(QStringLiteral("both-out"))}, &code);
+    QVERIFY2(code == 0 && !exported.contains(QLatin1Char('\r')), qPrintable(exported));
 }
 
 QTEST_GUILESS_MAIN(TestDataCli)
