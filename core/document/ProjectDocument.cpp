@@ -1,4 +1,5 @@
 #include "ProjectDocument.h"
+
 #include "WorkerPool.h"
 
 #include "AddClassCommand.h"
@@ -25,6 +26,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <map>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>
@@ -123,6 +125,25 @@ bool ProjectDocument::setSplit(const std::vector<std::size_t>& indices, data::Sp
 bool ProjectDocument::setStatus(const std::vector<std::size_t>& indices, data::LabelStatus status)
 {
     return pushUnlessEmpty(std::make_unique<SetStatusCommand>(this, indices, status));
+}
+
+bool ProjectDocument::splitUnassigned(const data::SplitRatios& ratios, std::uint64_t seed)
+{
+    std::vector<std::size_t> unassigned;
+    for (std::size_t i = 0; i < m_project.size(); ++i)
+        if (m_project.entry(i).split == data::Split::Unassigned)
+            unassigned.push_back(i);
+    if (unassigned.empty() || !canEdit())
+        return false;
+    const std::vector<data::Split> drawn = data::DatasetSplitter::split(unassigned.size(), ratios, seed);
+    std::map<data::Split, std::vector<std::size_t>> bySplit;
+    for (std::size_t n = 0; n < unassigned.size(); ++n)
+        bySplit[drawn[n]].push_back(unassigned[n]);
+    m_undoStack->beginMacro(tr("Split %n image(s) at random", nullptr, int(unassigned.size())));
+    for (const auto& [split, indices] : bySplit)
+        setSplit(indices, split);
+    m_undoStack->endMacro();
+    return true;
 }
 
 template <typename Command>

@@ -2,6 +2,7 @@
 
 #include "data/ClassSchema.h"
 #include "data/ImageEntry.h"
+#include "data/DatasetSplitter.h"
 #include "data/Project.h"
 #include "data/ProjectLock.h"
 
@@ -65,6 +66,9 @@ public:
     // Edits: each pushes one command; false when it would change nothing, is invalid, or a job runs.
     bool setSplit(const std::vector<std::size_t>& indices, data::Split split);
     bool setStatus(const std::vector<std::size_t>& indices, data::LabelStatus status);
+    // The images without a split get one at random (DatasetSplitter, seeded): one undoable step.
+    // False when every image has a split already.
+    bool splitUnassigned(const data::SplitRatios& ratios, std::uint64_t seed = 0);
     std::size_t addImages(const std::vector<std::filesystem::path>& images, data::Split split);  // count added
     bool removeImages(std::vector<std::size_t> indices);
     std::optional<int> addClass(const QString& name, const data::Rgb& color);

@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
+
+#include <opencv2/imgcodecs.hpp>
 #include <QtTest>
 
 #include <functional>
@@ -103,17 +105,89 @@ private slots:
             {QStringLiteral("merge classes"), [&] { return doc.mergeClasses(1, 3); }},
             {QStringLiteral("delete class"), [&] { return doc.deleteClass(2); }},
         };
+        // What each edit was asked to do, read back from the project and its maps (issue 27.2:
+        // a change of bytes alone would pass for any change).
+        const auto mapsHold = [&](int value) {
+            for (std::size_t i = 0; i < doc.size(); ++i) {
+                const fs::path file = doc.project().labelMapPath(i);
+                const cv::Mat map = fs::exists(file) ? data::readLabelMap(file, fourClasses()) : cv::Mat();
+                if (!map.empty() && cv::countNonZero(map == value) > 0)
+                    return true;
+            }
+            return false;
+        };
+        const auto imageNames = [&] {
+            std::vector<std::string> names;
+            for (const auto& entry : doc.project().entries())
+                names.push_back(fs::path(entry.image).filename().string());
+            return names;
+        };
+        const std::map<QString, std::function<bool()>> done = {
+            {QStringLiteral("split"),
+             [&] {
+                 const auto& e = doc.project().entries();
+                 return e[0].split == data::Split::Test && e[2].split == data::Split::Test && e[3].split == data::Split::Test &&
+                        e[1].split == data::Split::Train && e[4].split == data::Split::Val;
+             }},
+            {QStringLiteral("status"),
+             [&] {
+                 const auto& e = doc.project().entries();
+                 return e[1].status == data::LabelStatus::Reviewed && e[4].status == data::LabelStatus::Reviewed &&
+                        e[0].status != data::LabelStatus::Reviewed;
+             }},
+            {QStringLiteral("add images"),
+             [&] { return imageNames().size() == 7 && imageNames().back() == "new.png" && doc.project().entries().back().split == data::Split::Train; }},
+            {QStringLiteral("remove images"), [&] { return imageNames() == std::vector<std::string>{"img0.png", "img3.png", "img5.png"}; }},
+            {QStringLiteral("add class"),
+             [&] {
+                 const auto* bus = doc.schema().find(4);
+                 return bus && bus->name == "bus" && bus->color == data::Rgb{1, 2, 3};
+             }},
+            {QStringLiteral("rename class"), [&] { return doc.schema().find(2) && doc.schema().find(2)->name == "heaven"; }},
+            {QStringLiteral("recolour class"),
+             [&] { return doc.schema().find(3) && doc.schema().find(3)->color == data::Rgb{9, 9, 9}; }},
+            {QStringLiteral("merge classes"), [&] { return !doc.schema().contains(1) && !mapsHold(1) && mapsHold(3); }},
+            {QStringLiteral("delete class"), [&] { return !doc.schema().contains(2) && !mapsHold(2) && mapsHold(0); }},
+        };
         const auto before = snapshot(doc);
+        QVERIFY(!done.at(edit)());
         QVERIFY(edits.at(edit)());
         const auto after = snapshot(doc);
         QVERIFY(after != before);
+        QVERIFY2(done.at(edit)(), "the edit did not do what it was asked");
         QCOMPARE(doc.undoStack()->count(), 1);
         doc.undoStack()->undo();
         QVERIFY(snapshot(doc) == before);
+        QVERIFY(!done.at(edit)());
         doc.undoStack()->redo();
         QVERIFY(snapshot(doc) == after);
+        QVERIFY(done.at(edit)());
         doc.undoStack()->undo();
         QVERIFY(snapshot(doc) == before);
+    }
+
+    // Issue 27, item 18: the images without a split get one at random in one undoable step; the
+    // others keep theirs; nothing to split is no step.
+    void unassignedImagesAreSplitInOneStep()
+    {
+        QTemporaryDir dir;
+        auto document = makeDocument(dir);
+        QVERIFY(document->setSplit({0, 1, 2, 3}, data::Split::Unassigned));
+        const int steps = document->undoStack()->count();
+        QVERIFY(document->splitUnassigned({0.5, 0.25, 0.25}, 7));
+        QCOMPARE(document->undoStack()->count(), steps + 1);
+        std::map<data::Split, int> counts;
+        for (std::size_t i = 0; i < 4; ++i)
+            ++counts[document->project().entry(i).split];
+        QCOMPARE(counts[data::Split::Train], 2);
+        QCOMPARE(counts[data::Split::Val], 1);
+        QCOMPARE(counts[data::Split::Test], 1);
+        QVERIFY(document->project().entry(4).split == data::Split::Val);  // had one: kept
+        QVERIFY(document->project().entry(5).split == data::Split::Train);
+        QVERIFY(!document->splitUnassigned({0.5, 0.25, 0.25}, 7));
+        document->undoStack()->undo();
+        for (std::size_t i = 0; i < 4; ++i)
+            QVERIFY(document->project().entry(i).split == data::Split::Unassigned);
     }
 
     void mergeRelabelsTheDatasetAndTellsTheViews()

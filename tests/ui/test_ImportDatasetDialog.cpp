@@ -1,8 +1,11 @@
 #include "UiTestProject.h"
 #include "app/ImportDatasetDialog.h"
+#include "app/NewProjectDialog.h"
+#include "app/NewProjectFile.h"
 #include "app/PathField.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
@@ -16,7 +19,11 @@
 #include <QTest>
 #include <opencv2/imgcodecs.hpp>
 
+#include <map>
+
 using segstudio::ui::ImportDatasetDialog;
+using segstudio::ui::NewProjectDialog;
+using segstudio::ui::NewProjectFile;
 using segstudio::ui::PathField;
 
 // The index-PNG import: the dialog's page fills the request (void value 255 unless changed), and
@@ -47,6 +54,39 @@ private slots:
             labels.rowRange(4, 8).setTo(7);
             QVERIFY(cv::imwrite((root / "labels" / (std::string(stem) + ".png")).string(), labels));
         }
+    }
+
+    // Issue 27, item 18: a new project from a folder is split 70/15/15 by default (it used to
+    // leave every image unassigned, and Train then failed); unticked, nothing is assigned.
+    void aNewProjectFromAFolderIsSplit()
+    {
+        const std::filesystem::path folder = std::filesystem::path(m_dir.path().toStdString()) / "twenty";
+        std::filesystem::create_directories(folder);
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(cv::imwrite((folder / ("img" + std::to_string(i) + ".png")).string(), cv::Mat(4, 4, CV_8UC3, cv::Scalar(i))));
+        NewProjectDialog dialog;
+        auto* split = dialog.findChild<QCheckBox*>(QStringLiteral("split"));
+        QVERIFY(split && split->isChecked());
+        dialog.findChild<PathField*>(QStringLiteral("imageDir"))->setPath(QString::fromStdString(folder.string()));
+        dialog.findChild<PathField*>(QStringLiteral("projectFile"))->setPath(m_dir.filePath(QStringLiteral("twenty.segstudio")));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QVERIFY(dialog.request().split);
+        const auto splitCounts = [](const segstudio::data::Project& project) {
+            std::map<segstudio::data::Split, int> counts;
+            for (std::size_t i = 0; i < project.size(); ++i)
+                ++counts[project.entry(i).split];
+            return counts;
+        };
+        auto counts = splitCounts(NewProjectDialog::create(dialog.request(), {}));
+        QCOMPARE(counts[segstudio::data::Split::Train], 14);
+        QCOMPARE(counts[segstudio::data::Split::Val], 3);
+        QCOMPARE(counts[segstudio::data::Split::Test], 3);
+        NewProjectDialog::Request unsplit = dialog.request();
+        unsplit.split = false;
+        unsplit.projectFile = m_dir.filePath(QStringLiteral("unsplit.segstudio"));
+        counts = splitCounts(NewProjectDialog::create(unsplit, {}));
+        QCOMPARE(counts[segstudio::data::Split::Unassigned], 20);
     }
 
     void indexPngPageFillsTheRequest()
@@ -82,7 +122,8 @@ private slots:
         QCOMPARE(dialog.result(), int(QDialog::Rejected));
     }
 
-    // Issue 9.14: typing a dataset folder proposes a project beside it, never inside it; a typed
+    // Issue 9.14 and 27.19: typing a dataset folder proposes a project in a folder of its own
+    // under the user's projects (never inside or beside the dataset); a typed
     // path in a missing folder creates that folder after asking; a fixed path clears the message.
     void projectFileIsProposedBesideTheDataset()
     {
@@ -91,7 +132,8 @@ private slots:
         auto* images = dialog.findChild<PathField*>(QStringLiteral("indexImageDir"));
         auto* project = dialog.findChild<PathField*>(QStringLiteral("projectFile"));
         QTest::keyClicks(images->lineEdit(), m_dir.filePath(QStringLiteral("images")));  // typed, key by key
-        QCOMPARE(project->path(), m_dir.filePath(QStringLiteral("images-segstudio/images.segstudio")));
+        QCOMPARE(project->path(), NewProjectFile::suggestFor(m_dir.filePath(QStringLiteral("images"))));
+        QVERIFY(!project->path().startsWith(m_dir.path()));
         dialog.findChild<PathField*>(QStringLiteral("indexLabelDir"))->setPath(m_dir.filePath(QStringLiteral("labels")));
 
         // A path of the user's own in a folder that does not exist: asked, declined, explained.

@@ -67,12 +67,19 @@ private slots:
         QVERIFY(NewProjectFile::check(result.file).folderToCreate.isEmpty());
     }
 
-    void suggestionIsBesideTheDataset()
+    // Issue 27, item 19: a folder of its own under the user's projects, never beside the
+    // dataset (often read-only or shared); a name taken gets -2, -3.
+    void suggestionIsAFolderOfItsOwn()
     {
-        const QString dataset = m_dir.filePath(QStringLiteral("camvid"));
-        QCOMPARE(NewProjectFile::suggestFor(dataset), m_dir.filePath(QStringLiteral("camvid-segstudio/camvid.segstudio")));
-        QCOMPARE(NewProjectFile::suggestFor(dataset + QLatin1Char('/')),
-                 m_dir.filePath(QStringLiteral("camvid-segstudio/camvid.segstudio")));
+        const QString root = m_dir.filePath(QStringLiteral("projects"));
+        const QString dataset = m_dir.filePath(QStringLiteral("shared/camvid"));
+        QCOMPARE(NewProjectFile::suggestFor(dataset, root), root + QStringLiteral("/camvid/camvid.segstudio"));
+        QCOMPARE(NewProjectFile::suggestFor(dataset + QLatin1Char('/'), root), root + QStringLiteral("/camvid/camvid.segstudio"));
+        QVERIFY(QDir().mkpath(root + QStringLiteral("/camvid")));
+        QCOMPARE(NewProjectFile::suggestFor(dataset, root), root + QStringLiteral("/camvid-2/camvid.segstudio"));
+        QVERIFY(QDir().mkpath(root + QStringLiteral("/camvid-2")));
+        QCOMPARE(NewProjectFile::suggestFor(dataset, root), root + QStringLiteral("/camvid-3/camvid.segstudio"));
+        QVERIFY(NewProjectFile::suggestFor(dataset).startsWith(NewProjectFile::projectsRoot() + QLatin1Char('/')));
     }
 
     void unwritableFolderIsRefused()

@@ -4,8 +4,10 @@
 #include "PathField.h"
 #include "ProjectFileField.h"
 #include "SchemaChooser.h"
+#include "data/DatasetSplitter.h"
 #include "data/Project.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
@@ -20,6 +22,7 @@ NewProjectDialog::NewProjectDialog(QWidget* parent)
       m_imageDir(new PathField(PathField::Kind::Folder, {}, this)),
       m_projectFile(new ProjectFileField(this)),
       m_schema(new SchemaChooser(this)),
+      m_split(new QCheckBox(tr("&Split the images at random: 70 % train, 15 % validation, 15 % test"), this)),
       m_error(new QLabel(this))
 {
     setWindowTitle(tr("New Project"));
@@ -27,6 +30,13 @@ NewProjectDialog::NewProjectDialog(QWidget* parent)
     form->addRow(tr("Images folder:"), m_imageDir);
     form->addRow(tr("Classes:"), m_schema);
     form->addRow(tr("Project file:"), m_projectFile);
+    // Training needs a training split: without one every image is unassigned and Train fails.
+    m_split->setObjectName(QStringLiteral("split"));
+    m_imageDir->setObjectName(QStringLiteral("imageDir"));
+    m_projectFile->setObjectName(QStringLiteral("projectFile"));
+    m_split->setChecked(true);
+    m_split->setToolTip(tr("Seeded, so the same folder splits the same way; change any image's split later in the browser"));
+    form->addRow(QString(), m_split);
     m_error->setObjectName(QStringLiteral("error"));
     m_error->setStyleSheet(QStringLiteral("color: #c03030"));
     m_error->setWordWrap(true);
@@ -71,6 +81,7 @@ void NewProjectDialog::accept()
         m_error->setText(error);
         return;
     }
+    request.split = m_split->isChecked();
     m_request = request;
     QDialog::accept();
 }
@@ -79,6 +90,8 @@ data::Project NewProjectDialog::create(const Request& request, const data::Impor
 {
     data::Project project = data::DatasetImporter::importImageFolder(
         request.imageDir.toStdString(), request.projectFile.toStdString(), request.schema, progress);
+    if (request.split)
+        data::DatasetSplitter::apply(project, {0.7, 0.15, 0.15});
     project.save();
     return project;
 }

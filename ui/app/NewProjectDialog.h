@@ -5,6 +5,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QLabel;
 
 namespace segstudio::ui {
@@ -23,6 +24,7 @@ public:
         QString imageDir;
         QString projectFile;
         data::ClassSchema schema;
+        bool split = true;  // 70 % train, 15 % val, 15 % test at random (else every image unassigned)
     };
 
     explicit NewProjectDialog(QWidget* parent = nullptr);
@@ -37,6 +39,7 @@ private:
     PathField* m_imageDir;
     ProjectFileField* m_projectFile;
     SchemaChooser* m_schema;
+    QCheckBox* m_split;
     QLabel* m_error;
     Request m_request;
 };

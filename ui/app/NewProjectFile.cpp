@@ -63,16 +63,25 @@ NewProjectFile NewProjectFile::check(const QString& path)
     return result;
 }
 
+QString NewProjectFile::projectsRoot()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("SegStudio"));
+}
+
 QString NewProjectFile::suggestFor(const QString& datasetDir)
+{
+    return suggestFor(datasetDir, projectsRoot());
+}
+
+QString NewProjectFile::suggestFor(const QString& datasetDir, const QString& projectsRoot)
 {
     const QFileInfo dataset(QDir::cleanPath(datasetDir));
     const QString name = dataset.fileName().isEmpty() ? QStringLiteral("project") : dataset.fileName();
-    const QString fileName = name + QString::fromLatin1(data::Project::kFileSuffix);
-    const QFileInfo parent(dataset.absolutePath());
-    if (parent.isDir() && parent.isWritable())
-        return QDir(parent.filePath()).filePath(name + QStringLiteral("-segstudio/") + fileName);
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return QDir(documents).filePath(QStringLiteral("SegStudio/") + name + QLatin1Char('/') + fileName);
+    const QDir root(projectsRoot);
+    QString folder = name;
+    for (int n = 2; QFileInfo::exists(root.filePath(folder)); ++n)
+        folder = QStringLiteral("%1-%2").arg(name).arg(n);
+    return root.filePath(folder + QLatin1Char('/') + name + QString::fromLatin1(data::Project::kFileSuffix));
 }
 
 bool NewProjectFile::createFolder(QString* error) const

@@ -16,10 +16,13 @@ struct NewProjectFile {
     QString folderToCreate;
 
     static NewProjectFile check(const QString& path);
-    // A project file for a dataset in datasetDir that does not go inside it (datasets are often
-    // read-only, and a project's labels/ would mix with the data): <parent>/<name>-segstudio/
-    // <name>.segstudio, or under the user's documents when the parent is not writable.
+    // A project file for a dataset in datasetDir, in a folder of its own under the user's
+    // documents (<Documents>/SegStudio/<name>/<name>.segstudio; <name>-2 … when taken), never
+    // inside or beside the dataset: datasets are often read-only or shared, and a project's
+    // labels would mix with the data or with another user's project.
     static QString suggestFor(const QString& datasetDir);
+    static QString suggestFor(const QString& datasetDir, const QString& projectsRoot);
+    static QString projectsRoot();  // <Documents>/SegStudio
     bool createFolder(QString* error) const;  // makes folderToCreate; true when there is none
 };
 
