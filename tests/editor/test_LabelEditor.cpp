@@ -8,6 +8,7 @@
 #include "editor/ToolSettings.h"
 
 #include "data/LabelMapIO.h"
+#include "document/WorkerPool.h"
 #include "data/ProjectLock.h"
 #include "data/RecoveryStore.h"
 #include "paint/PredictionAcceptance.h"
@@ -22,9 +23,15 @@
 #include "editor/SuperpixelTool.h"
 
 #include <QAction>
+#include <QFileInfo>
+#include <QDir>
 #include <QApplication>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <QThreadPool>
 #include <QTimer>
 #include <QStyle>
 #include <QStyleOptionViewItem>
@@ -119,10 +126,31 @@ private slots:
             QVERIFY2(tips->text().contains(tool->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped()),
                      qPrintable(tool->text()));
         QVERIFY(tips->geometry().right() <= editor->canvas()->width());
+        // The text is taller than this 256 px canvas: the card fits and scrolls, "Got it" shows.
+        QVERIFY2(tips->geometry().bottom() < editor->canvas()->height(), qPrintable(QString::number(tips->height())));
         auto* gotIt = tips->findChild<QPushButton*>(QStringLiteral("gotIt"));
         QVERIFY(gotIt);
+        QVERIFY(gotIt->isVisible());
+        QVERIFY(gotIt->mapTo(editor->canvas(), QPoint(0, gotIt->height())).y() <= editor->canvas()->height());
+        // The wheel over the card scrolls its text, and past its end never zooms the image behind.
+        const double scale = editor->canvas()->scale();
+        auto* scroll = tips->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        for (int notch = 0; notch < 30; ++notch) {
+            const QPointF at(10, 10);
+            QWheelEvent wheel(at, scroll->viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(scroll->viewport(), &wheel);
+        }
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        QCOMPARE(editor->canvas()->scale(), scale);
+        // "Got it" hands the keyboard to the canvas, where the tools' keys work.
+        QApplication::setActiveWindow(editor.get());
+        QVERIFY(QTest::qWaitForWindowActive(editor.get()));
+        gotIt->setFocus();
         QTest::mouseClick(gotIt, Qt::LeftButton);
         QVERIFY(!tips->isVisible());
+        QVERIFY(editor->canvas()->hasFocus());
         QVERIFY(ui::LabelingTips::seen());
         QVERIFY(editor->openImage(1));
         QVERIFY(!tips->isVisible());
@@ -134,6 +162,34 @@ private slots:
         QVERIFY(second->labelingTips()->isVisible());
         second->setDocument(nullptr);
         QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);
+    }
+
+    // Issue 27, item 12: an image's pixel history outlives a switch to another image: back on
+    // it, Undo takes the fill back (it was greyed out); a map rewritten on disk meanwhile starts a
+    // fresh history instead of undoing into pixels that are no longer there.
+    void pixelUndoSurvivesSwitchingImages()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        const cv::Mat before = editor->document()->labels().clone();
+        QVERIFY(editor->fillUnlabelled(2));
+        QVERIFY(editor->openImage(1));
+        QVERIFY(editor->fillUnlabelled(1));
+        QVERIFY(editor->openImage(0));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 2), 0);
+        QVERIFY(editor->undoGroup()->canUndo());
+        editor->undoGroup()->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != before), 0);
+        editor->undoGroup()->redo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 2), 0);
+
+        // Image 1's map changes on disk while image 0 is open: image 1 opens as on disk, no undo.
+        cv::Mat elsewhere(editor->document()->labels().size(), CV_8UC1, cv::Scalar(0));
+        segstudio::data::writeLabelMap(test.project->labelMapPath(1), elsewhere, test.project->schema());
+        QVERIFY(editor->openImage(1));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 0), 0);
+        QVERIFY(!editor->document()->undoStack()->canUndo());
     }
 
     void brushStrokeSetsExactPixels()
@@ -832,7 +888,13 @@ private slots:
         QVERIFY(editor->fillUnlabelled(2));
         QVERIFY(editor->openImage(1));
         QCOMPARE(saved.count(), 1);
-        QCOMPARE(saved.first().first().toString(), QStringLiteral("image0.png"));
+        // Issue 27, item 15: it names the label map written (relative to the project folder),
+        // not the image, which read as if the source image had been overwritten.
+        const QString written = saved.first().first().toString();
+        QVERIFY2(written != QStringLiteral("image0.png") && written.endsWith(QStringLiteral(".png")), qPrintable(written));
+        QCOMPARE(QDir::cleanPath(test.dir.filePath(written)),
+                 QString::fromStdString(test.project->labelMapPath(0).string()));
+        QVERIFY(QFileInfo::exists(test.dir.filePath(written)));
 
         editor->setSaveOnSwitch(false);
         QVERIFY(editor->fillUnlabelled(1));
@@ -927,7 +989,9 @@ private slots:
         QVERIFY(!editor->isModified());
         QVERIFY(editor->requestImage(0));  // changed its mind: image 1's result is stale
         QTRY_VERIFY(!editor->isOpening());
-        QTest::qWait(50);  // image 1's worker has finished too by now
+        // Image 1's decoding finishes too, and its (stale) answer is delivered: it changes nothing.
+        QVERIFY(segstudio::document::workerPool()->waitForDone(60000));
+        QCoreApplication::processEvents();
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().first().value<std::size_t>(), std::size_t(0));
         QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));

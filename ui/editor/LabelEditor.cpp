@@ -2,6 +2,7 @@
 #include "document/WorkerPool.h"
 
 #include "LabelingTips.h"
+#include "PixelHistoryCache.h"
 
 #include "BrushTool.h"
 #include "ClassesPanel.h"
@@ -170,6 +171,7 @@ public:
     std::size_t openingIndex = 0;
     std::optional<std::size_t> reopenAfterJob;  // an open a dataset job interrupted
     QUndoGroup* undoGroup = nullptr;
+    PixelHistoryCache history;  // the undo stacks of images left, to come back to
     ToolSettings* settings = nullptr;
     LabelCanvas* canvas = nullptr;
     ClassesPanel* classesPanel = nullptr;
@@ -414,6 +416,7 @@ void LabelEditor::setDocument(document::ProjectDocument* projectDocument)
     if (m_d->document && m_d->document->isModified())
         save();  // autosave, as on image switch; a failure is reported and the recovery file kept
     closeDocument();
+    m_d->history.clear();  // another project's images
     m_d->keeper->setStore(nullptr);
     m_d->keeper->waitForWrites();
     m_d->recovery.reset();
@@ -515,10 +518,12 @@ void LabelEditor::onClassesRemapped(quint64 step, const std::array<std::uint8_t,
         m_d->document->remapClasses(step, table);
         updateCounts();
     }
+    m_d->history.remapClasses(step, table);
 }
 
 void LabelEditor::onClassesRemapUndone(quint64 step, const std::vector<std::size_t>& kept)
 {
+    m_d->history.clear();  // which kept image was labelled since the step is not known here
     if (!m_d->document || !m_d->index)
         return;
     if (std::find(kept.begin(), kept.end(), *m_d->index) != kept.end())
@@ -668,8 +673,13 @@ bool LabelEditor::finishOpen(quint64 generation)
     }
     const cv::Mat recovered = readRecovered(loaded.key, loaded.rgb.cols, loaded.rgb.rows);
     closeDocument();
-    // Nothing else holds the decoded map: the document edits it in place, no copy.
-    auto document = std::make_unique<LabelDocument>(loaded.key, std::move(loaded.rgb), std::move(loaded.labels));
+    // Back to an image left earlier: its document, with its undo history, when the map on disk
+    // is still what it holds (issue 27.12); else a new one.
+    std::unique_ptr<LabelDocument> document = recovered.empty() ? m_d->history.take(loaded.key, loaded.labels) : nullptr;
+    if (document)
+        releaseOnWorker(loaded.rgb, loaded.labels);
+    else  // nothing else holds the decoded map: the document edits it in place, no copy
+        document = std::make_unique<LabelDocument>(loaded.key, std::move(loaded.rgb), std::move(loaded.labels));
     if (!recovered.empty()) {
         // One undoable edit on top of what is on disk: Undo takes the restored work back.
         document->replaceLabels(recovered, tr("Restore unsaved labels"));
@@ -742,9 +752,16 @@ void LabelEditor::closeDocument()
     m_d->canvas->setDocument(nullptr);
     disconnect(m_d->document->undoStack(), nullptr, m_d->undoGroup, nullptr);
     m_d->undoGroup->removeStack(m_d->document->undoStack());
-    // The pixels are freed on a worker (tens of ms for 12 MP), not on the way to the next image.
-    releaseOnWorker(m_d->document->image(), m_d->document->labels());
-    m_d->document.reset();
+    disconnect(m_d->document.get(), nullptr, this, nullptr);
+    disconnect(m_d->document.get(), nullptr, m_d->countTimer, nullptr);
+    if (!m_d->document->isModified()) {
+        m_d->history.keep(std::move(m_d->document));  // saved: its history waits for a return
+    } else {
+        // Edits the user chose not to keep: the pixels are freed on a worker (tens of ms for
+        // 12 MP), not on the way to the next image.
+        releaseOnWorker(m_d->document->image(), m_d->document->labels());
+        m_d->document.reset();
+    }
     m_d->index.reset();
     onModifiedChanged(false);
 }
@@ -775,7 +792,10 @@ bool LabelEditor::save()
     }
     doc->markSaved();
     m_d->keeper->syncNow();  // removes the recovery copy, after any write still queued
-    emit labelsSaved(fromStd(doc->imageKey()));
+    // The label map written, as the project folder sees it: naming the image instead read as if
+    // the source image (of an imported dataset, elsewhere) had been overwritten.
+    const std::filesystem::path written = project()->labelMapPath(index);
+    emit labelsSaved(fromStd(written.lexically_relative(project()->file().parent_path()).generic_string()));
     const double fraction = data::labelledFraction(data::countLabels(doc->labels()));
     if (fraction > 0.0)
         m_d->projectDocument->noteLabelled(index);

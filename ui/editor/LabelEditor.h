@@ -130,8 +130,8 @@ signals:
     void imageLabelled(std::size_t index, double labelledFraction);
     void statusMessage(const QString& text);
     void modifiedChanged(bool modified);
-    void labelsSaved(const QString& imageKey);
-    void imageOpened(std::size_t index);  // the label map of imageKey reached disk
+    void labelsSaved(const QString& labelMap);  // the label map written, relative to the project folder
+    void imageOpened(std::size_t index);
     void errorOccurred(const QString& message);
 
 private:

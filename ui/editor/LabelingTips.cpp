@@ -3,8 +3,11 @@
 #include <QEvent>
 #include <QLabel>
 #include <QPushButton>
+#include <QStyle>
+#include <QScrollArea>
 #include <QSettings>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 namespace segstudio::ui {
 
@@ -44,8 +47,15 @@ LabelingTips::LabelingTips(const QList<QAction*>& toolActions, QWidget* canvas)
     auto* gotIt = new QPushButton(tr("Got it"), this);
     gotIt->setObjectName(QStringLiteral("gotIt"));
     connect(gotIt, &QPushButton::clicked, this, &LabelingTips::dismiss);
+    // The text scrolls inside the card, so "Got it" stays on screen over a short canvas.
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(m_text);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setStyleSheet(QStringLiteral("QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_text);
+    layout->addWidget(m_scroll, 1);
     layout->addWidget(gotIt, 0, Qt::AlignRight);
     canvas->installEventFilter(this);
     hide();
@@ -81,16 +91,32 @@ void LabelingTips::dismiss()
 {
     QSettings().setValue(QLatin1String(kSeenKey), true);
     hide();
+    // Hiding the focused button would pass the focus on to the next widget in the chain (the
+    // browser's search field), where the first hotkey the user presses would filter the list.
+    if (QWidget* canvas = parentWidget())
+        canvas->setFocus(Qt::OtherFocusReason);
     emit dismissed();
 }
 
 void LabelingTips::place()
 {
     // Top left of the canvas, as wide as it allows up to a readable measure.
+    // Top left of the canvas, as wide as it allows up to a readable measure, and never taller
+    // than the canvas (the text scrolls instead).
     const QWidget* canvas = parentWidget();
     const int width = std::min(440, std::max(200, canvas->width() - 24));
-    resize(width, heightForWidth(width) > 0 ? heightForWidth(width) : sizeHint().height());
+    const QMargins margins = contentsMargins() + layout()->contentsMargins();
+    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int textHeight = m_text->heightForWidth(width - margins.left() - margins.right() - scrollBar);
+    const int natural = textHeight + margins.top() + margins.bottom() + layout()->spacing() +
+                        findChild<QPushButton*>(QStringLiteral("gotIt"))->sizeHint().height() + 4;
+    resize(width, std::max(std::min(natural, canvas->height() - 24), minimumSizeHint().height()));
     move(12, 12);
+}
+
+void LabelingTips::wheelEvent(QWheelEvent* event)
+{
+    event->accept();  // the text has scrolled as far as it goes: the image behind must not zoom
 }
 
 bool LabelingTips::eventFilter(QObject* watched, QEvent* event)

@@ -5,6 +5,7 @@
 #include <QList>
 
 class QLabel;
+class QScrollArea;
 
 namespace segstudio::ui {
 
@@ -31,12 +32,14 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
 
 private:
     void dismiss();
     void place();
 
     QLabel* m_text;
+    QScrollArea* m_scroll;
     bool m_offered = false;
 };
 
