@@ -27,13 +27,15 @@ metrics::ImageScore scorePrediction(const cv::Mat& predicted, const cv::Mat& tru
 
 namespace {
 
-// Mean of entropy/255 over the pixels where truth is unlabelled (all pixels without a truth).
-std::optional<double> meanUncertainty(const cv::Mat& entropy, const cv::Mat& truth)
+// Mean of entropy/255 over the pixels where truth is unlabelled; over the whole image when there
+// is no truth or every pixel is labelled (a fully labelled project still shows how sure the
+// model is of each image, for review).
+double meanUncertainty(const cv::Mat& entropy, const cv::Mat& truth)
 {
-    const cv::Mat open = truth.empty() ? cv::Mat(entropy.size(), CV_8UC1, cv::Scalar(255)) : (truth == kUnlabelled);
-    const int pixels = cv::countNonZero(open);
+    const cv::Mat open = truth.empty() ? cv::Mat() : (truth == kUnlabelled);
+    const int pixels = open.empty() ? 0 : cv::countNonZero(open);
     if (pixels == 0)
-        return std::nullopt;
+        return cv::mean(entropy)[0] / 255.0;
     return cv::sum(entropy & open)[0] / 255.0 / pixels;  // open is 255 where counted: the AND keeps entropy there
 }
 

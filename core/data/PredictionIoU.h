@@ -29,8 +29,8 @@ struct PredictionScore {
     std::optional<double> boundaryF1;  // mean BF score; empty as iou, or when no class has one
     std::int64_t wrongPixels = -1;     // -1: not scored
     // The labeling queue's key: mean normalised entropy (0..1) over the pixels not labelled yet
-    // (every pixel of an image without a label map); empty without a prediction or when every
-    // pixel is labelled.
+    // (every pixel of an image without a label map or with every pixel labelled); empty without
+    // a prediction.
     std::optional<double> uncertainty;
     // Likely labeling mistakes: the share of labelled pixels where the model disagrees with the
     // label at least ScoringOptions::suspectConfidence sure; empty without label map or prediction.

@@ -65,7 +65,7 @@ private slots:
     }
 
     // The queue's and the suspect list's numbers, on constructed maps: uncertainty is the mean
-    // entropy over pixels still unlabelled; suspect is the labelled share a sure prediction disputes.
+    // entropy over pixels still unlabelled (the whole image when none is); suspect is the labelled share a sure prediction disputes.
     void uncertaintyAndSuspects()
     {
         QTemporaryDir dir;
@@ -97,7 +97,7 @@ private slots:
         }
         const auto scores = data::scorePredictions(project, cache, {0, 1, 2});
         QVERIFY(std::abs(*scores[0].uncertainty - 0.8) < 1e-9);  // a: its unlabelled right half
-        QVERIFY(!scores[1].uncertainty);                         // b: nothing left to label
+        QVERIFY(std::abs(*scores[1].uncertainty - 0.5) < 1e-9);  // b: all labelled, so the whole image (issue 27.17)
         QVERIFY(std::abs(*scores[2].uncertainty - 0.5) < 1e-9);  // c: the whole image
         QCOMPARE(*scores[0].suspectFraction, 0.5);  // of a's 4 labelled pixels, the 2 in the sure column disagree
         QCOMPARE(*scores[1].suspectFraction, 0.0);  // b: the model agrees

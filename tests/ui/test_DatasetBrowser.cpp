@@ -4,7 +4,9 @@
 #include "app/ImageListModel.h"
 #include "document/ProjectDocument.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -60,6 +62,31 @@ private slots:
         browser.setDocument(m_document.get());
         QVERIFY(browser.listView()->isColumnHidden(ImageListModel::IoUColumn));
         QCOMPARE(sortKey->findData(iou), -1);
+    }
+
+    // Issue 27, item 17: Q on an empty queue says why: nothing predicted, or nothing left to label.
+    void anEmptyQueueSaysWhy()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"b.png", Split::Val, LabelStatus::Labelled, {1}, 0}});
+        segstudio::document::ProjectDocument document(project);
+        DatasetBrowser browser;
+        browser.setDocument(&document);
+        QSignalSpy messages(&browser, &DatasetBrowser::statusMessage);
+        browser.nextInQueueAction()->trigger();
+        QCOMPARE(messages.count(), 1);
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("predict the images")),
+                 qPrintable(messages.last().first().toString()));
+        ImageListModel::Scores predicted;
+        predicted.uncertainty = 0.4;
+        browser.model()->setScores(1, predicted);  // only the labelled image has a prediction
+        document.setStatus({0}, LabelStatus::Labelled);
+        browser.nextInQueueAction()->trigger();
+        QCOMPARE(messages.count(), 2);
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("every image is labelled")),
+                 qPrintable(messages.last().first().toString()));
     }
 
     void filtersUseTheModelsNames()

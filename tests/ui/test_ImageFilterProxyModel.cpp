@@ -176,6 +176,31 @@ private slots:
         QCOMPARE(visibleNames(proxy), expected);
     }
 
+    // Issue 27, item 9: "Name" sorts by the file name, the folder only breaking ties (an imported
+    // CamVid listed all of test/ before train/).
+    void nameSortsByFileNameBeforeFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto project = segstudio::test::writeProject(dir.path(), {{"train/0003.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"test/0004.png", Split::Test, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"train/0001.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"test/0002.png", Split::Test, LabelStatus::Unlabelled, {}, 0},
+                                                                  {"val/0002.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
+        ImageListModel model;
+        QSignalSpy finished(&model, &ImageListModel::statsFinished);
+        segstudio::document::ProjectDocument document(project);
+        model.setDocument(&document);
+        QVERIFY(model.statsComplete() || finished.wait(5000));
+        ImageFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortKey(ImageFilterProxyModel::SortKey::Name);
+        QStringList paths;
+        for (int row = 0; row < proxy.rowCount(); ++row)
+            paths << proxy.index(row, 0).data(ImageListModel::PathRole).toString().section(u'/', -2);
+        QCOMPARE(paths, segstudio::test::strings({"train/0001.png", "test/0002.png", "val/0002.png", "train/0003.png", "test/0004.png"}));
+    }
+
     void sortsByIoUOnceItExists()
     {
         m_model.setIoU(0, 0.9);  // delta

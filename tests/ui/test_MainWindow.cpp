@@ -37,6 +37,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -73,6 +74,21 @@ private slots:
                                                      {"beta.png", Split::Val, LabelStatus::Unlabelled, {}, 0},
                                                      {"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1},
                                                      {"delta.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
+    }
+
+    // Issue 27, item 10: the first window (no saved layout) gives the canvas the room: the
+    // training and prediction panels under it take a fifth of the height, not half.
+    void firstStartGivesTheCanvasTheRoom()
+    {
+        QSettings().clear();
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
+        QTRY_VERIFY(window.editor()->isVisible());
+        QTRY_VERIFY2(window.training()->height() <= window.height() / 4,
+                     qPrintable(QStringLiteral("training %1 of %2").arg(window.training()->height()).arg(window.height())));
+        QVERIFY(window.editor()->height() >= 2 * window.training()->height());
     }
 
     void startsOnTheStartPage()
@@ -129,6 +145,51 @@ private slots:
         browser->previousAction()->trigger();
         QCOMPARE(browser->currentEntry(), std::optional<std::size_t>(1));
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
+    }
+
+    // Issue 27, item 5: a filter that hides the image being labeled, cleared again, leaves the
+    // editor on that image (it used to jump to the first one).
+    void aFilterNeverChangesTheImageBeingLabeled()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
+        segstudio::ui::DatasetBrowser* browser = window.browser();
+        QVERIFY(browser->selectEntry(2));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(2));
+        auto* search = browser->findChild<QLineEdit*>(QStringLiteral("search"));
+        QVERIFY(search);
+        QTest::keyClicks(search, QStringLiteral("alp"));  // gamma is hidden, alpha shown
+        QCOMPARE(browser->proxy()->rowCount(), 1);
+        QCOMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(2));
+        QVERIFY(!browser->currentEntry());
+        QTest::keyClicks(search, QStringLiteral("zz"));  // nothing shown
+        QCOMPARE(browser->proxy()->rowCount(), 0);
+        search->clear();
+        QCOMPARE(browser->proxy()->rowCount(), 4);
+        QCOMPARE(browser->currentEntry(), std::optional<std::size_t>(2));
+        QCOMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(2));
+        // Next goes on from there, in the browser's (name) order: alpha beta delta gamma.
+        browser->previousAction()->trigger();
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(3));
+    }
+
+    // Issue 27, item 9: a project opens on the first image the browser lists (by name), not on
+    // the first of the project's own order.
+    void opensOnTheFirstImageTheBrowserLists()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        segstudio::test::writeProject(dir.path(), {{"train/zulu.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                   {"val/bravo.png", Split::Val, LabelStatus::Unlabelled, {}, 0},
+                                                   {"test/alpha.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(2));
+        QCOMPARE(window.browser()->currentEntry(), std::optional<std::size_t>(2));
     }
 
     // Issue 9.6 and 9.7: redo on both keys; tool and class keys wherever focus is, text excepted.
@@ -231,7 +292,8 @@ private slots:
                                                    {"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1},
                                                    {"delta.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
         MainWindow window;
-        window.resize(1400, 860);  // the default size of a first start
+        window.setWindowState(Qt::WindowNoState);
+        window.resize(1400, 860);  // the default size of a first start until issue 27.10
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
@@ -240,14 +302,13 @@ private slots:
         QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
         QCOMPARE(editor->caption(), QStringLiteral("alpha.png · 1 / 4"));
 
-        // Filtering out the open image moves the selection, and the editor, into the list.
+        // Filtering out the open image keeps it open (issue 27.5: a filter never changes the image
+        // being labeled), and the caption says it is not listed; Next goes into the list.
         auto* split = browser->findChild<QComboBox*>(QStringLiteral("splitFilter"));
         split->setCurrentIndex(split->findData(int(Split::Val)));
-        QTRY_VERIFY(editor->currentIndex() == browser->currentEntry());
-        QVERIFY(browser->proxy()->rowOfEntry(*editor->currentIndex()) >= 0);
-        QCOMPARE(editor->caption(), QStringLiteral("%1 · %2 / 2")
-                                        .arg(QString::fromStdString(window.project()->imagePath(*editor->currentIndex()).filename().string()))
-                                        .arg(browser->proxy()->rowOfEntry(*editor->currentIndex()) + 1));
+        QCOMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
+        QVERIFY(!browser->currentEntry());
+        QCOMPARE(editor->caption(), QStringLiteral("alpha.png · not in the filtered list (2 shown)"));
         // Sorting keeps the image and says where it went.
         browser->selectEntry(2);
         QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(2));

@@ -18,6 +18,8 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QMenu>
+#include <QScopedValueRollback>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -69,7 +71,10 @@ DatasetBrowser::DatasetBrowser(QWidget* parent)
     // the last emitted entry no longer says what the editor shows: forget it, or reselecting the
     // image that moved into a removed one's place would emit nothing.
     connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] { m_lastEmitted.reset(); });
-    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] { m_lastEmitted.reset(); });
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, [this] {
+        if (!m_filtering)  // rows a filter hides are still the same images
+            m_lastEmitted.reset();
+    });
     // Nothing sets an IoU until predictions exist; a column and a sort entry of dashes only
     // confuse. The header forgets hidden sections on a reset, so it is applied again then.
     connect(m_model, &ImageListModel::hasIoUChanged, this, &DatasetBrowser::updateIoUVisibility);
@@ -181,7 +186,7 @@ void DatasetBrowser::createViews()
     m_stack->addWidget(m_list);
 
     connect(m_selection, &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-        if (!current.isValid())
+        if (!current.isValid() || m_filtering)
             return;
         const std::size_t entry = m_proxy->entryOfRow(current.row());
         if (m_lastEmitted == entry)
@@ -248,13 +253,30 @@ void DatasetBrowser::applyFilters()
     const int split = m_splitFilter->currentData().toInt();
     const int status = m_statusFilter->currentData().toInt();
     const int classId = m_classFilter->currentData().toInt();
-    m_proxy->setSplitFilter(split < 0 ? std::nullopt : std::optional(data::Split(split)));
-    m_proxy->setStatusFilter(status < 0 ? std::nullopt : std::optional(data::LabelStatus(status)));
-    m_proxy->setProblemsOnly(status == kProblems);
-    m_proxy->setClassFilter(classId < 0 ? std::nullopt : std::optional(classId));
-    m_proxy->setSearchText(m_search->text());
+    // A filter never changes the image being labeled: the selection model moves the current row
+    // off a row the filter hides, which must not take the editor along. The image stays current
+    // where the filter shows it, and is found again when the filter is cleared.
+    const std::optional<std::size_t> shown = m_lastEmitted;
+    {
+        const QScopedValueRollback filtering(m_filtering, true);
+        m_proxy->setSplitFilter(split < 0 ? std::nullopt : std::optional(data::Split(split)));
+        m_proxy->setStatusFilter(status < 0 ? std::nullopt : std::optional(data::LabelStatus(status)));
+        m_proxy->setProblemsOnly(status == kProblems);
+        m_proxy->setClassFilter(classId < 0 ? std::nullopt : std::optional(classId));
+        m_proxy->setSearchText(m_search->text());
+    }
     updateSummary();
-    keepCurrentInView();
+    const int row = shown ? m_proxy->rowOfEntry(*shown) : -1;
+    if (row >= 0) {
+        selectProxyRow(row);
+    } else if (shown) {
+        const QSignalBlocker blocker(m_selection);
+        m_selection->clear();  // nothing listed is open: Next starts from the top
+        m_grid->viewport()->update();
+        m_list->viewport()->update();
+    } else {
+        keepCurrentInView();
+    }
 }
 
 void DatasetBrowser::keepCurrentInView()
@@ -356,7 +378,12 @@ void DatasetBrowser::selectNextInQueue()
     const int currentRow = current.isValid() ? m_proxy->mapToSource(current).row() : -1;
     const auto next = ImageNavigator::nextInQueue(*m_model, currentRow);
     if (!next) {
-        emit statusMessage(tr("The labeling queue is empty: predict the images to label (Predictions panel) first"));
+        bool anyToLabel = false;
+        for (int row = 0; row < m_model->rowCount() && !anyToLabel; ++row)
+            anyToLabel = ImageNavigator::needsLabelling(m_model->index(row, 0));
+        emit statusMessage(anyToLabel
+                               ? tr("The labeling queue is empty: predict the images to label (Predictions panel) first")
+                               : tr("The labeling queue is empty: every image is labelled (sort by Uncertainty to review)"));
         return;
     }
     if (!selectEntry(std::size_t(*next)))

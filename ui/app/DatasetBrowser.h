@@ -112,7 +112,8 @@ private:
     QAction* m_nextInQueueAction = nullptr;
     QAction* m_showListAction = nullptr;
     QAction* m_overlayAction = nullptr;
-    std::optional<std::size_t> m_lastEmitted;
+    std::optional<std::size_t> m_lastEmitted;  // the image the editor was asked to show
+    bool m_filtering = false;                  // a filter change is moving rows
 };
 
 }  // namespace segstudio::ui

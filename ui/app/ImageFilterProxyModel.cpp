@@ -130,14 +130,21 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
 {
     const QModelIndex l = left.siblingAtColumn(0);
     const QModelIndex r = right.siblingAtColumn(0);
-    // A total order on rows: names without case, then with case ("A.png" before "a.png"), then
-    // the source row, so no two rows compare equal and every comparison below is strict.
+    // A total order on rows: file names without case, then with case ("A.png" before "a.png"),
+    // then the folders (an imported CamVid sorts its images by name, not test/ before train/),
+    // then the source row, so no two rows compare equal and every comparison below is strict.
     auto compareNames = [](const QModelIndex& a, const QModelIndex& b) {
-        const QString nameA = a.data(ImageListModel::PathRole).toString();
-        const QString nameB = b.data(ImageListModel::PathRole).toString();
-        if (const int byFold = QString::compare(nameA, nameB, Qt::CaseInsensitive))
+        const QString pathA = a.data(ImageListModel::PathRole).toString();
+        const QString pathB = b.data(ImageListModel::PathRole).toString();
+        const QStringView nameA = QStringView(pathA).mid(pathA.lastIndexOf(QLatin1Char('/')) + 1);
+        const QStringView nameB = QStringView(pathB).mid(pathB.lastIndexOf(QLatin1Char('/')) + 1);
+        if (const int byFold = nameA.compare(nameB, Qt::CaseInsensitive))
             return byFold;
-        if (const int byCase = QString::compare(nameA, nameB, Qt::CaseSensitive))
+        if (const int byCase = nameA.compare(nameB, Qt::CaseSensitive))
+            return byCase;
+        if (const int byFolder = QString::compare(pathA, pathB, Qt::CaseInsensitive))
+            return byFolder;
+        if (const int byCase = QString::compare(pathA, pathB, Qt::CaseSensitive))
             return byCase;
         return a.row() < b.row() ? -1 : a.row() > b.row() ? 1 : 0;
     };
