@@ -94,6 +94,15 @@ int RunProgress::epochsDone() const
     return int(std::min<std::int64_t>(m_iteration / m_runInfo.iterationsPerEpoch, m_runInfo.epochs));
 }
 
+int RunProgress::plannedEpochs() const
+{
+    const std::int64_t perEpoch = m_runInfo.iterationsPerEpoch;
+    if (perEpoch <= 0 || totalIterations() <= 0)
+        return m_runInfo.epochs;
+    const auto reached = int((totalIterations() + perEpoch - 1) / perEpoch);
+    return std::min(m_runInfo.epochs, reached);
+}
+
 double RunProgress::fractionDone() const
 {
     if (totalIterations() <= 0)

@@ -33,6 +33,9 @@ public:
 
     int epoch() const { return m_epoch; }  // the 1-based epoch of the last record
     int epochs() const { return m_runInfo.epochs; }
+    // The epochs the session will reach: epochs(), or fewer when an iteration limit
+    // (--max-iterations) ends it sooner, so "epoch 4 of N" agrees with "iteration 9 of 9".
+    int plannedEpochs() const;
     int epochsDone() const;
     std::int64_t iteration() const { return m_iteration; }
     std::int64_t totalIterations() const { return m_runInfo.totalIterations; }

@@ -45,6 +45,24 @@ class TestRunProgress : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 27, item 7: a session bounded by --max-iterations plans fewer epochs than configured,
+    // and a run shorter than the log interval still knows its learning rate from its last step.
+    void plannedEpochsFollowAnIterationLimit()
+    {
+        RunProgress progress;
+        auto bounded = runRecord(6, 100, 2);
+        bounded.run.totalIterations = 9;  // resumed at 6 with --max-iterations 9
+        progress.add(bounded);
+        QCOMPARE(progress.epochs(), 100);
+        QCOMPARE(progress.plannedEpochs(), 5);
+        QVERIFY(!progress.learningRate());
+        progress.add(train(9, 3.0, 2e-4));
+        QCOMPARE(*progress.learningRate(), 2e-4);
+        RunProgress full;
+        full.add(runRecord(0, 10, 10));
+        QCOMPARE(full.plannedEpochs(), 10);
+    }
+
     // A synthetic log at 2 s per iteration: the ETA is the remaining iterations at that pace.
     void etaFromTheSessionsPace()
     {

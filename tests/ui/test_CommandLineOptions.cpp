@@ -75,6 +75,28 @@ private slots:
                  qPrintable(output));
     }
 
+    // Issue 27, item 19: --help (and a wrong option) answer without a display too; --help used
+    // to abort in the QApplication it made first.
+    void helpAndErrorsNeedNoDisplay()
+    {
+        QProcess process;
+        auto environment = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            environment.remove(QString::fromLatin1(name));
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(SEGSTUDIO_GUI_EXE), {QStringLiteral("--help")});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        const QString help = QString::fromUtf8(process.readAllStandardOutput());
+        QVERIFY2(help.startsWith(QStringLiteral("Usage: ")) && help.contains(QStringLiteral("--demo")), qPrintable(help));
+        process.start(QStringLiteral(SEGSTUDIO_GUI_EXE), {QStringLiteral("--no-such-option")});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(process.readAllStandardError()).contains(QStringLiteral("no-such-option")));
+    }
+
     void helpIsRecognised()
     {
         const auto options = CommandLineOptions::parse({QStringLiteral("segstudio"), QStringLiteral("--help")});

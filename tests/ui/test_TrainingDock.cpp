@@ -1,6 +1,7 @@
 #include "UiTestProject.h"
 
 #include "app/DemoProject.h"
+#include "app/DetailPlot.h"
 #include "app/MainWindow.h"
 #include "app/ImageListModel.h"
 #include "app/MetricsPlot.h"
@@ -30,6 +31,7 @@
 #include <QMessageBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 
 #include <csignal>
 #include <QPushButton>
@@ -406,6 +408,13 @@ private slots:
         QVERIFY(named);
         dock.runsTable()->setCompared(QStringLiteral("b"), false);
         QTRY_COMPARE(dock.plot()->comparedGraphCount(), 0);
+        // Issue 27, item 14: another project's panel draws none of this project's ticked runs.
+        dock.runsTable()->setCompared(QStringLiteral("b"), true);
+        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 2);
+        QTemporaryDir other;
+        dock.setProjectFile(QDir(other.path()).filePath(QStringLiteral("q.segstudio")));
+        QVERIFY(dock.runsTable()->comparedRuns().isEmpty());
+        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 0);
     }
 
     void exportsPlotsAndCsv()
@@ -433,6 +442,42 @@ private slots:
         QFile pdfFile(pdf);
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));
         QVERIFY(pdfFile.read(4) == "%PDF");
+    }
+
+    // Issue 27, item 16: a run whose training pack is elsewhere (started from a terminal) names
+    // its per-class IoU after the project's classes when it has as many, in the details plot and
+    // the CSV; numbers only for a run of another class count.
+    void perClassIoUIsNamedAfterTheProjectsClasses()
+    {
+        QTemporaryDir dir;
+        const segstudio::data::ClassSchema twoClasses({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}});
+        auto project = segstudio::test::writeProject(dir.path(), {{"a.png", segstudio::data::Split::Train,
+                                                                   segstudio::data::LabelStatus::Labelled, {0, 1}, 0}},
+                                                     twoClasses);
+        const segstudio::document::ProjectDocument document(project);
+        const QString runs = QDir(dir.path()).filePath(QStringLiteral("runs"));
+        writeRun(QDir(runs).filePath(QStringLiteral("terminal")), trainLine(10, 1.5, 0.3) + valLine(20, "0.25"));
+        writeRun(QDir(runs).filePath(QStringLiteral("other")),
+                 trainLine(10, 1.5, 0.3) +
+                     QByteArray(R"({"kind":"val","epoch":1,"iteration":20,"loss":1,"accuracy":0.6,"mean_iou":0.2,"class_iou":[0.1,0.2,0.3]})"
+                                "\n"));
+        TrainingDock dock;
+        dock.setDocument(&document);
+        QVERIFY(showRun(dock, QStringLiteral("terminal")));
+        QStringList names;
+        for (const auto* graph : dock.monitor()->details()->classIoU())
+            names << graph->name();
+        QCOMPARE(names, segstudio::test::strings({"road", "car"}));
+        const QString csv = QDir(dir.path()).filePath(QStringLiteral("m.csv"));
+        QVERIFY2(dock.monitor()->exportCsv(csv), qPrintable(dock.monitor()->message()));
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QVERIFY2(csvFile.readLine().trimmed().endsWith("iou_road,iou_car"), "header");
+        QVERIFY(showRun(dock, QStringLiteral("other")));
+        names.clear();
+        for (const auto* graph : dock.monitor()->details()->classIoU())
+            names << graph->name();
+        QCOMPARE(names, segstudio::test::strings({"class 0", "class 1", "class 2"}));
     }
 
     void runListFollowsTheRunsFolder()
@@ -522,6 +567,39 @@ private slots:
         // No model asked for: the dialog proposes the one the engine marks as its default.
         QCOMPARE(model->currentData().toString(), QStringLiteral("segnet-tiny"));
         QCOMPARE(dialog.settings().model, QStringLiteral("segnet-tiny"));
+    }
+
+    // Issue 27, item 13: the preset shown names what the fields hold: another run's settings
+    // (Train again) are Custom, not "Defaults that learn"; editing a preset's field makes it Custom,
+    // and putting the value back finds the preset again.
+    void thePresetNamesWhatTheFieldsHold()
+    {
+        TrainingLauncher::Settings another;
+        another.epochs = 30;
+        another.batch = 2;
+        another.optimizer = QStringLiteral("sgd");
+        segstudio::ui::TrainDialog dialog(QStringLiteral("again"), another);
+        auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
+        QVERIFY(preset);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
+        QCOMPARE(dialog.settings().epochs, 30);
+        dialog.applyPreset(segstudio::ui::TrainDialog::EngineDefaults);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::EngineDefaults));
+        QCOMPARE(dialog.settings().epochs, 100);
+        auto* epochs = dialog.findChild<QSpinBox*>(QStringLiteral("epochs"));
+        QVERIFY(epochs && epochs->value() == 100);
+        epochs->setValue(50);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
+        QVERIFY(!dialog.settings().recipe);
+        epochs->setValue(100);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::EngineDefaults));
+        // A recipe run trained again for longer: Custom, still on the recipe's hidden values.
+        TrainingLauncher::Settings recipe = segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::SegNetCamVid);
+        recipe.epochs = 200;
+        segstudio::ui::TrainDialog longer(QStringLiteral("longer"), recipe);
+        QCOMPARE(longer.findChild<QComboBox*>(QStringLiteral("preset"))->currentData().toInt(),
+                 int(segstudio::ui::TrainDialog::Custom));
+        QVERIFY(longer.settings().recipe);
     }
 
     // Issue 11: presets (the published SegNet recipe first), every field editable, devices from
@@ -768,7 +846,10 @@ private slots:
         QTest::newRow("progress") << segstudio::test::strings({"packing 1/3\rpacking 2/3", "\rpacking 3/3packed\n", "next\n"})
                                   << QStringLiteral("packing 3/3packed\nnext\n");
         QTest::newRow("crlf") << segstudio::test::strings({"a\r\nb\r\n"}) << QStringLiteral("a\nb\n");
-        QTest::newRow("split crlf") << segstudio::test::strings({"a\r", "\nb"}) << QStringLiteral("\nb");
+        // Issue 27, item 2: a CRLF split across two reads keeps its line (it erased it).
+        QTest::newRow("split crlf") << segstudio::test::strings({"a\r", "\nb"}) << QStringLiteral("a\nb");
+        QTest::newRow("progress ending a chunk") << segstudio::test::strings({"packing 1/3\r", "packing 2/3\r", "done\n"})
+                                                 << QStringLiteral("done\n");
     }
 
     void processOutputHandlesCarriageReturns()

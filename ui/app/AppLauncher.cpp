@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 
 namespace segstudio::ui {
 
@@ -50,6 +51,29 @@ void grabWhenSettled(MainWindow& window, const QString& file)
 }
 
 }  // namespace
+
+std::optional<int> AppLauncher::answerWithoutDisplay(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--version") == 0) {
+            std::printf("SegStudio %s\n", SEGSTUDIO_VERSION);
+            return 0;
+        }
+    // QCommandLineParser's help names the program from the application's arguments: a core
+    // application (no display) is enough for it, and is gone before the QApplication comes.
+    QCoreApplication probe(argc, argv);
+    const CommandLineOptions options = CommandLineOptions::parse(probe.arguments());
+    if (!options.error.isEmpty()) {
+        printLine(stderr, options.error);
+        printLine(stderr, options.helpText);
+        return 2;
+    }
+    if (options.helpRequested) {
+        printLine(stdout, options.helpText);
+        return 0;
+    }
+    return std::nullopt;
+}
 
 void AppLauncher::setApplicationNames()
 {

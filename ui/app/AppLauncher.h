@@ -1,5 +1,7 @@
 #pragma once
 
+#include <optional>
+
 class QApplication;
 
 namespace segstudio::ui {
@@ -10,6 +12,9 @@ namespace segstudio::ui {
 // thumbnails are in and quits. Keeps app/segstudio/main.cpp to a few lines.
 class AppLauncher {
 public:
+    // --version, --help and wrong arguments are answered before a QApplication exists (it needs
+    // a display, and these must not): the exit code, or nothing when the window is to start.
+    static std::optional<int> answerWithoutDisplay(int argc, char** argv);
     static void setApplicationNames();
     static int run(QApplication& app);  // the process exit code
 };

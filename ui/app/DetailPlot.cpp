@@ -34,7 +34,7 @@ QColor categoryColour(int index)
 DetailPlot::DetailPlot(QWidget* parent) : QCustomPlot(parent), m_replot(new CoalescedReplot(this))
 {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    setMinimumHeight(200);
+    setMinimumHeight(120);
     // Four plots of their own layout; the default axis rect goes, and its legend with it (the
     // class IoU plot has its own).
     setAutoAddPlottableToLegend(false);
@@ -89,23 +89,40 @@ QCPGraph* DetailPlot::graphIn(QCPAxisRect* rect, const QColor& colour, const QSt
     return graph;
 }
 
-void DetailPlot::setClassNames(const QStringList& names)
+void DetailPlot::setClassNames(const QStringList& names, const QStringList& projectNames)
 {
     m_classNames = names;
-    for (int c = 0; c < m_classIoU.size(); ++c)
-        m_classIoU[c]->setName(c < names.size() ? names[c] : tr("class %1").arg(c));
+    m_projectClassNames = projectNames;
+    nameClassGraphs();
     scheduleReplot();
+}
+
+// The run's own names; else the project's, when the run has exactly as many classes; else numbers.
+QString DetailPlot::classNameOf(int c) const
+{
+    if (c < m_classNames.size())
+        return m_classNames[c];
+    if (m_classNames.isEmpty() && m_projectClassNames.size() == m_classIoU.size() && c < m_projectClassNames.size())
+        return m_projectClassNames[c];
+    return tr("class %1").arg(c);
+}
+
+void DetailPlot::nameClassGraphs()
+{
+    for (int c = 0; c < m_classIoU.size(); ++c)
+        m_classIoU[c]->setName(classNameOf(c));
 }
 
 void DetailPlot::ensureClassGraphs(std::size_t count)
 {
     while (std::size_t(m_classIoU.size()) < count) {
         const int c = m_classIoU.size();
-        QCPGraph* graph = graphIn(m_iouRect, categoryColour(c), c < m_classNames.size() ? m_classNames[c] : tr("class %1").arg(c));
+        QCPGraph* graph = graphIn(m_iouRect, categoryColour(c), QString());
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
         graph->addToLegend(m_iouLegend);
         m_classIoU.append(graph);
     }
+    nameClassGraphs();  // the class count is known now
     m_iouLegend->setVisible(!m_classIoU.isEmpty());
 }
 

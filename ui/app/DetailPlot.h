@@ -26,7 +26,9 @@ public:
 
     void addRecords(const std::vector<run::MetricsRecord>& records);
     void clearPoints();
-    void setClassNames(const QStringList& names);
+    // names: the run's own classes; projectNames: the open project's, used when the run's are
+    // unknown and its per-class IoU has exactly as many classes.
+    void setClassNames(const QStringList& names, const QStringList& projectNames = {});
 
     QCPGraph* learningRate() const { return m_learningRate; }
     QCPGraph* imagesPerSecond() const { return m_imagesPerSecond; }
@@ -41,6 +43,8 @@ private:
     QCPAxisRect* addRect(int row, int column, const QString& title, const QString& valueLabel);
     QCPGraph* graphIn(QCPAxisRect* rect, const QColor& colour, const QString& name, QCPAxis* valueAxis = nullptr);
     void ensureClassGraphs(std::size_t count);
+    void nameClassGraphs();
+    QString classNameOf(int c) const;
     void ensureGpuGraphs(const std::vector<run::GpuSample>& gpus);
     void rescale();
     void scheduleReplot();
@@ -59,6 +63,7 @@ private:
     QCPLegend* m_iouLegend;
     QCPItemText* m_noGpu;
     QStringList m_classNames;
+    QStringList m_projectClassNames;
     CoalescedReplot* m_replot;
     std::size_t m_trainSeen = 0, m_trainStride = 1;
     std::size_t m_systemSeen = 0, m_systemStride = 1;

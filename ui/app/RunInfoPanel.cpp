@@ -70,8 +70,9 @@ void RunInfoPanel::showProgress(const run::RunProgress& progress)
     m_state->setText(stateText);
     m_reason->setText(QString::fromStdString(progress.reason()));
     m_reason->setVisible(state == run::RunState::Failed || state == run::RunState::Stopped);
-    m_epoch->setText(info.epochs > 0 ? tr("%1 of %2").arg(std::clamp(progress.epoch(), 1, info.epochs)).arg(info.epochs)
-                                     : QString::number(progress.epoch()));
+    const int epochs = progress.plannedEpochs();
+    m_epoch->setText(epochs > 0 ? tr("%1 of %2").arg(std::clamp(progress.epoch(), 1, epochs)).arg(epochs)
+                                : QString::number(progress.epoch()));
     m_iteration->setText(info.totalIterations > 0 ? tr("%1 of %2").arg(progress.iteration()).arg(info.totalIterations)
                                                   : QString::number(progress.iteration()));
     m_learningRate->setText(progress.learningRate() ? QString::number(*progress.learningRate(), 'e', 2) : QStringLiteral("–"));

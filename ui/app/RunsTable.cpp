@@ -1,5 +1,7 @@
 #include "RunsTable.h"
 
+#include <algorithm>
+
 #include "BackgroundPool.h"
 #include "RunInfoPanel.h"
 
@@ -49,7 +51,7 @@ QStringList RunsTable::rowText(const run::RunProgress& progress)
     if (progress.bestMeanIoU())
         text[Best] = QStringLiteral("%1 (%2)").arg(*progress.bestMeanIoU(), 0, 'f', 3).arg(progress.bestEpoch());
     if (info.epochs > 0)
-        text[Epochs] = QStringLiteral("%1/%2").arg(progress.epochsDone()).arg(info.epochs);
+        text[Epochs] = QStringLiteral("%1/%2").arg(std::min(progress.epochsDone(), progress.plannedEpochs())).arg(progress.plannedEpochs());
     if (progress.elapsedSeconds() > 0)
         text[Duration] = RunInfoPanel::duration(progress.elapsedSeconds());
     const QDateTime started = QDateTime::fromString(QString::fromStdString(progress.started()), Qt::ISODate);

@@ -54,8 +54,10 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     m_preset->setObjectName(QStringLiteral("preset"));
     m_model->setObjectName(QStringLiteral("model"));
     m_name->setObjectName(QStringLiteral("runName"));
+    m_epochs->setObjectName(QStringLiteral("epochs"));
     m_preset->addItem(tr("SegNet · CamVid (published recipe)"), int(SegNetCamVid));
     m_preset->addItem(tr("Defaults that learn (recommended)"), int(EngineDefaults));
+    m_preset->addItem(tr("Custom (the settings below)"), int(Custom));
     m_preset->setToolTip(tr("SegNet · CamVid: SGD momentum 0.9, lr 1e-3, L2 5e-4, 4 images per device, 100 epochs, "
                             "x-reflection and ±10 px translation, median-frequency weights, 360×480.\n"
                             "Defaults that learn: the engine's defaults (DeepLabV3+, AdamW, cosine), "
@@ -102,7 +104,10 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     size->addWidget(m_height);
     size->addWidget(new QLabel(QStringLiteral("×"), this));
     size->addWidget(m_width);
-    form->addRow(tr("Image &size (h × w):"), size);
+    // A row of a layout gets no buddy from QFormLayout, so its "&" would show: give it one.
+    auto* sizeLabel = new QLabel(tr("Image &size (h × w):"), this);
+    sizeLabel->setBuddy(m_height);
+    form->addRow(sizeLabel, size);
     form->addRow(tr("&Optimiser:"), m_optimizer);
     form->addRow(tr("&Learning rate:"), m_learningRate);
     form->addRow(tr("&Schedule:"), m_schedule);
@@ -131,9 +136,18 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_name, &QLineEdit::textChanged, this, &TrainDialog::validate);
-    connect(m_preset, qOverload<int>(&QComboBox::activated), this, [this] { applyPreset(Preset(m_preset->currentData().toInt())); });
-    m_preset->setCurrentIndex(settings.recipe ? 0 : 1);
+    connect(m_preset, qOverload<int>(&QComboBox::activated), this, [this] {
+        if (const auto preset = Preset(m_preset->currentData().toInt()); preset != Custom)
+            applyPreset(preset);
+    });
     showSettings(settings);
+    for (QSpinBox* box : {m_epochs, m_height, m_width, m_batch, m_translate, m_valEpochs})
+        connect(box, &QSpinBox::valueChanged, this, &TrainDialog::matchPreset);
+    for (QComboBox* box : {m_model, m_optimizer, m_schedule, m_classWeighting})
+        connect(box, &QComboBox::currentIndexChanged, this, &TrainDialog::matchPreset);
+    connect(m_learningRate, &QDoubleSpinBox::valueChanged, this, &TrainDialog::matchPreset);
+    connect(m_flip, &QCheckBox::toggled, this, &TrainDialog::matchPreset);
+    matchPreset();
     validate();
 }
 
@@ -187,10 +201,46 @@ TrainingLauncher::Settings TrainDialog::presetSettings(Preset preset)
 
 void TrainDialog::applyPreset(Preset preset)
 {
-    m_preset->setCurrentIndex(m_preset->findData(int(preset)));
+    if (preset == Custom)
+        return;  // the fields are the settings
     TrainingLauncher::Settings settings = presetSettings(preset);
     settings.devices = this->settings().devices;  // the machine does not change with the recipe
     showSettings(settings);
+    matchPreset();
+}
+
+QString TrainDialog::defaultModel() const
+{
+    for (int i = 0; i < m_model->count(); ++i)
+        if (m_model->itemData(i, Qt::UserRole + 1).toBool())
+            return m_model->itemData(i).toString();
+    return m_model->count() > 0 ? m_model->itemData(0).toString() : QString();
+}
+
+void TrainDialog::matchPreset()
+{
+    const auto same = [](const TrainingLauncher::Settings& a, const TrainingLauncher::Settings& b) {
+        return a.model == b.model && a.epochs == b.epochs && a.height == b.height && a.width == b.width &&
+               a.batch == b.batch && a.optimizer == b.optimizer && qFuzzyCompare(1.0 + a.learningRate, 1.0 + b.learningRate) &&
+               a.schedule == b.schedule && a.classWeighting == b.classWeighting && a.flip == b.flip &&
+               a.translate == b.translate && a.valEpochs == b.valEpochs;
+    };
+    const TrainingLauncher::Settings shown = settings();
+    Preset matched = Custom;
+    for (const Preset preset : {EngineDefaults, SegNetCamVid}) {
+        TrainingLauncher::Settings candidate = presetSettings(preset);
+        if (candidate.model.isEmpty())
+            candidate.model = defaultModel();
+        if (same(shown, candidate)) {
+            matched = preset;
+            break;
+        }
+    }
+    // The recipe's hidden values (momentum, weight decay) come with its preset, go with the
+    // defaults', and stay under custom fields that started from it (Train again on a recipe run).
+    if (matched != Custom)
+        m_recipe = matched == SegNetCamVid;
+    m_preset->setCurrentIndex(m_preset->findData(int(matched)));
 }
 
 void TrainDialog::showSettings(const TrainingLauncher::Settings& settings)
@@ -248,7 +298,7 @@ bool TrainDialog::canTrain() const { return m_problem->text().isEmpty(); }
 TrainingLauncher::Settings TrainDialog::settings() const
 {
     TrainingLauncher::Settings settings;
-    settings.recipe = m_recipe && m_preset->currentData().toInt() == SegNetCamVid;
+    settings.recipe = m_recipe;
     settings.model = m_model->currentData().toString();
     settings.epochs = m_epochs->value();
     settings.height = m_height->value();

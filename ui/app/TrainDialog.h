@@ -26,7 +26,7 @@ class TrainDialog : public QDialog {
     Q_OBJECT
 
 public:
-    enum Preset { SegNetCamVid, EngineDefaults };
+    enum Preset { SegNetCamVid, EngineDefaults, Custom };
 
     TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder = {},
                 const QList<TrainingLauncher::ModelChoice>& models = TrainingLauncher::builtInModels(),
@@ -41,6 +41,10 @@ public:
 
 private:
     void showSettings(const TrainingLauncher::Settings& settings);
+    // The preset whose values the fields hold, else Custom: a preset's name always describes the
+    // fields (Train again on another run's settings is not "Defaults that learn").
+    void matchPreset();
+    QString defaultModel() const;
     QWidget* buildDevices(const QList<TrainingLauncher::DeviceChoice>& devices);
     void validate();
 

@@ -24,6 +24,8 @@
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QEventLoop>
@@ -31,6 +33,8 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -86,8 +90,15 @@ TrainingDock::TrainingDock(QWidget* parent)
     sideLayout->addWidget(m_status);
     sideLayout->addWidget(m_packing);
 
+    // The column scrolls rather than holding the dock (and the window's canvas) to its full height.
+    auto* sideScroll = new QScrollArea(this);
+    sideScroll->setWidget(side);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setMinimumWidth(side->minimumSizeHint().width() + sideScroll->verticalScrollBar()->sizeHint().width());
     auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(side);
+    splitter->addWidget(sideScroll);
     splitter->addWidget(m_monitor);
     splitter->addWidget(m_log);
     splitter->setStretchFactor(0, 0);
@@ -156,6 +167,10 @@ MetricsPlot* TrainingDock::plot() const { return m_monitor->plot(); }
 
 void TrainingDock::setDocument(const document::ProjectDocument* document)
 {
+    m_projectClassNames.clear();
+    if (document)
+        for (const auto& labelClass : document->project().schema().classes())
+            m_projectClassNames << QString::fromStdString(labelClass.name);
     setProjectFile(document ? QString::fromStdString(document->project().file().string()) : QString());
 }
 
@@ -196,12 +211,16 @@ void TrainingDock::refreshRuns()
     // Keep the selected run when it is still there; the watcher follows the selection (the
     // selection signals are held back here, and another project may have a run of the same name).
     QString expected;
+    const QStringList comparedBefore = m_runs->comparedRuns();
     {
         const QSignalBlocker blocker(m_runs);
         m_runs->setRunsFolder(runsFolder());
         if (!current.isEmpty() && m_runs->setCurrentRun(current))
             expected = QDir(runsFolder()).filePath(current);
     }
+    // Held back with the rest: ticked runs of another project (or deleted ones) leave the plot.
+    if (m_runs->comparedRuns() != comparedBefore)
+        compareRuns(m_runs->comparedRuns());
     // A run opened from elsewhere (openRunFolder) stays in view while the project's runs change.
     const QString watched = m_watcher->runDirectory();
     const bool external = !watched.isEmpty() && QFileInfo(watched).dir() != QDir(runsFolder());
@@ -251,19 +270,33 @@ void TrainingDock::showRun(const QString& dir)
     updateButtons();
 }
 
+// The run's classes by name, for the per-class IoU of the details plot and the CSV export: from
+// its training pack (a run started from a terminal names its pack in config.json), else the open
+// project's classes when the run turns out to have as many. Numbers only when neither is known.
 void TrainingDock::showClassNames(const QString& dir)
 {
     QStringList names;
     if (!dir.isEmpty()) {
-        try {
-            const pack::PackReader pack(layoutOf(dir).trainPack().string(), /*verifyChecksum=*/false);
-            for (const auto& c : pack.spec().classes)
-                names << QString::fromStdString(c.name);
-        } catch (const pack::PackError&) {
-            // not packed here (a run started elsewhere): classes keep their numbers
+        QStringList packs{QString::fromStdString(layoutOf(dir).trainPack().string())};
+        QJsonObject config;
+        QFile configFile(QString::fromStdString(layoutOf(dir).configFile().string()));
+        if (configFile.open(QIODevice::ReadOnly))
+            config = QJsonDocument::fromJson(configFile.readAll()).object();
+        packs << config.value(QStringLiteral("trainPack")).toString();
+        for (const QString& file : packs) {
+            if (file.isEmpty() || !QFileInfo::exists(file))
+                continue;
+            try {
+                const pack::PackReader pack(file.toStdString(), /*verifyChecksum=*/false);
+                for (const auto& c : pack.spec().classes)
+                    names << QString::fromStdString(c.name);
+                break;
+            } catch (const pack::PackError&) {
+                // unreadable: the next candidate
+            }
         }
     }
-    m_monitor->setClassNames(names);
+    m_monitor->setClassNames(names, m_projectClassNames);
 }
 
 void TrainingDock::addRecords(const std::vector<run::MetricsRecord>& records)
@@ -282,9 +315,12 @@ void TrainingDock::addRecords(const std::vector<run::MetricsRecord>& records)
 void TrainingDock::compareRuns(const QStringList& runDirs)
 {
     // Read on a worker; the overlay comes when it is read.
+    // Reads finish in any order: only the latest request's answer is drawn.
+    const int request = ++m_comparisonRequest;
     auto* watcher = new QFutureWatcher<std::vector<MetricsPlot::ComparedRun>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        m_monitor->plot()->setComparison(watcher->result());
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
+        if (request == m_comparisonRequest)
+            m_monitor->plot()->setComparison(watcher->result());
         watcher->deleteLater();
     });
     watcher->setFuture(runInBackground([runDirs] {
@@ -326,6 +362,8 @@ void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, t
 
 void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed)
 {
+    if (m_beforeTrainDialog)
+        m_beforeTrainDialog();
     const QString name = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     TrainDialog dialog(name, proposed, runsFolder(), m_launcher->models(), this, m_launcher->devices());
     if (dialog.exec() != QDialog::Accepted)

@@ -58,6 +58,9 @@ public:
     // Called before the project is packed for a new run, so the run trains on the labels as they
     // are on screen (the main window saves them); false cancels the start.
     void setBeforeTraining(std::function<bool()> saveLabels) { m_beforeTraining = std::move(saveLabels); }
+    // Called before Train… shows its dialog: the main window offers a split when no image is in
+    // the training split (a run would fail with nothing to learn from).
+    void setBeforeTrainDialog(std::function<void()> offerSplit) { m_beforeTrainDialog = std::move(offerSplit); }
     // Starts pack + train into runs/<name> without asking (Train… asks first, then calls this).
     bool startTraining(const QString& name, const TrainingLauncher::Settings& settings);
     // Continues the selected run where it stopped; epochs > 0 changes its total.
@@ -102,6 +105,8 @@ private:
     void compareRuns(const QStringList& runDirs);
 
     QString m_projectFile;
+    QStringList m_projectClassNames;
+    int m_comparisonRequest = 0;
     RunsTable* m_runs;
     QPushButton* m_trainButton;
     QPushButton* m_stopButton;
@@ -120,6 +125,7 @@ private:
     TrainingLauncher* m_launcher;
     TrainingLauncher::Settings m_lastSettings;
     std::function<bool()> m_beforeTraining;
+    std::function<void()> m_beforeTrainDialog;
     bool m_stopAfterEpochAsked = false;
     QHash<qint64, QSet<int>> m_backgroundSignals;
     QTimer m_backgroundPoll;  // re-checks the buttons while a background trainer is in view  // what each background trainer was sent (once each)

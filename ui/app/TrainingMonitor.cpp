@@ -100,7 +100,10 @@ void TrainingMonitor::clear()
 
 void TrainingMonitor::setRunDirectory(const QString& dir) { m_runDir = dir; }
 
-void TrainingMonitor::setClassNames(const QStringList& names) { m_details->setClassNames(names); }
+void TrainingMonitor::setClassNames(const QStringList& names, const QStringList& projectNames)
+{
+    m_details->setClassNames(names, projectNames);
+}
 
 bool TrainingMonitor::exportImage(const QString& file)
 {

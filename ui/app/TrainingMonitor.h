@@ -30,7 +30,7 @@ public:
     void addRecords(const std::vector<run::MetricsRecord>& records);
     void clear();
     void setRunDirectory(const QString& dir);  // for the CSV export and the class names
-    void setClassNames(const QStringList& names);
+    void setClassNames(const QStringList& names, const QStringList& projectNames = {});
 
     MetricsPlot* plot() const { return m_plot; }
     DetailPlot* details() const { return m_details; }
