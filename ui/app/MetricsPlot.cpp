@@ -68,7 +68,7 @@ const Style kStyles[] = {
 MetricsPlot::MetricsPlot(QWidget* parent)
     : QCustomPlot(parent), m_lossEma(m_smoothing), m_accuracyEma(m_smoothing), m_replot(new CoalescedReplot(this))
 {
-    setMinimumHeight(120);  // a short dock still shows the curves
+    setMinimumHeight(170);  // a short dock still shows readable curves
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setPlottingHints(QCP::phCacheLabels | QCP::phFastPolylines);
     buildAxes();
