@@ -33,8 +33,10 @@ std::size_t packSplit(const data::Project& project, data::Split split, const std
     options.labelledOnly = labelledOnly;
     const bool terminal = ::isatty(STDOUT_FILENO) == 1;
     const auto progress = progressPrinter("packing", std::cout, terminal);
-    const auto count = data::DatasetPacker::pack(project, split, out, options, [&progress](std::size_t done, std::size_t total) {
-        if (done < total)  // the summary below closes the line
+    // On a terminal the summary below overwrites the last progress; in a log (and for the GUI,
+    // which reads "packing N/N" as the end of a split) the last progress line is written too.
+    const auto count = data::DatasetPacker::pack(project, split, out, options, [&](std::size_t done, std::size_t total) {
+        if (done < total || !terminal)
             progress(done, total);
     });
     std::cout << (terminal ? "\r" : "") << "packed " << count << " " << data::toString(split) << " images (" << height << "x" << width

@@ -192,6 +192,31 @@ private slots:
         QVERIFY(!editor->document()->undoStack()->canUndo());
     }
 
+    // Issue 27, item 16: a class added takes a colour far from the others' (no colour dialog to
+    // wait for), becomes the class to paint with, and is scrolled into view in the panel.
+    void anAddedClassIsSelectedWithADistinctColour()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        auto* panel = editor->classesPanel();
+        panel->resize(300, 90);  // room for about one row: the new class must be scrolled to
+        panel->show();
+        const QColor colour = panel->distinctColour();
+        for (const auto& c : test.project->schema().classes()) {
+            const int dr = colour.red() - c.color.r, dg = colour.green() - c.color.g, db = colour.blue() - c.color.b;
+            QVERIFY2(dr * dr + dg * dg + db * db > 60 * 60, qPrintable(QString::fromStdString(c.name)));
+        }
+        const auto id = editor->addClass(QStringLiteral("bus"), colour);
+        QVERIFY(id.has_value());
+        QCOMPARE(editor->toolSettings()->currentClass(), *id);
+        auto* table = panel->findChild<QTableWidget*>();
+        QVERIFY(table);
+        const QRect row = table->visualItemRect(table->item(panel->rowOf(*id), 1));
+        QVERIFY2(table->viewport()->rect().intersects(row), "the new class is not in view");
+        QVERIFY(table->item(panel->rowOf(*id), 1)->isSelected());
+    }
+
     void brushStrokeSetsExactPixels()
     {
         EditorTestProject test;

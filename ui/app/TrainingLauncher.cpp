@@ -273,6 +273,7 @@ void TrainingLauncher::runStep(Step step)
         return;
     }
     m_stepTail.clear();
+    m_lastPackingReport.clear();
     if (step == Step::Train)
         emit packingEnded();
     emit output(QStringLiteral("$ %1 %2\n").arg(QFileInfo(m_program).fileName(), arguments.join(QLatin1Char(' '))));
@@ -392,9 +393,16 @@ void TrainingLauncher::reportPackingProgress()
     QRegularExpressionMatch last;
     for (auto it = progress.globalMatch(m_stepTail.right(256)); it.hasNext();)
         last = it.next();
-    if (last.hasMatch())
-        emit packingProgress(m_step == Step::PackTrain ? QStringLiteral("train") : QStringLiteral("val"),
-                             last.captured(1).toInt(), last.captured(2).toInt());
+    if (!last.hasMatch())
+        return;
+    // The tail still holds the last line when more output comes (the "packed" summary): say each
+    // state of the progress once.
+    const QString split = m_step == Step::PackTrain ? QStringLiteral("train") : QStringLiteral("val");
+    const QString reported = split + last.captured(0);
+    if (reported == m_lastPackingReport)
+        return;
+    m_lastPackingReport = reported;
+    emit packingProgress(split, last.captured(1).toInt(), last.captured(2).toInt());
 }
 
 void TrainingLauncher::finish(bool ok, const QString& message)

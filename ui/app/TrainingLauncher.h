@@ -120,7 +120,8 @@ private:
     bool m_stopping = false;
     bool m_detached = false;  // keepRunningInBackground(): never stopped or killed by us
     static constexpr int kStopWaitMs = 30000;
-    QString m_stepTail;  // the last output of the running step, for the reason of a failure
+    QString m_stepTail;
+    QString m_lastPackingReport;  // the packing progress last said (split + line)  // the last output of the running step, for the reason of a failure
     QList<ModelChoice> m_models;
     QList<DeviceChoice> m_devices;  // "cpu" until the engine answers
     QProcess* m_catalog = nullptr;

@@ -4,6 +4,9 @@
 
 #include <QCheckBox>
 #include <QColorDialog>
+
+#include <algorithm>
+#include <limits>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -166,15 +169,44 @@ int ClassesPanel::selectedClass() const
     return m_table->item(rows.first().row(), NameColumn)->data(Qt::UserRole).toInt();
 }
 
+// A colour far from every class's: hues around the wheel by the golden angle, the one whose
+// nearest existing colour is farthest away (Colour… changes it later).
+QColor ClassesPanel::distinctColour() const
+{
+    QColor best;
+    int bestDistance = -1;
+    for (int k = 0; k < 64; ++k) {
+        const QColor candidate = QColor::fromHsv(int(k * 137.508) % 360, 200 + 55 * (k % 2), 230 - 60 * ((k / 2) % 2));
+        int nearest = std::numeric_limits<int>::max();
+        for (const data::LabelClass& c : m_schema.classes()) {
+            const int dr = candidate.red() - c.color.r, dg = candidate.green() - c.color.g, db = candidate.blue() - c.color.b;
+            nearest = std::min(nearest, dr * dr + dg * dg + db * db);
+        }
+        if (nearest > bestDistance) {
+            bestDistance = nearest;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+// Only the name is asked: a colour picker after it took seconds to appear and one more decision;
+// the class gets a distinct colour, and is selected and scrolled into view once it is in.
 void ClassesPanel::askAdd()
 {
     bool ok = false;
     const QString name = QInputDialog::getText(this, tr("Add class"), tr("Name:"), QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    const QColor color = QColorDialog::getColor(Qt::red, this, tr("Colour of %1").arg(name));
-    if (color.isValid())
-        emit addRequested(name.trimmed(), color);
+    emit addRequested(name.trimmed(), distinctColour());
+}
+
+void ClassesPanel::showClass(int classId)
+{
+    m_settings->setCurrentClass(classId);
+    const int row = rowOf(classId);
+    if (row >= 0)
+        m_table->scrollToItem(m_table->item(row, NameColumn));
 }
 
 void ClassesPanel::askRename()

@@ -31,6 +31,8 @@ public:
     void setSchema(const data::ClassSchema& schema);
     void setCounts(const data::LabelCounts& counts);
     int rowOf(int classId) const;  // -1 when absent
+    void showClass(int classId);   // selects it (the class to paint with) and scrolls it into view
+    QColor distinctColour() const; // for a new class: far from every class's colour
     QTableWidget* table() const { return m_table; }
 
 signals:

@@ -903,7 +903,10 @@ data::Rgb rgbOf(const QColor& color)
 
 std::optional<int> LabelEditor::addClass(const QString& name, const QColor& color)
 {
-    return m_d->projectDocument ? m_d->projectDocument->addClass(name, rgbOf(color)) : std::nullopt;
+    const auto id = m_d->projectDocument ? m_d->projectDocument->addClass(name, rgbOf(color)) : std::nullopt;
+    if (id)
+        m_d->classesPanel->showClass(*id);  // the new class is the one to paint with
+    return id;
 }
 
 bool LabelEditor::renameClass(int classId, const QString& name)
