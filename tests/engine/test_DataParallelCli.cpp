@@ -40,6 +40,33 @@ std::unique_ptr<c10d::TCPStore> serveStore(int port)
 using namespace segstudio::engine;
 namespace fs = std::filesystem;
 
+// The segnet-tiny weights of two runs' last checkpoints: their iterations, the largest
+// difference of any parameter, and the largest parameter (a comparison of zeros proves nothing).
+struct CheckpointComparison {
+    int iterationsA = 0;
+    int iterationsB = 0;
+    double largestDifference = 0.0;
+    double largestParameter = 0.0;
+};
+
+static CheckpointComparison compareLastCheckpoints(const QString& runA, const QString& runB)
+{
+    const auto load = [](const QString& run) {
+        auto model = ModelRegistry::instance().create("segnet-tiny", 4);
+        const auto state = Checkpoint::load((fs::path(run.toStdString()) / "checkpoints" / "last.pt").string(), *model,
+                                            nullptr, torch::kCPU);
+        return std::make_pair(model, state.at("iteration").get<int>());
+    };
+    const auto [a, iterationsA] = load(runA);
+    const auto [b, iterationsB] = load(runB);
+    CheckpointComparison result{iterationsA, iterationsB};
+    for (std::size_t i = 0; i < a->parameters().size(); ++i) {
+        result.largestDifference = std::max(result.largestDifference, (a->parameters()[i] - b->parameters()[i]).abs().max().item<double>());
+        result.largestParameter = std::max(result.largestParameter, a->parameters()[i].abs().max().item<double>());
+    }
+    return result;
+}
+
 // Data-parallel training as users launch it: segstudio-train's own launcher with 2 CPU processes
 // (c10d Gloo), two "machines" on one host, and the faults: a killed rank, Ctrl+C, other packs.
 class TestDataParallelCli : public QObject {
@@ -202,24 +229,11 @@ void TestDataParallelCli::twoRanksEqualOneProcessAccumulatingBothHalves()
                           common(single)));
     QVERIFY2(output.contains(QStringLiteral("finished: 2 epochs")), qPrintable(output));
 
-    const auto load = [](const QString& run) {
-        auto model = ModelRegistry::instance().create("segnet-tiny", 4);
-        const auto state = Checkpoint::load((fs::path(run.toStdString()) / "checkpoints" / "last.pt").string(), *model,
-                                            nullptr, torch::kCPU);
-        return std::make_pair(model, state.at("iteration").get<int>());
-    };
-    const auto [a, iterationsA] = load(parallel);
-    const auto [b, iterationsB] = load(single);
-    QCOMPARE(iterationsA, 4);
-    QCOMPARE(iterationsB, 4);
-    double worst = 0.0;
-    double largest = 0.0;
-    for (std::size_t i = 0; i < a->parameters().size(); ++i) {
-        worst = std::max(worst, (a->parameters()[i] - b->parameters()[i]).abs().max().item<double>());
-        largest = std::max(largest, a->parameters()[i].abs().max().item<double>());
-    }
-    QVERIFY2(worst < 1e-5, qPrintable(QStringLiteral("parameters differ by %1").arg(worst)));
-    QVERIFY(largest > 0.01);  // not a comparison of zeros
+    const auto compared = compareLastCheckpoints(parallel, single);
+    QCOMPARE(compared.iterationsA, 4);
+    QCOMPARE(compared.iterationsB, 4);
+    QVERIFY2(compared.largestDifference < 1e-5, qPrintable(QStringLiteral("parameters differ by %1").arg(compared.largestDifference)));
+    QVERIFY(compared.largestParameter > 0.01);  // not a comparison of zeros
 }
 
 // Issue 27, item 2: data parallel and --accumulate together. 2 ranks x batch 4 in 2 micro-batches
@@ -246,24 +260,11 @@ void TestDataParallelCli::twoRanksAccumulatingEqualOneProcessAccumulatingAllQuar
                                       QStringLiteral("3"), QStringLiteral("--optimizer"), QStringLiteral("sgd")} +
                           common(single)));
     QVERIFY2(output.contains(QStringLiteral("finished: 3 epochs")), qPrintable(output));
-    const auto load = [](const QString& run) {
-        auto model = ModelRegistry::instance().create("segnet-tiny", 4);
-        const auto state = Checkpoint::load((fs::path(run.toStdString()) / "checkpoints" / "last.pt").string(), *model,
-                                            nullptr, torch::kCPU);
-        return std::make_pair(model, state.at("iteration").get<int>());
-    };
-    const auto [a, iterationsA] = load(parallel);
-    const auto [b, iterationsB] = load(single);
-    QCOMPARE(iterationsA, 3);  // one global batch of 8 an epoch
-    QCOMPARE(iterationsB, 3);
-    double worst = 0.0;
-    double moved = 0.0;
-    for (std::size_t i = 0; i < a->parameters().size(); ++i) {
-        worst = std::max(worst, (a->parameters()[i] - b->parameters()[i]).abs().max().item<double>());
-        moved = std::max(moved, a->parameters()[i].abs().max().item<double>());
-    }
-    QVERIFY2(worst < 1e-5, qPrintable(QStringLiteral("parameters differ by %1").arg(worst)));
-    QVERIFY(moved > 0.01);  // not a comparison of zeros
+    const auto compared = compareLastCheckpoints(parallel, single);
+    QCOMPARE(compared.iterationsA, 3);  // one global batch of 8 an epoch
+    QCOMPARE(compared.iterationsB, 3);
+    QVERIFY2(compared.largestDifference < 1e-5, qPrintable(QStringLiteral("parameters differ by %1").arg(compared.largestDifference)));
+    QVERIFY(compared.largestParameter > 0.01);  // not a comparison of zeros
 }
 
 void TestDataParallelCli::killedRankStopsTheOthersAndIsNamed()

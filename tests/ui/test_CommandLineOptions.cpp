@@ -13,6 +13,15 @@ using segstudio::ui::CommandLineOptions;
 class TestCommandLineOptions : public QObject {
     Q_OBJECT
 
+    // This environment without any display: what a server or an ssh session gives.
+    static QProcessEnvironment withoutDisplay()
+    {
+        auto environment = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            environment.remove(QString::fromLatin1(name));
+        return environment;
+    }
+
 private slots:
     void parse_data()
     {
@@ -63,10 +72,7 @@ private slots:
     void versionNeedsNoDisplay()
     {
         QProcess process;
-        auto environment = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-            environment.remove(QString::fromLatin1(name));
-        process.setProcessEnvironment(environment);
+        process.setProcessEnvironment(withoutDisplay());
         process.start(QStringLiteral(SEGSTUDIO_GUI_EXE), {QStringLiteral("--version")});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitCode(), 0);
@@ -80,10 +86,7 @@ private slots:
     void helpAndErrorsNeedNoDisplay()
     {
         QProcess process;
-        auto environment = QProcessEnvironment::systemEnvironment();
-        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-            environment.remove(QString::fromLatin1(name));
-        process.setProcessEnvironment(environment);
+        process.setProcessEnvironment(withoutDisplay());
         process.start(QStringLiteral(SEGSTUDIO_GUI_EXE), {QStringLiteral("--help")});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);

@@ -50,6 +50,21 @@ void grabWhenSettled(MainWindow& window, const QString& file)
     timer->start(kScreenshotPollMs);
 }
 
+// Wrong arguments (exit 2) and --help (exit 0) are answered on the terminal; nothing else is.
+std::optional<int> answerHelpOrError(const CommandLineOptions& options)
+{
+    if (!options.error.isEmpty()) {
+        printLine(stderr, options.error);
+        printLine(stderr, options.helpText);
+        return 2;
+    }
+    if (options.helpRequested) {
+        printLine(stdout, options.helpText);
+        return 0;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<int> AppLauncher::answerWithoutDisplay(int argc, char** argv)
@@ -62,17 +77,7 @@ std::optional<int> AppLauncher::answerWithoutDisplay(int argc, char** argv)
     // QCommandLineParser's help names the program from the application's arguments: a core
     // application (no display) is enough for it, and is gone before the QApplication comes.
     QCoreApplication probe(argc, argv);
-    const CommandLineOptions options = CommandLineOptions::parse(probe.arguments());
-    if (!options.error.isEmpty()) {
-        printLine(stderr, options.error);
-        printLine(stderr, options.helpText);
-        return 2;
-    }
-    if (options.helpRequested) {
-        printLine(stdout, options.helpText);
-        return 0;
-    }
-    return std::nullopt;
+    return answerHelpOrError(CommandLineOptions::parse(probe.arguments()));
 }
 
 void AppLauncher::setApplicationNames()
@@ -88,15 +93,8 @@ void AppLauncher::setApplicationNames()
 int AppLauncher::run(QApplication& app)
 {
     const CommandLineOptions options = CommandLineOptions::parse(app.arguments());
-    if (!options.error.isEmpty()) {
-        printLine(stderr, options.error);
-        printLine(stderr, options.helpText);
-        return 2;
-    }
-    if (options.helpRequested) {
-        printLine(stdout, options.helpText);
-        return 0;
-    }
+    if (const auto exitCode = answerHelpOrError(options))  // main() answered these already
+        return *exitCode;
 
     MainWindow window;
     // A logout or `kill` ends the window as a close does, without questions nobody would answer.

@@ -34,7 +34,7 @@ QColor categoryColour(int index)
 DetailPlot::DetailPlot(QWidget* parent) : QCustomPlot(parent), m_replot(new CoalescedReplot(this))
 {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    setMinimumHeight(170);
+    setMinimumHeight(200);
     // Four plots of their own layout; the default axis rect goes, and its legend with it (the
     // class IoU plot has its own).
     setAutoAddPlottableToLegend(false);

@@ -382,13 +382,13 @@ void MainWindow::showEvent(QShowEvent* event)
         return;
     m_firstLayout = false;
     // Dock sizes apply to a laid-out window: after the show, once the layout has run.
-    QTimer::singleShot(0, this, [this] { resizeDocks({m_trainingDock}, {std::max(240, height() / 4)}, Qt::Vertical); });
+    QTimer::singleShot(0, this, [this] { resizeDocks({m_trainingDock}, {std::max(280, height() / 3)}, Qt::Vertical); });
 }
 
 void MainWindow::readSettings()
 {
     QSettings settings;
-    // First start: the screen's available area, and the panels under the canvas a quarter of the
+    // First start: the screen's available area, and the panels under the canvas a third of the
     // height, so the image being labeled gets the room (the training dock took half the window).
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
         const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 860);

@@ -68,7 +68,7 @@ const Style kStyles[] = {
 MetricsPlot::MetricsPlot(QWidget* parent)
     : QCustomPlot(parent), m_lossEma(m_smoothing), m_accuracyEma(m_smoothing), m_replot(new CoalescedReplot(this))
 {
-    setMinimumHeight(170);  // a short dock still shows readable curves
+    setMinimumHeight(200);  // two plots and a legend stay readable
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setPlottingHints(QCP::phCacheLabels | QCP::phFastPolylines);
     buildAxes();
