@@ -569,6 +569,31 @@ private slots:
         QCOMPARE(dialog.settings().model, QStringLiteral("segnet-tiny"));
     }
 
+    // Train again takes a run's settings from its config.json, through core/run's one reader
+    // (issue 26): what the file has, the fallback for what it lacks.
+    void trainAgainReadsTheRunsConfig()
+    {
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/old"));
+        writeText(QDir(run).filePath(QStringLiteral("config.json")),
+                  R"({"model":"segnet","epochs":30,"batchSize":2,"optimizer":"sgd","learningRate":0.001,)"
+                  R"("schedule":"none","classWeighting":"median","flip":false,"translate":4})");
+        TrainingLauncher::Settings fallback;
+        fallback.valEpochs = 5;
+        const auto settings = TrainingLauncher::settingsOfRun(run, fallback);
+        QCOMPARE(settings.model, QStringLiteral("segnet"));
+        QCOMPARE(settings.epochs, 30);
+        QCOMPARE(settings.batch, 2);
+        QCOMPARE(settings.optimizer, QStringLiteral("sgd"));
+        QCOMPARE(settings.learningRate, 0.001);
+        QCOMPARE(settings.schedule, QStringLiteral("none"));
+        QCOMPARE(settings.classWeighting, QStringLiteral("median"));
+        QCOMPARE(settings.flip, false);
+        QCOMPARE(settings.translate, 4);
+        QCOMPARE(settings.valEpochs, 5);  // not in the file: the fallback's
+        QCOMPARE(settings.height, fallback.height);  // no train.pack here
+    }
+
     // Issue 27, item 13: the preset shown names what the fields hold: another run's settings
     // (Train again) are Custom, not "Defaults that learn"; editing a preset's field makes it Custom,
     // and putting the value back finds the preset again.

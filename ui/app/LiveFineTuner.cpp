@@ -3,6 +3,7 @@
 #include "data/Project.h"
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
+#include "run/RunConfigFile.h"
 #include "run/RunLayout.h"
 
 #include <QDir>
@@ -26,20 +27,13 @@ namespace {
 
 QString path(const std::filesystem::path& file) { return QString::fromStdString(file.string()); }
 
-QJsonObject configOf(const QString& runDir)
-{
-    QFile file(path(run::RunLayout(runDir.toStdString()).configFile()));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
 // The size the base run was packed at: its own train.pack, or the pack its config names (a run
 // started from a terminal keeps its packs elsewhere).
 std::optional<std::pair<int, int>> packSizeOf(const QString& runDir)
 {
+    const auto config = run::RunConfigFile::read(runDir.toStdString());
     const QStringList candidates{path(run::RunLayout(runDir.toStdString()).trainPack()),
-                                 configOf(runDir).value(QStringLiteral("trainPack")).toString()};
+                                 config && config->trainPack ? QString::fromStdString(*config->trainPack) : QString()};
     for (const QString& candidate : candidates) {
         if (candidate.isEmpty() || !QFileInfo::exists(candidate))
             continue;
@@ -320,7 +314,8 @@ void LiveFineTuner::startTraining()
 {
     // A fifth of the base run's rate; a live run's config already holds the fine-tune's rate
     // (dividing again would shrink it with every fine-tune).
-    const double configRate = configOf(m_baseRun).value(QStringLiteral("learningRate")).toDouble(5e-3);
+    const auto config = run::RunConfigFile::read(m_baseRun.toStdString());
+    const double configRate = config && config->learningRate ? *config->learningRate : 5e-3;
     const bool continuesLiveRun = QFileInfo(m_baseRun).fileName().endsWith(kLiveSuffix);
     const double rate = continuesLiveRun ? configRate : configRate / 5.0;
     m_step = Step::Train;

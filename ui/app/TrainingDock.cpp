@@ -13,6 +13,7 @@
 
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
+#include "run/RunConfigFile.h"
 #include "run/RunLayout.h"
 
 #include <QDateTime>
@@ -24,8 +25,6 @@
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QInputDialog>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QEventLoop>
@@ -278,11 +277,8 @@ void TrainingDock::showClassNames(const QString& dir)
     QStringList names;
     if (!dir.isEmpty()) {
         QStringList packs{QString::fromStdString(layoutOf(dir).trainPack().string())};
-        QJsonObject config;
-        QFile configFile(QString::fromStdString(layoutOf(dir).configFile().string()));
-        if (configFile.open(QIODevice::ReadOnly))
-            config = QJsonDocument::fromJson(configFile.readAll()).object();
-        packs << config.value(QStringLiteral("trainPack")).toString();
+        if (const auto config = run::RunConfigFile::read(dir.toStdString()); config && config->trainPack)
+            packs << QString::fromStdString(*config->trainPack);
         for (const QString& file : packs) {
             if (file.isEmpty() || !QFileInfo::exists(file))
                 continue;

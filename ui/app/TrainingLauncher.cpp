@@ -3,6 +3,7 @@
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
 #include "run/ExitCode.h"
+#include "run/RunConfigFile.h"
 #include "run/RunLayout.h"
 
 #include <QCoreApplication>
@@ -193,19 +194,20 @@ TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir
 {
     Settings settings = fallback;
     const auto files = layoutOf(runDir);
-    QFile file(path(files.configFile()));
-    if (file.open(QIODevice::ReadOnly)) {
-        const QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
-        settings.model = config.value(QStringLiteral("model")).toString(settings.model);
-        settings.epochs = config.value(QStringLiteral("epochs")).toInt(settings.epochs);
-        settings.batch = config.value(QStringLiteral("batchSize")).toInt(settings.batch);
-        settings.optimizer = config.value(QStringLiteral("optimizer")).toString(settings.optimizer);
-        settings.learningRate = config.value(QStringLiteral("learningRate")).toDouble(settings.learningRate);
-        settings.schedule = config.value(QStringLiteral("schedule")).toString(settings.schedule);
-        settings.classWeighting = config.value(QStringLiteral("classWeighting")).toString(settings.classWeighting);
-        settings.flip = config.value(QStringLiteral("flip")).toBool(settings.flip);
-        settings.translate = config.value(QStringLiteral("translate")).toInt(settings.translate);
-        settings.valEpochs = config.value(QStringLiteral("valEpochs")).toInt(settings.valEpochs);
+    if (const auto config = run::RunConfigFile::read(runDir.toStdString())) {
+        const auto text = [](const std::optional<std::string>& value, const QString& otherwise) {
+            return value ? QString::fromStdString(*value) : otherwise;
+        };
+        settings.model = text(config->model, settings.model);
+        settings.epochs = config->epochs.value_or(settings.epochs);
+        settings.batch = config->batchSize.value_or(settings.batch);
+        settings.optimizer = text(config->optimizer, settings.optimizer);
+        settings.learningRate = config->learningRate.value_or(settings.learningRate);
+        settings.schedule = text(config->schedule, settings.schedule);
+        settings.classWeighting = text(config->classWeighting, settings.classWeighting);
+        settings.flip = config->flip.value_or(settings.flip);
+        settings.translate = config->translate.value_or(settings.translate);
+        settings.valEpochs = config->valEpochs.value_or(settings.valEpochs);
     }
     try {
         const pack::PackReader pack(files.trainPack().string(), /*verifyChecksum=*/false);
