@@ -247,11 +247,8 @@ void TrainDialog::showSettings(const TrainingLauncher::Settings& settings)
 {
     m_recipe = settings.recipe;
     // The model asked for, else the engine's default.
-    int current = settings.model.isEmpty() ? -1 : m_model->findData(settings.model);
-    for (int i = 0; current < 0 && i < m_model->count(); ++i)
-        if (m_model->itemData(i, Qt::UserRole + 1).toBool())
-            current = i;
-    m_model->setCurrentIndex(std::max(0, current));
+    const int asked = settings.model.isEmpty() ? -1 : m_model->findData(settings.model);
+    m_model->setCurrentIndex(std::max(0, asked >= 0 ? asked : m_model->findData(defaultModel())));
     m_epochs->setValue(settings.epochs);
     m_height->setValue(settings.height);
     m_width->setValue(settings.width);
