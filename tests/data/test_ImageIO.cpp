@@ -1,8 +1,10 @@
 #include "TestFiles.h"
 #include "data/DataError.h"
+#include "data/ImageHeader.h"
 #include "data/ImageIO.h"
 
 #include <QtTest>
+#include <opencv2/imgcodecs.hpp>
 
 using namespace segstudio;
 namespace fs = std::filesystem;
@@ -65,6 +67,47 @@ private slots:
             QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
             QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
         }
+    }
+    // The size comes from the header: equal to the decoded size for PNG (grey and RGB) and JPEG
+    // (progressive too), and a file cut after its header still answers, which is how an import
+    // knows it never decoded the image.
+    void readsTheSizeFromTheHeader_data()
+    {
+        QTest::addColumn<QString>("extension");
+        QTest::addColumn<int>("flag");
+        QTest::newRow("png") << ".png" << 0;
+        QTest::newRow("jpeg") << ".jpg" << 0;
+        QTest::newRow("progressive jpeg") << ".jpg" << int(cv::IMWRITE_JPEG_PROGRESSIVE);
+        QTest::newRow("bmp (decoded)") << ".bmp" << 0;
+    }
+
+    void readsTheSizeFromTheHeader()
+    {
+        QFETCH(QString, extension);
+        QFETCH(int, flag);
+        QTemporaryDir dir;
+        const auto file = test::path(dir, "image").replace_extension(extension.toStdString());
+        cv::Mat image(37, 53, CV_8UC3);
+        cv::randu(image, 0, 255);  // noise: a file much longer than its header
+        std::vector<int> parameters;
+        if (flag)
+            parameters = {flag, 1};
+        QVERIFY(cv::imwrite(file.string(), image, parameters));
+        QCOMPARE(data::readImageSize(file), cv::Size(53, 37));
+        if (extension != ".bmp") {
+            const std::string bytes = test::readBytes(file);
+            QVERIFY(bytes.size() > 1000);
+            test::writeBytes(file, bytes.substr(0, 300));
+            QCOMPARE(data::readImageSize(file), cv::Size(53, 37));
+        }
+    }
+
+    void aMissingOrForeignFileHasNoSize()
+    {
+        QTemporaryDir dir;
+        test::expectDataError([&] { data::readImageSize(test::path(dir, "none.png")); }, test::path(dir, "none.png"), "not found");
+        test::writeBytes(test::path(dir, "text.png"), "not an image at all");
+        test::expectDataError([&] { data::readImageSize(test::path(dir, "text.png")); }, test::path(dir, "text.png"), "image");
     }
 };
 

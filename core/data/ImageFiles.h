@@ -1,0 +1,14 @@
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+namespace segstudio::data {
+
+// png, jpg/jpeg, bmp, tif/tiff, any case.
+bool isImageFile(const std::filesystem::path& path);
+
+// The image files of a folder (and its sub-folders when recursive), sorted by path.
+std::vector<std::filesystem::path> imageFilesIn(const std::filesystem::path& dir, bool recursive);
+
+}  // namespace segstudio::data

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "DatasetImporter.h"
+#include "Project.h"
+
+#include <filesystem>
+#include <functional>
+#include <opencv2/core.hpp>
+#include <vector>
+
+namespace segstudio::data {
+
+// One image an importer found, before anything is written.
+struct ImportItem {
+    std::filesystem::path image;
+    Split split = Split::Unassigned;
+    bool hasLabels = false;
+    cv::Size size;  // from the annotation file when it says; empty: read from the image's header
+};
+
+// Builds the project every importer returns: adds the items, asks for each item's label map on
+// all cores and writes it into the project's own label folder as a palette PNG, then saves the
+// project. On error or cancel the label maps already written are removed again (and the label
+// folder, when the job made it), so nothing half-done stays behind.
+// Each imported project owns its label folder, <project name>.labels: two projects made in one
+// folder never share label maps, and an import never replaces a file it did not write (a folder
+// of that name with files in it is refused before anything is written).
+// labelsOf(item, size) runs on worker threads, must touch only that item's inputs and returns the
+// map in schema ids (255 = unlabelled) at `size`; a map with no labelled pixel leaves the image
+// unlabelled and writes nothing.
+class ImportJob {
+public:
+    using LabelsOf = std::function<cv::Mat(std::size_t item, cv::Size size)>;
+
+    ImportJob(const std::filesystem::path& projectFile, const ClassSchema& schema, const ImportProgress& progress);
+
+    static std::string labelFolderOf(const std::filesystem::path& projectFile);
+
+    Project run(const std::vector<ImportItem>& items, const LabelsOf& labelsOf);
+
+private:
+    void claimLabelFolder();
+    std::size_t addEntry(const ImportItem& item);
+    bool convertLabels(const ImportItem& item, std::size_t index, std::size_t itemNumber, const LabelsOf& labelsOf) const;
+    void removeWrittenLabelMaps(std::size_t count);
+
+    bool m_madeFolder = false;
+    Project m_project;
+    const ImportProgress& m_progress;
+};
+
+}  // namespace segstudio::data
