@@ -5,6 +5,7 @@
 
 #include "data/DataError.h"
 #include "data/DatasetExporter.h"
+#include "data/FormatExporter.h"
 #include "data/DatasetSplitter.h"
 #include "data/DatasetStatistics.h"
 #include "data/Project.h"
@@ -45,13 +46,19 @@ void addExport(CLI::App& app, int& exitCode)
 {
     struct Args {
         std::string project, out, format = "index-png";
+        double tolerance = 0.5;
     };
     auto a = std::make_shared<Args>();
-    auto* command = app.add_subcommand("export", "write a project's label maps for other tools (index PNGs or colour masks)");
+    auto* command = app.add_subcommand("export", "write a project's label maps for other tools (index PNGs, colour masks, COCO, Cityscapes, labelme, CVAT)");
     command->add_option("project,--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
     command->add_option("--out,-o", a->out, "folder to write into")->required();
-    command->add_option("--format", a->format, "index-png | color-masks")->capture_default_str();
-    command->footer("Example:\n  segstudio-train export -P camvid.segstudio -o camvid-export --format color-masks");
+    command->add_option("--format", a->format, "index-png | color-masks | coco | cityscapes | labelme | cvat")->capture_default_str();
+    command->add_option("--tolerance", a->tolerance, "labelme: how far (pixels) a simplified polygon may leave the region's edge")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 5.0));
+    command->footer("Examples:\n  segstudio-train export -P camvid.segstudio -o camvid-export --format color-masks\n"
+                    "  segstudio-train export camvid.segstudio -o camvid-coco --format coco\n"
+                    "  (read back: segstudio-train import coco camvid-coco/annotations.json --images <project folder> -o again.segstudio)");
     command->callback([a, &exitCode] {
         const auto project = data::Project::load(a->project);
         std::size_t count = 0;
@@ -59,8 +66,16 @@ void addExport(CLI::App& app, int& exitCode)
             count = data::DatasetExporter::exportIndexPngs(project, a->out, progressPrinter("exporting"));
         else if (a->format == "color-masks")
             count = data::DatasetExporter::exportColorMasks(project, a->out, progressPrinter("exporting"));
+        else if (a->format == "coco")
+            count = data::FormatExporter::exportCoco(project, a->out, progressPrinter("exporting"));
+        else if (a->format == "cityscapes")
+            count = data::FormatExporter::exportCityscapes(project, a->out, progressPrinter("exporting"));
+        else if (a->format == "labelme")
+            count = data::FormatExporter::exportLabelme(project, a->out, a->tolerance, progressPrinter("exporting"));
+        else if (a->format == "cvat")
+            count = data::FormatExporter::exportCvatMasks(project, a->out, progressPrinter("exporting"));
         else
-            throw data::DataError({}, "unknown format '" + a->format + "' (use index-png or color-masks)");
+            throw data::DataError({}, "unknown format '" + a->format + "' (use index-png, color-masks, coco, cityscapes, labelme or cvat)");
         std::cout << "exported " << count << " label maps and the class list into " << a->out << std::endl;
         exitCode = kExitOk;
     });

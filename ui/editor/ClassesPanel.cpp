@@ -1,5 +1,7 @@
 #include "ClassesPanel.h"
 
+#include "data/DistinctColor.h"
+
 #include "ToolSettings.h"
 
 #include <QCheckBox>
@@ -173,21 +175,11 @@ int ClassesPanel::selectedClass() const
 // nearest existing colour is farthest away (Colour… changes it later).
 QColor ClassesPanel::distinctColour() const
 {
-    QColor best;
-    int bestDistance = -1;
-    for (int k = 0; k < 64; ++k) {
-        const QColor candidate = QColor::fromHsv(int(k * 137.508) % 360, 200 + 55 * (k % 2), 230 - 60 * ((k / 2) % 2));
-        int nearest = std::numeric_limits<int>::max();
-        for (const data::LabelClass& c : m_schema.classes()) {
-            const int dr = candidate.red() - c.color.r, dg = candidate.green() - c.color.g, db = candidate.blue() - c.color.b;
-            nearest = std::min(nearest, dr * dr + dg * dg + db * db);
-        }
-        if (nearest > bestDistance) {
-            bestDistance = nearest;
-            best = candidate;
-        }
-    }
-    return best;
+    std::vector<data::Rgb> taken;
+    for (const data::LabelClass& c : m_schema.classes())
+        taken.push_back(c.color);
+    const data::Rgb colour = data::distinctColor(taken);
+    return QColor(colour.r, colour.g, colour.b);
 }
 
 // Only the name is asked: a colour picker after it took seconds to appear and one more decision;

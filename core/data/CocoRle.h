@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <opencv2/core.hpp>
+#include <string>
+#include <vector>
+
+namespace segstudio::data {
+
+// COCO's run-length encoding of a binary mask, as pycocotools writes it: runs over the pixels in
+// column-major order (down each column, then the next), starting with a run of zeros; "counts" is
+// either that list of runs or its compressed string (each run minus the run two before it, in
+// 5-bit groups offset by 48). Requirements: masks CV_8UC1, non-zero = inside.
+class CocoRle {
+public:
+    static std::string encode(const cv::Mat& mask);
+    static std::vector<std::uint32_t> runsOf(const cv::Mat& mask);
+    static std::vector<std::uint32_t> decompress(const std::string& counts);  // throws std::invalid_argument
+    // Sets value into `target` where the runs say inside; std::invalid_argument when the runs do
+    // not cover exactly target's pixels.
+    static void paint(const std::vector<std::uint32_t>& runs, cv::Mat& target, std::uint8_t value);
+};
+
+}  // namespace segstudio::data

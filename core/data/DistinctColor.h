@@ -1,0 +1,13 @@
+#pragma once
+
+#include "LabelClass.h"
+
+#include <vector>
+
+namespace segstudio::data {
+
+// A colour far from every colour in `taken` (the largest smallest RGB distance among 64 hues on
+// the golden angle), for a class added by hand or made by an importer from a category name.
+Rgb distinctColor(const std::vector<Rgb>& taken);
+
+}  // namespace segstudio::data
