@@ -20,6 +20,10 @@ segstudio_forbid_links(segstudio_metrics "Qt6::" "opencv" "torch" "segstudio_(pa
 segstudio_forbid_links(segstudio_data "Qt6::" "torch" "segstudio_engine" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
 segstudio_forbid_links(segstudio_paint "Qt6::" "torch" "segstudio_engine" "segstudio_document" "segstudio_editor" "segstudio_ui")
 segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
+# ONNX export: the engine and ONNX, nothing of the data, paint or widget layers.
+segstudio_forbid_links(segstudio_onnx "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
+# The OpenCV runtime of exported models: OpenCV only, never LibTorch.
+segstudio_forbid_links(segstudio_deploy "Qt6::" "torch" "segstudio_")
 # The document layer: Qt Core/Gui, no widget, no engine.
 segstudio_forbid_links(segstudio_document "Qt6::Widgets" "QCustomPlot" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
 # The widget libraries: the editor never reaches the main window's library, neither one the engine

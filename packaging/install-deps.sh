@@ -9,6 +9,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libgloo-dev
   libopencv-dev libpng-dev
+  libonnx-dev libprotobuf-dev python3-onnx
   nlohmann-json3-dev libcli11-dev
   python3-torch python3-numpy
   xvfb xauth fonts-dejavu-core

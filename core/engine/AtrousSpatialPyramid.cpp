@@ -55,4 +55,14 @@ torch::Tensor AtrousSpatialPyramidImpl::forward(const torch::Tensor& features)
     return m_fuse->forward(torch::cat(outputs, 1));
 }
 
+GraphValue AtrousSpatialPyramidImpl::writeGraph(GraphWriter& writer, const GraphValue& features)
+{
+    std::vector<GraphValue> outputs;
+    for (auto& branch : m_branches)
+        outputs.push_back(writer.sequential(features, *branch));
+    const auto pooled = writer.relu(writer.conv(writer.globalAveragePool(features), *m_pooling));
+    outputs.push_back(writer.repeatPixel(pooled, features.value.size(2), features.value.size(3)));
+    return writer.sequential(writer.concatChannels(outputs), *m_fuse);
+}
+
 }  // namespace segstudio::engine

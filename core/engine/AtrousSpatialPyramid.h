@@ -2,6 +2,8 @@
 
 #include "ConvLayout.h"
 
+#include "GraphWriter.h"
+
 #include <torch/torch.h>
 
 #include <vector>
@@ -19,6 +21,7 @@ public:
                              std::int64_t outputStride);
 
     torch::Tensor forward(const torch::Tensor& features);
+    GraphValue writeGraph(GraphWriter& writer, const GraphValue& features);
 
 private:
     std::vector<torch::nn::Sequential> m_branches;

@@ -57,4 +57,14 @@ torch::Tensor DeepLabV3PlusImpl::forward(torch::Tensor images)
     return resizeTo(m_classifier->forward(x), height, width);
 }
 
+GraphValue DeepLabV3PlusImpl::writeGraph(GraphWriter& writer, const GraphValue& images)
+{
+    const std::int64_t height = images.value.size(2), width = images.value.size(3);
+    const auto features = m_encoder->writeGraph(writer, images);
+    const auto& skip = features.lowLevel;
+    const auto context = writer.resizeBilinear(m_pyramid->writeGraph(writer, features.deep), skip.value.size(2), skip.value.size(3));
+    const auto x = writer.sequential(writer.concatChannels({context, writer.sequential(skip, *m_skip)}), *m_refine);
+    return writer.resizeBilinear(writer.conv(x, *m_classifier), height, width);
+}
+
 }  // namespace segstudio::engine

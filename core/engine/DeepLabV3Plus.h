@@ -29,6 +29,7 @@ public:
     explicit DeepLabV3PlusImpl(DeepLabV3PlusOptions options);
 
     torch::Tensor forward(torch::Tensor images) override;
+    GraphValue writeGraph(GraphWriter& writer, const GraphValue& images) override;
     int classes() const override { return m_options.classes; }
     double forwardFlops(std::int64_t height, std::int64_t width) const override { return m_layout.flops(height, width); }
     torch::nn::Module* encoder() override { return m_encoder.get(); }

@@ -47,6 +47,12 @@ public:
 
     torch::Tensor forward(const torch::Tensor& x) { return m_residual ? x + m_body->forward(x) : m_body->forward(x); }
 
+    GraphValue writeGraph(GraphWriter& writer, const GraphValue& x)
+    {
+        const GraphValue body = writer.sequential(x, *m_body);
+        return m_residual ? writer.add(x, body) : body;
+    }
+
 private:
     bool m_residual;
     torch::nn::Sequential m_body{nullptr};
@@ -109,6 +115,30 @@ MobileNetV2EncoderImpl::Features MobileNetV2EncoderImpl::forward(torch::Tensor i
     Features features;
     features.lowLevel = m_stem->forward(images);
     features.deep = m_body->forward(features.lowLevel);
+    return features;
+}
+
+// The stem and body hold only InvertedResidual blocks but the first conv block (a Sequential).
+MobileNetV2EncoderImpl::GraphFeatures MobileNetV2EncoderImpl::writeGraph(GraphWriter& writer, const GraphValue& images)
+{
+    auto run = [&writer](torch::nn::SequentialImpl& blocks, GraphValue x) {
+        for (auto& child : blocks.children()) {
+            if (auto* block = child->as<InvertedResidualImpl>())
+                x = block->writeGraph(writer, x);
+            else if (auto* conv = child->as<torch::nn::Conv2dImpl>())
+                x = writer.conv(x, *conv);
+            else if (auto* norm = child->as<torch::nn::BatchNorm2dImpl>())
+                x = writer.batchNorm(x, *norm);
+            else if (child->as<torch::nn::ReLU6Impl>())
+                x = writer.relu6(x);
+            else
+                throw std::invalid_argument("MobileNetV2: cannot write a " + child->name());
+        }
+        return x;
+    };
+    GraphFeatures features;
+    features.lowLevel = run(*m_stem, images);
+    features.deep = run(*m_body, features.lowLevel);
     return features;
 }
 

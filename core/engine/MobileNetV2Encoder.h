@@ -2,6 +2,8 @@
 
 #include "ConvLayout.h"
 
+#include "GraphWriter.h"
+
 #include <torch/torch.h>
 
 namespace segstudio::engine {
@@ -29,6 +31,12 @@ public:
     MobileNetV2EncoderImpl(MobileNetV2Options options, ConvLayout& layout);
 
     Features forward(torch::Tensor images);
+
+    struct GraphFeatures {
+        GraphValue lowLevel;
+        GraphValue deep;
+    };
+    GraphFeatures writeGraph(GraphWriter& writer, const GraphValue& images);
     int lowLevelChannels() const { return m_lowLevelChannels; }
     int deepChannels() const { return m_deepChannels; }
 

@@ -131,6 +131,28 @@ torch::Tensor SegNetImpl::forward(torch::Tensor images)
     return x;
 }
 
+GraphValue SegNetImpl::writeGraph(GraphWriter& writer, const GraphValue& images)
+{
+    const std::int64_t height = images.value.size(2), width = images.value.size(3);
+    const std::int64_t divisor = sizeDivisor();
+    const std::int64_t padH = (divisor - height % divisor) % divisor;
+    const std::int64_t padW = (divisor - width % divisor) % divisor;
+    GraphValue x = (padH || padW) ? writer.padBottomRight(images, padH, padW) : images;
+    std::vector<GraphValue> indices;
+    std::vector<std::pair<std::int64_t, std::int64_t>> sizes;
+    for (auto& encoder : m_encoders) {
+        x = writer.sequential(x, *encoder);
+        sizes.emplace_back(x.value.size(2), x.value.size(3));
+        auto [pooled, where] = writer.maxPool2x2(x);
+        x = pooled;
+        indices.push_back(where);
+    }
+    for (std::size_t s = m_decoders.size(); s-- > 0;)
+        x = writer.sequential(writer.maxUnpool2x2(x, indices[s], sizes[s].first, sizes[s].second), *m_decoders[s]);
+    x = writer.conv(x, *m_classifier);
+    return (padH || padW) ? writer.cropTopLeft(x, height, width) : x;
+}
+
 double SegNetImpl::forwardFlops(std::int64_t height, std::int64_t width) const
 {
     const std::int64_t divisor = sizeDivisor();

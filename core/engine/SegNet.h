@@ -30,6 +30,7 @@ public:
     explicit SegNetImpl(SegNetOptions options);
 
     torch::Tensor forward(torch::Tensor images) override;
+    GraphValue writeGraph(GraphWriter& writer, const GraphValue& images) override;
     int classes() const override { return m_options.classes; }
     double forwardFlops(std::int64_t height, std::int64_t width) const override;
 

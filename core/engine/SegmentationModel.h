@@ -1,5 +1,7 @@
 #pragma once
 
+#include "GraphWriter.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -18,6 +20,9 @@ public:
     virtual double forwardFlops(std::int64_t height, std::int64_t width) const = 0;
     // The part pretrained weights can initialise (EncoderWeights), or nullptr.
     virtual torch::nn::Module* encoder() { return nullptr; }
+    // forward() written step by step into a graph (ONNX export); next to forward() in each model,
+    // so the two are read and changed together.
+    virtual GraphValue writeGraph(GraphWriter& writer, const GraphValue& images) = 0;
 };
 
 }  // namespace segstudio::engine

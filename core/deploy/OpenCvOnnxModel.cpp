@@ -1,0 +1,91 @@
+#include "OpenCvOnnxModel.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <cfloat>
+#include <fstream>
+#include <stdexcept>
+
+namespace segstudio::deploy {
+
+namespace {
+
+// The input's 1x3xHxW and the metadata, from the file itself: OpenCV's Net does not say its input
+// shape before a forward, nor keep metadata.
+onnx::ModelProto readModel(const std::filesystem::path& file)
+{
+    std::ifstream stream(file, std::ios::binary);
+    onnx::ModelProto model;
+    if (!stream || !model.ParseFromIstream(&stream))
+        throw std::runtime_error(file.string() + ": not an ONNX file");
+    return model;
+}
+
+cv::Size declaredInputSize(const onnx::ModelProto& model, const std::filesystem::path& file)
+{
+    if (model.graph().input_size() < 1)
+        throw std::runtime_error(file.string() + ": the model has no input");
+    const auto& shape = model.graph().input(0).type().tensor_type().shape();
+    if (shape.dim_size() != 4 || shape.dim(1).dim_value() != 3 || shape.dim(2).dim_value() < 1 || shape.dim(3).dim_value() < 1)
+        throw std::runtime_error(file.string() + ": the model's input is not 1x3xHxW with a fixed size");
+    return {int(shape.dim(3).dim_value()), int(shape.dim(2).dim_value())};
+}
+
+}  // namespace
+
+OpenCvOnnxModel::OpenCvOnnxModel(const std::filesystem::path& file) : m_file(file)
+{
+    if (!std::filesystem::exists(file))
+        throw std::runtime_error(file.string() + ": not found");
+    try {
+        m_net = cv::dnn::readNetFromONNX(file.string());
+        m_net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        m_net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        const onnx::ModelProto model = readModel(file);
+        m_inputSize = declaredInputSize(model, file);
+        for (const auto& entry : model.metadata_props())
+            m_metadata[entry.key()] = entry.value();
+    } catch (const cv::Exception& error) {
+        throw std::runtime_error(file.string() + ": OpenCV cannot read the model: " + error.what());
+    }
+    const cv::Mat probe = logits(cv::Mat(m_inputSize, CV_8UC3, cv::Scalar(0, 0, 0)));
+    m_classes = probe.size[1];
+}
+
+cv::Mat OpenCvOnnxModel::logits(const cv::Mat& rgb)
+{
+    if (rgb.type() != CV_8UC3 || rgb.size() != m_inputSize)
+        throw std::invalid_argument("OpenCvOnnxModel::logits: an 8-bit RGB image of the input size");
+    // NCHW, RGB kept (no swap), 0..255: the graph normalises.
+    const cv::Mat blob = cv::dnn::blobFromImage(rgb, 1.0, cv::Size(), cv::Scalar(), /*swapRB=*/false, /*crop=*/false, CV_32F);
+    try {
+        m_net.setInput(blob);
+        return m_net.forward().clone();
+    } catch (const cv::Exception& error) {
+        throw std::runtime_error(m_file.string() + ": OpenCV cannot run the model: " + error.what());
+    }
+}
+
+cv::Mat OpenCvOnnxModel::labels(const cv::Mat& rgb)
+{
+    cv::Mat input = rgb;
+    if (rgb.size() != m_inputSize)
+        cv::resize(rgb, input, m_inputSize, 0, 0, cv::INTER_LINEAR);
+    const cv::Mat scores = logits(input);
+    const int classes = scores.size[1];
+    cv::Mat best(m_inputSize, CV_8UC1, cv::Scalar(0));
+    cv::Mat bestScore(m_inputSize, CV_32F, cv::Scalar(-FLT_MAX));
+    for (int k = 0; k < classes; ++k) {
+        const cv::Mat plane(m_inputSize, CV_32F, const_cast<float*>(scores.ptr<float>(0, k)));
+        const cv::Mat better = plane > bestScore;
+        plane.copyTo(bestScore, better);
+        best.setTo(k, better);
+    }
+    if (best.size() != rgb.size())
+        cv::resize(best, best, rgb.size(), 0, 0, cv::INTER_NEAREST);
+    return best;
+}
+
+}  // namespace segstudio::deploy

@@ -1,0 +1,136 @@
+// Every model in the registry, written as ONNX and run by OpenCV's DNN module: its logits equal
+// LibTorch's within 1e-4 on the demo's street scenes, at a size the network divides evenly and at
+// one it pads (SegNet) or rounds (DeepLabV3+'s stride 16); the file passes ONNX's checker (and
+// python3-onnx's full check where it is installed) and carries the classes in its metadata.
+#include "data/SyntheticDatasetGenerator.h"
+#include "deploy/OpenCvOnnxModel.h"
+#include "engine/Checkpoint.h"
+#include "engine/ModelCatalog.h"
+#include "engine/ModelRegistry.h"
+#include "engine/Runtime.h"
+#include "onnx/OnnxModelExporter.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
+
+using namespace segstudio;
+namespace fs = std::filesystem;
+
+class TestOnnxExport : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    // A checkpoint whose batch-norm statistics are not the identity: a few train-mode passes.
+    std::string checkpointOf(const std::string& name, int classes)
+    {
+        torch::manual_seed(3);
+        auto model = engine::ModelRegistry::instance().create(name, classes);
+        model->train();
+        {
+            torch::NoGradGuard noGrad;
+            for (int i = 0; i < 3; ++i)
+                model->forward(torch::randn({2, 3, 64, 96}) * 2 + 0.5);
+        }
+        const std::string file = (fs::path(m_dir.path().toStdString()) / (name + ".pt")).string();
+        std::vector<std::string> names;
+        for (int k = 0; k < classes; ++k)
+            names.push_back("class" + std::to_string(k));
+        engine::Checkpoint::save(file, *model, nullptr, {{"model", name}, {"classNames", names}, {"height", 64}, {"width", 96}});
+        return file;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        torch::set_num_threads(1);
+    }
+
+    void openCvComputesWhatLibTorchComputes_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        for (const auto& info : engine::availableModels()) {
+            const QByteArray name = QByteArray::fromStdString(info.name);
+            QTest::newRow(name + " 64x96") << QString::fromStdString(info.name) << 64 << 96;
+            QTest::newRow(name + " 72x100") << QString::fromStdString(info.name) << 72 << 100;
+        }
+    }
+
+    void openCvComputesWhatLibTorchComputes()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        constexpr int kClasses = 5;
+        const std::string checkpoint = checkpointOf(model.toStdString(), kClasses);
+        const fs::path file = fs::path(m_dir.path().toStdString()) / (model.toStdString() + std::to_string(height) + ".onnx");
+        const auto result = onnxexport::OnnxModelExporter::exportModel({checkpoint, file, height, width, {}});
+        QVERIFY2(result.maxGraphDifference < 1e-5, std::to_string(result.maxGraphDifference).c_str());
+        QCOMPARE(result.height, height);
+
+        deploy::OpenCvOnnxModel runtime(file);
+        QCOMPARE(runtime.inputSize(), cv::Size(width, height));
+        QCOMPARE(runtime.classes(), kClasses);
+        QCOMPARE(nlohmann::json::parse(runtime.metadata().at("segstudio.classes")).size(), std::size_t(kClasses));
+
+        auto reference = engine::ModelRegistry::instance().create(model.toStdString(), kClasses);
+        engine::Checkpoint::loadWeights(checkpoint, *reference, torch::kCPU);
+        reference->eval();
+        torch::NoGradGuard noGrad;
+        const data::SyntheticDatasetGenerator demo(height, width);
+        for (std::uint64_t seed : {1, 2}) {
+            const cv::Mat rgb = demo.generate(seed).image;
+            const auto pixels = torch::from_blob(rgb.data, {1, height, width, 3}, torch::kUInt8).permute({0, 3, 1, 2});
+            const auto expected = reference->forward(engine::normaliseImages(pixels.to(torch::kFloat), false)).contiguous();
+            const cv::Mat logits = runtime.logits(rgb);
+            QCOMPARE(logits.total(), std::size_t(expected.numel()));
+            const auto actual = torch::from_blob(const_cast<float*>(logits.ptr<float>()), expected.sizes(), torch::kFloat);
+            const double difference = (actual - expected).abs().max().item<double>();
+            const double scale = expected.abs().max().item<double>();
+            QVERIFY2(difference <= 1e-4 * std::max(1.0, scale),
+                     (model.toStdString() + ": max |OpenCV - LibTorch| = " + std::to_string(difference) + " (logits up to " +
+                      std::to_string(scale) + ")").c_str());
+        }
+    }
+
+    void pythonOnnxCheckerAccepts()
+    {
+        const QString python = QStandardPaths::findExecutable("python3", {"/usr/bin"});
+        QProcess probe;
+        probe.start(python, {"-c", "import onnx"});
+        if (python.isEmpty() || !probe.waitForFinished(60000) || probe.exitCode() != 0)
+            QSKIP("python3-onnx is not installed (apt-get install python3-onnx)");
+        const std::string checkpoint = checkpointOf("deeplabv3plus-slim", 3);
+        const fs::path file = fs::path(m_dir.path().toStdString()) / "checked.onnx";
+        onnxexport::OnnxModelExporter::exportModel({checkpoint, file, 64, 96, {{"class1", {1, 2, 3}}}});
+        QProcess check;
+        check.start(python, {"-c", "import onnx, sys; m = onnx.load(sys.argv[1]); onnx.checker.check_model(m, full_check=True); "
+                                   "print({p.key: p.value for p in m.metadata_props}['segstudio.colors'])",
+                             QString::fromStdString(file.string())});
+        QVERIFY(check.waitForFinished(120000));
+        QVERIFY2(check.exitCode() == 0, check.readAllStandardError().constData());
+        QCOMPARE(check.readAllStandardOutput().trimmed(), QByteArray(R"({"class1":[1,2,3]})"));
+    }
+
+    void aMissingCheckpointIsNamed()
+    {
+        const fs::path missing = fs::path(m_dir.path().toStdString()) / "none.pt";
+        try {
+            onnxexport::OnnxModelExporter::exportModel({missing, fs::path(m_dir.path().toStdString()) / "x.onnx", 0, 0, {}});
+            QFAIL("a missing checkpoint was exported");
+        } catch (const std::exception& error) {
+            QVERIFY2(QString(error.what()).contains("none.pt"), error.what());
+        }
+        QVERIFY(!fs::exists(fs::path(m_dir.path().toStdString()) / "x.onnx"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxExport)
+#include "test_OnnxExport.moc"
