@@ -15,12 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Pair {
-    fs::path image;
-    fs::path labels;  // empty when the image has no label map
-    Split split = Split::Unassigned;
-};
-
 // SegNet's lists hold absolute paths of the authors' machine (/SegNet/CamVid/train/x.png): when a
 // listed path does not exist, its last two components (folder/file) are tried under the dataset.
 fs::path resolveListedPath(const fs::path& datasetDir, const std::string& listed)
@@ -32,12 +26,12 @@ fs::path resolveListedPath(const fs::path& datasetDir, const std::string& listed
     return datasetDir / path.parent_path().filename() / path.filename();
 }
 
-std::vector<Pair> readPairList(const fs::path& datasetDir, const fs::path& listFile, Split split)
+std::vector<ImportFilePair> readPairList(const fs::path& datasetDir, const fs::path& listFile, Split split)
 {
     std::ifstream stream(listFile);
     if (!stream)
         throw DataError(listFile.string(), "cannot read the pair list");
-    std::vector<Pair> pairs;
+    std::vector<ImportFilePair> pairs;
     std::string line;
     for (int number = 1; std::getline(stream, line); ++number) {
         std::istringstream fields(line);
@@ -51,9 +45,9 @@ std::vector<Pair> readPairList(const fs::path& datasetDir, const fs::path& listF
     return pairs;
 }
 
-std::vector<Pair> pairFolders(const fs::path& imageDir, const fs::path& labelDir, Split split)
+std::vector<ImportFilePair> pairFolders(const fs::path& imageDir, const fs::path& labelDir, Split split)
 {
-    std::vector<Pair> pairs;
+    std::vector<ImportFilePair> pairs;
     for (const fs::path& image : imageFilesIn(imageDir, false)) {
         const fs::path labels = labelDir / (image.stem().string() + ".png");
         if (!fs::exists(labels))
@@ -63,15 +57,15 @@ std::vector<Pair> pairFolders(const fs::path& imageDir, const fs::path& labelDir
     return pairs;
 }
 
-std::vector<Pair> segNetPairs(const fs::path& datasetDir)
+std::vector<ImportFilePair> segNetPairs(const fs::path& datasetDir)
 {
     const std::pair<const char*, Split> splits[] = {{"train", Split::Train}, {"val", Split::Val}, {"test", Split::Test}};
-    std::vector<Pair> pairs;
+    std::vector<ImportFilePair> pairs;
     for (const auto& [name, split] : splits) {
         const fs::path list = datasetDir / (std::string(name) + ".txt");
         const fs::path images = datasetDir / name;
         const fs::path annotations = datasetDir / (std::string(name) + "annot");
-        std::vector<Pair> found;
+        std::vector<ImportFilePair> found;
         if (fs::exists(list))
             found = readPairList(datasetDir, list, split);
         else if (fs::is_directory(images) && fs::is_directory(annotations))
@@ -83,30 +77,13 @@ std::vector<Pair> segNetPairs(const fs::path& datasetDir)
     return pairs;
 }
 
-// The pairs as import items, and the reader of each one's label file.
-Project importPairs(const std::vector<Pair>& pairs, const fs::path& projectFile, const ClassSchema& schema,
-                    const ImportProgress& progress,
-                    const std::function<cv::Mat(const fs::path& labels, cv::Size size)>& readLabels)
-{
-    std::vector<ImportItem> items;
-    items.reserve(pairs.size());
-    for (const Pair& pair : pairs) {
-        if (!pair.labels.empty() && !fs::exists(pair.labels))
-            throw DataError(pair.labels.string(), "label map not found (listed for " + pair.image.string() + ")");
-        items.push_back({pair.image, pair.split, !pair.labels.empty(), {}});
-    }
-    return ImportJob(projectFile, schema, progress).run(items, [&](std::size_t n, cv::Size size) {
-        return readLabels(pairs[n].labels, size);
-    });
-}
-
 }  // namespace
 
 Project DatasetImporter::importSegNetLayout(const fs::path& datasetDir, const fs::path& projectFile,
                                             const ClassSchema& schema, int voidValue, const ImportProgress& progress)
 {
-    const std::vector<Pair> pairs = segNetPairs(datasetDir);
-    return importPairs(pairs, projectFile, schema, progress, [&](const fs::path& labels, cv::Size size) {
+    const std::vector<ImportFilePair> pairs = segNetPairs(datasetDir);
+    return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& labels, cv::Size size) {
         return readLabelMap(labels, schema, size, voidValue);
     });
 }
@@ -116,10 +93,10 @@ Project DatasetImporter::importIndexPngs(const fs::path& imageDir, const fs::pat
 {
     if (!fs::is_directory(imageDir))
         throw DataError(imageDir.string(), "is not a folder");
-    const std::vector<Pair> pairs = pairFolders(imageDir, labelDir, Split::Unassigned);
+    const std::vector<ImportFilePair> pairs = pairFolders(imageDir, labelDir, Split::Unassigned);
     if (pairs.empty())
         throw DataError(imageDir.string(), "contains no images");
-    return importPairs(pairs, projectFile, schema, progress, [&](const fs::path& labels, cv::Size size) {
+    return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& labels, cv::Size size) {
         return readLabelMap(labels, schema, size, voidValue);
     });
 }
@@ -129,12 +106,12 @@ Project DatasetImporter::importImageFolder(const fs::path& imageDir, const fs::p
 {
     if (!fs::is_directory(imageDir))
         throw DataError(imageDir.string(), "is not a folder");
-    std::vector<Pair> pairs;
+    std::vector<ImportFilePair> pairs;
     for (const fs::path& image : imageFilesIn(imageDir, true))
         pairs.push_back({image, {}, Split::Unassigned});
     if (pairs.empty())
         throw DataError(imageDir.string(), "contains no images (png, jpg, bmp, tif)");
-    return importPairs(pairs, projectFile, schema, progress, [](const fs::path&, cv::Size) { return cv::Mat(); });
+    return ImportJob(projectFile, schema, progress).run(pairs, [](const fs::path&, cv::Size) { return cv::Mat(); });
 }
 
 Project DatasetImporter::importColorMasks(const fs::path& imageDir, const fs::path& maskDir, const fs::path& projectFile,
@@ -144,7 +121,7 @@ Project DatasetImporter::importColorMasks(const fs::path& imageDir, const fs::pa
     std::map<std::uint32_t, std::uint8_t> table = colorTable(schema);
     for (const Rgb& color : voidColors)
         table.emplace(packRgb(color), kUnlabelled);
-    std::vector<Pair> pairs;
+    std::vector<ImportFilePair> pairs;
     for (const fs::path& image : imageFilesIn(imageDir, false)) {
         const fs::path mask = maskDir / (image.stem().string() + ".png");
         if (!fs::exists(mask))
@@ -153,7 +130,7 @@ Project DatasetImporter::importColorMasks(const fs::path& imageDir, const fs::pa
     }
     if (pairs.empty())
         throw DataError(imageDir.string(), "contains no images");
-    return importPairs(pairs, projectFile, schema, progress, [&](const fs::path& mask, cv::Size size) {
+    return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& mask, cv::Size size) {
         return readColorMask(mask, table, size);
     });
 }

@@ -23,16 +23,15 @@ Project ImportJob::run(const std::vector<ImportItem>& items, const LabelsOf& lab
 {
     claimLabelFolder();
     try {
-        std::vector<std::size_t> indices;
-        indices.reserve(items.size());
+        // The project starts empty: item n is entry n.
         for (const ImportItem& item : items)
-            indices.push_back(addEntry(item));
+            addEntry(item);
         std::vector<char> labelled(items.size(), 0);
         ParallelBatches::run(
-            items.size(), [&](std::size_t n) { labelled[n] = convertLabels(items[n], indices[n], n, labelsOf); },
+            items.size(), [&](std::size_t n) { labelled[n] = convertLabels(items[n], n, labelsOf); },
             [&](std::size_t n) {
                 if (labelled[n])
-                    m_project.setStatus(indices[n], LabelStatus::Labelled);
+                    m_project.setStatus(n, LabelStatus::Labelled);
                 if (m_progress && !m_progress(n + 1, items.size()))
                     throw ImportCancelled();
             });
@@ -43,6 +42,18 @@ Project ImportJob::run(const std::vector<ImportItem>& items, const LabelsOf& lab
         throw;
     }
     return m_project;
+}
+
+Project ImportJob::run(const std::vector<ImportFilePair>& pairs, const ReadLabelFile& readLabels)
+{
+    std::vector<ImportItem> items;
+    items.reserve(pairs.size());
+    for (const ImportFilePair& pair : pairs) {
+        if (!pair.labels.empty() && !fs::exists(pair.labels))
+            throw DataError(pair.labels.string(), "label map not found (listed for " + pair.image.string() + ")");
+        items.push_back({pair.image, pair.split, !pair.labels.empty(), {}});
+    }
+    return run(items, [&](std::size_t n, cv::Size size) { return readLabels(pairs[n].labels, size); });
 }
 
 // The label folder must be new or empty: whatever is in it belongs to someone else.
@@ -64,23 +75,22 @@ void ImportJob::claimLabelFolder()
     m_madeFolder = true;
 }
 
-std::size_t ImportJob::addEntry(const ImportItem& item)
+void ImportJob::addEntry(const ImportItem& item)
 {
     if (!fs::exists(item.image))
         throw DataError(item.image.string(), "image not found");
     // Items are paths as the caller gave them (relative to the working directory, from the CLI);
     // the project reads a relative path as relative to its own folder.
-    return m_project.addImage(fs::absolute(item.image), item.split);
+    m_project.addImage(fs::absolute(item.image), item.split);
 }
 
 // Runs on a worker thread: touches only its own entry's files.
-bool ImportJob::convertLabels(const ImportItem& item, std::size_t index, std::size_t itemNumber,
-                              const LabelsOf& labelsOf) const
+bool ImportJob::convertLabels(const ImportItem& item, std::size_t index, const LabelsOf& labelsOf) const
 {
     if (!item.hasLabels)
         return false;
     const cv::Size size = item.size.empty() ? readImageSize(item.image) : item.size;
-    const cv::Mat labels = labelsOf(itemNumber, size);
+    const cv::Mat labels = labelsOf(index, size);
     if (labels.empty() || cv::countNonZero(labels != kUnlabelled) == 0)
         return false;
     writeLabelMap(m_project.labelMapPath(index), labels, m_project.schema(), run::Durability::Deferred);

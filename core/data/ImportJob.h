@@ -18,6 +18,13 @@ struct ImportItem {
     cv::Size size;  // from the annotation file when it says; empty: read from the image's header
 };
 
+// An image and its label file (empty: unlabelled), for the formats whose labels are files.
+struct ImportFilePair {
+    std::filesystem::path image;
+    std::filesystem::path labels;
+    Split split = Split::Unassigned;
+};
+
 // Builds the project every importer returns: adds the items, asks for each item's label map on
 // all cores and writes it into the project's own label folder as a palette PNG, then saves the
 // project. On error or cancel the label maps already written are removed again (and the label
@@ -38,10 +45,14 @@ public:
 
     Project run(const std::vector<ImportItem>& items, const LabelsOf& labelsOf);
 
+    // The pairs as items (a listed label file must exist), each label file read by readLabels.
+    using ReadLabelFile = std::function<cv::Mat(const std::filesystem::path& labels, cv::Size size)>;
+    Project run(const std::vector<ImportFilePair>& pairs, const ReadLabelFile& readLabels);
+
 private:
     void claimLabelFolder();
-    std::size_t addEntry(const ImportItem& item);
-    bool convertLabels(const ImportItem& item, std::size_t index, std::size_t itemNumber, const LabelsOf& labelsOf) const;
+    void addEntry(const ImportItem& item);
+    bool convertLabels(const ImportItem& item, std::size_t index, const LabelsOf& labelsOf) const;
     void removeWrittenLabelMaps(std::size_t count);
 
     bool m_madeFolder = false;

@@ -19,23 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct RasterItem {
-    fs::path image;
-    fs::path labels;  // empty: unlabelled
-    Split split = Split::Unassigned;
-};
-
-Project importRaster(const std::vector<RasterItem>& found, const fs::path& projectFile, const ClassSchema& schema,
-                     const ImportProgress& progress, const std::function<cv::Mat(const fs::path&, cv::Size)>& read)
-{
-    std::vector<ImportItem> items;
-    for (const RasterItem& item : found)
-        items.push_back({item.image, item.split, !item.labels.empty(), {}});
-    return ImportJob(projectFile, schema, progress).run(items, [&](std::size_t n, cv::Size size) {
-        return read(found[n].labels, size);
-    });
-}
-
 // Reads an index PNG of any values and maps them through lookup (256 entries, 255 = unlabelled).
 cv::Mat readMappedIndices(const fs::path& file, cv::Size size, const cv::Mat& lookup)
 {
@@ -69,7 +52,7 @@ Project RasterFormatImporter::importCityscapes(const fs::path& root, const fs::p
     const fs::path images = root / "leftImg8bit";
     if (!fs::is_directory(images))
         throw DataError(root.string(), "no Cityscapes layout (expected leftImg8bit/ and gtFine/)");
-    std::vector<RasterItem> found;
+    std::vector<ImportFilePair> found;
     for (const char* split : {"train", "val", "test", "unassigned"}) {
         if (!fs::is_directory(images / split))
             continue;
@@ -104,7 +87,7 @@ Project RasterFormatImporter::importCityscapes(const fs::path& root, const fs::p
             fromTrainId.at<std::uint8_t>(int(t)) = std::uint8_t(t);
         }
     }
-    return importRaster(found, projectFile, ClassSchema(classes), progress, [&](const fs::path& labels, cv::Size size) {
+    return ImportJob(projectFile, ClassSchema(classes), progress).run(found, [&](const fs::path& labels, cv::Size size) {
         const bool isTrainIds = labels.filename().string().find("_labelTrainIds") != std::string::npos;
         return readMappedIndices(labels, size, isTrainIds ? fromTrainId : fromLabelId);
     });
@@ -133,7 +116,7 @@ Project RasterFormatImporter::importMapillary(const fs::path& root, const fs::pa
                            {std::uint8_t(color[0].get<int>()), std::uint8_t(color[1].get<int>()), std::uint8_t(color[2].get<int>())},
                            ""});
     }
-    std::vector<RasterItem> found;
+    std::vector<ImportFilePair> found;
     for (const char* split : {"training", "validation", "testing"}) {
         const fs::path folder = root / split;
         if (!fs::is_directory(folder / "images"))
@@ -148,7 +131,7 @@ Project RasterFormatImporter::importMapillary(const fs::path& root, const fs::pa
     }
     if (found.empty())
         throw DataError(root.string(), "no Mapillary layout (expected training/images/ or validation/images/)");
-    return importRaster(found, projectFile, ClassSchema(classes), progress, [&](const fs::path& labelFile, cv::Size size) {
+    return ImportJob(projectFile, ClassSchema(classes), progress).run(found, [&](const fs::path& labelFile, cv::Size size) {
         return readMappedIndices(labelFile, size, lookup);
     });
 }
@@ -185,7 +168,7 @@ Project RasterFormatImporter::importCvatMasks(const fs::path& folder, const fs::
     if (!fs::is_directory(lists))
         throw DataError(lists.string(), "not found: not a CVAT segmentation-mask export");
     const fs::path images = imageDir.empty() ? folder / "JPEGImages" : imageDir;
-    std::vector<RasterItem> found;
+    std::vector<ImportFilePair> found;
     for (const auto& list : fs::directory_iterator(lists)) {
         if (list.path().extension() != ".txt")
             continue;
@@ -205,10 +188,10 @@ Project RasterFormatImporter::importCvatMasks(const fs::path& folder, const fs::
             found.push_back({image, fs::exists(mask) ? mask : fs::path(), splitNamed(list.path().stem().string())});
         }
     }
-    std::sort(found.begin(), found.end(), [](const RasterItem& a, const RasterItem& b) { return a.image < b.image; });
+    std::sort(found.begin(), found.end(), [](const ImportFilePair& a, const ImportFilePair& b) { return a.image < b.image; });
     if (found.empty())
         throw DataError(lists.string(), "lists no images");
-    return importRaster(found, projectFile, ClassSchema(classes), progress, [&](const fs::path& mask, cv::Size size) {
+    return ImportJob(projectFile, ClassSchema(classes), progress).run(found, [&](const fs::path& mask, cv::Size size) {
         return readColorMask(mask, table, size);
     });
 }

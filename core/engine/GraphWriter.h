@@ -15,6 +15,16 @@ struct GraphValue {
     torch::Tensor value;
 };
 
+class GraphWriter;
+
+// A module of a model's own (a residual block) that writes itself; GraphWriter::sequential calls it
+// for such children, so a Sequential holding them is written like any other.
+class GraphWritable {
+public:
+    virtual ~GraphWritable() = default;
+    virtual GraphValue writeGraph(GraphWriter& writer, const GraphValue& x) = 0;
+};
+
 // What a model's forward pass is made of, written as a graph by a backend (ONNX in core/onnx).
 // Each model mirrors its forward() in writeGraph() with these steps; every step computes its
 // result with the model's own modules too, so a backend can compare and a model that drifts from
@@ -41,7 +51,7 @@ public:
     virtual GraphValue padBottomRight(const GraphValue& x, std::int64_t rows, std::int64_t cols) = 0;
     virtual GraphValue cropTopLeft(const GraphValue& x, std::int64_t height, std::int64_t width) = 0;
 
-    // A Sequential of Conv2d, BatchNorm2d, ReLU and ReLU6, in order.
+    // A Sequential of Conv2d, BatchNorm2d, ReLU, ReLU6 and GraphWritable modules, in order.
     GraphValue sequential(const GraphValue& x, torch::nn::SequentialImpl& layers)
     {
         GraphValue y = x;
@@ -54,6 +64,8 @@ public:
                 y = relu(y);
             else if (child->as<torch::nn::ReLU6Impl>())
                 y = relu6(y);
+            else if (auto* own = dynamic_cast<GraphWritable*>(child.get()))
+                y = own->writeGraph(*this, y);
             else
                 throw std::invalid_argument("cannot write a " + child->name() + " into a graph");
         }

@@ -28,7 +28,7 @@ void appendConvNorm(torch::nn::Sequential& into, torch::nn::Conv2d c, bool activ
 }
 
 // One inverted residual block; the identity shortcut when stride is 1 and the width is kept.
-class InvertedResidualImpl : public torch::nn::Module {
+class InvertedResidualImpl : public torch::nn::Module, public GraphWritable {
 public:
     InvertedResidualImpl(int in, int out, int stride, int dilation, int expansion, ConvLayout& layout,
                          std::int64_t& outputStride)
@@ -47,7 +47,7 @@ public:
 
     torch::Tensor forward(const torch::Tensor& x) { return m_residual ? x + m_body->forward(x) : m_body->forward(x); }
 
-    GraphValue writeGraph(GraphWriter& writer, const GraphValue& x)
+    GraphValue writeGraph(GraphWriter& writer, const GraphValue& x) override
     {
         const GraphValue body = writer.sequential(x, *m_body);
         return m_residual ? writer.add(x, body) : body;
@@ -118,27 +118,11 @@ MobileNetV2EncoderImpl::Features MobileNetV2EncoderImpl::forward(torch::Tensor i
     return features;
 }
 
-// The stem and body hold only InvertedResidual blocks but the first conv block (a Sequential).
 MobileNetV2EncoderImpl::GraphFeatures MobileNetV2EncoderImpl::writeGraph(GraphWriter& writer, const GraphValue& images)
 {
-    auto run = [&writer](torch::nn::SequentialImpl& blocks, GraphValue x) {
-        for (auto& child : blocks.children()) {
-            if (auto* block = child->as<InvertedResidualImpl>())
-                x = block->writeGraph(writer, x);
-            else if (auto* conv = child->as<torch::nn::Conv2dImpl>())
-                x = writer.conv(x, *conv);
-            else if (auto* norm = child->as<torch::nn::BatchNorm2dImpl>())
-                x = writer.batchNorm(x, *norm);
-            else if (child->as<torch::nn::ReLU6Impl>())
-                x = writer.relu6(x);
-            else
-                throw std::invalid_argument("MobileNetV2: cannot write a " + child->name());
-        }
-        return x;
-    };
     GraphFeatures features;
-    features.lowLevel = run(*m_stem, images);
-    features.deep = run(*m_body, features.lowLevel);
+    features.lowLevel = writer.sequential(images, *m_stem);
+    features.deep = writer.sequential(features.lowLevel, *m_body);
     return features;
 }
 

@@ -103,8 +103,9 @@ GraphValue OnnxGraphWriter::relu(const GraphValue& x)
 // min(max(x, 0), 6) = Relu(x) - Relu(x - 6).
 GraphValue OnnxGraphWriter::relu6(const GraphValue& x)
 {
-    const std::string six = constant(torch::tensor(6.0f), "six");
-    const auto shifted = node("Sub", {x.name, six})[0];
+    if (m_six.empty())
+        m_six = constant(torch::tensor(6.0f), "six");
+    const auto shifted = node("Sub", {x.name, m_six})[0];
     const auto out = node("Sub", {node("Relu", {x.name})[0], node("Relu", {shifted})[0]})[0];
     return {out, torch::clamp(x.value, 0, 6)};
 }

@@ -43,6 +43,7 @@ private:
 
     onnx::GraphProto& m_graph;
     int m_counter = 0;
+    std::string m_six;  // the one initializer every ReLU6 subtracts
 };
 
 }  // namespace segstudio::onnxexport
