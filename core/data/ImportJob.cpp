@@ -10,7 +10,9 @@ namespace segstudio::data {
 namespace fs = std::filesystem;
 
 ImportJob::ImportJob(const fs::path& projectFile, const ClassSchema& schema, const ImportProgress& progress)
-    : m_project(fs::absolute(projectFile), schema, labelFolderOf(projectFile)), m_progress(progress)
+    : m_project(fs::absolute(projectFile), schema, labelFolderOf(projectFile)),
+      m_staging(m_project.root() / ("." + labelFolderOf(projectFile) + ".partial")),
+      m_progress(progress)
 {
 }
 
@@ -21,7 +23,8 @@ std::string ImportJob::labelFolderOf(const fs::path& projectFile)
 
 Project ImportJob::run(const std::vector<ImportItem>& items, const LabelsOf& labelsOf)
 {
-    claimLabelFolder();
+    checkLabelFolderIsFree();
+    prepareStaging();
     try {
         // The project starts empty: item n is entry n.
         for (const ImportItem& item : items)
@@ -35,10 +38,11 @@ Project ImportJob::run(const std::vector<ImportItem>& items, const LabelsOf& lab
                 if (m_progress && !m_progress(n + 1, items.size()))
                     throw ImportCancelled();
             });
-        run::syncFolder(m_project.labelRoot());  // all label maps durable before the project names them
+        publishStaging();
         m_project.save();
     } catch (...) {
-        removeWrittenLabelMaps(items.size());
+        std::error_code error;
+        fs::remove_all(m_staging, error);
         throw;
     }
     return m_project;
@@ -57,22 +61,42 @@ Project ImportJob::run(const std::vector<ImportFilePair>& pairs, const ReadLabel
 }
 
 // The label folder must be new or empty: whatever is in it belongs to someone else.
-void ImportJob::claimLabelFolder()
+void ImportJob::checkLabelFolderIsFree() const
 {
     const fs::path folder = m_project.labelRoot();
     std::error_code error;
-    if (fs::is_directory(folder, error)) {
-        const auto count = std::distance(fs::directory_iterator(folder, error), fs::directory_iterator());
-        if (count > 0)
-            throw DataError(folder.string(), "holds " + std::to_string(count) +
-                                                 " file(s) this import did not write (labels of another project?); "
-                                                 "choose another project name, or move them away");
+    if (!fs::is_directory(folder, error))
         return;
-    }
-    fs::create_directories(folder, error);
+    const auto count = std::distance(fs::directory_iterator(folder, error), fs::directory_iterator());
+    if (count > 0)
+        throw DataError(folder.string(), "holds " + std::to_string(count) +
+                                             " file(s) this import did not write (labels of another project?); "
+                                             "choose another project name, or move them away");
+}
+
+// Label maps are written into a hidden folder beside the label folder and moved into place in one
+// rename when all are durable: an import killed half-way (kill -9, power) leaves no label folder
+// to refuse the next try, only this folder, which no project names and the next import of the
+// same project file clears.
+void ImportJob::prepareStaging()
+{
+    std::error_code error;
+    fs::remove_all(m_staging, error);
+    fs::create_directories(m_staging, error);
     if (error)
-        throw DataError(folder.string(), "cannot create the label folder: " + error.message());
-    m_madeFolder = true;
+        throw DataError(m_staging.string(), "cannot create the import's label folder: " + error.message());
+}
+
+void ImportJob::publishStaging()
+{
+    run::syncFolder(m_staging);  // all label maps durable before the folder gets its name
+    const fs::path folder = m_project.labelRoot();
+    std::error_code error;
+    fs::remove(folder, error);  // empty, or absent (checked before the import began)
+    fs::rename(m_staging, folder, error);
+    if (error)
+        throw DataError(folder.string(), "cannot move the imported label maps into place: " + error.message());
+    run::syncFolder(m_project.root());  // the rename durable before the project names the folder
 }
 
 void ImportJob::addEntry(const ImportItem& item)
@@ -93,19 +117,8 @@ bool ImportJob::convertLabels(const ImportItem& item, std::size_t index, const L
     const cv::Mat labels = labelsOf(index, size);
     if (labels.empty() || cv::countNonZero(labels != kUnlabelled) == 0)
         return false;
-    writeLabelMap(m_project.labelMapPath(index), labels, m_project.schema(), run::Durability::Deferred);
+    writeLabelMap(m_staging / m_project.entry(index).labelMap, labels, m_project.schema(), run::Durability::Deferred);
     return true;
-}
-
-// A failed batch may have written maps that were never recorded: remove every entry's map (the
-// label folder was empty when the import began, so all of them are ours).
-void ImportJob::removeWrittenLabelMaps(std::size_t count)
-{
-    std::error_code error;
-    for (std::size_t i = 0; i < count && i < m_project.size(); ++i)
-        fs::remove(m_project.labelMapPath(i), error);
-    if (m_madeFolder && fs::is_empty(m_project.labelRoot(), error))
-        fs::remove(m_project.labelRoot(), error);
 }
 
 }  // namespace segstudio::data

@@ -27,8 +27,9 @@ struct ImportFilePair {
 
 // Builds the project every importer returns: adds the items, asks for each item's label map on
 // all cores and writes it into the project's own label folder as a palette PNG, then saves the
-// project. On error or cancel the label maps already written are removed again (and the label
-// folder, when the job made it), so nothing half-done stays behind.
+// project. Maps are written into a hidden staging folder that becomes the label folder in one
+// rename at the end: on error or cancel it is removed, and after a kill the next import of the
+// same project file clears it, so nothing half-done stays in the way.
 // Each imported project owns its label folder, <project name>.labels: two projects made in one
 // folder never share label maps, and an import never replaces a file it did not write (a folder
 // of that name with files in it is refused before anything is written).
@@ -50,13 +51,14 @@ public:
     Project run(const std::vector<ImportFilePair>& pairs, const ReadLabelFile& readLabels);
 
 private:
-    void claimLabelFolder();
+    void checkLabelFolderIsFree() const;
+    void prepareStaging();
+    void publishStaging();
     void addEntry(const ImportItem& item);
     bool convertLabels(const ImportItem& item, std::size_t index, const LabelsOf& labelsOf) const;
-    void removeWrittenLabelMaps(std::size_t count);
 
-    bool m_madeFolder = false;
     Project m_project;
+    std::filesystem::path m_staging;
     const ImportProgress& m_progress;
 };
 

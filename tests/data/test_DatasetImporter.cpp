@@ -7,6 +7,10 @@
 
 #include <QDir>
 #include <QtTest>
+
+#include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <opencv2/imgcodecs.hpp>
 
 using namespace segstudio;
@@ -135,6 +139,42 @@ private slots:
         QCOMPARE(calls, 3);
         QVERIFY(!fs::exists(projectFile));
         QVERIFY(!fs::exists(test::path(dir, "project/p.labels")));
+        QVERIFY(!fs::exists(test::path(dir, "project/.p.labels.partial")));
+    }
+
+    // kill -9 in the middle of the batch (the child kills itself after its third image): no
+    // project, no label folder to refuse the next try; the same import again succeeds and clears
+    // the killed one's maps.
+    void killedImportLeavesNothingInTheWay()
+    {
+        QTemporaryDir dir;
+        const fs::path dataset = test::path(dir, "camvid");
+        writeSegNetLayout(dataset, true);
+        const fs::path projectFile = test::path(dir, "project/p.segstudio");
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            int calls = 0;
+            data::DatasetImporter::importSegNetLayout(dataset, projectFile, data::ClassSchema::camVid(), 11,
+                                                      [&](std::size_t, std::size_t) {
+                                                          if (++calls == 3)
+                                                              raise(SIGKILL);
+                                                          return true;
+                                                      });
+            _exit(0);  // not reached: the import has more than 3 images
+        }
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        QVERIFY(!fs::exists(projectFile));
+        QVERIFY(!fs::exists(test::path(dir, "project/p.labels")));
+        QVERIFY(!fs::is_empty(test::path(dir, "project/.p.labels.partial")));  // the killed import's maps
+
+        const data::Project project = data::DatasetImporter::importSegNetLayout(dataset, projectFile);
+        QVERIFY(!fs::exists(test::path(dir, "project/.p.labels.partial")));
+        for (std::size_t i = 0; i < project.size(); ++i)
+            QVERIFY(fs::exists(project.labelMapPath(i)));
+        QCOMPARE(data::Project::load(projectFile), project);
     }
 
     // Two projects made in one folder (a re-import beside the first, or two datasets): each has
