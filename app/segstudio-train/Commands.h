@@ -26,7 +26,7 @@ void addImportCommand(CLI::App& app, int& exitCode);
 void addDataCommands(CLI::App& app, int& exitCode);  // export, stats, split, info
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPredictCommand(CLI::App& app, int& exitCode);
-void addExportModelCommand(CLI::App& app, int& exitCode);  // only with libonnx-dev (SEGSTUDIO_HAVE_ONNX)
+void addExportModelCommand(CLI::App& app, int& exitCode);
 
 // evaluate --project: the checkpoint predicts each labelled image of the project's split at its own
 // size and is scored against its label map (named by file); with predictionsDir, the class,

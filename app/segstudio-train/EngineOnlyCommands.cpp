@@ -57,4 +57,11 @@ void addPredictCommand(CLI::App& app, int& exitCode)
     addUnavailable(app, "predict", exitCode);
 }
 
+// The export needs libonnx and checks the file with OpenCV: run it where the full build is (the
+// checkpoint is the same file there).
+void addExportModelCommand(CLI::App& app, int& exitCode)
+{
+    addUnavailable(app, "export-model", exitCode);
+}
+
 }  // namespace segstudio::cli

@@ -11,6 +11,7 @@
 #include "engine/EngineError.h"
 #include "engine/Predictor.h"
 #include "run/RunLayout.h"
+#include "deploy/OpenCvOnnxModel.h"
 
 #include <opencv2/core.hpp>
 
@@ -31,27 +32,63 @@ struct PredictArguments {
     std::vector<std::string> images;
     std::string split;
     std::string device = "auto";
+    std::string runtime = "libtorch";
     double opacity = 0.5;
     bool confidence = false;
     bool overlay = true;
 };
 
+// What labels an image: the engine (LibTorch) from a checkpoint, or OpenCV's DNN module from an
+// exported ONNX file (no LibTorch at run time; label maps only).
+class PredictionRuntime {
+public:
+    explicit PredictionRuntime(const PredictArguments& args)
+    {
+        if (args.runtime == "libtorch") {
+            m_engine = std::make_unique<engine::Predictor>(run::RunLayout::resolveCheckpoint(args.checkpoint).string(), args.device);
+            return;
+        }
+        if (args.runtime == "opencv") {
+            if (args.confidence)
+                throw data::DataError(args.checkpoint, "--confidence needs the LibTorch runtime (the ONNX file gives labels only)");
+            m_opencv = std::make_unique<deploy::OpenCvOnnxModel>(args.checkpoint);
+            return;
+        }
+        throw data::DataError({}, "unknown runtime '" + args.runtime + "' (use libtorch, or opencv with an exported .onnx)");
+    }
+
+    int classes() const { return m_engine ? m_engine->classes() : m_opencv->classes(); }
+    std::vector<std::string> classNames() const { return m_engine ? m_engine->classNames() : m_opencv->classNames(); }
+    engine::Predictor* engine() { return m_engine.get(); }
+
+    cv::Mat labels(const cv::Mat& rgb)
+    {
+        if (m_engine)
+            return mapOf(m_engine->predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+        return m_opencv->labels(rgb);
+    }
+
+private:
+    std::unique_ptr<engine::Predictor> m_engine;
+    std::unique_ptr<deploy::OpenCvOnnxModel> m_opencv;
+};
+
 // Colours for the label maps: the project's schema, CamVid's for an 11-class model, else a
-// generated palette named after the checkpoint's classes.
+// generated palette named after the model's classes.
 data::ClassSchema schemaFor(const PredictArguments& args, const std::optional<data::Project>& project,
-                            const engine::Predictor& predictor)
+                            const PredictionRuntime& runtime)
 {
     if (project) {
-        requireSameClasses(predictor.classes(), project->schema(), args.checkpoint, args.project);
+        requireSameClasses(runtime.classes(), project->schema(), args.checkpoint, args.project);
         return project->schema();
     }
-    if (predictor.classes() == 11)
+    if (runtime.classes() == 11)
         return data::ClassSchema::camVid();
+    const auto names = runtime.classNames();
     std::vector<data::LabelClass> classes;
-    for (int c = 0; c < predictor.classes(); ++c) {
+    for (int c = 0; c < runtime.classes(); ++c) {
         const auto hue = std::uint8_t((c * 97) % 256);
-        classes.push_back({c, predictor.classNames()[std::size_t(c)],
-                           {hue, std::uint8_t(255 - hue), std::uint8_t((c * 53 + 90) % 256)}, {}});
+        classes.push_back({c, names[std::size_t(c)], {hue, std::uint8_t(255 - hue), std::uint8_t((c * 53 + 90) % 256)}, {}});
     }
     return data::ClassSchema(classes);
 }
@@ -81,7 +118,7 @@ std::vector<Job> jobsOf(const PredictArguments& args, const std::optional<data::
 
 // One image, its maps and overlay. Any failure, running out of memory on a huge image included,
 // is one line naming the image.
-void predictOne(const PredictArguments& args, engine::Predictor& predictor, const data::ClassSchema& schema, const Job& job)
+void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const data::ClassSchema& schema, const Job& job)
 {
     try {
         const cv::Mat image = data::readImageRgb(job.file);
@@ -89,11 +126,11 @@ void predictOne(const PredictArguments& args, engine::Predictor& predictor, cons
         const std::filesystem::path stem = std::filesystem::path(args.out) / job.name;
         cv::Mat labels;
         if (args.confidence) {
-            const auto prediction = entryOf(predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+            const auto prediction = entryOf(runtime.engine()->predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
             data::PredictionCache::writeEntry(args.out, job.name, prediction, schema);
             labels = prediction.classes;
         } else {
-            labels = mapOf(predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
+            labels = runtime.labels(rgb);
             data::writeLabelMap(stem.string() + ".png", labels, schema, run::Durability::Deferred);
         }
         if (args.overlay) {
@@ -116,8 +153,10 @@ void addPredictCommand(CLI::App& app, int& exitCode)
 {
     auto args = std::make_shared<PredictArguments>();
     auto* command = app.add_subcommand("predict", "label maps and colour overlays for images, from a checkpoint");
-    command->add_option("--checkpoint,-c", args->checkpoint, "checkpoint file, or a run directory (uses its best.pt)")
+    command->add_option("--checkpoint,-c", args->checkpoint,
+                        "checkpoint file, or a run directory (uses its best.pt); with --runtime opencv the exported .onnx")
         ->required();
+    command->add_option("--runtime", args->runtime, "libtorch | opencv (an export-model file, run by OpenCV DNN)")->capture_default_str();
     command->add_option("--out,-o", args->out, "output folder")->capture_default_str();
     command->add_option("--project,-P", args->project, "take class colours from this project")->check(CLI::ExistingFile);
     command->add_option("--device", args->device, "auto | cpu | cuda")->capture_default_str();
@@ -132,7 +171,8 @@ void addPredictCommand(CLI::App& app, int& exitCode)
                     "(<name>: the image's label-map name when it is in --project, so names never collide; else its file name)\n"
                     "\"predicted i/n <image>\" after each image.\n"
                     "Examples:\n  segstudio-train predict -c runs/first -o predictions photos/*.jpg\n"
-                    "  segstudio-train predict -c runs/first/checkpoints/best.pt -P camvid.segstudio -s val --confidence -o out");
+                    "  segstudio-train predict -c runs/first/checkpoints/best.pt -P camvid.segstudio -s val --confidence -o out\n"
+                    "  segstudio-train predict --runtime opencv -c first.onnx -o predictions photos/*.jpg");
     command->callback([args, &exitCode] {
         namespace fs = std::filesystem;
         std::optional<data::Project> project;
@@ -141,11 +181,11 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         const std::vector<Job> images = jobsOf(*args, project);
         if (images.empty())
             throw data::DataError({}, "nothing to predict: give images, or --project with --split");
-        engine::Predictor predictor(run::RunLayout::resolveCheckpoint(args->checkpoint).string(), args->device);
-        const auto schema = schemaFor(*args, project, predictor);
+        PredictionRuntime runtime(*args);
+        const auto schema = schemaFor(*args, project, runtime);
         fs::create_directories(args->out);
         for (std::size_t i = 0; i < images.size(); ++i) {
-            predictOne(*args, predictor, schema, images[i]);
+            predictOne(*args, runtime, schema, images[i]);
             std::cout << "predicted " << i + 1 << "/" << images.size() << " " << images[i].file << std::endl;
         }
         exitCode = kExitOk;

@@ -30,9 +30,7 @@ int main(int argc, char** argv)
     segstudio::cli::addTrainCommand(app, exitCode, std::vector<std::string>(argv, argv + argc));
     segstudio::cli::addEvaluateCommand(app, exitCode);
     segstudio::cli::addPredictCommand(app, exitCode);
-#ifdef SEGSTUDIO_HAVE_ONNX
     segstudio::cli::addExportModelCommand(app, exitCode);
-#endif
     segstudio::cli::addDemoCommand(app, exitCode);
     segstudio::cli::addCatalogCommands(app, exitCode);
     try {

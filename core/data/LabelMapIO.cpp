@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <png.h>
+#include <zlib.h>
 
 namespace segstudio::data {
 
@@ -98,8 +99,10 @@ std::vector<unsigned char> encodePalettePng(const cv::Mat& labels, const ClassSc
         png_set_write_fn(png, &out, writeToMemory, flushMemory);
         png_set_IHDR(png, info, png_uint_32(labels.cols), png_uint_32(labels.rows), 8, PNG_COLOR_TYPE_PALETTE,
                      PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-        // Label maps are mostly runs of one value: fast compression is nearly as small and much faster.
+        // Label maps are mostly runs of one value: run-length matching (Z_RLE) finds what matters in
+        // them at a fraction of the general search's cost.
         png_set_compression_level(png, 3);
+        png_set_compression_strategy(png, Z_RLE);
         std::vector<png_color> palette;
         for (const Rgb& color : schema.palette())
             palette.push_back({color.r, color.g, color.b});

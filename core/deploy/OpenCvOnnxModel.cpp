@@ -2,6 +2,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
 
 #include <cfloat>
@@ -54,6 +55,21 @@ OpenCvOnnxModel::OpenCvOnnxModel(const std::filesystem::path& file) : m_file(fil
     m_classes = probe.size[1];
 }
 
+std::vector<std::string> OpenCvOnnxModel::classNames() const
+{
+    std::vector<std::string> names;
+    const auto found = m_metadata.find("segstudio.classes");
+    if (found != m_metadata.end()) {
+        const auto list = nlohmann::json::parse(found->second, nullptr, /*allow_exceptions=*/false);
+        if (list.is_array() && int(list.size()) == m_classes)
+            for (const auto& name : list)
+                names.push_back(name.is_string() ? name.get<std::string>() : name.dump());
+    }
+    for (int k = int(names.size()); k < m_classes; ++k)
+        names.push_back("class" + std::to_string(k));
+    return names;
+}
+
 cv::Mat OpenCvOnnxModel::logits(const cv::Mat& rgb)
 {
     if (rgb.type() != CV_8UC3 || rgb.size() != m_inputSize)
@@ -68,23 +84,28 @@ cv::Mat OpenCvOnnxModel::logits(const cv::Mat& rgb)
     }
 }
 
+// As the engine's predict: the image resized to the model's size, each class's logits resized back
+// (bilinear), the label the largest; one class plane at a time, so a 12 MP photo costs two float
+// planes, not K.
 cv::Mat OpenCvOnnxModel::labels(const cv::Mat& rgb)
 {
     cv::Mat input = rgb;
     if (rgb.size() != m_inputSize)
         cv::resize(rgb, input, m_inputSize, 0, 0, cv::INTER_LINEAR);
     const cv::Mat scores = logits(input);
-    const int classes = scores.size[1];
-    cv::Mat best(m_inputSize, CV_8UC1, cv::Scalar(0));
-    cv::Mat bestScore(m_inputSize, CV_32F, cv::Scalar(-FLT_MAX));
-    for (int k = 0; k < classes; ++k) {
-        const cv::Mat plane(m_inputSize, CV_32F, const_cast<float*>(scores.ptr<float>(0, k)));
+    cv::Mat best(rgb.size(), CV_8UC1, cv::Scalar(0));
+    cv::Mat bestScore(rgb.size(), CV_32F, cv::Scalar(-FLT_MAX));
+    cv::Mat plane;
+    for (int k = 0; k < scores.size[1]; ++k) {
+        const cv::Mat small(m_inputSize, CV_32F, const_cast<float*>(scores.ptr<float>(0, k)));
+        if (small.size() == rgb.size())
+            plane = small;
+        else
+            cv::resize(small, plane, rgb.size(), 0, 0, cv::INTER_LINEAR);
         const cv::Mat better = plane > bestScore;
         plane.copyTo(bestScore, better);
         best.setTo(k, better);
     }
-    if (best.size() != rgb.size())
-        cv::resize(best, best, rgb.size(), 0, 0, cv::INTER_NEAREST);
     return best;
 }
 

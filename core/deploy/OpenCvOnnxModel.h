@@ -26,6 +26,8 @@ public:
     cv::Mat logits(const cv::Mat& rgb);
     // The label map (CV_8UC1, class index per pixel) for an RGB image of any size.
     cv::Mat labels(const cv::Mat& rgb);
+    // The class names of the file's segstudio.classes (class0, class1, ... when it has none).
+    std::vector<std::string> classNames() const;
 
 private:
     std::filesystem::path m_file;

@@ -7,6 +7,7 @@
 #include "engine/Checkpoint.h"
 #include "engine/ModelCatalog.h"
 #include "engine/ModelRegistry.h"
+#include "engine/Predictor.h"
 #include "engine/Runtime.h"
 #include "onnx/OnnxModelExporter.h"
 
@@ -98,6 +99,27 @@ private slots:
                      (model.toStdString() + ": max |OpenCV - LibTorch| = " + std::to_string(difference) + " (logits up to " +
                       std::to_string(scale) + ")").c_str());
         }
+    }
+
+    // predict --runtime opencv: an image of another size than the file's, resized in and the
+    // logits resized back as the engine's predict does; the two runtimes' resizes round apart, so
+    // a few boundary pixels may differ.
+    void openCvLabelsOfAnyImageSizeMatchTheEnginesPredict()
+    {
+        const std::string checkpoint = checkpointOf("deeplabv3plus-slim", 4);
+        const fs::path file = fs::path(m_dir.path().toStdString()) / "any-size.onnx";
+        onnxexport::OnnxModelExporter::exportModel({checkpoint, file, 0, 0, {}});  // the trained 64x96
+        deploy::OpenCvOnnxModel runtime(file);
+        QCOMPARE(runtime.inputSize(), cv::Size(96, 64));
+        QCOMPARE(runtime.classNames(), (std::vector<std::string>{"class0", "class1", "class2", "class3"}));
+        engine::Predictor predictor(checkpoint, "cpu");
+        const cv::Mat rgb = data::SyntheticDatasetGenerator(150, 200).generate(4).image;
+        const cv::Mat labels = runtime.labels(rgb);
+        QCOMPARE(labels.size(), rgb.size());
+        const auto expected = predictor.predict(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols);
+        const cv::Mat engineLabels(rgb.rows, rgb.cols, CV_8UC1, const_cast<std::uint8_t*>(expected.data()));
+        const double agreement = double(cv::countNonZero(labels == engineLabels)) / double(labels.total());
+        QVERIFY2(agreement >= 0.99, std::to_string(agreement).c_str());
     }
 
     void pythonOnnxCheckerAccepts()
