@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -94,7 +95,7 @@ private slots:
         ImportDatasetDialog dialog;
         auto* format = dialog.findChild<QComboBox*>(QStringLiteral("format"));
         QVERIFY(format);
-        QCOMPARE(format->count(), 3);
+        QCOMPARE(format->count(), 8);
         format->setCurrentIndex(int(ImportDatasetDialog::Format::IndexPngs));
         auto* voidValue = dialog.findChild<QSpinBox*>(QStringLiteral("indexVoidValue"));
         QVERIFY(voidValue);
@@ -110,6 +111,42 @@ private slots:
         QCOMPARE(request.labelDir, m_dir.filePath(QStringLiteral("labels")));
         QCOMPARE(request.voidValue, 255);
         QCOMPARE(request.projectFile, m_dir.filePath(QStringLiteral("fromDialog.segstudio")));
+    }
+
+    // Issue 24: the other tools' formats share one page (a folder, and COCO's annotation file),
+    // hide the class chooser (they name their classes), and import through core/data's importers.
+    void cocoPageFillsTheRequestAndImports()
+    {
+        const QString json = m_dir.filePath(QStringLiteral("instances.json"));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"images": [{"id": 1, "file_name": "one.png", "width": 6, "height": 8}],
+                       "categories": [{"id": 4, "name": "kerb"}],
+                       "annotations": [{"image_id": 1, "category_id": 4, "segmentation": [[0, 0, 6, 0, 6, 4, 0, 4]]}]})");
+        file.close();
+        ImportDatasetDialog dialog;
+        auto* format = dialog.findChild<QComboBox*>(QStringLiteral("format"));
+        auto* schema = dialog.findChild<QWidget*>(QStringLiteral("schema"));
+        QVERIFY(schema);
+        QVERIFY(schema->isVisibleTo(&dialog));
+        format->setCurrentIndex(int(ImportDatasetDialog::Format::Coco));
+        QVERIFY(!schema->isVisibleTo(&dialog));
+        dialog.findChild<PathField*>(QStringLiteral("formatFile"))->setPath(json);
+        dialog.findChild<PathField*>(QStringLiteral("projectFile"))->setPath(m_dir.filePath(QStringLiteral("cocoDialog")));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));  // no images folder yet
+        QVERIFY(dialog.findChild<QLabel*>(QStringLiteral("error"))->text().contains(QStringLiteral("not a folder")));
+        dialog.findChild<PathField*>(QStringLiteral("formatDir"))->setPath(m_dir.filePath(QStringLiteral("images")));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const ImportDatasetDialog::Request& request = dialog.request();
+        QCOMPARE(request.formatFile, json);
+        QCOMPARE(request.formatDir, m_dir.filePath(QStringLiteral("images")));
+        const segstudio::data::Project project = ImportDatasetDialog::import(request, {});
+        QCOMPARE(project.schema().size(), std::size_t(1));
+        QCOMPARE(project.schema().find(0)->name, std::string("kerb"));
+        const cv::Mat labels = segstudio::data::readLabelMap(project.labelMapPath(0), project.schema());
+        QCOMPARE(cv::countNonZero(labels == 0), 24);  // rows 0-3 of 6 columns
     }
 
     void missingLabelFolderIsRefused()

@@ -4,7 +4,10 @@
 #include "PathField.h"
 #include "ProjectFileField.h"
 #include "SchemaChooser.h"
+#include "data/CocoImporter.h"
+#include "data/LabelmeImporter.h"
 #include "data/Project.h"
+#include "data/RasterFormatImporter.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -15,6 +18,8 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace segstudio::ui {
 
@@ -29,6 +34,12 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
       m_indexImageDir(new PathField(PathField::Kind::Folder, {}, this)),
       m_indexLabelDir(new PathField(PathField::Kind::Folder, {}, this)),
       m_indexVoidValue(new QSpinBox(this)),
+      m_formatPage(new QWidget(this)),
+      m_formatDirLabel(new QLabel(this)),
+      m_formatDir(new PathField(PathField::Kind::Folder, {}, this)),
+      m_formatFileLabel(new QLabel(this)),
+      m_formatFile(new PathField(PathField::Kind::OpenFile, tr("JSON or text (*.json *.txt);;All files (*)"), this)),
+      m_schemaLabel(new QLabel(tr("Classes:"), this)),
       m_schema(new SchemaChooser(this)),
       m_projectFile(new ProjectFileField(this)),
       m_error(new QLabel(this))
@@ -37,6 +48,11 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     m_format->addItem(tr("CamVid / SegNet layout (index PNG label maps)"));
     m_format->addItem(tr("Images + colour-coded masks"));
     m_format->addItem(tr("Images + index PNG label maps (Pascal VOC style)"));
+    m_format->addItem(tr("COCO (instances, stuff or panoptic JSON)"));
+    m_format->addItem(tr("labelme (folder of JSON files)"));
+    m_format->addItem(tr("Cityscapes (leftImg8bit + gtFine)"));
+    m_format->addItem(tr("Mapillary Vistas (v1.2 or v2.0)"));
+    m_format->addItem(tr("CVAT segmentation mask 1.1"));
     m_format->setObjectName(QStringLiteral("format"));
 
     auto* segnet = new QWidget(m_pages);
@@ -63,16 +79,23 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     m_indexVoidValue->setSpecialValueText(tr("none"));
     m_indexVoidValue->setToolTip(tr("Label value that means unlabelled/void (255 in Pascal VOC)"));
     indexForm->addRow(tr("Void value:"), m_indexVoidValue);
-    // Page order follows Format.
+    auto* formatForm = new QFormLayout(m_formatPage);
+    m_formatDir->setObjectName(QStringLiteral("formatDir"));
+    m_formatFile->setObjectName(QStringLiteral("formatFile"));
+    m_schema->setObjectName(QStringLiteral("schema"));
+    formatForm->addRow(m_formatFileLabel, m_formatFile);
+    formatForm->addRow(m_formatDirLabel, m_formatDir);
+    // Page order follows Format; the other tools' formats share the last page.
     m_pages->addWidget(segnet);
     m_pages->addWidget(masks);
     m_pages->addWidget(indexPngs);
-    connect(m_format, &QComboBox::currentIndexChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    m_pages->addWidget(m_formatPage);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDatasetDialog::showFormat);
 
     auto* form = new QFormLayout;
     form->addRow(tr("Format:"), m_format);
     form->addRow(m_pages);
-    form->addRow(tr("Classes:"), m_schema);
+    form->addRow(m_schemaLabel, m_schema);
     form->addRow(tr("New project file:"), m_projectFile);
     m_error->setObjectName(QStringLiteral("error"));
     m_error->setStyleSheet(QStringLiteral("color: #c03030"));
@@ -84,12 +107,26 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
-    for (PathField* source : {m_datasetDir, m_imageDir, m_indexImageDir})
+    for (PathField* source : {m_datasetDir, m_imageDir, m_indexImageDir, m_formatDir})
         connect(source, &PathField::pathChanged, m_projectFile, &ProjectFileField::suggestFrom);
-    for (PathField* field : {m_datasetDir, m_imageDir, m_maskDir, m_indexImageDir, m_indexLabelDir,
+    for (PathField* field : {m_datasetDir, m_imageDir, m_maskDir, m_indexImageDir, m_indexLabelDir, m_formatDir, m_formatFile,
                              static_cast<PathField*>(m_projectFile)})
         connect(field, &PathField::pathChanged, this, &ImportDatasetDialog::recheck);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDatasetDialog::recheck);
+}
+
+void ImportDatasetDialog::showFormat(int index)
+{
+    const Format format = Format(index);
+    m_pages->setCurrentIndex(std::min(index, int(Format::Coco)));
+    const bool withFile = format == Format::Coco || format == Format::Labelme;
+    m_formatFileLabel->setText(format == Format::Coco ? tr("Annotation file:") : tr("labels.txt (optional):"));
+    m_formatFileLabel->setVisible(withFile);
+    m_formatFile->setVisible(withFile);
+    m_formatDirLabel->setText(format == Format::Coco ? tr("Images folder:") : tr("Dataset folder:"));
+    // These formats name their classes themselves.
+    m_schemaLabel->setVisible(!bringsItsClasses(format));
+    m_schema->setVisible(!bringsItsClasses(format));
 }
 
 void ImportDatasetDialog::recheck()
@@ -122,6 +159,8 @@ QString ImportDatasetDialog::check(Request& request) const
     request.maskDir = m_maskDir->path();
     request.labelDir = m_indexLabelDir->path();
     request.projectFile = m_projectFile->path();
+    if (bringsItsClasses(request.format))
+        return checkOtherFormat(request);
     QStringList folders;
     switch (request.format) {
     case Format::SegNetLayout:
@@ -137,6 +176,8 @@ QString ImportDatasetDialog::check(Request& request) const
         request.voidValue = m_indexVoidValue->value();
         folders = {request.imageDir, request.labelDir};
         break;
+    default:
+        break;
     }
     for (const QString& folder : folders)
         if (!QFileInfo(folder).isDir())
@@ -150,6 +191,23 @@ QString ImportDatasetDialog::check(Request& request) const
     } catch (const std::exception& error) {
         return QString::fromStdString(error.what());
     }
+    return {};
+}
+
+QString ImportDatasetDialog::checkOtherFormat(Request& request) const
+{
+    request.formatDir = m_formatDir->path();
+    request.formatFile = m_formatFile->path();
+    if (!QFileInfo(request.formatDir).isDir())
+        return tr("%1: not a folder").arg(request.formatDir.isEmpty() ? tr("(empty)") : request.formatDir);
+    const bool fileNeeded = request.format == Format::Coco;
+    const bool fileGiven = request.format == Format::Labelme && !request.formatFile.isEmpty();
+    if ((fileNeeded || fileGiven) && !QFileInfo(request.formatFile).isFile())
+        return tr("%1: not a file").arg(request.formatFile.isEmpty() ? tr("(empty)") : request.formatFile);
+    const NewProjectFile projectFile = NewProjectFile::check(request.projectFile);
+    if (!projectFile.error.isEmpty())
+        return projectFile.error;
+    request.projectFile = projectFile.file;
     return {};
 }
 
@@ -169,6 +227,23 @@ data::Project ImportDatasetDialog::import(const Request& request, const data::Im
     case Format::IndexPngs:
         project = data::DatasetImporter::importIndexPngs(request.imageDir.toStdString(), request.labelDir.toStdString(),
                                                          projectFile, request.schema, request.voidValue, progress);
+        break;
+    case Format::Coco:
+        project = data::CocoImporter::import({request.formatFile.toStdString(), request.formatDir.toStdString(), {}, {}, {}},
+                                             projectFile, progress);
+        break;
+    case Format::Labelme:
+        project = data::LabelmeImporter::import({request.formatDir.toStdString(), request.formatFile.toStdString(), {}},
+                                                projectFile, progress);
+        break;
+    case Format::Cityscapes:
+        project = data::RasterFormatImporter::importCityscapes(request.formatDir.toStdString(), projectFile, progress);
+        break;
+    case Format::Mapillary:
+        project = data::RasterFormatImporter::importMapillary(request.formatDir.toStdString(), projectFile, progress);
+        break;
+    case Format::Cvat:
+        project = data::RasterFormatImporter::importCvatMasks(request.formatDir.toStdString(), projectFile, {}, progress);
         break;
     }
     project.save();

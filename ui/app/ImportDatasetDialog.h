@@ -17,20 +17,24 @@ class ProjectFileField;
 class SchemaChooser;
 
 // "Import dataset…": a CamVid/SegNet-layout folder, an image folder with a folder of index-PNG
-// label maps, or images with colour masks, into a new project. The dialog collects and checks; import() does the work through the
-// importers of core/data (on a worker, with progress and cancel).
+// label maps, images with colour masks, or another tool's format (COCO, labelme, Cityscapes,
+// Mapillary Vistas, CVAT masks, which bring their own classes), into a new project. The dialog
+// collects and checks; import() does the work through the importers of core/data (on a worker,
+// with progress and cancel).
 class ImportDatasetDialog : public QDialog {
     Q_OBJECT
 
 public:
     // In the order of the format list (and its pages).
-    enum class Format { SegNetLayout, ColorMasks, IndexPngs };
+    enum class Format { SegNetLayout, ColorMasks, IndexPngs, Coco, Labelme, Cityscapes, Mapillary, Cvat };
     struct Request {
         Format format = Format::SegNetLayout;
         QString datasetDir;  // SegNet layout
         QString imageDir;    // colour masks and index PNGs
         QString maskDir;     // colour masks
         QString labelDir;    // index PNGs
+        QString formatDir;   // labelme, Cityscapes, Mapillary, CVAT: the folder; COCO: the images folder
+        QString formatFile;  // COCO: the annotation JSON; labelme: labels.txt (optional)
         int voidValue = 11;  // SegNet layout and index PNGs: the value that means unlabelled, -1 none
         QString projectFile;
         data::ClassSchema schema;
@@ -46,6 +50,9 @@ public:
 private:
     void recheck();
     QString check(Request& request) const;  // empty when fine, else what is wrong
+    QString checkOtherFormat(Request& request) const;
+    void showFormat(int index);
+    static bool bringsItsClasses(Format format) { return format >= Format::Coco; }
 
     QComboBox* m_format;
     QStackedWidget* m_pages;
@@ -56,6 +63,14 @@ private:
     PathField* m_indexImageDir;
     PathField* m_indexLabelDir;
     QSpinBox* m_indexVoidValue;
+    // One page for the other tools' formats: a folder, and a file for COCO (annotations) and
+    // labelme (labels.txt), their labels changing with the format.
+    QWidget* m_formatPage;
+    QLabel* m_formatDirLabel;
+    PathField* m_formatDir;
+    QLabel* m_formatFileLabel;
+    PathField* m_formatFile;
+    QLabel* m_schemaLabel;
     SchemaChooser* m_schema;
     ProjectFileField* m_projectFile;
     QLabel* m_error;
