@@ -4,8 +4,7 @@
 #include "ProgressPrinter.h"
 
 #include "data/DataError.h"
-#include "data/DatasetExporter.h"
-#include "data/FormatExporter.h"
+#include "data/ExportFormat.h"
 #include "data/DatasetSplitter.h"
 #include "data/DatasetStatistics.h"
 #include "data/Project.h"
@@ -61,21 +60,10 @@ void addExport(CLI::App& app, int& exitCode)
                     "  (read back: segstudio-train import coco camvid-coco/annotations.json --images <project folder> -o again.segstudio)");
     command->callback([a, &exitCode] {
         const auto project = data::Project::load(a->project);
-        std::size_t count = 0;
-        if (a->format == "index-png")
-            count = data::DatasetExporter::exportIndexPngs(project, a->out, progressPrinter("exporting"));
-        else if (a->format == "color-masks")
-            count = data::DatasetExporter::exportColorMasks(project, a->out, progressPrinter("exporting"));
-        else if (a->format == "coco")
-            count = data::FormatExporter::exportCoco(project, a->out, progressPrinter("exporting"));
-        else if (a->format == "cityscapes")
-            count = data::FormatExporter::exportCityscapes(project, a->out, progressPrinter("exporting"));
-        else if (a->format == "labelme")
-            count = data::FormatExporter::exportLabelme(project, a->out, a->tolerance, progressPrinter("exporting"));
-        else if (a->format == "cvat")
-            count = data::FormatExporter::exportCvatMasks(project, a->out, progressPrinter("exporting"));
-        else
+        const auto format = data::exportFormatNamed(a->format);
+        if (!format)
             throw data::DataError({}, "unknown format '" + a->format + "' (use index-png, color-masks, coco, cityscapes, labelme or cvat)");
+        const std::size_t count = data::exportLabels(*format, project, a->out, progressPrinter("exporting"), a->tolerance);
         std::cout << "exported " << count << " label maps and the class list into " << a->out << std::endl;
         exitCode = kExitOk;
     });

@@ -3,6 +3,7 @@
 // all 11 classes, unlabelled holes inside objects and an image left unlabelled.
 #include "TestFiles.h"
 #include "data/CocoImporter.h"
+#include "data/ExportFormat.h"
 #include "data/FormatExporter.h"
 #include "data/LabelMapIO.h"
 #include "data/LabelmeImporter.h"
@@ -127,6 +128,25 @@ private slots:
         QVERIFY(flaggedHole);
         compareWith(data::LabelmeImporter::import({out, out / "labels.txt", {}}, test::path(m_dir, "labelme.segstudio")), 0.995,
                     false);
+    }
+
+    // The one list of formats the CLI's --format and File > Export share: names round-trip and
+    // each writes its own layout.
+    void everyExportFormatByName()
+    {
+        const std::map<std::string, std::string> written{{"index-png", "labels"}, {"color-masks", "masks"},
+                                                         {"coco", "annotations.json"}, {"cityscapes", "gtFine"},
+                                                         {"labelme", "labels.txt"}, {"cvat", "labelmap.txt"}};
+        QCOMPARE(data::allExportFormats().size(), written.size());
+        for (const data::ExportFormat format : data::allExportFormats()) {
+            const std::string name = data::nameOf(format);
+            QVERIFY2(written.count(name), name.c_str());
+            QVERIFY(data::exportFormatNamed(name) == format);
+            const fs::path out = test::path(m_dir, "by-name") / name;
+            QCOMPARE(data::exportLabels(format, m_project, out), std::size_t(4));
+            QVERIFY2(fs::exists(out / written.at(name)), name.c_str());
+        }
+        QVERIFY(!data::exportFormatNamed("pascal"));
     }
 
     void cvatRefusesTwoClassesOfOneColour()

@@ -17,7 +17,7 @@
 #include "TaskRunner.h"
 #include "TrainingDock.h"
 #include "UndoRouter.h"
-#include "data/DatasetExporter.h"
+#include "data/ExportFormat.h"
 #include "data/PredictionCache.h"
 #include "data/Project.h"
 #include "document/AcceptPredictionsCommand.h"
@@ -133,8 +133,8 @@ void MainWindow::createActions()
     m_importAction = make(tr("&Import Dataset…"), QStringLiteral("document-import"), QKeySequence(Qt::CTRL | Qt::Key_I),
                           &MainWindow::importDataset);
     m_addImagesAction = make(tr("&Add Images…"), QStringLiteral("list-add"), QKeySequence(), &MainWindow::addImages);
-    m_exportIndexAction = make(tr("Label Maps as &Index PNGs…"), QString(), QKeySequence(), [this] { exportLabels(false); });
-    m_exportColourAction = make(tr("Label Maps as &Colour Masks…"), QString(), QKeySequence(), [this] { exportLabels(true); });
+    for (const data::ExportFormat format : data::allExportFormats())
+        m_exportActions.push_back(make(exportTitle(format), QString(), QKeySequence(), [this, format] { exportLabels(format); }));
     m_closeAction = make(tr("&Close Project"), QStringLiteral("document-close"), QKeySequence::Close, &MainWindow::closeProject);
     m_quitAction = make(tr("&Quit"), QStringLiteral("application-exit"), QKeySequence::Quit, &QWidget::close);
     m_saveOnSwitchAction = new QAction(tr("Save Labels When &Switching Images"), this);
@@ -243,7 +243,8 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_importAction);
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addActions({m_exportIndexAction, m_exportColourAction});
+    for (QAction* action : m_exportActions)
+        exportMenu->addAction(action);
     file->addSeparator();
     file->addActions({m_closeAction, m_quitAction});
 
@@ -542,8 +543,9 @@ void MainWindow::followBusy(bool busy)
     m_browserDock->widget()->setEnabled(!busy);
     m_classesDock->widget()->setEnabled(!busy);
     m_editor->undoGroup()->setActiveStack(busy ? nullptr : m_document->undoStack());
-    for (QAction* action : {m_saveAction, m_closeAction, m_addImagesAction, m_removeProblemsAction, m_exportIndexAction,
-                            m_exportColourAction})
+    for (QAction* action : {m_saveAction, m_closeAction, m_addImagesAction, m_removeProblemsAction})
+        action->setEnabled(!busy);
+    for (QAction* action : m_exportActions)
         action->setEnabled(!busy);
 }
 
@@ -705,7 +707,26 @@ void MainWindow::openInteractively(const QString& file)
         showError(tr("Open project"), m_lastError);
 }
 
-void MainWindow::exportLabels(bool colourMasks)
+QString MainWindow::exportTitle(data::ExportFormat format)
+{
+    switch (format) {
+    case data::ExportFormat::IndexPngs:
+        return tr("Label Maps as &Index PNGs…");
+    case data::ExportFormat::ColourMasks:
+        return tr("Label Maps as &Colour Masks…");
+    case data::ExportFormat::Coco:
+        return tr("Labels as CO&CO (RLE)…");
+    case data::ExportFormat::Cityscapes:
+        return tr("Labels as Ci&tyscapes…");
+    case data::ExportFormat::Labelme:
+        return tr("Labels as &labelme Polygons…");
+    case data::ExportFormat::Cvat:
+        return tr("Labels as C&VAT Masks…");
+    }
+    return {};
+}
+
+void MainWindow::exportLabels(data::ExportFormat format)
 {
     if (!m_document || !m_editor->maybeSave(this))
         return;
@@ -715,8 +736,7 @@ void MainWindow::exportLabels(bool colourMasks)
     std::size_t count = 0;
     const data::Project& project = m_document->project();
     const auto result = TaskRunner::run(this, tr("Exporting label maps…"), [&](const data::ImportProgress& progress) {
-        count = colourMasks ? data::DatasetExporter::exportColorMasks(project, dir.toStdString(), progress)
-                            : data::DatasetExporter::exportIndexPngs(project, dir.toStdString(), progress);
+        count = data::exportLabels(format, project, dir.toStdString(), progress);
     });
     if (result.outcome == TaskRunner::Outcome::Failed)
         showError(tr("Export"), result.error);
@@ -836,8 +856,9 @@ void MainWindow::updateImageCaption()
 void MainWindow::updateActions()
 {
     const bool open = m_document != nullptr;
-    for (QAction* action :
-         {m_saveAction, m_exportIndexAction, m_exportColourAction, m_closeAction, m_removeProblemsAction, m_addImagesAction})
+    for (QAction* action : {m_saveAction, m_closeAction, m_removeProblemsAction, m_addImagesAction})
+        action->setEnabled(open);
+    for (QAction* action : m_exportActions)
         action->setEnabled(open);
     for (QAction* action : {m_browser->nextAction(), m_browser->previousAction(), m_browser->nextUnlabelledAction(),
                             m_browser->nextInQueueAction()})

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "data/ExportFormat.h"
+
 #include "data/DatasetImporter.h"
 
 #include <QMainWindow>
@@ -108,7 +110,8 @@ private:
                        const std::function<data::Project(const data::ImportProgress&)>& make);
     void openProjectFromDialog();
     void openInteractively(const QString& file);
-    void exportLabels(bool colourMasks);
+    void exportLabels(data::ExportFormat format);
+    static QString exportTitle(data::ExportFormat format);
     void removeEntries(const QList<std::size_t>& entries);
     void removeProblemImages();
     void followSelection(std::size_t entry);
@@ -142,8 +145,7 @@ private:
     QAction* m_saveAction = nullptr;
     QAction* m_importAction = nullptr;
     QAction* m_addImagesAction = nullptr;
-    QAction* m_exportIndexAction = nullptr;
-    QAction* m_exportColourAction = nullptr;
+    std::vector<QAction*> m_exportActions;  // one per data::ExportFormat
     QAction* m_closeAction = nullptr;
     QAction* m_quitAction = nullptr;
     UndoRouter* m_undoRouter = nullptr;
