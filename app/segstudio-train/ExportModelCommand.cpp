@@ -39,7 +39,8 @@ void addExportModelCommand(CLI::App& app, int& exitCode)
                 request.colors[c.name] = {c.color.r, c.color.g, c.color.b};
         const auto result = onnxexport::OnnxModelExporter::exportModel(request);
         // The independent check: OpenCV's importer reads it and runs it once.
-        const deploy::OpenCvOnnxModel opened(request.output);
+        deploy::OpenCvOnnxModel opened(request.output);
+        opened.logits(cv::Mat(opened.inputSize(), CV_8UC3, cv::Scalar(0, 0, 0)));
         std::cout << "wrote " << a->output << ": " << result.model << ", " << result.nodes << " nodes, input "
                   << result.height << "x" << result.width << ", " << opened.classes() << " classes (OpenCV reads and runs it)"
                   << std::endl;

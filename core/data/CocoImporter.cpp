@@ -197,7 +197,7 @@ private:
             readPanoptic(annotation, record, index);
             return;
         }
-        checkCategory(annotation, record);
+        classOf(annotation, record);  // a known category
         checkSegmentation(annotation, record, image.size);
         const double area = annotation.contains("area") ? annotation["area"].get<double>() : 0.0;
         perImage[index].emplace_back(area, &annotation);
@@ -222,8 +222,6 @@ private:
             fail(record, "unknown category id " + holder["category_id"].dump());
         return found->second;
     }
-
-    void checkCategory(const json& annotation, const std::string& record) const { classOf(annotation, record); }
 
     // Everything a worker would otherwise throw is checked here, on one thread, in file order.
     void checkSegmentation(const json& annotation, const std::string& record, cv::Size size) const

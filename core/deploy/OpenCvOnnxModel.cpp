@@ -24,6 +24,13 @@ onnx::ModelProto readModel(const std::filesystem::path& file)
     return model;
 }
 
+int declaredClasses(const onnx::ModelProto& model, const std::filesystem::path& file)
+{
+    if (model.graph().output_size() < 1 || model.graph().output(0).type().tensor_type().shape().dim_size() != 4)
+        throw std::runtime_error(file.string() + ": the model's output is not 1xKxHxW");
+    return int(model.graph().output(0).type().tensor_type().shape().dim(1).dim_value());
+}
+
 cv::Size declaredInputSize(const onnx::ModelProto& model, const std::filesystem::path& file)
 {
     if (model.graph().input_size() < 1)
@@ -46,13 +53,12 @@ OpenCvOnnxModel::OpenCvOnnxModel(const std::filesystem::path& file) : m_file(fil
         m_net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
         const onnx::ModelProto model = readModel(file);
         m_inputSize = declaredInputSize(model, file);
+        m_classes = declaredClasses(model, file);
         for (const auto& entry : model.metadata_props())
             m_metadata[entry.key()] = entry.value();
     } catch (const cv::Exception& error) {
         throw std::runtime_error(file.string() + ": OpenCV cannot read the model: " + error.what());
     }
-    const cv::Mat probe = logits(cv::Mat(m_inputSize, CV_8UC3, cv::Scalar(0, 0, 0)));
-    m_classes = probe.size[1];
 }
 
 std::vector<std::string> OpenCvOnnxModel::classNames() const
