@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev qt6-qpa-plugins libgl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libgloo-dev
-  libopencv-dev libpng-dev
+  libopencv-dev libpng-dev libdeflate-dev
   libonnx-dev libprotobuf-dev python3-onnx
   nlohmann-json3-dev libcli11-dev
   python3-torch python3-numpy

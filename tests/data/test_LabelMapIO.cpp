@@ -1,11 +1,14 @@
 #include "TestFiles.h"
 #include "data/DataError.h"
 #include "data/ImageIO.h"
+#include "data/LabelMapDeflate.h"
 #include "data/LabelMapIO.h"
 #include "data/LabelOverlay.h"
 
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>
+#include <random>
+#include <zlib.h>
 
 using namespace segstudio;
 namespace fs = std::filesystem;
@@ -45,6 +48,81 @@ private slots:
         const std::string bytes = test::readBytes(file);
         data::writeLabelMap(file, data::readLabelMap(file, test::threeClasses()), test::threeClasses());
         QCOMPARE(test::readBytes(file), bytes);
+    }
+
+    // Label maps are compressed by SegStudio's own run/row matcher (LabelMapDeflate); zlib's inflate
+    // must give back every byte, whatever the content: no repetition at all (every byte a
+    // literal), one value (runs longer than a match), repeated rows, runs crossing rows, a row
+    // wider than deflate's 32 KB window (no row matches possible), and tiny maps.
+    void deflatedRowsInflateToTheSameBytes_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<QString>("content");
+        QTest::newRow("noise") << 97 << 61 << "noise";
+        QTest::newRow("one value") << 640 << 480 << "uniform";
+        QTest::newRow("stripes") << 333 << 100 << "stripes";
+        QTest::newRow("blocks with noise") << 480 << 360 << "blocks";
+        QTest::newRow("wider than the window") << 40000 << 3 << "blocks";
+        QTest::newRow("one pixel") << 1 << 1 << "noise";
+        QTest::newRow("one column") << 1 << 300 << "stripes";
+    }
+
+    void deflatedRowsInflateToTheSameBytes()
+    {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(QString, content);
+        std::mt19937 random(7);
+        const std::size_t stride = std::size_t(width) + 1;
+        std::vector<unsigned char> rows(stride * std::size_t(height));
+        for (int y = 0; y < height; ++y) {
+            unsigned char* row = rows.data() + stride * std::size_t(y);
+            row[0] = 0;
+            for (int x = 0; x < width; ++x) {
+                const int block = (x / 37 + y / 23) % 5;
+                if (content == "noise")
+                    row[1 + x] = static_cast<unsigned char>(random() % 256);
+                else if (content == "uniform")
+                    row[1 + x] = 255;
+                else if (content == "stripes")
+                    row[1 + x] = static_cast<unsigned char>((x + y / 7) % 3);
+                else
+                    row[1 + x] = random() % 50 == 0 ? static_cast<unsigned char>(200 + random() % 56)
+                                                    : static_cast<unsigned char>(block == 4 ? 255 : block);
+            }
+        }
+        const std::vector<unsigned char> packed = data::deflateLabelRows(rows.data(), rows.size(), stride);
+        std::vector<unsigned char> inflated(rows.size() + 1);
+        uLongf inflatedSize = uLongf(inflated.size());
+        QCOMPARE(uncompress(inflated.data(), &inflatedSize, packed.data(), uLong(packed.size())), Z_OK);
+        inflated.resize(inflatedSize);
+        QVERIFY(inflated == rows);
+        if (content == "uniform")
+            QVERIFY2(packed.size() < rows.size() / 100, qPrintable(QString::number(packed.size())));
+    }
+
+    // What other programs see: OpenCV's PNG reader (its own libpng use) shows every value 0..255
+    // in its class colour, over rows of every value and rows of long runs.
+    void labelMapsReadBackInOtherReaders()
+    {
+        QTemporaryDir dir;
+        const fs::path file = test::path(dir, "labels.png");
+        cv::Mat labels(120, 256, CV_8UC1);
+        for (int y = 0; y < labels.rows; ++y)
+            for (int x = 0; x < labels.cols; ++x)
+                labels.at<std::uint8_t>(y, x) = static_cast<std::uint8_t>(y < 60 ? x : (x / 64) * 60);
+        data::ClassSchema schema;
+        for (int id = 0; id < 255; ++id)
+            schema.add({id, "class " + std::to_string(id), {std::uint8_t(id), 0, 0}, ""});
+        data::writeLabelMap(file, labels, schema);
+        const cv::Mat shown = cv::imread(file.string(), cv::IMREAD_COLOR);  // OpenCV expands the palette
+        QCOMPARE(shown.size(), labels.size());
+        cv::Mat red;
+        cv::extractChannel(shown, red, 2);  // class id k is coloured (k, 0, 0); unlabelled black
+        cv::Mat expected = labels.clone();
+        expected.setTo(0, labels == data::kUnlabelled);
+        QVERIFY(test::sameMat(red, expected));
     }
 
     void paletteShowsClassColoursInAnyViewer()
