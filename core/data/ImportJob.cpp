@@ -115,9 +115,13 @@ bool ImportJob::convertLabels(const ImportItem& item, std::size_t index, const L
         return false;
     const cv::Size size = item.size.empty() ? readImageSize(item.image) : item.size;
     const cv::Mat labels = labelsOf(index, size);
-    if (labels.empty() || cv::countNonZero(labels != kUnlabelled) == 0)
+    if (labels.empty())
         return false;
-    writeLabelMap(m_staging / m_project.entry(index).labelMap, labels, m_project.schema(), run::Durability::Deferred);
+    double lowest = kUnlabelled;
+    cv::minMaxLoc(labels, &lowest);  // no temporary mask, unlike countNonZero(labels != 255)
+    if (lowest >= kUnlabelled)
+        return false;
+    writeLabelMap(m_staging / m_project.entry(index).labelMap, labels, m_project.schema(), run::Durability::Staged);
     return true;
 }
 

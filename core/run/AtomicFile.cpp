@@ -51,34 +51,42 @@ void syncDirectory(const std::filesystem::path& directory)
 
 }  // namespace
 
-void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes, Durability durability)
+void writeFileAtomically(const std::filesystem::path& path, const char* bytes, std::size_t size, Durability durability)
 {
     const bool immediate = durability == Durability::Immediate;
-    const std::filesystem::path temp = tempPathFor(path);
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const bool inPlace = durability == Durability::Staged;
+    const std::filesystem::path written = inPlace ? path : tempPathFor(path);
+    const int fd = ::open(written.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         throw FileError(path.string(), "cannot write (" + systemError() + ")");
-    const bool ok = writeAll(fd, bytes.data(), bytes.size()) && (!immediate || ::fsync(fd) == 0);
+    const bool ok = writeAll(fd, bytes, size) && (!immediate || ::fsync(fd) == 0);
     const std::string writeError = ok ? std::string() : systemError();
     if (::close(fd) != 0 || !ok) {
         const std::string reason = writeError.empty() ? systemError() : writeError;
-        std::remove(temp.c_str());
+        std::remove(written.c_str());
         std::error_code error;
-        const bool kept = std::filesystem::exists(path, error);
+        const bool kept = !inPlace && std::filesystem::exists(path, error);
         throw FileError(path.string(), "cannot write (" + reason + ")" + (kept ? "; the previous file is kept" : ""));
     }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    if (inPlace)
+        return;
+    if (std::rename(written.c_str(), path.c_str()) != 0) {
         const std::string error = systemError();
-        std::remove(temp.c_str());
+        std::remove(written.c_str());
         throw FileError(path.string(), "cannot replace the file (" + error + ")");
     }
     if (immediate)
         syncDirectory(path.parent_path());
 }
 
+void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes, Durability durability)
+{
+    writeFileAtomically(path, bytes.data(), bytes.size(), durability);
+}
+
 void writeFileAtomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes, Durability durability)
 {
-    writeFileAtomically(path, std::string(bytes.begin(), bytes.end()), durability);
+    writeFileAtomically(path, reinterpret_cast<const char*>(bytes.data()), bytes.size(), durability);
 }
 
 void syncFolder(const std::filesystem::path& folder)
