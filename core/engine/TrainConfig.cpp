@@ -14,7 +14,7 @@
 namespace segstudio::engine {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights, initFrom,
-                                                epochs, batchSize, maxIterations, optimizer, learningRate, momentum,
+                                                epochs, batchSize, maxIterations, timeBudgetSeconds, optimizer, learningRate, momentum,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
                                                 scaleMin, scaleMax, cropHeight, cropWidth, classWeighting, seed, device, amp, channelsLast,
@@ -75,7 +75,7 @@ void TrainConfig::validate() const
                                                     {"weightDecay", weightDecay},   {"beta1", beta1},
                                                     {"beta2", beta2},               {"dropFactor", dropFactor},
                                                     {"minLearningRate", minLearningRate}, {"scaleMin", scaleMin},
-                                                    {"scaleMax", scaleMax}};
+                                                    {"scaleMax", scaleMax}, {"timeBudgetSeconds", timeBudgetSeconds}};
     for (const auto& [name, value] : reals)
         require(std::isfinite(value) && std::abs(value) <= std::numeric_limits<float>::max(),
                 std::string(name) + " must be a finite number within float's range");
@@ -84,6 +84,7 @@ void TrainConfig::validate() const
     require(epochs > 0, "epochs must be positive");
     require(batchSize > 0, "batchSize must be positive");
     require(maxIterations >= 0, "maxIterations must be >= 0");
+    require(timeBudgetSeconds >= 0, "timeBudgetSeconds must be >= 0 (0 = train for the epochs)");
     require(oneOf(optimizer, {"sgd", "adam", "adamw"}), "optimizer must be sgd, adam or adamw, not '" + optimizer + "'");
     require(learningRate > 0, "learningRate must be positive");
     require(momentum >= 0 && momentum < 1, "momentum must be in [0, 1)");

@@ -33,6 +33,11 @@ struct TrainConfig {
     int epochs = 100;
     int batchSize = 8;
     std::int64_t maxIterations = 0;  // 0 = no limit; for quick experiments and benchmarks
+    // Train for this long instead of for the epochs (0 = for the epochs): the trainer measures its
+    // pace, plans the epochs so that training and validation end at the budget, lays the schedule
+    // over the plan and re-plans when the pace changes (TimeBudgetPlanner). Training time, so a
+    // resumed run gets what its earlier sessions left; epochs then only bounds the plan.
+    double timeBudgetSeconds = 0.0;
     std::string optimizer = "adamw";  // sgd | adam | adamw
     double learningRate = 5e-3;
     double momentum = 0.9;            // sgd only

@@ -16,6 +16,7 @@
 #include "SegNet.h"
 #include "SegmentationLoss.h"
 #include "StopFlag.h"
+#include "TimeBudgetPlanner.h"
 #include "Validation.h"
 #include "Version.h"
 #include "pack/ClassWeights.h"
@@ -34,6 +35,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 
 namespace segstudio::engine {
 
@@ -100,7 +102,30 @@ struct Trainer::Impl {
     bool stopAgreed = false;  // every rank saw a stop request at the same step
     std::string startNote;    // said before training: why this session starts where it does
     std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
-    std::chrono::steady_clock::time_point sessionStart = std::chrono::steady_clock::now();
+    std::function<double()> clock = [] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    };
+    double sessionStart = clock();
+
+    // Time-budgeted runs (config.timeBudgetSeconds > 0): the planner, its current plan, and the
+    // window of steps whose time gives the pace (it starts after the session's first step, which
+    // carries one-off costs; validations inside it are timed apart and left out).
+    std::unique_ptr<TimeBudgetPlanner> planner;
+    std::optional<BudgetPlan> plan;
+    std::int64_t firstPlannedIterations = 0;
+    bool paceWindowOpen = false;
+    std::int64_t paceWindowIteration = 0;
+    double paceWindowStart = 0.0;
+    double paceWindowValidating = 0.0;  // seconds of validation inside the window
+    bool budgeted() const { return config.timeBudgetSeconds > 0; }
+    int epochLimit() const;
+    void createPlanner();
+    void restartPaceWindow();
+    void observePace();
+    void replan();
+    void applyPlan(BudgetPlan next);
+    nlohmann::json budgetState() const;
+    void restoreBudget(const nlohmann::json& saved);
 
     void openPacks();
     void computeClassWeights();
@@ -147,8 +172,13 @@ struct Trainer::Impl {
         torch::Tensor lossSum;  // on the device, fetched when the line is written
         double hits = 0.0;   // pixels right, of the logged step
         double valid = 0.0;  // labelled pixels, of the logged step
-        std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+        double start = 0.0;  // clock()
     } window;
+    void resetLogWindow()
+    {
+        window = LogWindow{};
+        window.start = clock();
+    }
     std::int64_t totalIterations() const;
     // Steps of this world's size from the start of the run to the current position: the
     // iteration count when the world size never changed, and what the schedule and the end of
@@ -292,7 +322,8 @@ nlohmann::json Trainer::Impl::state() const
             {"classWeights", classWeights},
             {"height", trainPack->spec().height},
             {"width", trainPack->spec().width},
-            {"config", toJson(config)}};
+            {"config", toJson(config)},
+            {"budget", budgetState()}};
 }
 
 void Trainer::Impl::restore(const std::string& checkpoint)
@@ -319,6 +350,7 @@ void Trainer::Impl::restorePosition(const nlohmann::json& saved)
     iteration = saved.at("iteration").get<std::int64_t>();
     bestMeanIoU = saved.value("bestMeanIoU", -1.0);
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
+    restoreBudget(saved.value("budget", nlohmann::json()));
     if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
         scaler->setScale(saved.value("lossScale", scaler->scale()));
 }
@@ -511,8 +543,13 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     settings.communicator = communicator.get();
     recordState(run::RunState::Validating);
     lastValidatedIteration = iteration;
+    const double started = clock();
     synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
+    if (planner) {
+        planner->observeValidation(clock() - started);
+        paceWindowValidating += clock() - started;  // a validation is not training pace
+    }
     if (metricsLog) {
         auto record = run::MetricsRecord::val(epoch + 1, iteration);
         record.loss = metrics.loss;
@@ -540,7 +577,7 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
 
 void Trainer::Impl::logTraining()
 {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - window.start).count();
+    const double seconds = clock() - window.start;
     // Global figures: losses and accuracy are means over every rank, images/s their sum.
     auto totals = torch::stack({window.lossSum.defined() ? window.lossSum.to(torch::kCPU) : torch::zeros({}, torch::kDouble),
                                 torch::tensor(double(window.steps), torch::kDouble),
@@ -570,7 +607,7 @@ void Trainer::Impl::logTraining()
     say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", epoch + 1, double(iteration), meanLoss,
                accuracy, lr) +
         format("  %.1f img/s", imagesPerSecond));
-    window = LogWindow{};
+    resetLogWindow();
 }
 
 void Trainer::Impl::recordRun(std::int64_t total)
@@ -591,9 +628,10 @@ void Trainer::Impl::recordRun(std::int64_t total)
     record.run.device = device.str();
     record.run.worldSize = world;
     record.run.batch = config.batchSize;
-    record.run.epochs = config.epochs;
+    record.run.epochs = budgeted() ? (plan ? plan->epochs : 0) : config.epochs;
     record.run.iterationsPerEpoch = loader->batchesPerEpoch();
-    record.run.totalIterations = total;
+    record.run.totalIterations = budgeted() && !plan ? 0 : total;  // 0: not planned yet
+    record.run.timeBudgetSeconds = config.timeBudgetSeconds;
     record.run.resumedAtEpoch = epoch + 1;
     record.run.started = started;
     metricsLog->write(record);
@@ -604,7 +642,7 @@ void Trainer::Impl::recordState(run::RunState state, const std::string& reason)
     // The epoch being worked in; once the last one is done the counter points past it, and a
     // finished run must say "12 of 12", not "13 of 12".
     if (metricsLog)
-        metricsLog->write(run::MetricsRecord::stateChange(state, std::min(epoch + 1, std::max(1, config.epochs)), iteration, reason));
+        metricsLog->write(run::MetricsRecord::stateChange(state, std::min(epoch + 1, std::max(1, epochLimit())), iteration, reason));
 }
 
 void Trainer::Impl::recordGpus()
@@ -677,13 +715,158 @@ void Trainer::Impl::say(const std::string& line)
 
 double Trainer::Impl::elapsed() const
 {
-    return elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - sessionStart).count();
+    return elapsedBefore + (clock() - sessionStart);
 }
 
 std::int64_t Trainer::Impl::totalIterations() const
 {
-    const std::int64_t all = std::int64_t(config.epochs) * loader->batchesPerEpoch();
+    // A budgeted run without a plan yet (its first steps measure the pace) has no end so far.
+    const std::int64_t all = !budgeted() ? std::int64_t(config.epochs) * loader->batchesPerEpoch()
+                             : plan     ? plan->totalIterations
+                                        : std::numeric_limits<std::int64_t>::max() / 4;
     return config.maxIterations > 0 ? std::min(all, config.maxIterations) : all;
+}
+
+int Trainer::Impl::epochLimit() const
+{
+    if (!budgeted())
+        return config.epochs;
+    return plan ? plan->epochs : std::numeric_limits<int>::max();
+}
+
+void Trainer::Impl::createPlanner()
+{
+    TimeBudgetPlanner::Settings settings;
+    settings.budgetSeconds = config.timeBudgetSeconds;
+    settings.iterationsPerEpoch = loader->batchesPerEpoch();
+    settings.valEpochs = config.valEpochs;
+    settings.validates = valPack != nullptr;
+    planner = std::make_unique<TimeBudgetPlanner>(settings);
+}
+
+void Trainer::Impl::restartPaceWindow()
+{
+    paceWindowOpen = true;
+    paceWindowIteration = iteration;
+    paceWindowStart = clock();
+    paceWindowValidating = 0.0;
+}
+
+void Trainer::Impl::observePace()
+{
+    // The session's first step pays for allocations and cold caches: the pace is timed after it.
+    if (!paceWindowOpen) {
+        restartPaceWindow();
+        return;
+    }
+    // A first plan after three timed steps; then a re-plan at every log interval.
+    const std::int64_t steps = iteration - paceWindowIteration;
+    if (steps < (planner->hasPace() ? std::int64_t(config.logInterval) : 3))
+        return;
+    planner->observeTraining(steps, clock() - paceWindowStart - paceWindowValidating);
+    if (!plan && valPack) {
+        // One validation pass before one has been timed: its images at the training pace per
+        // image, scaled by their pixels against a training crop's, forward only (about a third
+        // of a training step). Replaced by the first real one.
+        const auto& spec = valPack->spec();
+        const double trainPixels = config.cropHeight > 0 ? double(config.cropHeight) * config.cropWidth
+                                                         : double(trainPack->spec().height) * trainPack->spec().width;
+        const double perTrainingImage = planner->secondsPerIteration() / double(config.batchSize);
+        const double imagesPerRank = std::ceil(double(valPack->size()) / double(world));
+        planner->setValidationGuess(imagesPerRank * perTrainingImage * double(spec.height) * spec.width / trainPixels / 3.0);
+    }
+    restartPaceWindow();
+    replan();
+}
+
+void Trainer::Impl::replan()
+{
+    BudgetPlan next = planner->plan(position(), elapsed());
+    if (communicator) {
+        // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in.
+        auto values = torch::tensor({leader() ? double(next.totalIterations) : 0.0,
+                                     leader() && next.validateOnlyAtEnd ? 1.0 : 0.0,
+                                     leader() ? double(next.validationEpochs) : 0.0},
+                                    torch::kDouble)
+                          .to(device);
+        communicator->sum(values);
+        values = values.cpu();
+        next.totalIterations = std::int64_t(values[0].item<double>());
+        next.validateOnlyAtEnd = values[1].item<double>() > 0.0;
+        next.validationEpochs = std::max(1, int(values[2].item<double>()));
+        const std::int64_t perEpoch = loader->batchesPerEpoch();
+        next.epochs = int((next.totalIterations + perEpoch - 1) / perEpoch);
+    }
+    applyPlan(std::move(next));
+}
+
+void Trainer::Impl::applyPlan(BudgetPlan next)
+{
+    const bool first = !plan;
+    // Recorded when it matters to a reader (the first plan, a move of the end by more than 1 %,
+    // validations dropped); the schedule follows every re-plan, so it ends where the run ends.
+    const bool worthRecording = first || next.validateOnlyAtEnd != plan->validateOnlyAtEnd ||
+                                next.validationEpochs != plan->validationEpochs ||
+                                std::llabs(next.totalIterations - plan->totalIterations) * 100 > plan->totalIterations;
+    schedule->replan(position(), next.totalIterations);
+    if (first) {
+        firstPlannedIterations = next.totalIterations;
+        if (config.warmupIterations > next.totalIterations / 2) {
+            auto anchor = schedule->anchor();
+            anchor.warmup = std::max<std::int64_t>(1, next.totalIterations / 10);
+            schedule->setAnchor(anchor);
+            say(format("the warm-up of %.0f iterations does not fit the %.0f the budget allows: warming up over %.0f",
+                       config.warmupIterations, double(next.totalIterations), double(anchor.warmup)));
+        }
+    }
+    plan = std::move(next);
+    if (!worthRecording)
+        return;
+    if (metricsLog)
+        metricsLog->write(run::MetricsRecord::plan(epoch + 1, iteration, plan->totalIterations, plan->epochs,
+                                                   config.timeBudgetSeconds, plan->note));
+    say(format("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration", double(plan->totalIterations),
+               plan->epochs, config.timeBudgetSeconds, plan->secondsPerIteration) +
+        (valPack ? format(" and %.1f s per validation", plan->secondsPerValidation) : std::string()) +
+        (plan->note.empty() ? std::string() : "; " + plan->note));
+}
+
+nlohmann::json Trainer::Impl::budgetState() const
+{
+    if (!plan)
+        return nullptr;
+    const auto anchor = schedule->anchor();
+    return {{"plannedIterations", plan->totalIterations},
+            {"plannedEpochs", plan->epochs},
+            {"validateOnlyAtEnd", plan->validateOnlyAtEnd},
+            {"validationEpochs", plan->validationEpochs},
+            {"firstPlannedIterations", firstPlannedIterations},
+            {"secondsPerIteration", planner->secondsPerIteration()},
+            {"secondsPerValidation", planner->secondsPerValidation()},
+            {"scheduleFrom", anchor.from},
+            {"scheduleProgress", anchor.progress},
+            {"scheduleTotal", anchor.total},
+            {"warmup", anchor.warmup}};
+}
+
+void Trainer::Impl::restoreBudget(const nlohmann::json& saved)
+{
+    if (!planner || !saved.is_object())
+        return;
+    BudgetPlan restored;
+    restored.totalIterations = saved.at("plannedIterations").get<std::int64_t>();
+    restored.epochs = saved.at("plannedEpochs").get<int>();
+    restored.validateOnlyAtEnd = saved.at("validateOnlyAtEnd").get<bool>();
+    restored.validationEpochs = saved.value("validationEpochs", config.valEpochs);
+    restored.secondsPerIteration = saved.at("secondsPerIteration").get<double>();
+    restored.secondsPerValidation = saved.at("secondsPerValidation").get<double>();
+    firstPlannedIterations = saved.at("firstPlannedIterations").get<std::int64_t>();
+    // The last session's pace until this one has measured its own (another machine may differ).
+    planner->observeTraining(1, restored.secondsPerIteration);
+    planner->observeValidation(restored.secondsPerValidation);
+    schedule->setAnchor({saved.at("scheduleFrom").get<std::int64_t>(), saved.at("scheduleProgress").get<double>(),
+                         saved.at("scheduleTotal").get<std::int64_t>(), saved.at("warmup").get<std::int64_t>()});
+    plan = restored;
 }
 
 Trainer::Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator)
@@ -727,6 +910,8 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     options.worldSize = d.world;
     d.loader = std::make_unique<BatchLoader>(*d.trainPack, options);
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
+    if (d.budgeted())
+        d.createPlanner();
     d.scaler = std::make_unique<LossScaler>(d.config.amp == "fp16" && d.device.is_cuda());
     d.prepareRunDirectory(resuming);
     try {
@@ -735,6 +920,9 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
         // Steps done plus steps left in this world's size: after a resume with another number of
         // ranks the logged iteration count and the position in the data no longer agree.
         d.recordRun(d.iteration + std::max<std::int64_t>(0, d.totalIterations() - d.position()));
+        if (d.plan && d.metricsLog)  // a resumed budgeted run goes on with its plan until it has measured its pace
+            d.metricsLog->write(run::MetricsRecord::plan(d.epoch + 1, d.iteration, d.plan->totalIterations, d.plan->epochs,
+                                                         d.config.timeBudgetSeconds));
         d.recordState(run::RunState::Starting);
         if (d.config.channelsLast && d.device.is_cuda()) {
             torch::NoGradGuard noGrad;
@@ -762,7 +950,8 @@ TrainConfig configOfCheckpoint(const std::string& checkpoint)
 }  // namespace
 
 std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
-                                         const std::string& device, std::int64_t maxIterations, int threads)
+                                         const std::string& device, std::int64_t maxIterations, int threads,
+                                         double timeBudgetSeconds)
 {
     // A run stopped (killed, a power cut) before its first checkpoint has only its config.json:
     // it is started again from the beginning, as the same run, rather than refused.
@@ -782,6 +971,8 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, 
         config.maxIterations = maxIterations;
     if (threads >= 0)
         config.threads = threads;
+    if (timeBudgetSeconds >= 0)
+        config.timeBudgetSeconds = timeBudgetSeconds;
     std::unique_ptr<Trainer> trainer(new Trainer(std::move(config), checkpointed, std::move(communicator)));
     if (!checkpointed)
         trainer->m_impl->startNote = runDir + " stopped before its first checkpoint: starting it again from the beginning";
@@ -798,6 +989,12 @@ void Trainer::setProgress(ProgressFunction progress)
 void Trainer::setIterationHook(IterationHook hook)
 {
     m_impl->hook = std::move(hook);
+}
+
+void Trainer::setClock(std::function<double()> secondsNow)
+{
+    m_impl->clock = std::move(secondsNow);
+    m_impl->sessionStart = m_impl->clock();
 }
 
 int Trainer::rank() const
@@ -843,7 +1040,8 @@ TrainOutcome Trainer::Impl::train()
     auto& d = *this;
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
-    d.sessionStart = std::chrono::steady_clock::now();
+    d.sessionStart = d.clock();
+    d.paceWindowOpen = false;
     if (!d.startNote.empty())
         d.say(d.startNote);
     const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
@@ -852,10 +1050,12 @@ TrainOutcome Trainer::Impl::train()
           " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
-    const std::int64_t limit = d.totalIterations();
+    if (d.budgeted())
+        d.say(format("time budget %.0f s, %.0f s of it used: the first steps measure the pace, then the plan follows",
+                     d.config.timeBudgetSeconds, d.elapsedBefore));
     d.recordState(run::RunState::Training);
     std::int64_t sessionImages = 0;
-    d.window = Impl::LogWindow{};
+    d.resetLogWindow();
     bool first = true;
 
     torch::Tensor lastLoss;  // on the device until the run ends
@@ -867,7 +1067,7 @@ TrainOutcome Trainer::Impl::train()
         outcome.message = std::move(message);
         outcome.epochsCompleted = d.epoch;
         outcome.iterations = d.iteration;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.sessionStart).count();
+        const double seconds = d.clock() - d.sessionStart;
         outcome.imagesPerSecond = seconds > 0 ? double(sessionImages) / seconds : 0.0;
         d.say(outcome.message);
         d.recordState(status == TrainOutcome::Status::Finished  ? run::RunState::Finished
@@ -883,12 +1083,12 @@ TrainOutcome Trainer::Impl::train()
                                                          std::to_string(d.iteration) + "; checkpoint written, continue with --resume " +
                                                          d.config.runDir);
     };
-    while (d.epoch < d.config.epochs && d.position() < limit) {
+    while (d.epoch < d.epochLimit() && d.position() < d.totalIterations()) {
         d.loader->start(d.epoch, d.batchInEpoch);
         while (auto batch = d.loader->next()) {
             // The run's last step logs too, so a run shorter than the log interval still records
             // its loss and learning rate (the same on every rank: the limit is shared).
-            const bool lastStep = std::int64_t(d.epoch) * d.loader->batchesPerEpoch() + batch->index + 1 >= limit;
+            const bool lastStep = std::int64_t(d.epoch) * d.loader->batchesPerEpoch() + batch->index + 1 >= d.totalIterations();
             const bool logNow = (d.iteration + 1) % d.config.logInterval == 0 || lastStep;
             const auto step = d.trainStep(*batch, logNow);
             if (!step.finite) {
@@ -913,6 +1113,8 @@ TrainOutcome Trainer::Impl::train()
                 d.logTraining();
             if (d.hook)
                 d.hook(d.iteration);
+            if (d.planner)
+                d.observePace();  // may move the end (a collective in data parallel: every rank, same step)
             // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
             // the same position; one process honours a request at once. After an epoch's last
             // batch the epoch is closed first (its validation, the epoch count), so the checkpoint
@@ -927,23 +1129,25 @@ TrainOutcome Trainer::Impl::train()
             }
             if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
                 d.validateNow(outcome);
-            if (d.position() >= limit)
+            if (d.position() >= d.totalIterations())
                 break;
         }
         d.loader->stop();
         const bool epochDone = d.batchInEpoch >= d.loader->batchesPerEpoch();
-        const bool lastEpoch = d.epoch + 1 >= d.config.epochs || d.position() >= limit;
+        const bool lastEpoch = d.epoch + 1 >= d.epochLimit() || d.position() >= d.totalIterations();
+        const bool epochValidation = !(d.plan && d.plan->validateOnlyAtEnd);
+        const int validationEpochs = d.plan ? d.plan->validationEpochs : d.config.valEpochs;
         // --val-interval may have validated this very iteration already (it divides the epoch).
         const bool validated = d.lastValidatedIteration == d.iteration;
-        if (d.valPack && !validated && ((epochDone && (d.epoch + 1) % d.config.valEpochs == 0) || lastEpoch))
+        if (d.valPack && !validated && ((epochValidation && epochDone && (d.epoch + 1) % validationEpochs == 0) || lastEpoch))
             d.validateNow(outcome);  // still counted as the epoch just trained
         if (epochDone) {
             ++d.epoch;
             d.batchInEpoch = 0;
-            if (d.config.checkpointEachEpoch && d.epoch < d.config.epochs && d.position() < limit)
+            if (d.config.checkpointEachEpoch && d.epoch < d.epochLimit() && d.position() < d.totalIterations())
                 d.saveCheckpoint(d.layout().lastCheckpoint());
         }
-        const bool more = d.epoch < d.config.epochs && d.position() < limit;
+        const bool more = d.epoch < d.epochLimit() && d.position() < d.totalIterations();
         if (epochDone && more && !stopAtEpochEnd && d.stopAfterEpochAgreed())
             stopAtEpochEnd = true;  // "stop after this epoch" (SIGUSR1, the GUI's button)
         if (stopAtEpochEnd && more) {
@@ -956,10 +1160,14 @@ TrainOutcome Trainer::Impl::train()
         outcome.lastLoss = lastLoss.item<double>();
     const std::string validation =
         d.valPack ? format("best val mIoU %.4f", d.bestMeanIoU) : std::string("no validation (no validation pack)");
+    const std::string budget =
+        d.budgeted() ? format("; %.0f s of the %.0f s budget (first planned %.0f iterations)", d.elapsed(),
+                              d.config.timeBudgetSeconds, double(d.firstPlannedIterations))
+                     : std::string();
     return finish(TrainOutcome::Status::Finished,
                   format("finished: %.0f epochs, %.0f iterations, last loss %.4f, ", d.epoch, double(d.iteration),
                          outcome.lastLoss) +
-                      validation);
+                      validation + budget);
 }
 
 }  // namespace segstudio::engine

@@ -53,15 +53,19 @@ public:
     // config.json; a folder with neither is refused (EngineError naming it).
     // device, when given, replaces the run's (a rank of a data-parallel resume takes its own);
     // maxIterations >= 0 replaces the run's iteration limit (0 = none), threads >= 0 its CPU
-    // threads (0 = all cores).
+    // threads (0 = all cores), timeBudgetSeconds >= 0 its time budget (the whole run's training
+    // time, earlier sessions included; 0 = train for the epochs).
     static std::unique_ptr<Trainer> resume(const std::string& runDir, int epochs = 0,
                                            std::shared_ptr<Communicator> communicator = nullptr,
                                            const std::string& device = {}, std::int64_t maxIterations = -1,
-                                           int threads = -1);
+                                           int threads = -1, double timeBudgetSeconds = -1.0);
     ~Trainer();
 
     void setProgress(ProgressFunction progress);
     void setIterationHook(IterationHook hook);  // called after every iteration (tests, UI)
+    // The clock of the run's training time, in seconds (default: steady_clock). Tests of time
+    // budgets give a fake one that the iteration hook advances.
+    void setClock(std::function<double()> secondsNow);
 
     TrainOutcome run();
 

@@ -50,7 +50,8 @@ json runToJson(const RunInfo& run)
             {"iterations_per_epoch", run.iterationsPerEpoch},
             {"total_iterations", run.totalIterations},
             {"resumed_at_epoch", run.resumedAtEpoch},
-            {"started", run.started}};
+            {"started", run.started},
+            {"time_budget_s", run.timeBudgetSeconds}};
 }
 
 RunInfo runFromJson(const json& object)
@@ -66,6 +67,7 @@ RunInfo runFromJson(const json& object)
     run.totalIterations = integer<std::int64_t>(object, "total_iterations", 0);
     run.resumedAtEpoch = integer(object, "resumed_at_epoch", 1);
     run.started = text(object, "started");
+    run.timeBudgetSeconds = number(object, "time_budget_s").value_or(0.0);
     return run;
 }
 
@@ -98,7 +100,7 @@ std::vector<GpuSample> gpusFromJson(const json& object)
 constexpr std::pair<MetricsRecord::Kind, const char*> kKinds[] = {
     {MetricsRecord::Kind::Run, "run"},     {MetricsRecord::Kind::State, "state"},
     {MetricsRecord::Kind::Train, "train"}, {MetricsRecord::Kind::Val, "val"},
-    {MetricsRecord::Kind::System, "system"},
+    {MetricsRecord::Kind::System, "system"}, {MetricsRecord::Kind::Plan, "plan"},
 };
 
 }  // namespace
@@ -125,6 +127,18 @@ MetricsRecord MetricsRecord::stateChange(RunState state, int epoch, std::int64_t
     record.kind = Kind::State;
     record.state = state;
     record.reason = std::move(reason);
+    return record;
+}
+
+MetricsRecord MetricsRecord::plan(int epoch, std::int64_t iteration, std::int64_t totalIterations, int epochs,
+                                  double timeBudgetSeconds, std::string note)
+{
+    MetricsRecord record = train(epoch, iteration);
+    record.kind = Kind::Plan;
+    record.run.totalIterations = totalIterations;
+    record.run.epochs = epochs;
+    record.run.timeBudgetSeconds = timeBudgetSeconds;
+    record.reason = std::move(note);
     return record;
 }
 
@@ -169,6 +183,13 @@ json toJson(const MetricsRecord& record)
     case MetricsRecord::Kind::System:
         object["gpus"] = gpusToJson(record.gpus);
         break;
+    case MetricsRecord::Kind::Plan:
+        object["total_iterations"] = record.run.totalIterations;
+        object["epochs"] = record.run.epochs;
+        object["time_budget_s"] = record.run.timeBudgetSeconds;
+        if (!record.reason.empty())
+            object["reason"] = record.reason;
+        break;
     }
     put(object, "elapsed_s", record.elapsedSeconds);
     return object;
@@ -210,8 +231,10 @@ std::optional<MetricsRecord> recordFromJson(const json& object)
         record.state = *state;
         record.reason = text(object, "reason");
     }
-    if (record.kind == MetricsRecord::Kind::Run)
+    if (record.kind == MetricsRecord::Kind::Run || record.kind == MetricsRecord::Kind::Plan)
         record.run = runFromJson(object);
+    if (record.kind == MetricsRecord::Kind::Plan)
+        record.reason = text(object, "reason");
     if (record.kind == MetricsRecord::Kind::System)
         record.gpus = gpusFromJson(object);
     return record;

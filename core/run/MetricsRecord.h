@@ -24,6 +24,7 @@ struct RunInfo {
     std::int64_t totalIterations = 0;
     int resumedAtEpoch = 1;  // 1 for a new run
     std::string started;     // ISO 8601, UTC
+    double timeBudgetSeconds = 0.0;  // training time the run may take; 0 = it trains for its epochs
 };
 
 // One GPU's load at a moment, as NVML reports it.
@@ -38,7 +39,9 @@ struct GpuSample {
 // null (NaN) or left out is empty. iteration is the number of finished training steps when the
 // record was written, epoch the (1-based) epoch being trained.
 struct MetricsRecord {
-    enum class Kind { Run, State, Train, Val, System };
+    // Plan: a time-budgeted run's plan when it is made or changes (run.totalIterations and
+    // run.epochs; reason says why validations were dropped, if they were).
+    enum class Kind { Run, State, Train, Val, System, Plan };
     Kind kind = Kind::Train;
     int epoch = 0;
     std::int64_t iteration = 0;
@@ -54,14 +57,16 @@ struct MetricsRecord {
     std::vector<double> classIoU;           // val; NaN for a class in neither truth nor prediction
 
     RunState state = RunState::Starting;  // state
-    std::string reason;                   // state: why it failed, or what stopping saved
+    std::string reason;                   // state: why it failed, or what stopping saved; plan: its note
 
-    RunInfo run;                  // run
+    RunInfo run;                  // run; plan (totalIterations, epochs, timeBudgetSeconds)
     std::vector<GpuSample> gpus;  // system
 
     static MetricsRecord train(int epoch, std::int64_t iteration);
     static MetricsRecord val(int epoch, std::int64_t iteration);
     static MetricsRecord stateChange(RunState state, int epoch, std::int64_t iteration, std::string reason = {});
+    static MetricsRecord plan(int epoch, std::int64_t iteration, std::int64_t totalIterations, int epochs,
+                              double timeBudgetSeconds, std::string note = {});
 };
 
 const char* toString(MetricsRecord::Kind kind);

@@ -44,6 +44,7 @@ std::optional<RunConfigFile> RunConfigFile::read(const std::filesystem::path& ru
     RunConfigFile config;
     config.model = field<std::string>(object, "model");
     config.epochs = field<int>(object, "epochs");
+    config.timeBudgetSeconds = field<double>(object, "timeBudgetSeconds");
     config.batchSize = field<int>(object, "batchSize");
     config.optimizer = field<std::string>(object, "optimizer");
     config.learningRate = field<double>(object, "learningRate");

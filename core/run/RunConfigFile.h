@@ -13,6 +13,7 @@ namespace segstudio::run {
 struct RunConfigFile {
     std::optional<std::string> model;
     std::optional<int> epochs;
+    std::optional<double> timeBudgetSeconds;  // 0: the run trains for its epochs
     std::optional<int> batchSize;
     std::optional<std::string> optimizer;
     std::optional<double> learningRate;

@@ -56,6 +56,11 @@ void RunProgress::add(const MetricsRecord& record)
         break;
     case MetricsRecord::Kind::System:
         break;
+    case MetricsRecord::Kind::Plan:  // a budgeted run's end moved: progress and ETA follow it
+        m_runInfo.totalIterations = record.run.totalIterations;
+        m_runInfo.epochs = record.run.epochs;
+        m_runInfo.timeBudgetSeconds = record.run.timeBudgetSeconds;
+        break;
     }
     if (record.kind != MetricsRecord::Kind::Run && record.epoch > 0)
         m_epoch = record.epoch;
@@ -112,7 +117,12 @@ double RunProgress::fractionDone() const
 
 std::optional<double> RunProgress::etaSeconds() const
 {
-    if (isEnded(state()) || !m_sessionFirst || !m_sessionLast || totalIterations() <= 0)
+    if (isEnded(state()))
+        return std::nullopt;
+    // A budgeted run plans to end when its training time reaches the budget.
+    if (m_runInfo.timeBudgetSeconds > 0)
+        return std::max(0.0, m_runInfo.timeBudgetSeconds - m_elapsed);
+    if (!m_sessionFirst || !m_sessionLast || totalIterations() <= 0)
         return std::nullopt;
     const double steps = double(m_sessionLast->first - m_sessionFirst->first);
     const double seconds = m_sessionLast->second - m_sessionFirst->second;

@@ -42,12 +42,14 @@ public:
     double fractionDone() const;  // 0-1
     std::optional<double> learningRate() const { return m_learningRate; }
     double elapsedSeconds() const { return m_elapsed; }
+    double timeBudgetSeconds() const { return m_runInfo.timeBudgetSeconds; }  // 0: trains for its epochs
     std::optional<double> bestMeanIoU() const { return m_bestMeanIoU; }
     int bestEpoch() const { return m_bestEpoch; }
     std::optional<double> lastMeanIoU() const { return m_lastMeanIoU; }
 
     // Seconds to the last iteration at the pace of the current session (validation included);
-    // empty until the session has two timed records, and once the run has ended.
+    // empty until the session has two timed records, and once the run has ended. A time-budgeted
+    // run: what is left of its budget.
     std::optional<double> etaSeconds() const;
 
 private:

@@ -1,0 +1,169 @@
+#include "engine/LrSchedule.h"
+#include "engine/TimeBudgetPlanner.h"
+#include "engine/TrainConfig.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace segstudio::engine;
+
+// The time-budget planner on a fake clock: what it plans fits the budget, a run whose pace changes
+// half-way still ends at the deadline, a resumed run gets what is left, and budgets too short for
+// validation get a plan that says so. And the schedule laid over a changing plan.
+class TestTimeBudgetPlanner : public QObject {
+    Q_OBJECT
+
+private:
+    static TimeBudgetPlanner::Settings settings(double budget, double validationGuess = 5.0)
+    {
+        TimeBudgetPlanner::Settings s;
+        s.budgetSeconds = budget;
+        s.iterationsPerEpoch = 10;
+        s.valEpochs = 1;
+        s.validationSecondsGuess = validationGuess;
+        return s;
+    }
+
+    // What a run ending at `end` takes from `position`, counted the way the trainer validates:
+    // after every epoch's end from the position on (its own included: the trainer plans before
+    // validating), and at the end if that is not an epoch's end.
+    static double cost(std::int64_t position, std::int64_t end, double pace, double validation, bool everyEpoch)
+    {
+        double seconds = double(end - position) * pace;
+        int validations = 0;
+        if (everyEpoch)
+            for (std::int64_t i = std::max<std::int64_t>(1, position); i <= end; ++i)
+                validations += i % 10 == 0 ? 1 : 0;
+        if (!everyEpoch || end % 10 != 0 || end == position)
+            ++validations;
+        return seconds + validations * validation;
+    }
+
+private slots:
+    void planIsTheLongestRunThatFits()
+    {
+        TimeBudgetPlanner planner(settings(100.0, 1.0));
+        QVERIFY(!planner.hasPace());
+        planner.observeTraining(4, 4.0);  // 1 s per step
+        const BudgetPlan plan = planner.plan(3, 3.0);
+        QVERIFY(!plan.validateOnlyAtEnd);
+        QVERIFY(plan.note.empty());
+        QCOMPARE(plan.validationEpochs, 1);
+        QVERIFY(cost(3, plan.totalIterations, 1.0, 1.0, true) <= 97.0);
+        QVERIFY(cost(3, plan.totalIterations + 1, 1.0, 1.0, true) > 97.0);
+        QCOMPARE(plan.epochs, int((plan.totalIterations + 9) / 10));
+    }
+
+    // The fake run: steps take 1 s (2 s from iteration 40 on: another program took the cores),
+    // validations 1 s, a re-plan every 10 steps as the trainer does. It must end at
+    // the deadline: no later than the budget, and short of it by less than the last window's time.
+    void paceChangeMidRunStillEndsAtTheDeadline()
+    {
+        const double budget = 300.0;
+        TimeBudgetPlanner planner(settings(budget, 1.0));
+        double clock = 0.0;
+        std::int64_t position = 0;
+        std::int64_t end = std::numeric_limits<std::int64_t>::max();
+        std::int64_t windowStart = 0;
+        double windowClock = 0.0;
+        std::vector<std::int64_t> ends;
+        while (position < end) {
+            clock += position < 40 ? 1.0 : 2.0;
+            ++position;
+            if (position % 10 == 0 && position < end) {
+                planner.observeTraining(position - windowStart, clock - windowClock);
+                const BudgetPlan plan = planner.plan(position, clock);
+                QVERIFY(!plan.validateOnlyAtEnd);
+                end = plan.totalIterations;
+                ends.push_back(end);
+                if (position < end) {
+                    clock += 1.0;  // the epoch's validation
+                    planner.observeValidation(1.0);
+                }
+                windowStart = position;
+                windowClock = clock;
+            }
+        }
+        clock += 1.0;  // the final validation
+        QVERIFY2(clock <= budget, qPrintable(QString::number(clock)));
+        QVERIFY2(clock > budget - 2 * 10 * 2.0, qPrintable(QString::number(clock)));
+        QVERIFY(ends.front() > ends.back());  // the slowdown shortened the plan
+    }
+
+    void resumedRunPlansWhatIsLeft()
+    {
+        TimeBudgetPlanner planner(settings(100.0, 0.0));
+        planner.observeTraining(10, 10.0);
+        const BudgetPlan plan = planner.plan(60, 70.0);  // 70 s used by earlier sessions
+        QCOMPARE(plan.totalIterations, std::int64_t(90));
+        const BudgetPlan spent = planner.plan(60, 120.0);
+        QCOMPARE(spent.totalIterations, std::int64_t(60));
+        QVERIFY(spent.note.find("spent") != std::string::npos);
+    }
+
+    void budgetShorterThanOneValidationValidatesOnceAtTheEnd()
+    {
+        TimeBudgetPlanner planner(settings(30.0, 50.0));
+        planner.observeTraining(3, 3.0);
+        const BudgetPlan plan = planner.plan(4, 4.0);
+        QVERIFY(plan.validateOnlyAtEnd);
+        QVERIFY2(plan.note.find("shorter than one validation pass") != std::string::npos, plan.note.c_str());
+        QCOMPARE(plan.totalIterations, std::int64_t(4 + 13));  // half of the 26 s left
+    }
+
+    // 8 s of validation after every 10 one-second steps would be 44 % of the time: every 5th
+    // epoch (14 %) instead; 84 steps, the validation at step 50 and at the end fill the 100 s.
+    void costlyValidationsAreThinnedOut()
+    {
+        TimeBudgetPlanner planner(settings(100.0, 8.0));
+        planner.observeTraining(3, 3.0);
+        const BudgetPlan plan = planner.plan(0, 0.0);
+        QVERIFY(!plan.validateOnlyAtEnd);
+        QCOMPARE(plan.validationEpochs, 5);
+        QVERIFY2(plan.note.find("validating every 5 epochs") != std::string::npos, plan.note.c_str());
+        QCOMPARE(plan.totalIterations, std::int64_t(84));
+    }
+
+    void noValidationPackPlansTrainingOnly()
+    {
+        auto s = settings(50.0, 5.0);
+        s.validates = false;
+        TimeBudgetPlanner planner(s);
+        planner.observeTraining(5, 10.0);  // 2 s per step
+        QCOMPARE(planner.plan(0, 0.0).totalIterations, std::int64_t(25));
+    }
+
+    // The cosine laid over a plan that moves: no jump in the rate where it moves, the floor
+    // reached exactly at the new end, and the rate falling all the way.
+    void scheduleFollowsThePlanWithoutAJump()
+    {
+        TrainConfig config;
+        config.learningRate = 0.1;
+        config.minLearningRate = 0.001;
+        config.schedule = "cosine";
+        config.warmupIterations = 0;
+        LrSchedule schedule(config, 10, 100);
+        const double before = schedule.at(30);
+        schedule.replan(30, 200);
+        QVERIFY(std::abs(schedule.at(30) - before) < 1e-12);
+        QVERIFY(std::abs(schedule.at(200) - 0.001) < 1e-12);
+        double previous = schedule.at(30);
+        for (std::int64_t i = 31; i <= 200; ++i) {
+            QVERIFY(schedule.at(i) <= previous);
+            previous = schedule.at(i);
+        }
+        schedule.replan(120, 150);  // shortened
+        QVERIFY(std::abs(schedule.at(150) - 0.001) < 1e-12);
+        QVERIFY(schedule.at(149) > 0.001);
+
+        // What a checkpoint keeps brings the same rates back.
+        LrSchedule restored(config, 10, 100);
+        restored.setAnchor(schedule.anchor());
+        for (std::int64_t i : {120, 130, 149, 150})
+            QCOMPARE(restored.at(i), schedule.at(i));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeBudgetPlanner)
+#include "test_TimeBudgetPlanner.moc"

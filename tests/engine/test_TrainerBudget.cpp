@@ -1,0 +1,141 @@
+#include "TestPacks.h"
+#include "engine/StopFlag.h"
+#include "engine/Trainer.h"
+#include "run/MetricsReader.h"
+#include "run/RunLayout.h"
+#include "run/RunProgress.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace segstudio::engine;
+namespace fs = std::filesystem;
+namespace run = segstudio::run;
+
+// A time-budgeted run on a fake clock (every step takes one second of it, validation none): it
+// plans from its measured pace, ends at the budget with its schedule at its floor, records what
+// it planned, and a run stopped half-way and resumed after a long pause ends at the same budget
+// of training time with one clean curve.
+class TestTrainerBudget : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        segstudio::enginetest::writeStripePack(path("train.pack"), 8, 32, 32, 4, 3);
+        segstudio::enginetest::writeStripePack(path("val.pack"), 2, 32, 32, 4, 4);
+    }
+
+    void runEndsAtTheBudgetWithItsScheduleDone()
+    {
+        double now = 0.0;
+        Trainer trainer(config("straight"));
+        trainer.setClock([&now] { return now; });
+        trainer.setIterationHook([&now](std::int64_t) { now += 1.0; });
+        const TrainOutcome outcome = trainer.run();
+        QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+        QVERIFY2(now <= kBudget && now > kBudget - 2 * kLogInterval, qPrintable(QString::number(now)));
+        QCOMPARE(double(outcome.iterations), now);
+        QVERIFY(outcome.validated);
+        QVERIFY2(outcome.message.find("of the 40 s budget") != std::string::npos, outcome.message.c_str());
+
+        const auto records = readRecords("straight");
+        std::int64_t plannedEnd = 0;
+        double lastRate = 0.0;
+        for (const auto& record : records) {
+            if (record.kind == run::MetricsRecord::Kind::Plan)
+                plannedEnd = record.run.totalIterations;
+            if (record.kind == run::MetricsRecord::Kind::Train && record.learningRate)
+                lastRate = *record.learningRate;
+        }
+        QCOMPARE(plannedEnd, outcome.iterations);  // what was planned is what happened
+        QVERIFY2(lastRate < 0.02 * kRate, qPrintable(QString::number(lastRate)));  // the cosine ran its course
+        QCOMPARE(records.front().run.timeBudgetSeconds, kBudget);
+
+        run::RunProgress progress;
+        progress.add(records);
+        QCOMPARE(progress.timeBudgetSeconds(), kBudget);
+        QCOMPARE(progress.totalIterations(), outcome.iterations);
+        m_straightIterations = outcome.iterations;
+    }
+
+    void stoppedAndResumedRunEndsAtTheSameBudget()
+    {
+        double now = 0.0;
+        {
+            Trainer trainer(config("resumed"));
+            trainer.setClock([&now] { return now; });
+            trainer.setIterationHook([&now](std::int64_t iteration) {
+                now += 1.0;
+                if (iteration == 15)
+                    requestStop();
+            });
+            const TrainOutcome stopped = trainer.run();
+            clearStopRequest();
+            QCOMPARE(int(stopped.status), int(TrainOutcome::Status::Stopped));
+        }
+        now += 1000.0;  // the machine was off: not training time
+        auto resumed = Trainer::resume(path("resumed"));
+        resumed->setClock([&now] { return now; });
+        resumed->setIterationHook([&now](std::int64_t) { now += 1.0; });
+        const TrainOutcome finished = resumed->run();
+        QCOMPARE(int(finished.status), int(TrainOutcome::Status::Finished));
+        QCOMPARE(finished.iterations, m_straightIterations);
+        QVERIFY(now - 1000.0 <= kBudget);
+
+        std::int64_t previous = -1;
+        for (const auto& record : readRecords("resumed"))
+            if (record.kind == run::MetricsRecord::Kind::Train) {
+                QVERIFY(record.iteration > previous);  // one curve: nothing logged twice
+                previous = record.iteration;
+                QVERIFY(record.elapsedSeconds && *record.elapsedSeconds <= kBudget);
+            }
+        QCOMPARE(previous, m_straightIterations);
+    }
+
+private:
+    static constexpr double kBudget = 40.0;
+    static constexpr int kLogInterval = 2;
+    static constexpr double kRate = 1e-2;
+
+    std::string path(const std::string& name) const { return (fs::path(m_dir.path().toStdString()) / name).string(); }
+
+    TrainConfig config(const std::string& runName) const
+    {
+        TrainConfig c;
+        c.model = "segnet-tiny";
+        c.trainPack = path("train.pack");
+        c.valPack = path("val.pack");
+        c.runDir = path(runName);
+        c.batchSize = 4;  // 2 steps per epoch
+        c.device = "cpu";
+        c.threads = 1;
+        c.deterministic = true;
+        c.learningRate = kRate;
+        c.minLearningRate = 0.0;
+        c.warmupIterations = 0;
+        c.logInterval = kLogInterval;
+        c.timeBudgetSeconds = kBudget;
+        return c;
+    }
+
+    std::vector<run::MetricsRecord> readRecords(const std::string& runName) const
+    {
+        run::MetricsReader reader(run::RunLayout(path(runName)).metricsFile());
+        std::vector<run::MetricsRecord> records;
+        do {
+            const auto chunk = reader.poll();
+            records.insert(records.end(), chunk.begin(), chunk.end());
+        } while (!reader.atEnd());
+        return records;
+    }
+
+    QTemporaryDir m_dir;
+    std::int64_t m_straightIterations = 0;
+};
+
+QTEST_GUILESS_MAIN(TestTrainerBudget)
+#include "test_TrainerBudget.moc"
