@@ -8,6 +8,7 @@
 #include "engine/EngineError.h"
 #include "engine/ModelCatalog.h"
 #include "engine/StopFlag.h"
+#include "run/Duration.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,7 +82,19 @@ void addOptions(CLI::App& command, TrainOptions& o)
                "pretrained encoder weights, a TorchScript archive (VGG-16 for segnet, MobileNetV2 for deeplabv3plus; docs/ENGINE.md)");
     bindOption(command, o, "--init-from", c.initFrom, "initFrom",
                "start from this checkpoint's weights (fine-tuning); its model and class count must be this run's");
-    bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs");
+    bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs (the alternative to --time-budget)");
+    auto* budget = command.add_option_function<std::string>(
+        "--time-budget",
+        [&c](const std::string& text) {
+            const auto seconds = run::parseDuration(text);
+            if (!seconds)
+                throw CLI::ValidationError("--time-budget", "'" + text + "' is not a duration: give a number with its unit, "
+                                                            "e.g. 90s, 30m, 2h or 1h30m");
+            c.timeBudgetSeconds = *seconds;
+        },
+        "train for this long (90s, 30m, 2h, 1h30m) instead of for --epochs: the trainer measures its pace and plans "
+        "the epochs and the learning-rate schedule so that training and validation end at the budget");
+    o.given.emplace_back(budget, "timeBudgetSeconds");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
     bindOption(command, o, "--optimizer", c.optimizer, "optimizer", "sgd | adam | adamw");
@@ -172,11 +185,13 @@ void addChecks(CLI::App& command)
 // --device, --threads and --timeout say where and how this session runs.
 void refuseIgnoredOptions(const TrainOptions& o)
 {
-    static const std::set<std::string> honoured = {"epochs", "maxIterations", "device", "threads", "collectiveTimeoutSeconds"};
+    static const std::set<std::string> honoured = {"epochs", "timeBudgetSeconds", "maxIterations", "device", "threads",
+                                                   "collectiveTimeoutSeconds"};
     for (const auto& [option, key] : o.given)
         if (option->count() > 0 && !honoured.count(key))
             throw CLI::ValidationError(option->get_name(), "cannot change a resumed run (it keeps its config.json); with --resume "
-                                                           "only --epochs, --max-iterations, --device, --threads and --timeout apply");
+                                                           "only --epochs, --time-budget, --max-iterations, --device, --threads and "
+                                                           "--timeout apply");
     if (!o.configFile.empty() || o.recipe)
         throw CLI::ValidationError(o.recipe ? "--recipe" : "--config", "cannot change a resumed run (it keeps its config.json)");
 }
@@ -328,8 +343,16 @@ bool wasGiven(const TrainOptions& o, const std::string& key)
     return false;
 }
 
+// Epochs or a time budget, never both: the one given on the command line wins over --config's.
+void checkEpochsOrBudget(const TrainOptions& o)
+{
+    if (wasGiven(o, "epochs") && wasGiven(o, "timeBudgetSeconds"))
+        throw CLI::ValidationError("--time-budget", "give --epochs or --time-budget, not both");
+}
+
 engine::TrainConfig resolveConfig(const TrainOptions& o)
 {
+    checkEpochsOrBudget(o);
     nlohmann::json base = engine::toJson(o.recipe ? engine::TrainConfig::segnetRecipe() : engine::TrainConfig{});
     if (!o.configFile.empty())
         base = engine::toJson(engine::loadTrainConfig(o.configFile));
@@ -337,6 +360,8 @@ engine::TrainConfig resolveConfig(const TrainOptions& o)
     for (const auto& [option, key] : o.given)
         if (option->count() > 0)
             base[key] = cli[key];
+    if (wasGiven(o, "epochs"))
+        base["timeBudgetSeconds"] = 0.0;  // an explicit --epochs run trains for its epochs, as it always did
     return engine::trainConfigFromJson(base);
 }
 
@@ -384,7 +409,9 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         "Examples:\n"
         "  segstudio-train train --train-pack train.pack --val-pack val.pack -o runs/first\n"
         "  segstudio-train train --recipe --train-pack camvid-train.pack --val-pack camvid-val.pack -o runs/segnet\n"
+        "  segstudio-train train --time-budget 30m --train-pack train.pack --val-pack val.pack -o runs/half-hour\n"
         "  segstudio-train train --resume runs/first --epochs 200   (also --max-iterations N, 0 = none)\n"
+        "  segstudio-train train --resume runs/half-hour --time-budget 1h   (the whole run's training time, resumes included)\n"
         "Ctrl+C (SIGINT/SIGTERM) writes checkpoints/last.pt and exits; --resume continues exactly there.\n"
         "SIGUSR1 stops after the current epoch (and its validation), likewise resumable.\n"
         "  segstudio-train train --nproc 2 --train-pack train.pack -o runs/two   (2 CPU processes)\n"
@@ -412,13 +439,18 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
         const engine::WorldInfo world = engine::worldFromEnvironment();
         std::unique_ptr<engine::Trainer> trainer;
         if (!options->resumeDir.empty()) {
+            checkEpochsOrBudget(*options);
             const int epochs = wasGiven(*options, "epochs") ? options->config.epochs : 0;
+            const double budget = wasGiven(*options, "timeBudgetSeconds") ? options->config.timeBudgetSeconds
+                                  : wasGiven(*options, "epochs")          ? 0.0
+                                                                          : -1.0;
             const std::int64_t maxIterations = wasGiven(*options, "maxIterations") ? options->config.maxIterations : -1;
             engine::TrainConfig launch = options->config;
             auto communicator = joinWorld(world, launch);
             trainer = engine::Trainer::resume(options->resumeDir, epochs, communicator,
                                               world.distributed() || wasGiven(*options, "device") ? launch.device : std::string(),
-                                              maxIterations, wasGiven(*options, "threads") ? options->config.threads : -1);
+                                              maxIterations, wasGiven(*options, "threads") ? options->config.threads : -1,
+                                              budget);
         } else {
             engine::TrainConfig config = resolveConfig(*options);
             auto communicator = joinWorld(world, config);
