@@ -610,14 +610,18 @@ private slots:
         QCOMPARE(dialog.settings().epochs, 30);
         dialog.applyPreset(segstudio::ui::TrainDialog::EngineDefaults);
         QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::EngineDefaults));
-        QCOMPARE(dialog.settings().epochs, 100);
-        auto* epochs = dialog.findChild<QSpinBox*>(QStringLiteral("epochs"));
-        QVERIFY(epochs && epochs->value() == 100);
-        epochs->setValue(50);
+        QCOMPARE(dialog.settings().minutes, 30);
+        auto* minutes = dialog.findChild<QSpinBox*>(QStringLiteral("minutes"));
+        QVERIFY(minutes && minutes->value() == 30);
+        minutes->setValue(50);
         QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
         QVERIFY(!dialog.settings().recipe);
-        epochs->setValue(100);
+        minutes->setValue(30);
         QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::EngineDefaults));
+        // Epochs instead of minutes: another length, so Custom.
+        dialog.findChild<QRadioButton*>(QStringLiteral("byEpochs"))->setChecked(true);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
+        QCOMPARE(dialog.settings().minutes, 0);
         // A recipe run trained again for longer: Custom, still on the recipe's hidden values.
         TrainingLauncher::Settings recipe = segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::SegNetCamVid);
         recipe.epochs = 200;
@@ -627,6 +631,37 @@ private slots:
         QVERIFY(longer.settings().recipe);
     }
 
+    // Issue 25: the dialog's default way is "Train for 30 minutes" (--time-budget), epochs the
+    // alternative; the published recipe keeps its 100 epochs; Train again keeps a run's budget.
+    void trainForThirtyMinutesByDefault()
+    {
+        TrainingDock dock;
+        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), dock.proposedSettings());
+        auto* byTime = dialog.findChild<QRadioButton*>(QStringLiteral("byTime"));
+        auto* epochs = dialog.findChild<QSpinBox*>(QStringLiteral("epochs"));
+        QVERIFY(byTime && byTime->isChecked() && epochs && !epochs->isEnabled());
+        QCOMPARE(dialog.settings().minutes, 30);
+        QStringList arguments = TrainingLauncher::trainArguments(QStringLiteral("/r"), dialog.settings());
+        QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--time-budget")) + 1), QStringLiteral("30m"));
+        QVERIFY(!arguments.contains(QStringLiteral("--epochs")));
+
+        dialog.findChild<QRadioButton*>(QStringLiteral("byEpochs"))->setChecked(true);
+        QVERIFY(epochs->isEnabled());
+        epochs->setValue(12);
+        arguments = TrainingLauncher::trainArguments(QStringLiteral("/r"), dialog.settings());
+        QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--epochs")) + 1), QStringLiteral("12"));
+        QVERIFY(!arguments.contains(QStringLiteral("--time-budget")));
+
+        dialog.applyPreset(segstudio::ui::TrainDialog::SegNetCamVid);
+        QCOMPARE(dialog.settings().minutes, 0);
+        QCOMPARE(dialog.settings().epochs, 100);
+
+        QTemporaryDir dir;
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/budgeted"));
+        writeText(QDir(run).filePath(QStringLiteral("config.json")), R"({"epochs":100,"timeBudgetSeconds":7200})");
+        QCOMPARE(TrainingLauncher::settingsOfRun(run, {}).minutes, 120);
+    }
+
     // Issue 11: presets (the published SegNet recipe first), every field editable, devices from
     // the engine with the CPU or GPUs (several = data parallel), problems explained before launch.
     void trainDialogPresetsAndDevices()
@@ -634,7 +669,8 @@ private slots:
         const QList<TrainingLauncher::DeviceChoice> devices{{QStringLiteral("cpu"), QStringLiteral("2 cores"), 0},
                                                             {QStringLiteral("cuda:0"), QStringLiteral("H100"), 80ll << 30},
                                                             {QStringLiteral("cuda:1"), QStringLiteral("H100"), 80ll << 30}};
-        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), {}, {}, TrainingLauncher::builtInModels(), nullptr, devices);
+        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::EngineDefaults),
+                                          {}, TrainingLauncher::builtInModels(), nullptr, devices);
         auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
         QVERIFY(preset);
         QVERIFY(preset->itemText(0).contains(QStringLiteral("SegNet · CamVid")));

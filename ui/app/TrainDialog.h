@@ -9,6 +9,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QRadioButton;
 class QLineEdit;
 class QSpinBox;
 
@@ -16,7 +17,8 @@ namespace segstudio::ui {
 
 // The settings of a new run. A preset fills them: "SegNet · CamVid", the published reference
 // recipe, or the engine's defaults that learn well on a CPU (the one proposed); every field stays
-// editable: model, devices (CPU, or one checkbox per GPU: several train data-parallel), epochs,
+// editable: model, devices (CPU, or one checkbox per GPU: several train data-parallel), how long
+// (minutes of training time by default, the engine planning the epochs; or epochs),
 // batch, pack size, optimiser and learning rate, schedule, augmentation, class weighting and
 // validation frequency. "Default" fields are left to segstudio-train. Settings that cannot work
 // (an empty or taken run name, no device) are explained in the dialog and Train stays disabled,
@@ -55,6 +57,9 @@ private:
     QLineEdit* m_name;
     QComboBox* m_model;
     QList<QCheckBox*> m_devices;  // the CPU first, then each GPU
+    QRadioButton* m_byTime;  // train for m_minutes (the default), or
+    QSpinBox* m_minutes;
+    QRadioButton* m_byEpochs;  // for m_epochs
     QSpinBox* m_epochs;
     QSpinBox* m_height;
     QSpinBox* m_width;

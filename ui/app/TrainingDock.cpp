@@ -58,6 +58,7 @@ TrainingDock::TrainingDock(QWidget* parent)
       m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_runsWatcher(new QFileSystemWatcher(this)),
       m_launcher(new TrainingLauncher(this))
 {
+    m_lastSettings = TrainDialog::presetSettings(TrainDialog::EngineDefaults);  // "Train for 30 minutes"
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kLogMaxLines);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);

@@ -41,6 +41,9 @@ class TrainingDock : public QWidget {
     Q_OBJECT
 
 public:
+    // What the Train button's dialog proposes: the last run's settings, at first the defaults
+    // that learn for 30 minutes.
+    const TrainingLauncher::Settings& proposedSettings() const { return m_lastSettings; }
     explicit TrainingDock(QWidget* parent = nullptr);
     ~TrainingDock() override;
 

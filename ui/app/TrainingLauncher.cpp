@@ -1,5 +1,7 @@
 #include "TrainingLauncher.h"
 
+#include <cmath>
+
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
 #include "run/ExitCode.h"
@@ -158,8 +160,11 @@ QStringList TrainingLauncher::trainArguments(const QString& runDir, const Settin
         arguments << QStringLiteral("--recipe");
     if (!settings.model.isEmpty())
         arguments << QStringLiteral("--model") << settings.model;
-    arguments << QStringLiteral("--epochs") << QString::number(settings.epochs) << QStringLiteral("--batch")
-              << QString::number(settings.batch);
+    if (settings.minutes > 0)
+        arguments << QStringLiteral("--time-budget") << QStringLiteral("%1m").arg(settings.minutes);
+    else
+        arguments << QStringLiteral("--epochs") << QString::number(settings.epochs);
+    arguments << QStringLiteral("--batch") << QString::number(settings.batch);
     const auto option = [&arguments](const char* name, const QString& value) {
         if (!value.isEmpty())
             arguments << QString::fromLatin1(name) << value;
@@ -200,6 +205,8 @@ TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir
         };
         settings.model = text(config->model, settings.model);
         settings.epochs = config->epochs.value_or(settings.epochs);
+        // A run written before time budgets trained for its epochs.
+        settings.minutes = int(std::lround(config->timeBudgetSeconds.value_or(0.0) / 60.0));
         settings.batch = config->batchSize.value_or(settings.batch);
         settings.optimizer = text(config->optimizer, settings.optimizer);
         settings.learningRate = config->learningRate.value_or(settings.learningRate);

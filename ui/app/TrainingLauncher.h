@@ -29,7 +29,11 @@ public:
     struct Settings {
         bool recipe = false;  // --recipe: SegNet's published CamVid recipe under the fields below
         QString model;        // empty: the engine's default model (models --json marks it)
-        int epochs = 100;     // with the engine's defaults: a useful model
+        // How long: `minutes` of training time when > 0 (--time-budget: the engine plans the epochs
+        // and the schedule to end then), else `epochs`. The Train dialog proposes 30 minutes
+        // (TrainDialog::presetSettings(EngineDefaults)).
+        int minutes = 0;
+        int epochs = 100;
         int height = 180;
         int width = 240;
         int batch = 4;
