@@ -76,18 +76,26 @@ cv::Mat decodeIndexPng(const std::string& bytes, const std::filesystem::path& pa
     }
 }
 
+void putBigEndian(unsigned char* at, std::uint32_t value)
+{
+    for (int i = 0; i < 4; ++i)
+        at[i] = static_cast<unsigned char>(value >> (24 - 8 * i));
+}
+
+void appendBigEndian(std::vector<unsigned char>& out, std::uint32_t value)
+{
+    out.resize(out.size() + 4);
+    putBigEndian(out.data() + out.size() - 4, value);
+}
+
 // Appends one PNG chunk: length, type, data, CRC over type and data.
 void appendChunk(std::vector<unsigned char>& out, const char type[4], const unsigned char* data, std::size_t size)
 {
-    const auto appendBigEndian = [&out](std::uint32_t value) {
-        for (int shift = 24; shift >= 0; shift -= 8)
-            out.push_back(static_cast<unsigned char>(value >> shift));
-    };
-    appendBigEndian(std::uint32_t(size));
+    appendBigEndian(out, std::uint32_t(size));
     const std::size_t typeOffset = out.size();
     out.insert(out.end(), type, type + 4);
     out.insert(out.end(), data, data + size);
-    appendBigEndian(libdeflate_crc32(0, out.data() + typeOffset, size + 4));
+    appendBigEndian(out, libdeflate_crc32(0, out.data() + typeOffset, size + 4));
 }
 
 // An 8-bit palette PNG written directly: rows unfiltered (filters do not help index data), the
@@ -108,10 +116,6 @@ std::vector<unsigned char> encodePalettePng(const cv::Mat& labels, const ClassSc
     const std::vector<unsigned char> idat = deflateLabelRows(raw.data(), raw.size(), rowBytes);
 
     unsigned char header[13] = {};
-    const auto putBigEndian = [](unsigned char* at, std::uint32_t value) {
-        for (int i = 0; i < 4; ++i)
-            at[i] = static_cast<unsigned char>(value >> (24 - 8 * i));
-    };
     putBigEndian(header, std::uint32_t(labels.cols));
     putBigEndian(header + 4, std::uint32_t(labels.rows));
     header[8] = 8;  // bit depth

@@ -7,14 +7,23 @@
 
 namespace segstudio::engine {
 
+namespace {
+
+// A tenth of the run, at most 100 iterations.
+std::int64_t automaticWarmup(std::int64_t totalIterations)
+{
+    return std::min<std::int64_t>(100, std::max<std::int64_t>(1, totalIterations) / 10);
+}
+
+}  // namespace
+
 LrSchedule::LrSchedule(const TrainConfig& config, std::int64_t iterationsPerEpoch, std::int64_t totalIterations)
     : m_base(config.learningRate)
     , m_min(config.minLearningRate)
     , m_kind(config.schedule == "step" ? 1 : config.schedule == "cosine" ? 2 : 0)
     , m_dropEvery(std::max<std::int64_t>(1, std::int64_t(config.dropPeriod) * iterationsPerEpoch))
     , m_dropFactor(config.dropFactor)
-    , m_warmup(config.warmupIterations >= 0 ? config.warmupIterations
-                                            : std::min<std::int64_t>(100, std::max<std::int64_t>(1, totalIterations) / 10))
+    , m_warmup(config.warmupIterations >= 0 ? config.warmupIterations : automaticWarmup(totalIterations))
     , m_automaticWarmup(config.warmupIterations < 0)
     , m_total(std::max<std::int64_t>(1, totalIterations))
 {
@@ -34,7 +43,7 @@ void LrSchedule::replan(std::int64_t from, std::int64_t totalIterations)
     m_from = from;
     m_total = std::max<std::int64_t>(from + 1, totalIterations);
     if (m_automaticWarmup && from < m_warmup / 2)
-        m_warmup = std::max<std::int64_t>(from + 1, std::min<std::int64_t>(100, m_total / 10));
+        m_warmup = std::max<std::int64_t>(from + 1, automaticWarmup(m_total));
 }
 
 void LrSchedule::setAnchor(const Anchor& anchor)

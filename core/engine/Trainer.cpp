@@ -124,6 +124,7 @@ struct Trainer::Impl {
     void observePace();
     void replan();
     void applyPlan(BudgetPlan next);
+    void recordPlan();
     nlohmann::json budgetState() const;
     void restoreBudget(const nlohmann::json& saved);
 
@@ -547,8 +548,9 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
     if (planner) {
-        planner->observeValidation(clock() - started);
-        paceWindowValidating += clock() - started;  // a validation is not training pace
+        const double seconds = clock() - started;
+        planner->observeValidation(seconds);
+        paceWindowValidating += seconds;  // a validation is not training pace
     }
     if (metricsLog) {
         auto record = run::MetricsRecord::val(epoch + 1, iteration);
@@ -823,13 +825,18 @@ void Trainer::Impl::applyPlan(BudgetPlan next)
     plan = std::move(next);
     if (!worthRecording)
         return;
-    if (metricsLog)
-        metricsLog->write(run::MetricsRecord::plan(epoch + 1, iteration, plan->totalIterations, plan->epochs,
-                                                   config.timeBudgetSeconds, plan->note));
+    recordPlan();
     say(format("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration", double(plan->totalIterations),
                plan->epochs, config.timeBudgetSeconds, plan->secondsPerIteration) +
         (valPack ? format(" and %.1f s per validation", plan->secondsPerValidation) : std::string()) +
         (plan->note.empty() ? std::string() : "; " + plan->note));
+}
+
+void Trainer::Impl::recordPlan()
+{
+    if (metricsLog)
+        metricsLog->write(run::MetricsRecord::plan(epoch + 1, iteration, plan->totalIterations, plan->epochs,
+                                                   config.timeBudgetSeconds, plan->note));
 }
 
 nlohmann::json Trainer::Impl::budgetState() const
@@ -921,9 +928,8 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
         // Steps done plus steps left in this world's size: after a resume with another number of
         // ranks the logged iteration count and the position in the data no longer agree.
         d.recordRun(d.iteration + std::max<std::int64_t>(0, d.totalIterations() - d.position()));
-        if (d.plan && d.metricsLog)  // a resumed budgeted run goes on with its plan until it has measured its pace
-            d.metricsLog->write(run::MetricsRecord::plan(d.epoch + 1, d.iteration, d.plan->totalIterations, d.plan->epochs,
-                                                         d.config.timeBudgetSeconds));
+        if (d.plan)  // a resumed budgeted run goes on with its plan until it has measured its pace
+            d.recordPlan();
         d.recordState(run::RunState::Starting);
         if (d.config.channelsLast && d.device.is_cuda()) {
             torch::NoGradGuard noGrad;
