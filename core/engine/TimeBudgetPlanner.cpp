@@ -86,7 +86,24 @@ std::int64_t TimeBudgetPlanner::largestEndWithin(std::int64_t position, double s
     return low;
 }
 
-BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds) const
+// Validations thinned out until they take at most kMaxValidationShare of the time: a property of
+// the run (the validation set against the epoch), not of the time left, so the curve keeps its
+// points all run long. A period once chosen is kept until validating more often would stay well
+// under the limit: at the limit, pace jitter would otherwise flip it at every re-plan.
+int TimeBudgetPlanner::validationPeriod(double validationSeconds, double epochSeconds)
+{
+    const int step = m_settings.valEpochs;
+    const auto share = [&](int every) { return validationSeconds / (validationSeconds + every * epochSeconds); };
+    int every = std::max(step, m_validationEpochs);
+    while (every < 100000 && share(every) > kMaxValidationShare)
+        every += step;
+    while (every > step && share(every - step) < 0.75 * kMaxValidationShare)
+        every -= step;
+    m_validationEpochs = every;
+    return every;
+}
+
+BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds)
 {
     BudgetPlan plan;
     plan.secondsPerIteration = secondsPerIteration();
@@ -110,13 +127,9 @@ BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds)
                     "): training " + minutesText(left / 2) + " and validating once at the end, past the budget";
         return finish(position + std::int64_t(left / 2 / plan.secondsPerIteration));
     }
-    // Validations thinned out until they take at most kMaxValidationShare of the time: a property
-    // of the run (the validation set against the epoch), not of the time left, so it holds all
-    // run long and the curve keeps its points.
-    const double epochSeconds = double(m_settings.iterationsPerEpoch) * plan.secondsPerIteration;
-    int every = m_settings.valEpochs;
-    while (m_settings.validates && every < 100000 && validation / (validation + every * epochSeconds) > kMaxValidationShare)
-        every += m_settings.valEpochs;
+    const int every = m_settings.validates
+                          ? validationPeriod(validation, double(m_settings.iterationsPerEpoch) * plan.secondsPerIteration)
+                          : m_settings.valEpochs;
     plan.validationEpochs = every;
     if (every > m_settings.valEpochs)
         plan.note = "a validation pass takes about " + minutesText(validation) + ": validating every " + std::to_string(every) +

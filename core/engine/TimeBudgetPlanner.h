@@ -53,16 +53,19 @@ public:
     double secondsPerIteration() const { return hasPace() ? std::max(*m_averagePace, m_latestPace) : 0.0; }
     double secondsPerValidation() const;
 
-    BudgetPlan plan(std::int64_t position, double elapsedSeconds) const;
+    // Not const: the validation period it chose is kept (see validationPeriod()).
+    BudgetPlan plan(std::int64_t position, double elapsedSeconds);
 
 private:
     // validationEpochs: validations after every this many epochs; 0: only at the end.
+    int validationPeriod(double validationSeconds, double epochSeconds);
     double predictedSeconds(std::int64_t position, std::int64_t end, int validationEpochs) const;
     std::int64_t largestEndWithin(std::int64_t position, double seconds, int validationEpochs) const;
 
     Settings m_settings;
     std::optional<double> m_averagePace;
     double m_latestPace = 0.0;
+    int m_validationEpochs = 0;  // the period chosen last; 0 before the first plan
     std::optional<double> m_secondsPerValidation;
 };
 

@@ -125,6 +125,19 @@ private slots:
         QCOMPARE(plan.totalIterations, std::int64_t(84));
     }
 
+    // Near the limit the period does not flip with the pace's jitter: validating every epoch comes
+    // back only when it would take well under 15 % of the time.
+    void validationPeriodHoldsAgainstJitter()
+    {
+        TimeBudgetPlanner planner(settings(1000.0, 1.0));  // 1 s per validation, 10 steps per epoch
+        planner.observeTraining(10, 5.5);                  // 15.4 % every epoch
+        QCOMPARE(planner.plan(0, 0.0).validationEpochs, 2);
+        planner.observeTraining(10, 6.5);  // 13.3 %: under the limit, not well under it
+        QCOMPARE(planner.plan(10, 10.0).validationEpochs, 2);
+        planner.observeTraining(10, 10.0);  // 9.1 %
+        QCOMPARE(planner.plan(20, 20.0).validationEpochs, 1);
+    }
+
     void noValidationPackPlansTrainingOnly()
     {
         auto s = settings(50.0, 5.0);
