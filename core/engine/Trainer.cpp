@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -761,9 +762,13 @@ void Trainer::Impl::observePace()
         restartPaceWindow();
         return;
     }
-    // A first plan after three timed steps; then a re-plan at every log interval.
+    // A first plan after three timed steps; then re-plans at every log interval, and more often
+    // near the end (a quarter of the steps left): a first plan made at a slow start must not end
+    // the run before a re-plan has seen the real pace. Counted in steps, which every rank shares.
     const std::int64_t steps = iteration - paceWindowIteration;
-    if (steps < (planner->hasPace() ? std::int64_t(config.logInterval) : 3))
+    const std::int64_t every = !planner->hasPace() ? 3
+                               : std::clamp<std::int64_t>((totalIterations() - position()) / 4, 1, config.logInterval);
+    if (steps < every)
         return;
     planner->observeTraining(steps, clock() - paceWindowStart - paceWindowValidating);
     if (!plan && valPack) {

@@ -62,6 +62,22 @@ private slots:
         m_straightIterations = outcome.iterations;
     }
 
+    // A slow start (the first steps take 5 s, then 1 s) gives a short first plan; the run must
+    // re-plan before that plan's end and use its budget, even with a log interval longer than
+    // the whole first plan.
+    void slowStartIsReplannedBeforeItsEnd()
+    {
+        double now = 0.0;
+        TrainConfig slow = config("slow-start");
+        slow.logInterval = 50;
+        Trainer trainer(slow);
+        trainer.setClock([&now] { return now; });
+        trainer.setIterationHook([&now](std::int64_t iteration) { now += iteration <= 4 ? 5.0 : 1.0; });
+        const TrainOutcome outcome = trainer.run();
+        QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+        QVERIFY2(now <= kBudget && now > kBudget - 4, qPrintable(QString::number(now)));
+    }
+
     void stoppedAndResumedRunEndsAtTheSameBudget()
     {
         double now = 0.0;
