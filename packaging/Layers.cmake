@@ -4,7 +4,15 @@ function(segstudio_forbid_links target)
   if(NOT TARGET ${target})
     return()
   endif()
-  get_target_property(links ${target} LINK_LIBRARIES)
+  # What it links to build itself and what it hands on (an INTERFACE library has only the latter).
+  get_target_property(own ${target} LINK_LIBRARIES)
+  get_target_property(handed ${target} INTERFACE_LINK_LIBRARIES)
+  set(links)
+  foreach(list IN ITEMS own handed)
+    if(${list})
+      list(APPEND links ${${list}})
+    endif()
+  endforeach()
   foreach(link IN LISTS links)
     foreach(pattern IN LISTS ARGN)
       if(link MATCHES "${pattern}")
@@ -29,7 +37,48 @@ segstudio_forbid_links(segstudio_document "Qt6::Widgets" "QCustomPlot" "torch" "
 # The widget libraries: the editor never reaches the main window's library, neither one the engine
 # (training runs in its own process).
 segstudio_forbid_links(segstudio_editor "torch" "segstudio_engine" "segstudio_ui" "QCustomPlot")
-segstudio_forbid_links(segstudio_ui "torch" "segstudio_engine")
+
+# The widget rooms (ui/<room>, docs/ARCHITECTURE.md): common below everything; project and browser
+# above it; training and predictions above those, never each other; the shell on top. No room
+# links the engine: training runs in segstudio-train.
+segstudio_forbid_links(segstudio_ui_common "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui_" "QCustomPlot")
+segstudio_forbid_links(segstudio_ui_project "torch" "segstudio_engine" "segstudio_editor"
+  "segstudio_ui_(browser|training|predictions|shell)")
+segstudio_forbid_links(segstudio_ui_browser "torch" "segstudio_engine" "segstudio_editor"
+  "segstudio_ui_(project|training|predictions|shell)")
+segstudio_forbid_links(segstudio_ui_training "torch" "segstudio_engine" "segstudio_editor"
+  "segstudio_ui_(project|browser|predictions|shell)")
+segstudio_forbid_links(segstudio_ui_predictions "torch" "segstudio_engine" "segstudio_editor"
+  "segstudio_ui_(project|browser|training|shell)")
+segstudio_forbid_links(segstudio_ui_shell "torch" "segstudio_engine")
+
+# The same rule at the source: a room's files may include only the rooms below it. (Each room
+# also exposes only its own folder, so such an include fails to compile as well; this says why,
+# at configure time, before anything is built.)
+function(segstudio_forbid_includes room)
+  file(GLOB files "${SEGSTUDIO_UI_DIR}/${room}/*.h" "${SEGSTUDIO_UI_DIR}/${room}/*.cpp")
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    foreach(line IN LISTS includes)
+      foreach(other IN LISTS ARGN)
+        if(line MATCHES "\"(\\.\\./)*${other}/")
+          message(FATAL_ERROR "Layering: ${file} includes ${other}/ (${line}); ui/${room} must not reach ui/${other}; "
+                              "see docs/ARCHITECTURE.md")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endfunction()
+
+if(NOT SEGSTUDIO_UI_DIR)
+  set(SEGSTUDIO_UI_DIR "${CMAKE_SOURCE_DIR}/ui")
+endif()
+segstudio_forbid_includes(common editor project browser training predictions shell)
+segstudio_forbid_includes(project editor browser training predictions shell)
+segstudio_forbid_includes(browser editor project training predictions shell)
+segstudio_forbid_includes(training editor project browser predictions shell)
+segstudio_forbid_includes(predictions editor project browser training shell)
+segstudio_forbid_includes(editor common project browser training predictions shell)
 # The entry points: the headless CLI never pulls a widget or the document layer (it runs on
 # machines without a display, and on GPU machines without Qt); the GUI never links the engine.
 segstudio_forbid_links(segstudio-train "Qt6::" "segstudio_document" "segstudio_editor" "segstudio_ui")

@@ -1,4 +1,4 @@
-#include "app/AppLauncher.h"
+#include "shell/AppLauncher.h"
 
 #include <QApplication>
 

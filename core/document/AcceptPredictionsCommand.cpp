@@ -13,6 +13,36 @@ AcceptPredictionsCommand::AcceptPredictionsCommand(ProjectDocument* document, st
 
 AcceptPredictionsCommand::~AcceptPredictionsCommand() { m_batch->discard(); }
 
+void AcceptPredictionsCommand::start(ProjectDocument* document, const data::PredictionCache& cache,
+                                     std::vector<std::size_t> indices, const paint::AcceptOptions& options,
+                                     const paint::WriteGuard& guard)
+{
+    auto batch = std::make_shared<paint::PredictionBatch>(document->newBackupFolder());
+    auto pixels = std::make_shared<std::int64_t>(0);
+    document->runJob(
+        QObject::tr("Accepting the prediction"),
+        [batch, pixels, cache, indices = std::move(indices), options, guard, project = document->project()](const auto& progress) {
+            *pixels = batch->apply(project, cache, indices, options, guard, progress);
+        },
+        [document, batch, pixels](const QString& error) {
+            if (!error.isEmpty() || batch->changed().empty()) {
+                batch->discard();  // on a failure the batch put back what it had replaced (kept if it could not)
+                if (!error.isEmpty())
+                    document->reportError(QObject::tr("Accept prediction failed, nothing was changed: %1").arg(error));
+                else
+                    emit document->message(QObject::tr("Nothing to accept: no current prediction, or nothing the locks allow"));
+                document->announceLabelMaps(batch->changed(), {});
+                return;
+            }
+            const QString text = QObject::tr("Accept prediction for %n image(s)", nullptr, int(batch->changed().size()));
+            document->pushLabelMapsEdit(new AcceptPredictionsCommand(document, batch, text));
+            document->announceLabelMaps(batch->changed(), {});
+            document->announceReplacedMaps(batch->changed());
+            emit document->message(QObject::tr("%1: %2 pixels (Undo takes it back)").arg(text).arg(*pixels));
+        },
+        /*cancellable=*/true);
+}
+
 void AcceptPredictionsCommand::undo() { change(false); }
 
 void AcceptPredictionsCommand::redo()

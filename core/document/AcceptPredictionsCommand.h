@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/PredictionCache.h"
 #include "paint/PredictionBatch.h"
 
 #include <QString>
@@ -18,6 +19,13 @@ class ProjectDocument;
 // removes its backups.
 class AcceptPredictionsCommand : public QUndoCommand {
 public:
+    // Runs the batch as a document job (on a worker, cancellable until a map is replaced) and
+    // pushes the command when it changed something; the outcome is the document's message (or
+    // error). What it needs from the editor comes in: the confidence floor (options) and the
+    // locks (guard). The caller has saved the open image (ProjectDocument::acceptPredictions).
+    static void start(ProjectDocument* document, const data::PredictionCache& cache, std::vector<std::size_t> indices,
+                      const paint::AcceptOptions& options, const paint::WriteGuard& guard);
+
     AcceptPredictionsCommand(ProjectDocument* document, std::shared_ptr<paint::PredictionBatch> batch, const QString& text);
     ~AcceptPredictionsCommand() override;
 

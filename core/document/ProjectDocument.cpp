@@ -1,5 +1,7 @@
 #include "ProjectDocument.h"
 
+#include "AcceptPredictionsCommand.h"
+
 #include "WorkerPool.h"
 
 #include "AddClassCommand.h"
@@ -263,6 +265,16 @@ bool ProjectDocument::relabel(int fromId, int toId, const QString& text)
     if (!canEdit() || !prepareLabelMapsChange() || !save())
         return false;
     RelabelClassesCommand::start(this, fromId, toId, text);
+    return true;
+}
+
+bool ProjectDocument::acceptPredictions(const std::filesystem::path& runDir, const std::filesystem::path& checkpoint,
+                                        std::vector<std::size_t> indices, const paint::AcceptOptions& options,
+                                        const paint::WriteGuard& guard)
+{
+    if (indices.empty() || !canEdit() || !prepareLabelMapsChange() || !save())
+        return false;
+    AcceptPredictionsCommand::start(this, data::PredictionCache(runDir, checkpoint), std::move(indices), options, guard);
     return true;
 }
 

@@ -5,6 +5,8 @@
 #include "data/DatasetSplitter.h"
 #include "data/Project.h"
 #include "data/ProjectLock.h"
+#include "paint/PredictionAcceptance.h"
+#include "paint/WriteGuard.h"
 
 #include <QObject>
 #include <QString>
@@ -77,7 +79,14 @@ public:
     // Start the relabel job; the command is pushed when it succeeds (undo then restores the bytes).
     bool mergeClasses(int fromId, int intoId);
     bool deleteClass(int classId);
-    // Pushes an edit of label maps made elsewhere (Accept Prediction for many images).
+    // Accept Prediction for a selection of images: the checkpoint's cached predictions into their
+    // label maps, as a job (AcceptPredictionsCommand); the options and guard are the editor's
+    // confidence floor and locks. False when it cannot start (read-only, busy, the open image
+    // could not be saved); the outcome comes as message() or errorOccurred().
+    bool acceptPredictions(const std::filesystem::path& runDir, const std::filesystem::path& checkpoint,
+                           std::vector<std::size_t> indices, const paint::AcceptOptions& options,
+                           const paint::WriteGuard& guard);
+    // Pushes an edit of label maps made elsewhere.
     void pushLabelMapsEdit(QUndoCommand* command);
 
     // Saving pixels marks an unlabelled image "in progress": a consequence of the pixel edit the

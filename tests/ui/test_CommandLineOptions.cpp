@@ -1,5 +1,5 @@
 #include "UiTestProject.h"
-#include "app/CommandLineOptions.h"
+#include "shell/CommandLineOptions.h"
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -1,7 +1,7 @@
 #include "UiTestProject.h"
-#include "app/DatasetBrowser.h"
-#include "app/ImageFilterProxyModel.h"
-#include "app/ImageListModel.h"
+#include "browser/DatasetBrowser.h"
+#include "browser/ImageFilterProxyModel.h"
+#include "browser/ImageListModel.h"
 #include "document/ProjectDocument.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
 #include "../metrics/TwoImageReport.h"
-#include "app/ConfusionMatrixPlot.h"
-#include "app/EvaluationReportView.h"
+#include "predictions/ConfusionMatrixPlot.h"
+#include "predictions/EvaluationReportView.h"
 #include "metrics/EvaluationReportFiles.h"
 
 #include <QFile>

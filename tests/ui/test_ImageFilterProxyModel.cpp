@@ -1,6 +1,6 @@
 #include "UiTestProject.h"
-#include "app/ImageFilterProxyModel.h"
-#include "app/ImageListModel.h"
+#include "browser/ImageFilterProxyModel.h"
+#include "browser/ImageListModel.h"
 #include "document/ProjectDocument.h"
 
 #include <QSignalSpy>

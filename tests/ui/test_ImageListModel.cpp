@@ -1,7 +1,7 @@
 #include "UiTestProject.h"
-#include "app/ImageListModel.h"
-#include "app/LabelStatsLoader.h"
-#include "app/ThumbnailCache.h"
+#include "browser/ImageListModel.h"
+#include "browser/LabelStatsLoader.h"
+#include "browser/ThumbnailCache.h"
 #include "document/ProjectDocument.h"
 
 #include <QIcon>

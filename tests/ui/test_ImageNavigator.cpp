@@ -1,5 +1,5 @@
-#include "app/ImageListModel.h"
-#include "app/ImageNavigator.h"
+#include "browser/ImageListModel.h"
+#include "browser/ImageNavigator.h"
 #include "data/ImageEntry.h"
 
 #include <QStandardItemModel>

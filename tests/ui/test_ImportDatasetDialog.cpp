@@ -1,8 +1,8 @@
 #include "UiTestProject.h"
-#include "app/ImportDatasetDialog.h"
-#include "app/NewProjectDialog.h"
-#include "app/NewProjectFile.h"
-#include "app/PathField.h"
+#include "project/ImportDatasetDialog.h"
+#include "project/NewProjectDialog.h"
+#include "project/NewProjectFile.h"
+#include "project/PathField.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,8 +1,9 @@
 #include "UiTestProject.h"
 
-#include "app/LiveFineTuner.h"
+#include "common/TrainerArguments.h"
+#include "predictions/LiveFineTuner.h"
 #include "data/DatasetPacker.h"
-#include "app/TrainingLauncher.h"
+#include "training/TrainingLauncher.h"
 #include "pack/PackReader.h"
 #include "run/RunLayout.h"
 
@@ -62,7 +63,7 @@ private slots:
         QCOMPARE(LiveFineTuner::epochsFor(100, 1600), 16);
         QCOMPARE(LiveFineTuner::epochsFor(367, 1600), 5);
         QCOMPARE(LiveFineTuner::epochsFor(5000, 1600), 1);
-        const QStringList arguments = LiveFineTuner::trainArguments(QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
+        const QStringList arguments = segstudio::ui::TrainerArguments::fineTune(QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
                                                                     QStringLiteral("/p/runs/.base-live.next/train.pack"),
                                                                     QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3);
         const auto valueOf = [&arguments](const char* option) {

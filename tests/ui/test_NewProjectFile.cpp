@@ -1,4 +1,4 @@
-#include "app/NewProjectFile.h"
+#include "project/NewProjectFile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #include "UiTestProject.h"
 
-#include "app/ImageListModel.h"
-#include "app/PredictionService.h"
-#include "app/PredictionsDock.h"
+#include "browser/ImageListModel.h"
+#include "predictions/PredictionService.h"
+#include "predictions/PredictionsDock.h"
 #include "document/ProjectDocument.h"
 #include "document/WorkerPool.h"
 #include "data/DataError.h"
@@ -99,7 +99,8 @@ private slots:
         QVERIFY(!model.hasIoU());
         PredictionsDock dock;
         dock.setTrainer(writeFakeTrainer(dir.path()));
-        dock.setDocument(&document, &model);
+        QObject::connect(&dock, &segstudio::ui::PredictionsDock::scoresChanged, &model, &segstudio::ui::ImageListModel::setPredictionScores);
+        dock.setDocument(&document);
         QVERIFY(!dock.predictValidation());  // no run selected
         // Choosing a run whose predictions are on disk (from an earlier session) scores them: the
         // IoU column is back after a restart without predicting again (issue 9.18).
@@ -186,7 +187,8 @@ private slots:
         model.setDocument(&document);
         PredictionsDock dock;
         dock.setTrainer(writeFakeTrainer(dir.path()));
-        dock.setDocument(&document, &model);
+        QObject::connect(&dock, &segstudio::ui::PredictionsDock::scoresChanged, &model, &segstudio::ui::ImageListModel::setPredictionScores);
+        dock.setDocument(&document);
         dock.setRunDirectory(run);
         QVERIFY(dock.checkpointFile().endsWith(QStringLiteral("last.pt")));
         writeCheckpoint("best.pt");  // the training ended with a validation

@@ -1,5 +1,5 @@
 #include "UiTestProject.h"
-#include "app/RecentProjects.h"
+#include "shell/RecentProjects.h"
 
 #include <QDir>
 #include <QSettings>

@@ -1,4 +1,4 @@
-#include "app/SchemaPresets.h"
+#include "project/SchemaPresets.h"
 #include "data/DataError.h"
 
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "app/TaskRunner.h"
+#include "common/TaskRunner.h"
 
 #include <QMainWindow>
 #include <QPushButton>

@@ -1,6 +1,6 @@
 #include "UiTestProject.h"
-#include "app/ThumbnailCache.h"
-#include "app/ThumbnailRenderer.h"
+#include "browser/ThumbnailCache.h"
+#include "browser/ThumbnailRenderer.h"
 
 #include <QDir>
 #include <QSignalSpy>

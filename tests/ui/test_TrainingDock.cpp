@@ -1,21 +1,22 @@
 #include "UiTestProject.h"
 
-#include "app/DemoProject.h"
-#include "app/DetailPlot.h"
-#include "app/MainWindow.h"
-#include "app/ImageListModel.h"
-#include "app/MetricsPlot.h"
-#include "app/EvaluationReportView.h"
-#include "app/PredictionService.h"
-#include "app/PredictionsDock.h"
-#include "app/ProcessLog.h"
-#include "app/TrainDialog.h"
-#include "app/RunInfoPanel.h"
-#include "app/RunWatcher.h"
-#include "app/RunsTable.h"
-#include "app/TrainingDock.h"
-#include "app/TrainingLauncher.h"
-#include "app/TrainingMonitor.h"
+#include "project/DemoProject.h"
+#include "training/DetailPlot.h"
+#include "shell/MainWindow.h"
+#include "browser/ImageListModel.h"
+#include "training/MetricsPlot.h"
+#include "predictions/EvaluationReportView.h"
+#include "predictions/PredictionService.h"
+#include "common/TrainerArguments.h"
+#include "predictions/PredictionsDock.h"
+#include "common/ProcessLog.h"
+#include "training/TrainDialog.h"
+#include "training/RunInfoPanel.h"
+#include "training/RunWatcher.h"
+#include "training/RunsTable.h"
+#include "training/TrainingDock.h"
+#include "training/TrainingLauncher.h"
+#include "training/TrainingMonitor.h"
 #include "document/ProjectDocument.h"
 
 #include <QApplication>
@@ -641,14 +642,14 @@ private slots:
         auto* epochs = dialog.findChild<QSpinBox*>(QStringLiteral("epochs"));
         QVERIFY(byTime && byTime->isChecked() && epochs && !epochs->isEnabled());
         QCOMPARE(dialog.settings().minutes, 30);
-        QStringList arguments = TrainingLauncher::trainArguments(QStringLiteral("/r"), dialog.settings());
+        QStringList arguments = segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), dialog.settings());
         QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--time-budget")) + 1), QStringLiteral("30m"));
         QVERIFY(!arguments.contains(QStringLiteral("--epochs")));
 
         dialog.findChild<QRadioButton*>(QStringLiteral("byEpochs"))->setChecked(true);
         QVERIFY(epochs->isEnabled());
         epochs->setValue(12);
-        arguments = TrainingLauncher::trainArguments(QStringLiteral("/r"), dialog.settings());
+        arguments = segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), dialog.settings());
         QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--epochs")) + 1), QStringLiteral("12"));
         QVERIFY(!arguments.contains(QStringLiteral("--time-budget")));
 
@@ -685,7 +686,7 @@ private slots:
         QCOMPARE(recipe.batch, 4);
         QCOMPARE(recipe.height, 360);
         QCOMPARE(recipe.classWeighting, QStringLiteral("median"));
-        const QStringList arguments = TrainingLauncher::trainArguments(QStringLiteral("/r"), recipe);
+        const QStringList arguments = segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), recipe);
         for (const char* expected : {"--recipe", "--optimizer", "sgd", "--lr", "0.001", "--class-weighting", "median", "--device", "cuda:0"})
             QVERIFY2(arguments.contains(QString::fromLatin1(expected)), expected);
 
@@ -702,7 +703,7 @@ private slots:
         QVERIFY(cpu && second);
         second->setChecked(true);
         QCOMPARE(dialog.settings().devices, segstudio::test::strings({"cuda:0", "cuda:1"}));
-        QVERIFY(TrainingLauncher::trainArguments(QStringLiteral("/r"), dialog.settings()).contains(QStringLiteral("cuda:0,cuda:1")));
+        QVERIFY(segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), dialog.settings()).contains(QStringLiteral("cuda:0,cuda:1")));
         cpu->setChecked(true);
         QCOMPARE(dialog.settings().devices, QStringList{QStringLiteral("cpu")});
         cpu->setChecked(false);
@@ -748,17 +749,18 @@ private slots:
     {
         TrainingLauncher::Settings settings;
         QVERIFY(settings.model.isEmpty());  // the engine's default model
-        const QStringList pack = TrainingLauncher::packArguments(QStringLiteral("/p/x.segstudio"), QStringLiteral("val"),
-                                                                 QStringLiteral("/p/runs/a/val.pack"), settings);
+        const QStringList pack = segstudio::ui::TrainerArguments::pack(QStringLiteral("/p/x.segstudio"), QStringLiteral("val"),
+                                                                       QStringLiteral("/p/runs/a/val.pack"), settings.height,
+                                                                       settings.width);
         QCOMPARE(pack, segstudio::test::strings({"pack", "--project", "/p/x.segstudio", "--split", "val", "--out",
                                                  "/p/runs/a/val.pack", "--height", "180", "--width", "240"}));
         settings.epochs = 7;
-        const QStringList train = TrainingLauncher::trainArguments(QStringLiteral("/p/runs/a"), settings);
+        const QStringList train = segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
         QCOMPARE(train, segstudio::test::strings({"train", "--train-pack", "/p/runs/a/train.pack", "--val-pack",
                                                   "/p/runs/a/val.pack", "-o", "/p/runs/a", "--epochs", "7", "--batch",
                                                   QString::number(settings.batch).toLatin1().constData()}));
         settings.model = QStringLiteral("segnet-tiny");
-        QVERIFY(TrainingLauncher::trainArguments(QStringLiteral("/p/runs/a"), settings).contains(QStringLiteral("segnet-tiny")));
+        QVERIFY(segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).contains(QStringLiteral("segnet-tiny")));
     }
 
     void trainRunsPackPackTrain()
@@ -1009,7 +1011,8 @@ private slots:
         model.setDocument(&document);
         segstudio::ui::PredictionsDock predictions;
         predictions.setTrainer(trainer);
-        predictions.setDocument(&document, &model);
+        QObject::connect(&predictions, &segstudio::ui::PredictionsDock::scoresChanged, &model, &segstudio::ui::ImageListModel::setPredictionScores);
+        predictions.setDocument(&document);
         predictions.setRunDirectory(dock.currentRunDirectory());
         QSignalSpy predicted(&predictions, &segstudio::ui::PredictionsDock::finished);
         QVERIFY(predictions.predictValidation());

@@ -1,20 +1,14 @@
 #include "PredictionLayer.h"
 
+#include "paint/ColourScale.h"
+
+#include <type_traits>
+
 #include <algorithm>
 
 namespace segstudio::ui {
 
-QRgb PredictionLayer::heatColor(double x)
-{
-    // Polynomial fit of Turbo (Mikhailov, Google AI, 2019): perceptually ordered, readable from
-    // dark blue (0) through green to dark red (1).
-    x = std::clamp(x, 0.0, 1.0);
-    const double r = 0.13572138 + x * (4.61539260 + x * (-42.66032258 + x * (132.13108234 + x * (-152.94239396 + x * 59.28637943))));
-    const double g = 0.09140261 + x * (2.19418839 + x * (4.84296658 + x * (-14.18503333 + x * (4.27729857 + x * 2.82956604))));
-    const double b = 0.10667330 + x * (12.64194608 + x * (-60.58204836 + x * (110.36276771 + x * (-89.90310912 + x * 27.34824973))));
-    const auto channel = [](double v) { return int(std::clamp(v, 0.0, 1.0) * 255.0 + 0.5); };
-    return qRgba(channel(r), channel(g), channel(b), 255);
-}
+QRgb PredictionLayer::heatColor(double value) { return paint::ColourScale::turbo(value); }
 
 void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores)
 {
@@ -30,13 +24,8 @@ void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence,
 
 const std::array<QRgb, 256>& PredictionLayer::heatTable()
 {
-    static const std::array<QRgb, 256> table = [] {
-        std::array<QRgb, 256> colours{};
-        for (int v = 0; v < 256; ++v)
-            colours[std::size_t(v)] = heatColor(v / 255.0);
-        return colours;
-    }();
-    return table;
+    static_assert(std::is_same_v<QRgb, std::uint32_t>, "QRgb is 0xAARRGGBB in 32 bits");
+    return paint::ColourScale::turboTable();
 }
 
 void PredictionLayer::setView(View view)

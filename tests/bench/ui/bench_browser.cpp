@@ -8,11 +8,11 @@
 //   bench_browser [--images N] [--dir DIR] [--step-fraction F]
 //   (DIR keeps the generated images between runs; F = viewport heights scrolled per frame)
 
-#include "app/DatasetBrowser.h"
-#include "app/ImageFilterProxyModel.h"
-#include "app/ImageListModel.h"
-#include "app/MainWindow.h"
-#include "app/ThumbnailCache.h"
+#include "browser/DatasetBrowser.h"
+#include "browser/ImageFilterProxyModel.h"
+#include "browser/ImageListModel.h"
+#include "shell/MainWindow.h"
+#include "browser/ThumbnailCache.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/Project.h"

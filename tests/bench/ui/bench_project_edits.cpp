@@ -8,9 +8,9 @@
 //
 //   bench_project_edits [--camvid DIR]
 
-#include "app/ImageListModel.h"
-#include "app/DatasetBrowser.h"
-#include "app/MainWindow.h"
+#include "browser/ImageListModel.h"
+#include "browser/DatasetBrowser.h"
+#include "shell/MainWindow.h"
 #include "data/DatasetImporter.h"
 #include "data/Project.h"
 #include "document/ProjectDocument.h"

@@ -11,10 +11,10 @@
 //
 //   bench_training_monitor [--points N] [--dir DIR]
 
-#include "app/MetricsPlot.h"
-#include "app/RunWatcher.h"
-#include "app/RunsTable.h"
-#include "app/TrainingDock.h"
+#include "training/MetricsPlot.h"
+#include "training/RunWatcher.h"
+#include "training/RunsTable.h"
+#include "training/TrainingDock.h"
 #include "run/MetricsWriter.h"
 #include "run/RunLayout.h"
 

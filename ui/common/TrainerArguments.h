@@ -1,0 +1,39 @@
+#pragma once
+
+#include "TrainSettings.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace segstudio::ui {
+
+// The command lines of segstudio-train, one builder per subcommand, for every panel that starts
+// it (training, live fine-tune, predictions, evaluation). Pure: tests read them without a process.
+// The options are the CLI's (docs/ENGINE.md); a panel never spells one itself.
+class TrainerArguments {
+public:
+    // pack: one split of a project into a pack at the given size.
+    static QStringList pack(const QString& projectFile, const QString& split, const QString& packFile, int height,
+                            int width);
+    // train: the run folder's train.pack and val.pack, and only the settings the user chose.
+    static QStringList train(const QString& runDir, const TrainSettings& settings);
+    // train --resume: a stopped run; epochs > 0 sets a new total.
+    static QStringList resume(const QString& runDir, int epochs = 0);
+    // train from a run's checkpoint with that run's config: the live fine-tune (no validation,
+    // the given epochs and rate, no warm-up).
+    static QStringList fineTune(const QString& baseRunDir, const QString& initFrom, const QString& packFile,
+                                const QString& runDir, int epochs, double learningRate);
+    // predict with confidence maps into a prediction cache folder: a project's split ("val",
+    // "all", ...) or the named images of it.
+    static QStringList predictSplit(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile,
+                                    const QString& split);
+    static QStringList predictImages(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile,
+                                     const QStringList& images);
+    // evaluate a split into a report folder, filling the prediction cache as it goes.
+    static QStringList evaluate(const QString& checkpoint, const QString& projectFile, const QString& split,
+                                const QString& reportFolder, const QString& cacheFolder);
+    // The engine's catalogues as JSON: "models" or "devices".
+    static QStringList catalogue(const QString& what);
+};
+
+}  // namespace segstudio::ui

@@ -1,0 +1,397 @@
+#include "LiveFineTuner.h"
+
+#include "common/TrainerArguments.h"
+
+#include "data/Project.h"
+#include "pack/PackError.h"
+#include "pack/PackReader.h"
+#include "run/RunConfigFile.h"
+#include "run/RunLayout.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <unistd.h>
+
+namespace segstudio::ui {
+
+namespace {
+
+QString path(const std::filesystem::path& file) { return QString::fromStdString(file.string()); }
+
+// The size the base run was packed at: its own train.pack, or the pack its config names (a run
+// started from a terminal keeps its packs elsewhere).
+std::optional<std::pair<int, int>> packSizeOf(const QString& runDir)
+{
+    const auto config = run::RunConfigFile::read(runDir.toStdString());
+    const QStringList candidates{path(run::RunLayout(runDir.toStdString()).trainPack()),
+                                 config && config->trainPack ? QString::fromStdString(*config->trainPack) : QString()};
+    for (const QString& candidate : candidates) {
+        if (candidate.isEmpty() || !QFileInfo::exists(candidate))
+            continue;
+        try {
+            const pack::PackReader pack(candidate.toStdString(), /*verifyChecksum=*/false);
+            return std::make_pair(int(pack.spec().height), int(pack.spec().width));
+        } catch (const pack::PackError&) {
+            // unreadable: try the next one
+        }
+    }
+    return std::nullopt;
+}
+
+const QString kLiveSuffix = QStringLiteral("-live");
+
+// "1 labelled image", "4 labelled images": no translator is loaded, so %n plurals would read "image(s)".
+QString labelledImages(int count)
+{
+    return count == 1 ? LiveFineTuner::tr("1 labelled image") : LiveFineTuner::tr("%1 labelled images").arg(count);
+}
+
+}  // namespace
+
+LiveFineTuner::LiveFineTuner(QObject* parent) : QObject(parent), m_process(new TrainerProcess(this))
+{
+    // The lowest CPU priority: labeling stays responsive, and any other work of the user's wins.
+    m_process->setLaunch(TrainerProcess::Launch::LowestPriority);
+    connect(m_process, &TrainerProcess::output, this, &LiveFineTuner::output);
+    connect(m_process, &TrainerProcess::finished, this, &LiveFineTuner::stepFinished);
+}
+
+LiveFineTuner::~LiveFineTuner()
+{
+    m_process->disconnect(this);
+    stopProcess();
+}
+
+void LiveFineTuner::setProject(const data::Project* project)
+{
+    if (project == m_project)
+        return;
+    stopProcess();
+    m_project = project;
+    m_baseRun.clear();
+    m_learnedFrom.clear();
+    m_learnedAt = {};
+    updateState();
+}
+
+void LiveFineTuner::setBaseRun(const QString& runDir)
+{
+    if (runDir == m_baseRun)
+        return;
+    // A fine-tune of the previous base goes on (its record and folder are its own); the next
+    // one starts from the new base.
+    m_baseRun = runDir;
+    m_failedAt = -1;
+    if (m_step == Step::Idle)
+        readRecord();
+    labelsChanged();
+}
+
+void LiveFineTuner::setEnabled(bool enabled)
+{
+    if (enabled == m_enabled)
+        return;
+    m_enabled = enabled;
+    if (!enabled)
+        stopProcess();
+    m_failedAt = -1;
+    readRecord();
+    labelsChanged();
+}
+
+void LiveFineTuner::setInterval(int images)
+{
+    m_interval = std::max(1, images);
+    labelsChanged();
+}
+
+QString LiveFineTuner::liveRunName(const QString& baseRunName)
+{
+    return baseRunName.endsWith(kLiveSuffix) ? baseRunName : baseRunName + kLiveSuffix;
+}
+
+QString LiveFineTuner::liveRunDirectory() const
+{
+    if (m_baseRun.isEmpty())
+        return {};
+    const QFileInfo base(m_baseRun);
+    return base.dir().filePath(liveRunName(base.fileName()));
+}
+
+QString LiveFineTuner::recordFile() const
+{
+    const QFileInfo live(liveRunDirectory());
+    return live.dir().filePath(QStringLiteral(".%1.json").arg(live.fileName()));
+}
+
+QString LiveFineTuner::stagingDirectory() const
+{
+    const QFileInfo live(liveRunDirectory());
+    return live.dir().filePath(QStringLiteral(".%1.next").arg(live.fileName()));
+}
+
+QString LiveFineTuner::baseCheckpoint() const
+{
+    if (m_baseRun.isEmpty())
+        return {};
+    const QString file = path(run::RunLayout(m_baseRun.toStdString()).checkpointToUse());
+    return QFileInfo::exists(file) ? file : QString();
+}
+
+QSet<QString> LiveFineTuner::labelledTrainingImages() const
+{
+    QSet<QString> images;
+    if (!m_project)
+        return images;
+    for (const auto& entry : m_project->entries())
+        if (entry.split == data::Split::Train &&
+            (entry.status == data::LabelStatus::Labelled || entry.status == data::LabelStatus::Reviewed))
+            images.insert(QString::fromStdString(entry.image));
+    return images;
+}
+
+int LiveFineTuner::newlyLabelled() const
+{
+    int count = 0;
+    for (const QString& image : labelledTrainingImages())
+        count += m_learnedFrom.contains(image) ? 0 : 1;
+    return count;
+}
+
+// The images counted as learned: the record's, or (first time on) the images labelled now, so
+// that turning it on counts from here instead of relearning what the base run trained on.
+void LiveFineTuner::readRecord()
+{
+    m_learnedFrom.clear();
+    m_learnedAt = {};
+    if (m_baseRun.isEmpty() || !m_project)
+        return;
+    QFile file(recordFile());
+    if (file.open(QIODevice::ReadOnly)) {
+        const QJsonObject record = QJsonDocument::fromJson(file.readAll()).object();
+        for (const auto& image : record.value(QStringLiteral("learnedFrom")).toArray())
+            m_learnedFrom.insert(image.toString());
+        m_learnedAt = QDateTime::fromString(record.value(QStringLiteral("learnedAt")).toString(), Qt::ISODate);
+        return;
+    }
+    m_learnedFrom = labelledTrainingImages();
+    if (m_enabled)
+        writeRecord(m_learnedFrom, {});
+}
+
+void LiveFineTuner::writeRecord(const QSet<QString>& images, const QDateTime& when) const
+{
+    QStringList sorted(images.begin(), images.end());
+    sorted.sort();
+    QJsonObject record;
+    record.insert(QStringLiteral("learnedFrom"), QJsonArray::fromStringList(sorted));
+    record.insert(QStringLiteral("learnedAt"), when.isValid() ? when.toString(Qt::ISODate) : QString());
+    record.insert(QStringLiteral("baseRun"), m_baseRun);
+    QSaveFile file(recordFile());
+    if (file.open(QIODevice::WriteOnly)) {
+        file.write(QJsonDocument(record).toJson());
+        file.commit();  // a failure only costs the count of new images, never labels
+    }
+}
+
+void LiveFineTuner::labelsChanged()
+{
+    if (m_step != Step::Idle) {
+        emit stateChanged();  // the count in the status line
+        return;
+    }
+    updateState();
+    if (m_state != State::Counting || !m_project || m_process->program().isEmpty())
+        return;
+    const int fresh = newlyLabelled();
+    if (fresh >= m_interval && fresh > m_failedAt)
+        startLearning();
+}
+
+void LiveFineTuner::updateState()
+{
+    if (m_step == Step::Pack || m_step == Step::Train)
+        return;
+    State state = State::Counting;
+    if (!m_enabled || !m_project)
+        state = State::Off;
+    else if (baseCheckpoint().isEmpty())
+        state = State::NoModel;
+    else if (m_failedAt >= 0 && newlyLabelled() <= m_failedAt)
+        state = State::Failed;
+    else if (m_userTrainingBusy && m_userTrainingBusy() && newlyLabelled() >= m_interval)
+        state = State::Waiting;
+    setState(state);
+}
+
+void LiveFineTuner::userTrainingStarted()
+{
+    if (m_step == Step::Idle)
+        return;
+    stopProcess();
+    QDir(stagingDirectory()).removeRecursively();
+    setState(State::Waiting);
+}
+
+int LiveFineTuner::epochsFor(int images, int samplesPerLearn)
+{
+    if (images <= 0)
+        return 1;
+    return std::clamp((samplesPerLearn + images - 1) / images, 1, 40);
+}
+
+void LiveFineTuner::startLearning()
+{
+    if (m_beforeLearning && !m_beforeLearning()) {
+        fail(tr("the labels could not be saved"));
+        return;
+    }
+    const auto size = packSizeOf(m_baseRun);
+    if (!size) {
+        fail(tr("the training pack of %1 is missing, so its image size is unknown").arg(QFileInfo(m_baseRun).fileName()));
+        return;
+    }
+    m_learning = labelledTrainingImages();
+    QDir(stagingDirectory()).removeRecursively();  // a fine-tune interrupted earlier
+    if (!QDir().mkpath(stagingDirectory())) {
+        fail(tr("cannot create %1").arg(stagingDirectory()));
+        return;
+    }
+    m_step = Step::Pack;
+    setState(State::Packing);
+    startStep(TrainerArguments::pack(path(m_project->file()), QStringLiteral("train"),
+                                     QDir(stagingDirectory()).filePath(QStringLiteral("train.pack")), size->first,
+                                     size->second));
+}
+
+void LiveFineTuner::startStep(const QStringList& arguments)
+{
+    if (!m_process->start(arguments)) {
+        m_step = Step::Idle;
+        fail(TrainerProcess::notFoundMessage());
+    }
+}
+
+void LiveFineTuner::startTraining()
+{
+    // A fifth of the base run's rate; a live run's config already holds the fine-tune's rate
+    // (dividing again would shrink it with every fine-tune).
+    const auto config = run::RunConfigFile::read(m_baseRun.toStdString());
+    const double configRate = config && config->learningRate ? *config->learningRate : 5e-3;
+    const bool continuesLiveRun = QFileInfo(m_baseRun).fileName().endsWith(kLiveSuffix);
+    const double rate = continuesLiveRun ? configRate : configRate / 5.0;
+    m_step = Step::Train;
+    setState(State::Learning);
+    startStep(TrainerArguments::fineTune(m_baseRun, baseCheckpoint(),
+                                         QDir(stagingDirectory()).filePath(QStringLiteral("train.pack")),
+                                         stagingDirectory(), epochsFor(int(m_learning.size()), m_samplesPerLearn), rate));
+}
+
+void LiveFineTuner::stepFinished(const TrainerProcess::Exit& exit)
+{
+    const Step step = m_step;
+    m_step = Step::Idle;
+    if (!exit.ok) {
+        fail(exit.message);
+        return;
+    }
+    if (step == Step::Pack) {
+        startTraining();
+        return;
+    }
+    if (!replaceLiveRun())
+        return;
+    m_learnedFrom = m_learning;
+    m_learnedAt = QDateTime::currentDateTime();
+    m_failedAt = -1;
+    writeRecord(m_learnedFrom, m_learnedAt);
+    setState(State::Counting);
+    emit learned(liveRunDirectory());
+    labelsChanged();  // labelled enough again while it learned
+}
+
+// The staging folder becomes runs/<base>-live; the previous live run is removed only once the
+// new one is in place.
+bool LiveFineTuner::replaceLiveRun()
+{
+    const QString live = liveRunDirectory();
+    const QString old = QFileInfo(live).dir().filePath(QStringLiteral(".%1.old").arg(QFileInfo(live).fileName()));
+    QDir(old).removeRecursively();
+    if (QFileInfo::exists(live) && !QDir().rename(live, old)) {
+        fail(tr("cannot replace %1").arg(live));
+        return false;
+    }
+    if (!QDir().rename(stagingDirectory(), live)) {
+        QDir().rename(old, live);
+        fail(tr("cannot move the new model to %1").arg(live));
+        return false;
+    }
+    QDir(old).removeRecursively();
+    return true;
+}
+
+void LiveFineTuner::fail(const QString& reason)
+{
+    m_failure = reason;
+    m_failedAt = newlyLabelled();
+    setState(State::Failed);
+}
+
+void LiveFineTuner::stopProcess()
+{
+    if (!m_process->isRunning())
+        return;
+    // A fine-tune is disposable (it trains into the staging folder): no checkpoint to wait for.
+    m_step = Step::Idle;
+    const QSignalBlocker blocker(m_process);
+    m_process->kill();
+}
+
+void LiveFineTuner::setState(State state)
+{
+    m_state = state;
+    emit stateChanged();
+}
+
+QString LiveFineTuner::statusText() const
+{
+    const int fresh = newlyLabelled();
+    switch (m_state) {
+    case State::Off:
+        return tr("Off: the model learns only when you train it.");
+    case State::NoModel:
+        return tr("Select a run with a checkpoint in the Training panel: its model then learns from your labels.");
+    case State::Waiting:
+        return tr("Waits for your training to end (%1 new).").arg(labelledImages(fresh));
+    case State::Packing:
+    case State::Learning:
+        return tr("Learning from %1 (training split), at low priority…").arg(labelledImages(int(m_learning.size())));
+    case State::Failed:
+        return tr("Learning failed: %1. It tries again after the next labelled image.").arg(m_failure);
+    case State::Counting:
+        break;
+    }
+    const int remaining = std::max(0, m_interval - fresh);
+    if (!m_learnedAt.isValid())
+        return remaining == 1 ? tr("Learns after 1 more labelled training image.")
+                              : tr("Learns after %1 more labelled training images.").arg(remaining);
+    const QLocale locale;
+    const QString when = m_learnedAt.date() == QDate::currentDate()
+                             ? locale.toString(m_learnedAt.time(), QLocale::ShortFormat)
+                             : locale.toString(m_learnedAt, QLocale::ShortFormat);
+    return tr("Learned at %1 from %2; learns again after %3 more.")
+        .arg(when, labelledImages(int(m_learnedFrom.size())), QString::number(remaining));
+}
+
+}  // namespace segstudio::ui

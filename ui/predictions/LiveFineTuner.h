@@ -1,0 +1,116 @@
+#pragma once
+
+#include "common/TrainerProcess.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace segstudio::data {
+class Project;
+}
+
+namespace segstudio::ui {
+
+// "Predict as I label" (issue 23): after every N newly labelled training images, a low-priority
+// fine-tune of the selected run on the project's labelled training images, so the editor's
+// predictions (and the smart click under them) improve while the user labels.
+//
+// The fine-tune is segstudio-train itself, in two steps, niced to the lowest priority: pack the
+// train split's labelled images at the base run's size, then train from the base run's
+// checkpoint (--init-from) with its own config, a fifth of its learning rate, no validation and a
+// bounded number of samples. It trains into a hidden staging folder and replaces
+// runs/<base>-live only when it succeeded, so a failed or interrupted fine-tune never leaves a
+// broken run behind. A record beside it (runs/.<base>-live.json) keeps which images the model
+// has learned from and when, so the count of "new" images survives a restart.
+//
+// Requirements: GUI thread; the project outlives the tuner or is reset first (setProject(nullptr)).
+// Guarantees: never while the user's own training runs (it waits, and a fine-tune under way is
+//   dropped when the user starts one); never blocks; one fine-tune at a time; learned() comes once
+//   per successful fine-tune, with the live run's folder.
+class LiveFineTuner : public QObject {
+    Q_OBJECT
+
+public:
+    enum class State { Off, NoModel, Counting, Waiting, Packing, Learning, Failed };
+
+    explicit LiveFineTuner(QObject* parent = nullptr);
+    ~LiveFineTuner() override;
+
+    void setTrainer(const QString& program) { m_process->setProgram(program); }
+    void setProject(const data::Project* project);  // its file must be saved before a fine-tune
+    // The run the user selected: the live model starts from its best checkpoint (last.pt when it
+    // never validated). When it is itself a live run, the fine-tune continues it.
+    void setBaseRun(const QString& runDir);
+    void setEnabled(bool enabled);
+    bool isEnabled() const { return m_enabled; }
+    void setInterval(int images);  // newly labelled training images between fine-tunes, >= 1
+    int interval() const { return m_interval; }
+    // Samples seen per fine-tune (images x epochs): bounds its time whatever the project's size.
+    void setSamplesPerLearn(int samples) { m_samplesPerLearn = samples; }
+    // Called before packing (the main window saves the labels); false postpones the fine-tune.
+    void setBeforeLearning(std::function<bool()> saveLabels) { m_beforeLearning = std::move(saveLabels); }
+    // Whether the user's own training runs: the tuner waits for it to end.
+    void setUserTrainingBusy(std::function<bool()> busy) { m_userTrainingBusy = std::move(busy); }
+
+    // A label status or split changed: counts again and starts a fine-tune when one is due.
+    void labelsChanged();
+    // The user started a training: a fine-tune under way is dropped (it is only a convenience).
+    void userTrainingStarted();
+
+    State state() const { return m_state; }
+    QString statusText() const;
+    int newlyLabelled() const;  // labelled training images the live model has not learned from
+    QString liveRunDirectory() const;  // empty without a base run
+    QDateTime learnedAt() const { return m_learnedAt; }
+
+    // Pure, for tests: the live run's name for a base run, and the epochs of one fine-tune.
+    static QString liveRunName(const QString& baseRunName);
+    static int epochsFor(int images, int samplesPerLearn);
+
+signals:
+    void learned(const QString& liveRunDir);
+    void stateChanged();
+    void output(const QString& text);
+
+private:
+    enum class Step { Idle, Pack, Train };
+
+    QSet<QString> labelledTrainingImages() const;
+    QString baseCheckpoint() const;
+    QString recordFile() const;
+    QString stagingDirectory() const;
+    void readRecord();
+    void writeRecord(const QSet<QString>& images, const QDateTime& when) const;
+    void startLearning();
+    void startTraining();
+    void startStep(const QStringList& arguments);
+    void stepFinished(const TrainerProcess::Exit& exit);
+    bool replaceLiveRun();
+    void setState(State state);
+    void fail(const QString& reason);
+    void stopProcess();
+    void updateState();
+
+    const data::Project* m_project = nullptr;
+    QString m_baseRun;
+    bool m_enabled = false;
+    int m_interval = 10;
+    int m_samplesPerLearn = 1600;
+    std::function<bool()> m_beforeLearning;
+    std::function<bool()> m_userTrainingBusy;
+    TrainerProcess* m_process;
+    Step m_step = Step::Idle;
+    State m_state = State::Off;
+    QSet<QString> m_learnedFrom;  // the images of the last fine-tune (or the baseline when enabled)
+    QSet<QString> m_learning;     // the images of the fine-tune under way
+    QDateTime m_learnedAt;        // invalid: the live model has not learned yet
+    int m_failedAt = -1;          // newly labelled count at the last failure: retry only past it
+    QString m_failure;
+};
+
+}  // namespace segstudio::ui

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "common/TrainerProcess.h"
+#include "data/PredictionCache.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstddef>
+#include <optional>
+
+namespace segstudio::data {
+class Project;
+}
+
+namespace segstudio::ui {
+
+// The model's prediction of the image on screen, for the editor's prediction layers. It is read
+// from the checkpoint's cache (data::PredictionCache, on a worker thread) or, when the image was
+// never predicted by this checkpoint, computed by `segstudio-train predict --confidence` in the
+// background and then read. Only the newest request counts: asking for another image while one
+// is computed makes the old answer stale, and it is dropped.
+// Requirements: GUI thread; the project outlives the service or is reset first (setProject(nullptr)).
+class PredictionService : public QObject {
+    Q_OBJECT
+
+public:
+    explicit PredictionService(QObject* parent = nullptr);
+    ~PredictionService() override;
+
+    void setTrainer(const QString& program) { m_process->setProgram(program); }
+    void setProject(const data::Project* project);
+    // The checkpoint file whose predictions are shown (a run's best.pt or last.pt); empty = none.
+    void setCheckpoint(const QString& runDir, const QString& checkpoint);
+    QString checkpoint() const { return m_checkpoint; }
+    QString cacheFolder() const;
+
+    void request(std::size_t index);
+    // The checkpoint file was replaced (same path, new weights): the image on screen is read or
+    // predicted again, and an answer under way is dropped.
+    void reload();
+    bool isPredicting() const { return m_process->isRunning(); }
+
+signals:
+    void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
+    void problem(const QString& message);  // the image could not be predicted, and why
+
+private:
+    void load(std::size_t index, bool predictIfMissing);
+    void predict(std::size_t index);
+    void processFinished(const TrainerProcess::Exit& exit);
+
+    const data::Project* m_project = nullptr;
+    QString m_runDir;
+    QString m_checkpoint;
+    TrainerProcess* m_process;
+    std::optional<std::size_t> m_wanted;     // the image on screen
+    std::optional<std::size_t> m_predicting;  // the image the process predicts
+    quint64 m_generation = 0;                 // bumped by every request and setting: late answers drop
+};
+
+}  // namespace segstudio::ui

@@ -1,0 +1,142 @@
+#pragma once
+
+#include "common/TrainerProcess.h"
+#include "data/PredictionIoU.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QSpinBox;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace segstudio::data {
+class Project;
+}
+
+namespace segstudio::document {
+class ProjectDocument;
+}
+
+namespace segstudio::ui {
+
+class EvaluationReportView;
+class LiveFineTuner;
+class PredictionService;
+
+// The "Predictions" panel: for the run selected in the Training panel, "Predict validation
+// images" runs `segstudio-train predict` on the project's val images into <run>/predictions/,
+// then scores each prediction against its label map (data::scorePredictions, on a worker
+// thread) and announces the per-image scores (scoresChanged: the browser's IoU, BF, uncertainty
+// and suspect columns follow them).
+// Requirements: GUI thread; the project outlives the panel or is reset first (setDocument(nullptr)). Never blocks: the process and the scoring are asynchronous;
+//   results of a project or run that is no longer current are dropped.
+class PredictionsDock : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PredictionsDock(QWidget* parent = nullptr);
+    ~PredictionsDock() override;
+
+    void setDocument(const document::ProjectDocument* document);
+    void setRunDirectory(const QString& runDir);
+    void setTrainer(const QString& program);
+
+    // Predicts the split chosen in the panel (validation images by default, or all images) with
+    // the chosen checkpoint into its cache, then scores every image; false when it cannot start.
+    bool predictValidation();
+    void setPredictAll(bool all);  // the split choice: all images (for the labeling queue) or val
+
+    // MATLAB's evaluateSemanticSegmentation for the val split and the chosen checkpoint, in the
+    // background (segstudio-train evaluate --report, which also fills the prediction cache); the
+    // report opens in its own window. false when it cannot start.
+    bool evaluate();
+    QString evaluationFolder() const;  // <run>/evaluation/<best|last>
+    EvaluationReportView* reportView() const { return m_reportView; }
+    bool isBusy() const;
+    // The checkpoint whose predictions are shown and scored: the run's best.pt (last.pt when it
+    // never validated) or, when chosen, last.pt; its cache is <run>/predictions/<best|last>.
+    QString checkpointFile() const;
+    QString runDirectory() const { return m_runDir; }
+    QString predictionsFolder() const;
+    PredictionService* service() const { return m_service; }
+    // "Predict as I label": the opt-in fine-tune of the selected run as labels come (its row in
+    // the panel: the switch, every how many images, and when the model last learned).
+    LiveFineTuner* fineTuner() const { return m_fineTuner; }
+    QCheckBox* learnAsILabelBox() const { return m_learnAsILabel; }
+    QSpinBox* learnIntervalBox() const { return m_learnInterval; }
+    QLabel* learnStatusLabel() const { return m_learnStatus; }
+    // The run's checkpoint was replaced under the same name (a live run learned): the editor's
+    // prediction is computed again and the browser's scores are dropped.
+    void reloadRun();
+    void cancel();
+
+    // The scores of the current run and checkpoint (empty: none, or being computed).
+    const std::vector<data::PredictionScore>& scores() const { return m_lastScores; }
+    QPlainTextEdit* logView() const { return m_log; }
+    QString statusText() const;
+
+    // Likely labeling mistakes of the last scoring: images where the model disagrees with the
+    // label, at least the confidence chosen, over at least the area chosen; worst first.
+    QListWidget* suspectList() const { return m_suspects; }
+    void setSuspectThresholds(int confidencePercent, double areaPercent);
+
+signals:
+    void finished(bool ok, const QString& message);
+    // Every image's score against its labels for the chosen checkpoint; images missing from the
+    // list have none (an empty list: no scores, e.g. another run was chosen).
+    void scoresChanged(const std::vector<data::PredictionScore>& scores);
+    void openImageRequested(std::size_t index);  // a suspect clicked: open it with the error map
+    void reportShown();
+
+private:
+    void scoreExistingPredictions();
+    void scoreInBackground();
+    void processFinished(const TrainerProcess::Exit& exit);
+    void scoringFinished();
+    void finish(bool ok, const QString& message);
+    void updateButtons();
+    void checkpointChanged();
+    void listSuspects();
+    bool startJob(const QStringList& arguments, const QString& status);  // predict or evaluate into the cache
+    void showReport();
+    void showProgress();
+
+    const document::ProjectDocument* m_document = nullptr;
+    const data::Project* m_project = nullptr;
+    QString m_runDir;
+    TrainerProcess* m_process;
+    QFutureWatcher<std::vector<data::PredictionScore>>* m_scoring;
+    bool m_preparing = false;  // the cache is being made current before the process starts
+    quint64 m_generation = 0;  // bumped by setDocument/setRunDirectory: late results are dropped
+    quint64 m_jobGeneration = 0;
+    std::vector<std::size_t> m_indices;
+    QPushButton* m_predictButton;
+    QPushButton* m_cancelButton;
+    QPushButton* m_evaluateButton;
+    bool m_evaluating = false;
+    QWidget* m_reportWindow;
+    EvaluationReportView* m_reportView;
+    QComboBox* m_checkpoint;
+    QComboBox* m_split;
+    QSpinBox* m_suspectConfidence;
+    QDoubleSpinBox* m_suspectArea;
+    QListWidget* m_suspects;
+    std::vector<data::PredictionScore> m_lastScores;
+    PredictionService* m_service;
+    LiveFineTuner* m_fineTuner;
+    QCheckBox* m_learnAsILabel;
+    QSpinBox* m_learnInterval;
+    QLabel* m_learnStatus;
+    QLabel* m_status;
+    QPlainTextEdit* m_log;
+};
+
+}  // namespace segstudio::ui

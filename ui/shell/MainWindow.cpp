@@ -1,0 +1,388 @@
+#include "MainWindow.h"
+
+#include "DatasetActions.h"
+#include "FixedTextAction.h"
+#include "HelpMenu.h"
+#include "JobProgressBar.h"
+#include "ProjectSession.h"
+#include "ReadOnlyBanner.h"
+#include "StartPage.h"
+#include "PanelLinks.h"
+#include "UndoRouter.h"
+#include "WindowSettings.h"
+#include "WorkspaceLayouts.h"
+#include "Workspaces.h"
+#include "browser/DatasetBrowser.h"
+#include "browser/ImageFilterProxyModel.h"
+#include "data/Project.h"
+#include "document/ProjectDocument.h"
+#include "editor/ClassesPanel.h"
+#include "editor/LabelEditor.h"
+#include "predictions/EvaluationReportView.h"
+#include "predictions/PredictionAcceptor.h"
+#include "predictions/PredictionService.h"
+#include "predictions/PredictionsDock.h"
+#include "training/RunStatusLine.h"
+#include "training/TrainingDock.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTime>
+#include <QToolBar>
+#include <QUndoGroup>
+#include <QUndoView>
+#include <QVBoxLayout>
+
+namespace segstudio::ui {
+
+namespace {
+
+constexpr int kStatusTimeoutMs = 6000;
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_central(new QStackedWidget(this)), m_centre(new QWidget(this)),
+      m_startPage(new StartPage(m_central)), m_editor(new LabelEditor(m_central)), m_browser(new DatasetBrowser(this)),
+      m_training(new TrainingDock(this)), m_predictions(new PredictionsDock(this)),
+      m_session(new ProjectSession(m_editor, this)), m_datasetActions(new DatasetActions(m_session, m_editor, m_browser, this)),
+      m_acceptor(new PredictionAcceptor(m_predictions, this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    m_central->addWidget(m_startPage);
+    m_central->addWidget(m_editor);
+    auto* centreLayout = new QVBoxLayout(m_centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    m_readOnlyBanner = new ReadOnlyBanner(m_centre);
+    centreLayout->addWidget(m_readOnlyBanner);
+    centreLayout->addWidget(m_central, 1);
+    setCentralWidget(m_centre);
+
+    createActions();
+    createDocks();
+    defineWorkspaces();
+    createMenus();
+    connectParts();
+    m_projectLabel = new QLabel(this);
+    m_savedLabel = new QLabel(this);
+    m_savedLabel->setObjectName(QStringLiteral("savedLabel"));
+    m_jobProgress = new JobProgressBar(this);
+    m_runStatus = new RunStatusLine(m_training, this);
+    statusBar()->addPermanentWidget(m_runStatus);
+    statusBar()->addPermanentWidget(m_jobProgress);
+    statusBar()->addPermanentWidget(m_savedLabel);
+    statusBar()->addPermanentWidget(m_projectLabel);
+    connect(m_runStatus, &RunStatusLine::clicked, this, [this] { m_workspaces->switchTo(Workspaces::Workspace::Train); });
+    WindowSettings::read(*this);
+    updateRecentMenu(m_session->recentProjects());
+    updateTitle();
+    updateActions();
+}
+
+// The parts let go of the document before it goes with the session.
+MainWindow::~MainWindow() { m_session->detach(); }
+
+bool MainWindow::openProject(const QString& file) { return m_session->open(file); }
+bool MainWindow::openDemo(const QString& dir) { return m_session->openDemo(dir); }
+bool MainWindow::closeProject() { return m_session->close(); }
+bool MainWindow::save() { return m_session->save(); }
+QString MainWindow::lastError() const { return m_session->lastError(); }
+const data::Project* MainWindow::project() const { return m_session->project(); }
+document::ProjectDocument* MainWindow::document() const { return m_session->document(); }
+QUndoStack* MainWindow::projectUndoStack() const { return document() ? document()->undoStack() : nullptr; }
+
+bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlabelledOnly)
+{
+    return m_acceptor->accept(entries, unlabelledOnly);
+}
+
+void MainWindow::createActions()
+{
+    auto make = [this](const QString& text, const QString& icon, const QKeySequence& shortcut, auto slot) {
+        auto* action = new QAction(QIcon::fromTheme(icon), text, this);
+        action->setShortcut(shortcut);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make(tr("&New Project…"), QStringLiteral("document-new"), QKeySequence::New, [this] { m_session->newProject(); });
+    m_openAction = make(tr("&Open Project…"), QStringLiteral("document-open"), QKeySequence::Open,
+                        [this] { m_session->openFromDialog(); });
+    m_demoAction = make(tr("Open &Demo Project"), QString(), QKeySequence(), [this] {
+        if (!openDemo())
+            QMessageBox::warning(this, tr("Demo project"), lastError());
+    });
+    m_saveAction = make(tr("&Save"), QStringLiteral("document-save"), QKeySequence::Save, &MainWindow::save);
+    m_importAction = make(tr("&Import Dataset…"), QStringLiteral("document-import"), QKeySequence(Qt::CTRL | Qt::Key_I),
+                          [this] { m_session->importDataset(); });
+    m_closeAction = make(tr("&Close Project"), QStringLiteral("document-close"), QKeySequence::Close, &MainWindow::closeProject);
+    m_quitAction = make(tr("&Quit"), QStringLiteral("application-exit"), QKeySequence::Quit, &QWidget::close);
+    m_saveOnSwitchAction = new QAction(tr("Save Labels When &Switching Images"), this);
+    m_saveOnSwitchAction->setCheckable(true);
+    m_saveOnSwitchAction->setChecked(true);
+    m_saveOnSwitchAction->setToolTip(tr("On: opening another image saves the current one's labels. "
+                                        "Off: you are asked to save or discard."));
+    connect(m_saveOnSwitchAction, &QAction::toggled, m_editor, &LabelEditor::setSaveOnSwitch);
+
+    m_undoRouter = new UndoRouter(m_editor->undoGroup(), this);
+    m_undoAction = m_undoRouter->undoAction();
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+    m_redoAction = m_undoRouter->redoAction();
+    // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
+    // a key registered twice on one action is "ambiguous" to Qt and does nothing.
+    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+}
+
+QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    return dock;
+}
+
+void MainWindow::createDocks()
+{
+    m_training->setBeforeTraining([this] { return save(); });
+    m_training->setBeforeTrainDialog([this] { m_datasetActions->offerTrainingSplit(); });
+    // The history of the undo group: the project's edits or the open image's, whichever is active.
+    auto* history = new QUndoView(m_editor->undoGroup(), this);
+    history->setEmptyLabel(tr("<opened>"));
+    history->setObjectName(QStringLiteral("historyView"));
+    m_browserDock = dock(tr("Dataset"), QStringLiteral("browserDock"), m_browser);
+    m_classesDock = dock(tr("Classes"), QStringLiteral("classesDock"), m_editor->classesPanel());
+    m_historyDock = dock(tr("History"), QStringLiteral("historyDock"), history);
+    m_trainingDock = dock(tr("Training"), QStringLiteral("trainingDock"), m_training);
+    m_predictionsDock = dock(tr("Predictions"), QStringLiteral("predictionsDock"), m_predictions);
+    m_evaluationDock = dock(tr("Evaluation"), QStringLiteral("evaluationDock"), m_predictions->reportView());
+    addDockWidget(Qt::LeftDockWidgetArea, m_browserDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_classesDock);
+    tabifyDockWidget(m_classesDock, m_historyDock);
+    addDockWidget(Qt::BottomDockWidgetArea, m_trainingDock);
+    tabifyDockWidget(m_trainingDock, m_predictionsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_evaluationDock);
+}
+
+void MainWindow::defineWorkspaces()
+{
+    m_workspaces = new Workspaces(this, m_centre);
+    defineDefaultWorkspaces(*m_workspaces, *this,
+                            {m_browserDock, m_classesDock, m_historyDock, m_trainingDock, m_predictionsDock, m_evaluationDock});
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addActions({m_newAction, m_openAction, m_demoAction});
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    file->addSeparator();
+    file->addAction(m_importAction);
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    for (QAction* action : m_datasetActions->exportActions())
+        exportMenu->addAction(action);
+    file->addSeparator();
+    file->addActions({m_closeAction, m_quitAction});
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions({m_undoAction, m_redoAction});
+    edit->addSeparator();
+    edit->addAction(m_saveOnSwitchAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addActions(m_workspaces->actions());
+    view->addSeparator();
+    view->addActions(m_editor->viewActions());
+    view->addSeparator();
+    view->addActions({m_browser->showListAction(), m_browser->overlayAction()});
+    view->addSeparator();
+    for (QDockWidget* dock : {m_browserDock, m_classesDock, m_historyDock, m_trainingDock, m_predictionsDock, m_evaluationDock})
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction(),
+                    m_browser->nextInQueueAction()});
+    // The editor shows its tool actions in its own tool bar above the canvas; the window lists
+    // them in a menu (with their shortcuts) instead of a second copy.
+    menuBar()->addMenu(tr("&Tools"))->addActions(m_editor->toolActions());
+    QMenu* dataset = menuBar()->addMenu(tr("&Dataset"));
+    dataset->addActions({m_datasetActions->addImagesAction(), m_datasetActions->removeProblemsAction()});
+
+    menuBar()->addMenu(new HelpMenu(this, m_workspaces));
+
+    // One tool bar: the project's actions, undo and redo, the editor's view actions, and the
+    // workspaces. The undo buttons are fixed-text stand-ins: the real actions' text grows with
+    // the command ("Undo Magic wand") and would shift every button after them.
+    QToolBar* main = addToolBar(tr("Project"));
+    main->setObjectName(QStringLiteral("projectToolBar"));
+    main->addActions({m_newAction, m_openAction, m_saveAction});
+    main->addSeparator();
+    main->addActions({new FixedTextAction(m_undoAction, tr("Undo"), this), new FixedTextAction(m_redoAction, tr("Redo"), this)});
+    main->addSeparator();
+    main->addActions(m_editor->viewActions());
+    main->addSeparator();
+    main->addActions(m_workspaces->actions());
+}
+
+void MainWindow::connectParts()
+{
+    connect(m_startPage, &StartPage::newProjectRequested, m_newAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::openProjectRequested, m_openAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::importRequested, m_importAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::demoRequested, m_demoAction, &QAction::trigger);
+    connect(m_startPage, &StartPage::recentProjectRequested, m_session, &ProjectSession::openInteractively);
+    connect(m_session, &ProjectSession::documentChanged, this, &MainWindow::attachDocument);
+    connect(m_session, &ProjectSession::opened, this, &MainWindow::projectOpened);
+    connect(m_session, &ProjectSession::recentProjectsChanged, this, &MainWindow::updateRecentMenu);
+    connect(m_session, &ProjectSession::statusMessage, this, &MainWindow::showStatus);
+    connect(m_datasetActions, &DatasetActions::statusMessage, this, &MainWindow::showStatus);
+    connect(m_acceptor, &PredictionAcceptor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_browser, &DatasetBrowser::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_editor, &LabelEditor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_editor, &LabelEditor::errorOccurred, this, [this](const QString& text) { showStatus(text, 2 * kStatusTimeoutMs); });
+    connect(m_predictions->service(), &PredictionService::problem, this,
+            [this](const QString& message) { showStatus(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
+    connect(m_editor, &LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
+    connect(m_editor, &LabelEditor::imageOpened, m_undoRouter, &UndoRouter::update);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_browser->proxy(), signal, this, &MainWindow::updateImageCaption);
+    connect(m_browser->proxy(), &QAbstractItemModel::layoutChanged, this, &MainWindow::updateImageCaption);
+    connect(m_browser->proxy(), &QAbstractItemModel::modelReset, this, &MainWindow::updateImageCaption);
+    connect(m_editor, &LabelEditor::labelsSaved, this, [this](const QString& labelMap) {
+        m_savedLabel->setText(tr("Labels saved to %1 at %2").arg(labelMap, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    });
+    connect(m_editor, &LabelEditor::modifiedChanged, this, &QWidget::setWindowModified);
+    linkPanels({m_editor, m_browser, m_training, m_predictions, m_acceptor, m_workspaces, m_session}, this);
+}
+
+void MainWindow::attachDocument(document::ProjectDocument* doc)
+{
+    if (doc) {
+        connect(doc, &document::ProjectDocument::busyChanged, this, &MainWindow::followBusy);
+        connect(doc, &document::ProjectDocument::alert, this, &MainWindow::showAlert);
+        connect(doc, &document::ProjectDocument::entriesChanged, this, &MainWindow::updateTitle);
+        connect(doc, &document::ProjectDocument::schemaChanged, this, &MainWindow::updateTitle);
+    }
+    m_readOnlyBanner->showReason(doc ? doc->readOnlyReason() : QString());
+    m_browser->setDocument(doc);
+    m_editor->setDocument(doc);
+    m_predictions->setDocument(doc);  // before the training panel: its run selection feeds it
+    m_acceptor->setDocument(doc);
+    m_training->setDocument(doc);
+    m_jobProgress->setDocument(doc);
+    m_central->setCurrentWidget(doc ? static_cast<QWidget*>(m_editor) : m_startPage);
+    m_workspaces->setProjectOpen(doc != nullptr);
+    if (!doc) {
+        setWindowModified(false);
+        m_savedLabel->clear();
+        m_editor->setCaption({});
+    }
+    m_undoRouter->update();
+    updateTitle();
+    updateActions();
+    // Restored work first: the user just chose to get it back.
+    if (!doc)
+        return;
+    if (const auto recovered = m_editor->recoveredImage())
+        m_browser->selectEntry(*recovered);
+    else if (doc->size() > 0)
+        m_browser->selectNearestRow(0);  // the first image the browser shows, in its order
+}
+
+// While a job rewrites the label maps nothing else may read or write them: the window keeps
+// painting (progress, Cancel), but images, classes and project commands wait.
+void MainWindow::followBusy(bool busy)
+{
+    m_browserDock->widget()->setEnabled(!busy);
+    m_classesDock->widget()->setEnabled(!busy);
+    for (QAction* action : {m_saveAction, m_closeAction})
+        action->setEnabled(!busy);
+    m_datasetActions->setEnabled(!busy);
+}
+
+// What must not scroll past in the status bar (labels at risk, what was kept where): a window-modal
+// box that does not block the event loop, so work in progress goes on behind it.
+void MainWindow::showAlert(const QString& title, const QString& text)
+{
+    m_session->setLastError(text);
+    auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("alertBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+void MainWindow::showStatus(const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); }
+
+void MainWindow::updateRecentMenu(const QStringList& files)
+{
+    m_recentMenu->clear();
+    for (const QString& file : files)
+        m_recentMenu->addAction(QFileInfo(file).fileName(), m_session, [this, file] { m_session->openInteractively(file); })
+            ->setToolTip(file);
+    m_recentMenu->setEnabled(!files.isEmpty());
+    m_startPage->setRecentProjects(files);
+}
+
+void MainWindow::updateTitle()
+{
+    const data::Project* open = project();
+    const QString name = open ? QString::fromStdString(open->file().filename().string()) : QString();
+    setWindowTitle(open ? tr("%1[*] — SegStudio").arg(name) : QStringLiteral("SegStudio"));
+    m_projectLabel->setText(open ? tr("%1 · %n image(s) · %2 classes", nullptr, int(open->size())).arg(name).arg(open->schema().size())
+                                 : QString());
+}
+
+void MainWindow::updateImageCaption()
+{
+    const auto entry = m_editor->currentIndex();
+    if (!document() || !entry || *entry >= document()->size()) {
+        m_editor->setCaption({});
+        return;
+    }
+    const QString name = QFileInfo(QString::fromStdString(project()->entry(*entry).image)).fileName();
+    const int row = m_browser->proxy()->rowOfEntry(*entry);
+    const int shown = m_browser->proxy()->rowCount();
+    m_editor->setCaption(row >= 0 ? tr("%1 · %2 / %3").arg(name).arg(row + 1).arg(shown)
+                                  : tr("%1 · not in the filtered list (%2 shown)").arg(name).arg(shown));
+}
+
+void MainWindow::updateActions()
+{
+    const bool open = document() != nullptr;
+    for (QAction* action : {m_saveAction, m_closeAction, m_browser->nextAction(), m_browser->previousAction(),
+                            m_browser->nextUnlabelledAction(), m_browser->nextInQueueAction()})
+        action->setEnabled(open);
+    m_datasetActions->setEnabled(open);
+}
+
+// A logout, a shutdown or `kill`: nobody answers questions now. Unsaved pixels become the
+// recovery copy (offered at the next start; the label map on disk stays as last saved), the
+// project file is saved and its lock removed, and a running training goes on in the background.
+void MainWindow::shutDown()
+{
+    WindowSettings::write(*this);
+    m_training->launcher()->keepRunningInBackground();
+    m_session->shutDown();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    WindowSettings::write(*this);
+    if (!m_training->confirmClose(this) || !closeProject()) {
+        event->ignore();
+        return;
+    }
+    event->accept();
+}
+
+}  // namespace segstudio::ui

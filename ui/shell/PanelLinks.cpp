@@ -1,0 +1,107 @@
+#include "PanelLinks.h"
+
+#include "ProjectSession.h"
+#include "Workspaces.h"
+#include "browser/DatasetBrowser.h"
+#include "browser/ImageListModel.h"
+#include "data/PredictionCache.h"
+#include "document/ProjectDocument.h"
+#include "editor/LabelEditor.h"
+#include "editor/PredictionBar.h"
+#include "editor/PredictionLayer.h"
+#include "editor/ToolSettings.h"
+#include "predictions/LiveFineTuner.h"
+#include "predictions/PredictionAcceptor.h"
+#include "predictions/PredictionService.h"
+#include "predictions/PredictionsDock.h"
+#include "training/TrainingDock.h"
+#include "training/TrainingLauncher.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QStatusBar>
+
+namespace segstudio::ui {
+
+namespace {
+
+void linkBrowserAndEditor(const PanelLinks& p)
+{
+    QObject::connect(p.browser, &DatasetBrowser::currentEntryChanged, p.editor, [editor = p.editor](std::size_t entry) {
+        if (editor->currentIndex() != entry || editor->isOpening())
+            editor->requestImage(entry);  // decoded on workers: flipping through images never stalls the window
+    });
+    QObject::connect(p.editor, &LabelEditor::imageLabelled, p.browser,
+                     [model = p.browser->model()](std::size_t index, double fraction) { model->setLabelledFraction(int(index), fraction); });
+    // A label map just reached disk: its counts and thumbnail follow.
+    QObject::connect(p.editor, &LabelEditor::modifiedChanged, p.browser, [p](bool modified) {
+        if (const auto index = p.editor->currentIndex(); !modified && p.session->document() && index)
+            p.browser->model()->refreshRow(int(*index));
+    });
+    // Stepping through images from Train means labeling them.
+    for (QAction* step : {p.browser->previousAction(), p.browser->nextAction(), p.browser->nextUnlabelledAction(),
+                          p.browser->nextInQueueAction()})
+        QObject::connect(step, &QAction::triggered, p.workspaces, [workspaces = p.workspaces] {
+            if (workspaces->current() == Workspaces::Workspace::Train)
+                workspaces->switchTo(Workspaces::Workspace::Label);
+        });
+}
+
+void linkPredictions(const PanelLinks& p, QMainWindow* window)
+{
+    QObject::connect(p.training, &TrainingDock::currentRunChanged, p.predictions, &PredictionsDock::setRunDirectory);
+    // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
+    QObject::connect(p.editor, &LabelEditor::imageOpened, p.predictions->service(), &PredictionService::request);
+    QObject::connect(p.predictions->service(), &PredictionService::predictionReady, p.editor,
+                     [editor = p.editor](std::size_t index, const data::PredictionCache::Entry& prediction) {
+                         editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy, prediction.scores);
+                     });
+    QObject::connect(p.predictions, &PredictionsDock::scoresChanged, p.browser->model(), &ImageListModel::setPredictionScores);
+    // A suspect label opens with the error map on, where the disagreement shows.
+    QObject::connect(p.predictions, &PredictionsDock::openImageRequested, p.editor, [p](std::size_t index) {
+        p.editor->predictionBar()->setView(PredictionLayer::View::Errors);
+        if (!p.browser->selectEntry(index))
+            p.editor->requestImage(index);
+    });
+    QObject::connect(p.predictions, &PredictionsDock::reportShown, p.workspaces,
+                     [workspaces = p.workspaces] { workspaces->switchTo(Workspaces::Workspace::Review); });
+    QObject::connect(p.browser, &DatasetBrowser::acceptPredictionRequested, p.acceptor,
+                     [acceptor = p.acceptor, window](const QList<std::size_t>& entries) { acceptor->ask(entries, window); });
+    p.acceptor->setLimits([editor = p.editor] {
+        return PredictionAcceptor::Limits{editor->predictionBar()->minConfidence(), editor->toolSettings()->guard()};
+    });
+}
+
+// "Predict as I label": the fine-tune saves the labels first, gives way to the user's training,
+// and once it learned, its run becomes the selected one, so the editor predicts with it.
+void linkLiveFineTuner(const PanelLinks& p, QMainWindow* window)
+{
+    LiveFineTuner* tuner = p.predictions->fineTuner();
+    tuner->setBeforeLearning([session = p.session] { return session->save(); });
+    TrainingLauncher* launcher = p.training->launcher();
+    tuner->setUserTrainingBusy([launcher] { return launcher->isBusy(); });
+    QObject::connect(launcher, &TrainingLauncher::started, tuner, &LiveFineTuner::userTrainingStarted);
+    QObject::connect(launcher, &TrainingLauncher::finished, tuner, &LiveFineTuner::labelsChanged);
+    QObject::connect(tuner, &LiveFineTuner::learned, p.training, [p, window](const QString& liveRun) {
+        const QString name = QFileInfo(liveRun).fileName();
+        const bool wasSelected = p.training->currentRunDirectory() == liveRun;
+        p.training->refreshRuns();
+        p.training->selectRun(name);
+        if (wasSelected)
+            p.predictions->reloadRun();  // same folder, new weights
+        window->statusBar()->showMessage(
+            QObject::tr("The model learned from your labels: predictions now come from %1").arg(name), 12000);
+    });
+}
+
+}  // namespace
+
+void linkPanels(const PanelLinks& panels, QMainWindow* window)
+{
+    linkBrowserAndEditor(panels);
+    linkPredictions(panels, window);
+    linkLiveFineTuner(panels, window);
+}
+
+}  // namespace segstudio::ui

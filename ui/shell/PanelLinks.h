@@ -1,0 +1,34 @@
+#pragma once
+
+class QMainWindow;
+
+namespace segstudio::ui {
+
+class DatasetBrowser;
+class LabelEditor;
+class PredictionAcceptor;
+class PredictionsDock;
+class ProjectSession;
+class TrainingDock;
+class Workspaces;
+
+// The panels of the window, for linkPanels().
+struct PanelLinks {
+    LabelEditor* editor;
+    DatasetBrowser* browser;
+    TrainingDock* training;
+    PredictionsDock* predictions;
+    PredictionAcceptor* acceptor;
+    Workspaces* workspaces;
+    ProjectSession* session;
+};
+
+// How the rooms talk, in one place, through their named signals: the browser's selection opens
+// the image in the editor; the editor's saves and labelled fractions update the browser's rows;
+// the training panel's run is the one the predictions panel predicts with; the prediction of the
+// image on screen goes to the editor's layers and the scores to the browser's columns; a suspect
+// opens with the error map; the live fine-tune gives way to the user's training and its model
+// becomes the selected run; Go menu steps from Train open the Label workspace.
+void linkPanels(const PanelLinks& panels, QMainWindow* window);
+
+}  // namespace segstudio::ui

@@ -1,0 +1,168 @@
+#include "RunsTable.h"
+
+#include <algorithm>
+
+#include "common/BackgroundPool.h"
+#include "RunInfoPanel.h"
+
+#include "run/RunLayout.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QHeaderView>
+#include <QtConcurrent>
+
+namespace segstudio::ui {
+
+RunsTable::RunsTable(QWidget* parent) : QTreeWidget(parent)
+{
+    setColumnCount(ColumnCount);
+    setHeaderLabels({tr("Run"), tr("State"), tr("Model"), tr("Devices"), tr("Best mIoU"), tr("Epochs"), tr("Time"), tr("Started")});
+    setRootIsDecorated(false);
+    setUniformRowHeights(true);
+    setAllColumnsShowFocus(true);
+    header()->setStretchLastSection(false);
+    header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    headerItem()->setToolTip(Name, tr("Tick runs to overlay their curves on the selected one's"));
+    connect(this, &QTreeWidget::currentItemChanged, this, [this] { emit currentRunChanged(currentRun()); });
+    connect(this, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem*, int column) {
+        if (column == Name)
+            emit comparisonChanged(comparedRuns());
+    });
+    connect(&m_summaries, &QFutureWatcher<Summaries>::finished, this, &RunsTable::showSummaries);
+}
+
+RunsTable::~RunsTable()
+{
+    m_summaries.disconnect(this);
+    m_summaries.waitForFinished();
+}
+
+QStringList RunsTable::rowText(const run::RunProgress& progress)
+{
+    const auto& info = progress.runInfo();
+    QStringList text(ColumnCount);
+    QString state = QString::fromLatin1(run::toString(progress.state()));
+    state[0] = state[0].toUpper();
+    text[State] = progress.hasRunInfo() || progress.iteration() > 0 ? state : QString();
+    text[Model] = QString::fromStdString(info.model);
+    text[Devices] = info.worldSize > 1 ? QStringLiteral("%1 × %2").arg(QString::fromStdString(info.device)).arg(info.worldSize)
+                                       : QString::fromStdString(info.device);
+    if (progress.bestMeanIoU())
+        text[Best] = QStringLiteral("%1 (%2)").arg(*progress.bestMeanIoU(), 0, 'f', 3).arg(progress.bestEpoch());
+    if (info.epochs > 0)
+        text[Epochs] = QStringLiteral("%1/%2").arg(std::min(progress.epochsDone(), progress.plannedEpochs())).arg(progress.plannedEpochs());
+    if (progress.elapsedSeconds() > 0)
+        text[Duration] = RunInfoPanel::duration(progress.elapsedSeconds());
+    const QDateTime started = QDateTime::fromString(QString::fromStdString(progress.started()), Qt::ISODate);
+    if (started.isValid())
+        text[Started] = QLocale().toString(started.toLocalTime(), QLocale::ShortFormat);
+    return text;
+}
+
+void RunsTable::setRunsFolder(const QString& folder)
+{
+    const QStringList compared = comparedRuns();
+    m_folder = folder;
+    {
+        const QSignalBlocker blocker(this);
+        clear();
+        if (!folder.isEmpty()) {
+            // Newest first: the run a user just started, or wants to compare, is at the top.
+            const auto entries = QDir(folder).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
+            for (const QFileInfo& entry : entries) {
+                auto* row = new QTreeWidgetItem(this, QStringList{entry.fileName()});
+                row->setFlags(row->flags() | Qt::ItemIsUserCheckable);
+                row->setCheckState(Name, compared.contains(entry.filePath()) ? Qt::Checked : Qt::Unchecked);
+            }
+        }
+    }
+    if (compared != comparedRuns())
+        emit comparisonChanged(comparedRuns());
+    // Summaries on a worker: every metrics.jsonl read whole.
+    QStringList dirs;
+    for (const QString& name : runNames())
+        dirs << QDir(folder).filePath(name);
+    m_summariesShown = false;
+    m_summaries.setFuture(runInBackground([dirs] {
+        Summaries summaries;
+        for (const QString& dir : dirs) {
+            summaries.append({QFileInfo(dir).fileName(), run::RunProgress::read(run::RunLayout(dir.toStdString()).metricsFile())});
+        }
+        return summaries;
+    }));
+}
+
+void RunsTable::showSummaries()
+{
+    if (m_summariesShown)
+        return;
+    m_summariesShown = true;
+    const QSignalBlocker blocker(this);  // the check states do not change
+    for (const auto& [name, progress] : m_summaries.result())
+        if (QTreeWidgetItem* row = item(name)) {
+            const QStringList text = rowText(progress);
+            for (int column = State; column < ColumnCount; ++column)
+                if (row->text(column).isEmpty() || column != State)  // a live row may be newer
+                    row->setText(column, text[column]);
+        }
+}
+
+void RunsTable::waitForSummaries()
+{
+    m_summaries.waitForFinished();
+    showSummaries();
+}
+
+void RunsTable::updateRun(const QString& name, const run::RunProgress& progress)
+{
+    QTreeWidgetItem* row = item(name);
+    if (!row)
+        return;
+    const QSignalBlocker blocker(this);
+    const QStringList text = rowText(progress);
+    for (int column = State; column < ColumnCount; ++column)
+        row->setText(column, text[column]);
+}
+
+QTreeWidgetItem* RunsTable::item(const QString& name) const
+{
+    const auto matches = findItems(name, Qt::MatchExactly, Name);
+    return matches.isEmpty() ? nullptr : matches.first();
+}
+
+QStringList RunsTable::runNames() const
+{
+    QStringList names;
+    for (int row = 0; row < topLevelItemCount(); ++row)
+        names << topLevelItem(row)->text(Name);
+    return names;
+}
+
+QString RunsTable::currentRun() const { return currentItem() ? currentItem()->text(Name) : QString(); }
+
+bool RunsTable::setCurrentRun(const QString& name)
+{
+    QTreeWidgetItem* row = item(name);
+    if (!row)
+        return false;
+    setCurrentItem(row);
+    return true;
+}
+
+QStringList RunsTable::comparedRuns() const
+{
+    QStringList dirs;
+    for (int row = 0; row < topLevelItemCount(); ++row)
+        if (topLevelItem(row)->checkState(Name) == Qt::Checked)
+            dirs << QDir(m_folder).filePath(topLevelItem(row)->text(Name));
+    return dirs;
+}
+
+void RunsTable::setCompared(const QString& name, bool compared)
+{
+    if (QTreeWidgetItem* row = item(name))
+        row->setCheckState(Name, compared ? Qt::Checked : Qt::Unchecked);
+}
+
+}  // namespace segstudio::ui

@@ -1,0 +1,547 @@
+#include "TrainingDock.h"
+
+#include "document/ProjectDocument.h"
+
+#include "common/BackgroundPool.h"
+#include "MetricsPlot.h"
+#include "common/ProcessLog.h"
+#include "RunInfoPanel.h"
+#include "RunWatcher.h"
+#include "RunsTable.h"
+#include "TrainDialog.h"
+#include "TrainingMonitor.h"
+
+#include "pack/PackError.h"
+#include "pack/PackReader.h"
+#include "run/RunConfigFile.h"
+#include "run/RunLayout.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QEventLoop>
+#include <QProgressDialog>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <csignal>
+
+namespace segstudio::ui {
+
+namespace {
+constexpr qint64 kLogTailBytes = 64 * 1024;
+constexpr int kLogMaxLines = 5000;
+
+run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.toStdString()); }
+}  // namespace
+
+TrainingDock::TrainingDock(QWidget* parent)
+    : QWidget(parent), m_runs(new RunsTable(this)), m_trainButton(new QPushButton(tr("&Train…"), this)),
+      m_stopButton(new QPushButton(tr("&Stop"), this)), m_stopAfterEpochButton(new QPushButton(tr("Stop after &epoch"), this)),
+      m_resumeButton(new QPushButton(tr("Res&ume…"), this)), m_againButton(new QPushButton(tr("Train &again…"), this)),
+      m_openButton(new QPushButton(tr("&Open run…"), this)),
+      m_info(new RunInfoPanel(this)), m_status(new QLabel(this)), m_packing(new QProgressBar(this)), m_monitor(new TrainingMonitor(this)),
+      m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_runsWatcher(new QFileSystemWatcher(this)),
+      m_launcher(new TrainingLauncher(this))
+{
+    m_lastSettings = TrainDialog::presetSettings(TrainDialog::EngineDefaults);  // "Train for 30 minutes"
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(kLogMaxLines);
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_packing->setVisible(false);
+    m_trainButton->setToolTip(tr("Pack the train and val splits and train a model on them (segstudio-train)"));
+    m_stopButton->setToolTip(tr("Ask the trainer to save a checkpoint and stop now"));
+    m_stopAfterEpochButton->setToolTip(tr("Finish the current epoch and its validation, save a checkpoint and stop"));
+    m_resumeButton->setToolTip(tr("Continue the selected run where it stopped, optionally for more epochs"));
+    m_againButton->setToolTip(tr("Train a new run with the selected run's settings on the current labels"));
+    m_openButton->setToolTip(tr("Watch any run folder, also one another machine is still writing (a shared folder)"));
+
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(new QLabel(tr("Runs:"), side));
+    sideLayout->addWidget(m_runs, 1);
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(m_trainButton, 0, 0);
+    buttons->addWidget(m_againButton, 0, 1);
+    buttons->addWidget(m_stopButton, 1, 0);
+    buttons->addWidget(m_stopAfterEpochButton, 1, 1);
+    buttons->addWidget(m_resumeButton, 2, 0);
+    buttons->addWidget(m_openButton, 2, 1);
+    sideLayout->addLayout(buttons);
+    sideLayout->addWidget(m_info);
+    sideLayout->addWidget(m_status);
+    sideLayout->addWidget(m_packing);
+
+    // The column scrolls rather than holding the dock (and the window's canvas) to its full height.
+    auto* sideScroll = new QScrollArea(this);
+    sideScroll->setWidget(side);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setMinimumWidth(side->minimumSizeHint().width() + sideScroll->verticalScrollBar()->sizeHint().width());
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(sideScroll);
+    splitter->addWidget(m_monitor);
+    splitter->addWidget(m_log);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 1);
+    splitter->setSizes({330, 640, 280});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(splitter);
+
+    connect(m_trainButton, &QPushButton::clicked, this, [this] { trainInteractively(m_lastSettings); });
+    connect(m_againButton, &QPushButton::clicked, this,
+            [this] { trainInteractively(TrainingLauncher::settingsOfRun(currentRunDirectory(), m_lastSettings)); });
+    m_backgroundPoll.setInterval(2000);
+    connect(&m_backgroundPoll, &QTimer::timeout, this, &TrainingDock::updateButtons);
+    connect(m_stopButton, &QPushButton::clicked, this, &TrainingDock::stopTraining);
+    connect(m_stopAfterEpochButton, &QPushButton::clicked, this, &TrainingDock::stopAfterEpoch);
+    connect(m_resumeButton, &QPushButton::clicked, this, &TrainingDock::resumeInteractively);
+    connect(m_openButton, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a run folder"), runsFolder());
+        if (!dir.isEmpty() && !openRunFolder(dir))
+            QMessageBox::warning(this, tr("Open run"), m_status->text());
+    });
+    connect(m_runs, &RunsTable::currentRunChanged, this, [this](const QString& name) {
+        showRun(name.isEmpty() ? QString() : QDir(runsFolder()).filePath(name));
+    });
+    connect(m_runs, &RunsTable::comparisonChanged, this, &TrainingDock::compareRuns);
+    connect(m_runsWatcher, &QFileSystemWatcher::directoryChanged, this, &TrainingDock::refreshRuns);
+    connect(m_watcher, &RunWatcher::reset, this, [this] {
+        m_monitor->clear();
+        m_progress.clear();
+        updateInfo();
+    });
+    connect(m_watcher, &RunWatcher::recordsAdded, this, &TrainingDock::addRecords);
+    connect(m_watcher, &RunWatcher::warning, this, [this](const QString& message) { m_status->setText(message); });
+    connect(m_monitor, &TrainingMonitor::statusMessage, this, [this](const QString& text) {
+        if (!text.isEmpty())
+            m_status->setText(text);
+    });
+    connect(m_launcher, &TrainingLauncher::output, this, &TrainingDock::appendLog);
+    connect(m_launcher, &TrainingLauncher::packingProgress, this, [this](const QString& split, int done, int total) {
+        m_packing->setRange(0, total);
+        m_packing->setValue(done);
+        m_packing->setFormat(tr("Packing the %1 images: %v of %m").arg(split));
+        m_packing->setVisible(true);
+    });
+    connect(m_launcher, &TrainingLauncher::packingEnded, m_packing, &QWidget::hide);
+    connect(m_launcher, &TrainingLauncher::finished, this, [this](bool ok, const QString& message) {
+        m_status->setText(message);
+        appendLog(message + QLatin1Char('\n'));
+        m_outcomeRun = m_launcher->runDirectory();
+        m_outcomeState = ok ? tr("Finished") : message.startsWith(tr("Stopped")) ? tr("Stopped") : tr("Failed");
+        m_outcomeReason = ok ? QString() : message;
+        m_watcher->poll();  // the last records, before the panel says the run ended
+        refreshRuns();
+        updateInfo();
+        updateButtons();
+    });
+    setProjectFile({});
+    m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
+}
+
+TrainingDock::~TrainingDock() = default;
+
+MetricsPlot* TrainingDock::plot() const { return m_monitor->plot(); }
+
+void TrainingDock::setDocument(const document::ProjectDocument* document)
+{
+    m_projectClassNames.clear();
+    if (document)
+        for (const auto& labelClass : document->project().schema().classes())
+            m_projectClassNames << QString::fromStdString(labelClass.name);
+    setProjectFile(document ? QString::fromStdString(document->project().file().string()) : QString());
+}
+
+void TrainingDock::setProjectFile(const QString& projectFile)
+{
+    m_projectFile = projectFile;
+    m_status->clear();
+    // Nothing of the last project stays in view: plot (and its ranges) and log start empty.
+    if (!m_launcher->isBusy())
+        showRun({});
+    refreshRuns();
+    // A project opens on its newest run, so its curves and predictions are there after a restart.
+    if (m_runs->currentRun().isEmpty() && !m_runs->runNames().isEmpty())
+        m_runs->setCurrentRun(m_runs->runNames().first());
+    updateButtons();
+}
+
+QString TrainingDock::runsFolder() const
+{
+    if (m_projectFile.isEmpty())
+        return {};
+    return QFileInfo(m_projectFile).dir().filePath(QStringLiteral("runs"));
+}
+
+QStringList TrainingDock::runNames() const { return m_runs->runNames(); }
+
+void TrainingDock::refreshRuns()
+{
+    const QString current = m_runs->currentRun();
+    if (!m_runsWatcher->directories().isEmpty())
+        m_runsWatcher->removePaths(m_runsWatcher->directories());
+    if (!m_projectFile.isEmpty()) {
+        // Until runs/ exists, watch the project folder for it to appear.
+        const QString watched = QDir(runsFolder()).exists() ? runsFolder() : QFileInfo(m_projectFile).path();
+        if (QDir(watched).exists())
+            m_runsWatcher->addPath(watched);
+    }
+    // Keep the selected run when it is still there; the watcher follows the selection (the
+    // selection signals are held back here, and another project may have a run of the same name).
+    QString expected;
+    const QStringList comparedBefore = m_runs->comparedRuns();
+    {
+        const QSignalBlocker blocker(m_runs);
+        m_runs->setRunsFolder(runsFolder());
+        if (!current.isEmpty() && m_runs->setCurrentRun(current))
+            expected = QDir(runsFolder()).filePath(current);
+    }
+    // Held back with the rest: ticked runs of another project (or deleted ones) leave the plot.
+    if (m_runs->comparedRuns() != comparedBefore)
+        compareRuns(m_runs->comparedRuns());
+    // A run opened from elsewhere (openRunFolder) stays in view while the project's runs change.
+    const QString watched = m_watcher->runDirectory();
+    const bool external = !watched.isEmpty() && QFileInfo(watched).dir() != QDir(runsFolder());
+    if (!external && watched != expected)
+        showRun(expected);
+    updateButtons();
+}
+
+bool TrainingDock::selectRun(const QString& name)
+{
+    if (!m_runs->runNames().contains(name))
+        return false;
+    if (m_runs->currentRun() == name)
+        showRun(QDir(runsFolder()).filePath(name));  // re-read from the start
+    else
+        m_runs->setCurrentRun(name);
+    return true;
+}
+
+bool TrainingDock::openRunFolder(const QString& dir)
+{
+    if (!QFileInfo::exists(QString::fromStdString(layoutOf(dir).metricsFile().string()))) {
+        m_status->setText(tr("%1 holds no metrics.jsonl: not a run folder (yet)").arg(dir));
+        return false;
+    }
+    if (QDir(runsFolder()) == QFileInfo(dir).dir())
+        return selectRun(QFileInfo(dir).fileName());
+    {
+        const QSignalBlocker blocker(m_runs);
+        m_runs->setCurrentItem(nullptr);
+    }
+    showRun(dir);
+    return true;
+}
+
+QString TrainingDock::currentRunDirectory() const { return m_watcher->runDirectory(); }
+
+void TrainingDock::showRun(const QString& dir)
+{
+    m_monitor->setRunDirectory(dir);
+    showClassNames(dir);
+    m_watcher->setRunDirectory(dir);
+    emit currentRunChanged(dir);
+    // The trainer's own output stays while it runs; an older run shows its log.txt.
+    if (!m_launcher->isBusy())
+        showLogFile(dir);
+    updateButtons();
+}
+
+// The run's classes by name, for the per-class IoU of the details plot and the CSV export: from
+// its training pack (a run started from a terminal names its pack in config.json), else the open
+// project's classes when the run turns out to have as many. Numbers only when neither is known.
+void TrainingDock::showClassNames(const QString& dir)
+{
+    QStringList names;
+    if (!dir.isEmpty()) {
+        QStringList packs{QString::fromStdString(layoutOf(dir).trainPack().string())};
+        if (const auto config = run::RunConfigFile::read(dir.toStdString()); config && config->trainPack)
+            packs << QString::fromStdString(*config->trainPack);
+        for (const QString& file : packs) {
+            if (file.isEmpty() || !QFileInfo::exists(file))
+                continue;
+            try {
+                const pack::PackReader pack(file.toStdString(), /*verifyChecksum=*/false);
+                for (const auto& c : pack.spec().classes)
+                    names << QString::fromStdString(c.name);
+                break;
+            } catch (const pack::PackError&) {
+                // unreadable: the next candidate
+            }
+        }
+    }
+    m_monitor->setClassNames(names, m_projectClassNames);
+}
+
+void TrainingDock::addRecords(const std::vector<run::MetricsRecord>& records)
+{
+    m_monitor->addRecords(records);
+    const run::RunState before = m_progress.state();
+    m_progress.add(records);
+    m_runs->updateRun(QFileInfo(currentRunDirectory()).fileName(), m_progress);
+    updateInfo();
+    // Resume and Train again look at the run's files: only when its state changes (a stop or an
+    // end writes the checkpoint), not for every chunk of records.
+    if (m_progress.state() != before)
+        updateButtons();
+}
+
+void TrainingDock::compareRuns(const QStringList& runDirs)
+{
+    // Read on a worker; the overlay comes when it is read.
+    // Reads finish in any order: only the latest request's answer is drawn.
+    const int request = ++m_comparisonRequest;
+    auto* watcher = new QFutureWatcher<std::vector<MetricsPlot::ComparedRun>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request] {
+        if (request == m_comparisonRequest)
+            m_monitor->plot()->setComparison(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(runInBackground([runDirs] {
+        std::vector<MetricsPlot::ComparedRun> runs;
+        for (const QString& dir : runDirs)
+            runs.push_back(MetricsPlot::readComparedRun(QFileInfo(dir).fileName(),
+                                                        run::RunLayout(dir.toStdString()).metricsFile()));
+        return runs;
+    }));
+}
+
+void TrainingDock::updateInfo()
+{
+    emit progressChanged();
+    if (m_watcher->runDirectory().isEmpty()) {
+        m_info->clear();
+        return;
+    }
+    m_info->showProgress(m_progress);
+    // The launcher knows how its process ended even when the file cannot say (a trainer that
+    // failed before writing, a crash); the file's own "ended" state wins when it has one.
+    if (m_outcomeRun == m_watcher->runDirectory() && !m_outcomeState.isEmpty() && !run::isEnded(m_progress.state()))
+        m_info->showOutcome(m_outcomeState, m_outcomeReason);
+}
+
+void TrainingDock::showLogFile(const QString& dir)
+{
+    m_log->clear();
+    if (dir.isEmpty())
+        return;
+    QFile file(QString::fromStdString(layoutOf(dir).logFile().string()));
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    if (file.size() > kLogTailBytes)
+        file.seek(file.size() - kLogTailBytes);
+    appendLog(QString::fromUtf8(file.readAll()));
+}
+
+void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, text); }
+
+void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed)
+{
+    if (m_beforeTrainDialog)
+        m_beforeTrainDialog();
+    const QString name = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    TrainDialog dialog(name, proposed, runsFolder(), m_launcher->models(), this, m_launcher->devices());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_lastSettings = dialog.settings();
+    if (!startTraining(dialog.runName(), m_lastSettings))
+        QMessageBox::warning(this, tr("Train"), m_status->text());
+}
+
+bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Settings& settings)
+{
+    if (m_projectFile.isEmpty() || m_launcher->isBusy())
+        return false;
+    if (m_beforeTraining && !m_beforeTraining()) {
+        m_status->setText(tr("The labels could not be saved, so training did not start."));
+        return false;
+    }
+    const QString dir = QDir(runsFolder()).filePath(name);
+    m_log->clear();
+    m_outcomeRun.clear();
+    if (!m_launcher->start(m_projectFile, dir, settings))
+        return false;
+    m_status->setText(tr("Training %1…").arg(name));
+    refreshRuns();
+    selectRun(name);
+    updateButtons();
+    return true;
+}
+
+void TrainingDock::resumeInteractively()
+{
+    const int configured = std::max(1, m_progress.epochs());
+    // A finished run resumes only for more epochs; a stopped one may keep its total.
+    const int proposed = m_progress.state() == run::RunState::Finished ? configured * 2 : configured;
+    bool ok = false;
+    const int epochs = QInputDialog::getInt(this, tr("Resume"),
+                                            tr("Train %1 until epoch (now %2 of %3):")
+                                                .arg(QFileInfo(currentRunDirectory()).fileName())
+                                                .arg(m_progress.epochsDone())
+                                                .arg(configured),
+                                            proposed, 1, 100000, 1, &ok);
+    if (ok && !resumeTraining(epochs == configured ? 0 : epochs))
+        QMessageBox::warning(this, tr("Resume"), m_status->text());
+}
+
+bool TrainingDock::resumeTraining(int epochs)
+{
+    const QString dir = currentRunDirectory();
+    if (dir.isEmpty() || m_launcher->isBusy())
+        return false;
+    m_log->clear();
+    m_outcomeRun.clear();
+    if (!m_launcher->resume(dir, epochs)) {
+        m_status->setText(tr("%1 has no checkpoint to resume from").arg(QFileInfo(dir).fileName()));
+        return false;
+    }
+    m_status->setText(tr("Resuming %1…").arg(QFileInfo(dir).fileName()));
+    updateButtons();
+    return true;
+}
+
+void TrainingDock::stopTraining()
+{
+    if (!m_launcher->isBusy()) {
+        stopBackgroundTrainer(SIGTERM);
+        return;
+    }
+    m_status->setText(tr("Stopping: the trainer saves a checkpoint…"));
+    m_launcher->stop();
+}
+
+// A trainer left running by an earlier window (or started from a shell) on the run in view: the
+// same two requests as for our own, by signal. Each is sent once: the trainer honours the first.
+bool TrainingDock::stopBackgroundTrainer(int signal)
+{
+    const auto pid = TrainingLauncher::liveTrainerOf(currentRunDirectory());
+    if (!pid || m_backgroundSignals.value(*pid).contains(signal))
+        return false;
+    if (::kill(pid_t(*pid), signal) != 0)
+        return false;
+    m_backgroundSignals[*pid].insert(signal);
+    m_status->setText(signal == SIGTERM ? tr("Stopping: the trainer saves a checkpoint…")
+                                        : tr("Stopping after this epoch and its validation…"));
+    updateButtons();
+    return true;
+}
+
+bool TrainingDock::stopAfterEpoch()
+{
+    if (!m_launcher->isBusy())
+        return stopBackgroundTrainer(SIGUSR1);
+    if (!m_launcher->stopAfterEpoch())
+        return false;
+    m_status->setText(tr("Stopping after this epoch and its validation…"));
+    m_stopAfterEpochAsked = true;
+    updateButtons();
+    return true;
+}
+
+bool TrainingDock::confirmClose(QWidget* parent)
+{
+    if (!m_launcher->isBusy())
+        return true;
+    if (!m_launcher->isTraining()) {
+        m_launcher->stop();  // packing saves nothing: the next start packs again
+        return true;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Training"),
+                    tr("A training is running in %1.").arg(QDir::toNativeSeparators(m_launcher->runDirectory())),
+                    QMessageBox::NoButton, parent);
+    box.setInformativeText(tr("It can go on without this window: the Training panel shows it again when the project "
+                              "opens. Or it stops now and saves a checkpoint, which Resume continues later."));
+    QPushButton* keep = box.addButton(tr("Keep Training in the Background"), QMessageBox::AcceptRole);
+    QPushButton* stop = box.addButton(tr("Stop and Save a Checkpoint"), QMessageBox::DestructiveRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(keep);
+    box.exec();
+    if (box.clickedButton() == keep) {
+        m_launcher->keepRunningInBackground();
+        return true;
+    }
+    return box.clickedButton() == stop && stopAndWait(parent);
+}
+
+// Waits, with progress, for the trainer to save its checkpoint and end; the user may leave it
+// running instead. Always true: either way the window may close.
+bool TrainingDock::stopAndWait(QWidget* parent)
+{
+    stopTraining();
+    QProgressDialog progress(tr("Stopping the training: the trainer saves a checkpoint…"), tr("Leave It Running"), 0, 0,
+                             parent);
+    progress.setObjectName(QStringLiteral("stoppingProgress"));
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(0);
+    QEventLoop loop;
+    connect(m_launcher, &TrainingLauncher::finished, &loop, &QEventLoop::quit);
+    connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
+    if (m_launcher->isBusy()) {
+        progress.show();
+        loop.exec();
+    }
+    if (m_launcher->isBusy())
+        m_launcher->keepRunningInBackground();
+    return true;
+}
+
+void TrainingDock::updateButtons()
+{
+    const bool busy = m_launcher->isBusy();
+    const bool haveTrainer = !m_launcher->trainer().isEmpty();
+    const bool project = !m_projectFile.isEmpty();
+    const QString run = currentRunDirectory();
+    m_trainButton->setEnabled(project && !busy && haveTrainer);
+    if (!haveTrainer)
+        m_trainButton->setToolTip(tr("segstudio-train was not found next to the application or on PATH"));
+    // A run trained in the background (its window was closed): followed from its folder, and
+    // Stop / Stop after epoch reach its trainer by signal.
+    const auto background = busy ? std::nullopt : TrainingLauncher::liveTrainerOf(run);
+    const QSet<int> sent = background ? m_backgroundSignals.value(*background) : QSet<int>();
+    if (!background && !m_backgroundSignals.isEmpty()) {  // the trainer we asked to stop has ended
+        m_backgroundSignals.clear();
+        m_status->setText(tr("The background training has ended; its checkpoint is saved: Resume continues the run."));
+    }
+    if (background && !sent.contains(SIGTERM) && !sent.contains(SIGUSR1))
+        m_status->setText(tr("Training in the background (process %1): Stop and Stop after epoch reach it from here.")
+                              .arg(*background));
+    m_stopButton->setEnabled(busy || (background && !sent.contains(SIGTERM)));
+    if (!busy)
+        m_stopAfterEpochAsked = false;
+    m_stopAfterEpochButton->setEnabled((busy && !m_stopAfterEpochAsked) || (background && sent.isEmpty()));
+    m_trainButton->setEnabled(m_trainButton->isEnabled() && !background);
+    // Its end shows only as the process going away: look again while one is in view.
+    if (background && !m_backgroundPoll.isActive())
+        m_backgroundPoll.start();
+    else if (!background)
+        m_backgroundPoll.stop();
+    m_resumeButton->setEnabled(!busy && !background && haveTrainer && !run.isEmpty() && layoutOf(run).canResume());
+    m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty() &&
+                              QFileInfo::exists(QString::fromStdString(layoutOf(run).configFile().string())));
+    m_runs->setEnabled(project);
+}
+
+}  // namespace segstudio::ui

@@ -1,0 +1,143 @@
+#pragma once
+
+#include "TrainingLauncher.h"
+
+#include "run/RunProgress.h"
+
+#include <QHash>
+#include <QSet>
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
+
+class QFileSystemWatcher;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace segstudio::document {
+class ProjectDocument;
+}
+
+namespace segstudio::ui {
+
+class MetricsPlot;
+class RunInfoPanel;
+class RunsTable;
+class RunWatcher;
+class TrainingMonitor;
+
+// The "Training" panel: the runs of the open project (folders under <project folder>/runs/) as a
+// table (RunsTable; ticked runs are overlaid for comparison), the selected run's live monitor
+// (curves, information panel with progress and ETA) and the trainer's output,
+// and the controls: Train…, Stop, Stop after this epoch, Resume…, Train again…. Selecting any
+// run, also one started elsewhere or still written by another machine, shows it; it grows as its
+// metrics.jsonl grows. The list follows runs/ as runs appear or go.
+// Requirements: GUI thread. Training runs in segstudio-train (TrainingLauncher); this panel only
+//   reads the run folder (on a worker, RunWatcher), so it never blocks on the process or the file.
+class TrainingDock : public QWidget {
+    Q_OBJECT
+
+public:
+    // What the Train button's dialog proposes: the last run's settings, at first the defaults
+    // that learn for 30 minutes.
+    const TrainingLauncher::Settings& proposedSettings() const { return m_lastSettings; }
+    explicit TrainingDock(QWidget* parent = nullptr);
+    ~TrainingDock() override;
+
+    // The open project's file; empty = none (the panel is then disabled).
+    void setDocument(const document::ProjectDocument* document);  // nullptr: no project
+    void setProjectFile(const QString& projectFile);
+    QString runsFolder() const;  // <project folder>/runs, empty without a project
+    QStringList runNames() const;
+    void refreshRuns();
+    bool selectRun(const QString& name);  // false when there is no such run
+    // Any run folder, also outside the project (a shared folder another machine writes to).
+    bool openRunFolder(const QString& dir);
+    QString currentRunDirectory() const;
+
+    // Called before the project is packed for a new run, so the run trains on the labels as they
+    // are on screen (the main window saves them); false cancels the start.
+    void setBeforeTraining(std::function<bool()> saveLabels) { m_beforeTraining = std::move(saveLabels); }
+    // Called before Train… shows its dialog: the main window offers a split when no image is in
+    // the training split (a run would fail with nothing to learn from).
+    void setBeforeTrainDialog(std::function<void()> offerSplit) { m_beforeTrainDialog = std::move(offerSplit); }
+    // Starts pack + train into runs/<name> without asking (Train… asks first, then calls this).
+    bool startTraining(const QString& name, const TrainingLauncher::Settings& settings);
+    // Continues the selected run where it stopped; epochs > 0 changes its total.
+    bool resumeTraining(int epochs = 0);
+    void stopTraining();
+    bool stopAfterEpoch();
+    // Before the window closes: while a training runs, asks whether to stop it (it saves a
+    // checkpoint; the run can be resumed) and stops it on yes. False = the user wants to stay.
+    // Closing the window while a run trains: keep it training in the background (the default),
+    // or stop it and wait for its checkpoint; false when the user cancels the close.
+    bool confirmClose(QWidget* parent);
+
+    TrainingMonitor* monitor() const { return m_monitor; }
+    MetricsPlot* plot() const;
+    RunInfoPanel* infoPanel() const { return m_info; }
+    const run::RunProgress& progress() const { return m_progress; }
+    RunWatcher* watcher() const { return m_watcher; }
+    TrainingLauncher* launcher() const { return m_launcher; }
+    QPlainTextEdit* logView() const { return m_log; }
+    QPushButton* stopButton() const { return m_stopButton; }
+    QPushButton* resumeButton() const { return m_resumeButton; }
+    QFileSystemWatcher* runsWatcher() const { return m_runsWatcher; }
+    QLabel* statusLabel() const { return m_status; }
+    QProgressBar* packingBar() const { return m_packing; }
+    RunsTable* runsTable() const { return m_runs; }
+
+signals:
+    void currentRunChanged(const QString& runDir);  // empty = none
+    void progressChanged();  // the shown run's progress() moved on (records came, it ended, another run)
+
+private:
+    bool stopAndWait(QWidget* parent);
+    bool stopBackgroundTrainer(int signal);
+    void trainInteractively(const TrainingLauncher::Settings& proposed);
+    void resumeInteractively();
+    void showRun(const QString& dir);
+    void showClassNames(const QString& dir);
+    void addRecords(const std::vector<run::MetricsRecord>& records);
+    void updateInfo();
+    void appendLog(const QString& text);
+    void showLogFile(const QString& dir);
+    void updateButtons();
+    void compareRuns(const QStringList& runDirs);
+
+    QString m_projectFile;
+    QStringList m_projectClassNames;
+    int m_comparisonRequest = 0;
+    RunsTable* m_runs;
+    QPushButton* m_trainButton;
+    QPushButton* m_stopButton;
+    QPushButton* m_stopAfterEpochButton;
+    QPushButton* m_resumeButton;
+    QPushButton* m_againButton;
+    QPushButton* m_openButton;
+    RunInfoPanel* m_info;
+    QLabel* m_status;
+    QProgressBar* m_packing;  // visible while the splits are packed
+    TrainingMonitor* m_monitor;
+    QPlainTextEdit* m_log;
+    RunWatcher* m_watcher;
+    run::RunProgress m_progress;
+    QFileSystemWatcher* m_runsWatcher;  // runs/ (and the project folder until runs/ exists)
+    TrainingLauncher* m_launcher;
+    TrainingLauncher::Settings m_lastSettings;
+    std::function<bool()> m_beforeTraining;
+    std::function<void()> m_beforeTrainDialog;
+    bool m_stopAfterEpochAsked = false;
+    QHash<qint64, QSet<int>> m_backgroundSignals;
+    QTimer m_backgroundPoll;  // re-checks the buttons while a background trainer is in view  // what each background trainer was sent (once each)
+    // What the launcher said when its process ended, for the run it ran: shown while the file
+    // does not say the run ended (a trainer that failed before writing, or was killed).
+    QString m_outcomeRun;
+    QString m_outcomeState;
+    QString m_outcomeReason;
+};
+
+}  // namespace segstudio::ui

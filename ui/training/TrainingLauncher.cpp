@@ -1,0 +1,330 @@
+#include "TrainingLauncher.h"
+
+#include "common/TrainerArguments.h"
+
+#include <cmath>
+
+#include "pack/PackError.h"
+#include "pack/PackReader.h"
+#include "run/ExitCode.h"
+#include "run/RunConfigFile.h"
+#include "run/RunLayout.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSysInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+#include <csignal>
+
+namespace segstudio::ui {
+
+namespace {
+
+QString path(const std::filesystem::path& file) { return QString::fromStdString(file.string()); }
+
+run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.toStdString()); }
+
+}  // namespace
+
+TrainingLauncher::TrainingLauncher(QObject* parent)
+    : QObject(parent), m_process(new TrainerProcess(this)), m_catalog(new TrainerProcess(this)),
+      m_deviceCatalog(new TrainerProcess(this))
+{
+    m_models = builtInModels();
+    m_devices.append({QStringLiteral("cpu"), QString(), 0});
+    // Its own session: a trainer the user keeps running after the window closes gets no hangup
+    // or terminal signal meant for the GUI (the window's own SIGTERM/SIGHUP included).
+    m_process->setLaunch(TrainerProcess::Launch::OwnSession);
+    connect(m_process, &TrainerProcess::output, this, [this](const QString& text) {
+        emit output(text);
+        if (isPacking())
+            reportPackingProgress();
+    });
+    connect(m_process, &TrainerProcess::finished, this, &TrainingLauncher::stepFinished);
+    for (TrainerProcess* catalogue : {m_catalog, m_deviceCatalog})
+        catalogue->setSeparateChannels(true);  // JSON on stdout, warnings on stderr
+    connect(m_catalog, &TrainerProcess::finished, this, [this](const TrainerProcess::Exit& exit) {
+        if (!exit.ok)
+            return;  // keep the built-in list
+        QList<ModelChoice> models;
+        for (const QJsonValue& item : QJsonDocument::fromJson(m_catalog->standardOutput()).array())
+            models.append({item[QStringLiteral("name")].toString(), item[QStringLiteral("description")].toString(),
+                           item[QStringLiteral("default")].toBool()});
+        if (models.isEmpty())
+            return;
+        m_models = models;
+        emit modelsChanged();
+    });
+    connect(m_deviceCatalog, &TrainerProcess::finished, this, [this](const TrainerProcess::Exit& exit) {
+        if (!exit.ok)
+            return;  // keep "cpu"
+        QList<DeviceChoice> devices;
+        for (const QJsonValue& item : QJsonDocument::fromJson(m_deviceCatalog->standardOutput()).array())
+            devices.append({item[QStringLiteral("name")].toString(), item[QStringLiteral("description")].toString(),
+                            qint64(item[QStringLiteral("memory_bytes")].toDouble())});
+        if (devices.isEmpty())
+            return;
+        m_devices = devices;
+        emit devicesChanged();
+    });
+}
+
+TrainingLauncher::~TrainingLauncher()
+{
+    // The catalogues are listings (nothing to save): TrainerProcess kills them.
+    if (!m_process->isRunning())
+        return;
+    m_process->disconnect(this);
+    if (!m_detached && isPacking())
+        return;  // packing saves nothing and is redone by the next start: killed with its object
+    // A trainer is never killed by the window: it is left running when the user chose so, and
+    // asked to stop (once: a second SIGTERM must not cut its checkpoint short) otherwise. One that
+    // has not ended by then is let go, not killed.
+    if (!m_detached) {
+        stop();
+        if (m_process->waitForFinished(kStopWaitMs))
+            return;
+    }
+    m_process->release();
+}
+
+void TrainingLauncher::setTrainer(const QString& program)
+{
+    for (TrainerProcess* process : {m_process, m_catalog, m_deviceCatalog})
+        process->setProgram(program);
+}
+
+QString TrainingLauncher::trainer() const { return m_process->program(); }
+
+QList<TrainingLauncher::ModelChoice> TrainingLauncher::builtInModels()
+{
+    return {{QStringLiteral("deeplabv3plus"), tr("DeepLabV3+ with a MobileNetV2 encoder"), true},
+            {QStringLiteral("deeplabv3plus-slim"), tr("DeepLabV3+, half-width encoder; fastest on CPUs")},
+            {QStringLiteral("segnet-tiny"), tr("small SegNet for CPUs")},
+            {QStringLiteral("segnet-basic"), tr("SegNet-Basic")},
+            {QStringLiteral("segnet"), tr("SegNet with a VGG-16 encoder (GPU)")}};
+}
+
+void TrainingLauncher::refreshModels()
+{
+    if (!m_catalog->isRunning())
+        m_catalog->start(TrainerArguments::catalogue(QStringLiteral("models")));
+    if (!m_deviceCatalog->isRunning())
+        m_deviceCatalog->start(TrainerArguments::catalogue(QStringLiteral("devices")));
+}
+
+TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir, const Settings& fallback)
+{
+    Settings settings = fallback;
+    const auto files = layoutOf(runDir);
+    if (const auto config = run::RunConfigFile::read(runDir.toStdString())) {
+        const auto text = [](const std::optional<std::string>& value, const QString& otherwise) {
+            return value ? QString::fromStdString(*value) : otherwise;
+        };
+        settings.model = text(config->model, settings.model);
+        settings.epochs = config->epochs.value_or(settings.epochs);
+        // A run written before time budgets trained for its epochs.
+        settings.minutes = int(std::lround(config->timeBudgetSeconds.value_or(0.0) / 60.0));
+        settings.batch = config->batchSize.value_or(settings.batch);
+        settings.optimizer = text(config->optimizer, settings.optimizer);
+        settings.learningRate = config->learningRate.value_or(settings.learningRate);
+        settings.schedule = text(config->schedule, settings.schedule);
+        settings.classWeighting = text(config->classWeighting, settings.classWeighting);
+        settings.flip = config->flip.value_or(settings.flip);
+        settings.translate = config->translate.value_or(settings.translate);
+        settings.valEpochs = config->valEpochs.value_or(settings.valEpochs);
+    }
+    try {
+        const pack::PackReader pack(files.trainPack().string(), /*verifyChecksum=*/false);
+        settings.height = pack.spec().height;
+        settings.width = pack.spec().width;
+    } catch (const pack::PackError&) {
+        // a run started from a terminal may have its packs elsewhere: keep the fallback size
+    }
+    return settings;
+}
+
+bool TrainingLauncher::resume(const QString& runDir, int epochs)
+{
+    if (isBusy() || trainer().isEmpty() || !layoutOf(runDir).canResume())
+        return false;
+    m_runDir = runDir;
+    m_resumeEpochs = epochs;
+    m_stopping = false;
+    emit started(runDir);
+    runStep(Step::Resume);
+    return true;
+}
+
+bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, const Settings& settings)
+{
+    if (isBusy())
+        return false;
+    if (trainer().isEmpty()) {
+        emit finished(false, TrainerProcess::notFoundMessage());
+        return false;
+    }
+    if (!QDir().mkpath(runDir)) {
+        emit finished(false, tr("Cannot create the run folder %1").arg(runDir));
+        return false;
+    }
+    m_projectFile = projectFile;
+    m_runDir = runDir;
+    m_settings = settings;
+    m_resumeEpochs = 0;
+    m_stopping = false;
+    emit started(runDir);
+    runStep(Step::PackTrain);
+    return true;
+}
+
+void TrainingLauncher::runStep(Step step)
+{
+    m_step = step;
+    const auto files = layoutOf(m_runDir);
+    QStringList arguments;
+    switch (step) {
+    case Step::PackTrain:
+        arguments = TrainerArguments::pack(m_projectFile, QStringLiteral("train"), path(files.trainPack()),
+                                           m_settings.height, m_settings.width);
+        break;
+    case Step::PackVal:
+        arguments = TrainerArguments::pack(m_projectFile, QStringLiteral("val"), path(files.valPack()),
+                                           m_settings.height, m_settings.width);
+        break;
+    case Step::Train:
+        arguments = TrainerArguments::train(m_runDir, m_settings);
+        break;
+    case Step::Resume:
+        arguments = TrainerArguments::resume(m_runDir, m_resumeEpochs);
+        break;
+    case Step::Idle:
+        return;
+    }
+    m_lastPackingReport.clear();
+    if (step == Step::Train)
+        emit packingEnded();
+    if (!m_process->start(arguments)) {
+        finish(false, TrainerProcess::notFoundMessage());
+        return;
+    }
+    emit output(QStringLiteral("$ %1\n").arg(m_process->commandLine()));
+}
+
+void TrainingLauncher::stepFinished(const TrainerProcess::Exit& exit)
+{
+    if (m_step == Step::Idle)
+        return;
+    const bool training = m_step == Step::Train || m_step == Step::Resume;
+    // Stop, or "stop after this epoch" (which the trainer honours on its own time).
+    if (training && exit.stopped) {
+        finish(false, exit.message);
+        return;
+    }
+    if (m_stopping && !exit.failedToStart) {
+        finish(false, tr("Stopped."));
+        return;
+    }
+    if (!exit.ok) {
+        finish(false, exit.message);
+        return;
+    }
+    switch (m_step) {
+    case Step::PackTrain:
+        runStep(Step::PackVal);
+        break;
+    case Step::PackVal:
+        runStep(Step::Train);
+        break;
+    default:
+        finish(true, tr("Training finished."));
+    }
+}
+
+bool TrainingLauncher::stopAfterEpoch()
+{
+    // Only the trainer handles SIGUSR1; for a pack step it would be the end of the process.
+    return (m_step == Step::Train || m_step == Step::Resume) && m_process->stopAfterEpoch();
+}
+
+void TrainingLauncher::stop()
+{
+    // Idempotent: the trainer is already saving its checkpoint after the first request.
+    if (!isBusy() || m_stopping || !m_process->isRunning())
+        return;
+    m_stopping = true;
+    m_process->terminate();
+}
+
+bool TrainingLauncher::isTraining() const
+{
+    return (m_step == Step::Train || m_step == Step::Resume) && m_process->isRunning();
+}
+
+void TrainingLauncher::keepRunningInBackground()
+{
+    if (isTraining())
+        m_detached = true;
+}
+
+std::optional<qint64> TrainingLauncher::liveTrainerOf(const QString& runDir)
+{
+    if (runDir.isEmpty())
+        return std::nullopt;
+    // RunLock's file names its holder: "pid N on HOST since ...". The pid counts only while it
+    // is alive on this host and is a segstudio-train (not a stranger that reused the number).
+    QFile lock(QString::fromStdString(layoutOf(runDir).lockFile().string()));
+    if (!lock.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    static const QRegularExpression holder(QStringLiteral("^pid (\\d+) on (\\S+)"));
+    const QRegularExpressionMatch match = holder.match(QString::fromUtf8(lock.readLine()));
+    if (!match.hasMatch() || match.captured(2) != QSysInfo::machineHostName())
+        return std::nullopt;
+    const qint64 pid = match.captured(1).toLongLong();
+    QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (pid <= 0 || ::kill(pid_t(pid), 0) != 0 || !commandLine.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    if (!commandLine.readAll().contains("segstudio-train"))
+        return std::nullopt;
+    return pid;
+}
+
+void TrainingLauncher::reportPackingProgress()
+{
+    // segstudio-train pack rewrites "packing done/total" in place every 25 images. The step's
+    // tail is searched, not the chunk just read: a chunk may end inside a number.
+    static const QRegularExpression progress(QStringLiteral("packing (\\d+)/(\\d+)(?=[\r\n])"));
+    QRegularExpressionMatch last;
+    for (auto it = progress.globalMatch(m_process->tail().right(256)); it.hasNext();)
+        last = it.next();
+    if (!last.hasMatch())
+        return;
+    // The tail still holds the last line when more output comes (the "packed" summary): say each
+    // state of the progress once.
+    const QString split = m_step == Step::PackTrain ? QStringLiteral("train") : QStringLiteral("val");
+    const QString reported = split + last.captured(0);
+    if (reported == m_lastPackingReport)
+        return;
+    m_lastPackingReport = reported;
+    emit packingProgress(split, last.captured(1).toInt(), last.captured(2).toInt());
+}
+
+void TrainingLauncher::finish(bool ok, const QString& message)
+{
+    if (m_step == Step::Idle)
+        return;
+    const bool packing = isPacking();
+    m_step = Step::Idle;
+    if (packing)
+        emit packingEnded();
+    emit finished(ok, message);
+}
+
+}  // namespace segstudio::ui
