@@ -29,10 +29,9 @@ void defineDefaultWorkspaces(Workspaces& workspaces, QMainWindow& window, const 
                           w->splitDockWidget(docks.browser, docks.classes, Qt::Vertical);
                           w->tabifyDockWidget(docks.classes, docks.history);
                           docks.classes->raise();
-                          resizeWhenLaidOut(*w, [w, docks] {
-                              w->resizeDocks({docks.browser}, {240}, Qt::Horizontal);
-                              w->resizeDocks({docks.browser, docks.classes}, {w->height() / 2, w->height() / 2}, Qt::Vertical);
-                          });
+                          // Only the width: heights that add up to the window's would grow it past
+                          // the screen (the column shares its height by itself).
+                          resizeWhenLaidOut(*w, [w, docks] { w->resizeDocks({docks.browser}, {240}, Qt::Horizontal); });
                       }});
     workspaces.define(Workspace::Train, {QObject::tr("Train"), {docks.training}, false, [w, docks] {
                           w->addDockWidget(Qt::BottomDockWidgetArea, docks.training);
@@ -46,7 +45,7 @@ void defineDefaultWorkspaces(Workspaces& workspaces, QMainWindow& window, const 
                            docks.evaluation->raise();
                            resizeWhenLaidOut(*w, [w, docks] {
                                w->resizeDocks({docks.browser, docks.evaluation}, {260, 420}, Qt::Horizontal);
-                               w->resizeDocks({docks.predictions}, {w->height() / 4}, Qt::Vertical);
+                               w->resizeDocks({docks.predictions}, {w->centralWidget()->height() / 3}, Qt::Vertical);
                            });
                        }});
 }
