@@ -16,7 +16,7 @@ namespace segstudio::ui {
 // split, pack its val split (both into the run folder), then train into the run folder. The GUI
 // never links LibTorch; it follows the run through its directory (RunWatcher).
 // Requirements: GUI thread; one chain at a time (start() refuses while busy).
-// Guarantees: never blocks: every step is an asynchronous QProcess. stop() sends SIGTERM; the
+// Guarantees: never blocks: every step is an asynchronous TrainerProcess. stop() sends SIGTERM; the
 //   trainer checkpoints and exits 130, a pack step just ends. stopAfterEpoch() sends SIGUSR1: the
 //   trainer ends the epoch (and its validation) first. resume() continues a stopped run (one
 //   step, no packing). finished() comes once per start() or resume();
