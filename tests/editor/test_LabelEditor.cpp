@@ -3,6 +3,7 @@
 #include "editor/LabelCanvas.h"
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
+#include "paint/ColourScale.h"
 #include "editor/LabelingTips.h"
 #include "editor/PredictionBar.h"
 #include "editor/ToolSettings.h"
@@ -381,7 +382,7 @@ private slots:
         QCOMPARE(canvas->predictionImage().pixel(10, 10), ui::PredictionLayer::kErrorColor);  // car labelled, road predicted
         QCOMPARE(qAlpha(canvas->predictionImage().pixel(40, 10)), 0);  // unlabelled: no error
         canvas->setPredictionView(ui::PredictionLayer::View::Confidence);
-        QCOMPARE(canvas->predictionImage().pixel(40, 10), ui::PredictionLayer::heatColor(60 / 255.0));
+        QCOMPARE(canvas->predictionImage().pixel(40, 10), segstudio::paint::ColourScale::turbo(60 / 255.0));
         // Hover names the label and the prediction.
         QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
         QTest::mouseMove(canvas, screenOf({40, 50}));

@@ -1,5 +1,7 @@
 #include "PredictionBar.h"
 
+#include "paint/ColourScale.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QLinearGradient>
@@ -21,7 +23,7 @@ QPixmap legendPixmap(const QString& low, const QString& high, const QFont& font)
     pixmap.fill(Qt::transparent);
     QPainter painter(&pixmap);
     for (int x = 0; x < kWidth; ++x)
-        painter.fillRect(x, 0, 1, kHeight, QColor::fromRgb(PredictionLayer::heatColor(double(x) / (kWidth - 1))));
+        painter.fillRect(x, 0, 1, kHeight, QColor::fromRgb(paint::ColourScale::turbo(double(x) / (kWidth - 1))));
     painter.setFont(font);
     painter.setPen(Qt::white);
     painter.drawText(QRect(3, 0, kWidth - 6, kHeight), Qt::AlignVCenter | Qt::AlignLeft, low);

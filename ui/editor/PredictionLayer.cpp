@@ -8,8 +8,6 @@
 
 namespace segstudio::ui {
 
-QRgb PredictionLayer::heatColor(double value) { return paint::ColourScale::turbo(value); }
-
 void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores)
 {
     m_scores = classes.empty() ? cv::Mat() : scores;
@@ -20,12 +18,6 @@ void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence,
     m_tilesX = (classes.cols + kTile - 1) / kTile;
     const int tilesY = (classes.rows + kTile - 1) / kTile;
     m_composed.assign(std::size_t(std::max(0, m_tilesX * tilesY)), false);
-}
-
-const std::array<QRgb, 256>& PredictionLayer::heatTable()
-{
-    static_assert(std::is_same_v<QRgb, std::uint32_t>, "QRgb is 0xAARRGGBB in 32 bits");
-    return paint::ColourScale::turboTable();
 }
 
 void PredictionLayer::setView(View view)
@@ -77,7 +69,8 @@ void PredictionLayer::composeTile(const QRect& rect)
     const bool haveTruth = m_truth && !m_truth->empty() && m_truth->size() == m_classes.size();
     const cv::Mat& heat = m_view == View::Uncertainty ? m_entropy : m_confidence;
     constexpr QRgb kClear = 0;
-    const std::array<QRgb, 256>& heatColours = heatTable();
+    static_assert(std::is_same_v<QRgb, std::uint32_t>, "QRgb is 0xAARRGGBB in 32 bits, as the scale's colours");
+    const std::array<QRgb, 256>& heatColours = paint::ColourScale::turboTable();
     for (int y = rect.top(); y <= rect.bottom(); ++y) {
         const std::uint8_t* predicted = m_classes.ptr<std::uint8_t>(y);
         const std::uint8_t* truth = haveTruth ? m_truth->ptr<std::uint8_t>(y) : nullptr;

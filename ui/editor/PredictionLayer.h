@@ -50,12 +50,9 @@ public:
         double confidence;  // 0..1
     };
     std::optional<Pixel> at(const QPoint& pixel) const;
-    // The heat map colour of a value 0..1 (Google's Turbo): the legend draws the same colours.
-    static QRgb heatColor(double value);
 
 private:
     void composeTile(const QRect& rect);
-    static const std::array<QRgb, 256>& heatTable();  // heatColor of 0..255, made once
 
     cv::Mat m_classes;
     cv::Mat m_confidence;

@@ -21,8 +21,6 @@
 #include <cmath>
 #include <optional>
 
-#include <unistd.h>
-
 namespace segstudio::ui {
 
 namespace {

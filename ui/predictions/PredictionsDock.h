@@ -78,8 +78,6 @@ public:
     void reloadRun();
     void cancel();
 
-    // The scores of the current run and checkpoint (empty: none, or being computed).
-    const std::vector<data::PredictionScore>& scores() const { return m_lastScores; }
     QPlainTextEdit* logView() const { return m_log; }
     QString statusText() const;
 

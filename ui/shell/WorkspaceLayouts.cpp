@@ -23,7 +23,7 @@ void defineDefaultWorkspaces(Workspaces& workspaces, QMainWindow& window, const 
 {
     using Workspace = Workspaces::Workspace;
     QMainWindow* w = &window;
-    workspaces.define(Workspace::Label, {QObject::tr("Label"), {docks.browser, docks.classes, docks.history}, true, [w, docks] {
+    workspaces.define(Workspace::Label, {{docks.browser, docks.classes, docks.history}, true, [w, docks] {
                           // One column beside the canvas: the image strip above the classes.
                           w->addDockWidget(Qt::LeftDockWidgetArea, docks.browser);
                           w->splitDockWidget(docks.browser, docks.classes, Qt::Vertical);
@@ -33,11 +33,11 @@ void defineDefaultWorkspaces(Workspaces& workspaces, QMainWindow& window, const 
                           // the screen (the column shares its height by itself).
                           resizeWhenLaidOut(*w, [w, docks] { w->resizeDocks({docks.browser}, {240}, Qt::Horizontal); });
                       }});
-    workspaces.define(Workspace::Train, {QObject::tr("Train"), {docks.training}, false, [w, docks] {
+    workspaces.define(Workspace::Train, {{docks.training}, false, [w, docks] {
                           w->addDockWidget(Qt::BottomDockWidgetArea, docks.training);
                       }});
     workspaces.define(Workspace::Review,
-                      {QObject::tr("Review"), {docks.browser, docks.predictions, docks.evaluation, docks.classes}, true, [w, docks] {
+                      {{docks.browser, docks.predictions, docks.evaluation, docks.classes}, true, [w, docks] {
                            w->addDockWidget(Qt::LeftDockWidgetArea, docks.browser);
                            w->addDockWidget(Qt::BottomDockWidgetArea, docks.predictions);
                            w->addDockWidget(Qt::RightDockWidgetArea, docks.evaluation);

@@ -33,7 +33,6 @@ public:
     static constexpr int kCount = 3;
 
     struct Definition {
-        QString name;                       // "Label", shown on its button
         QList<QDockWidget*> docks;          // what it shows
         bool showsCentre = true;            // the canvas (or start page)
         std::function<void()> defaultLayout;  // places its docks the first time (sizes included)

@@ -1,26 +1,21 @@
 #include "TrainingLauncher.h"
 
 #include "common/TrainerArguments.h"
-
-#include <cmath>
-
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
 #include "run/ExitCode.h"
 #include "run/RunConfigFile.h"
 #include "run/RunLayout.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QSysInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QStandardPaths>
 
+#include <cmath>
 #include <csignal>
 
 namespace segstudio::ui {
