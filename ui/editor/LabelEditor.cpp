@@ -316,7 +316,7 @@ void LabelEditor::createViewActions()
             canvas, &LabelCanvas::zoomOut);
     connect(addViewAction(tr("Fit to Window"), QStringLiteral("fit"), QKeySequence(Qt::CTRL | Qt::Key_0)),
             &QAction::triggered, canvas, &LabelCanvas::fitToWindow);
-    connect(addViewAction(tr("Actual Pixels (1:1)"), QStringLiteral("actual"), QKeySequence(Qt::CTRL | Qt::Key_1)),
+    connect(addViewAction(tr("Actual Pixels (1:1)"), QStringLiteral("actual"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_0)),
             &QAction::triggered, canvas, &LabelCanvas::actualSize);
     QAction* labels = addViewAction(tr("Show Labels"), QStringLiteral("labels"), QKeySequence(Qt::Key_H));
     labels->setCheckable(true);
