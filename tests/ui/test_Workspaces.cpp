@@ -1,7 +1,10 @@
+#include "../metrics/TwoImageReport.h"
 #include "UiTestProject.h"
 #include "browser/DatasetBrowser.h"
 #include "editor/LabelCanvas.h"
 #include "editor/LabelEditor.h"
+#include "predictions/EvaluationReportView.h"
+#include "predictions/PredictionsDock.h"
 #include "run/MetricsRecord.h"
 #include "run/RunProgress.h"
 #include "shell/MainWindow.h"
@@ -10,6 +13,7 @@
 #include "training/TrainingDock.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QHash>
 #include <QDockWidget>
 #include <QSettings>
@@ -153,6 +157,22 @@ private slots:
         QCOMPARE(window.workspaces()->current(), Workspace::Review);
         QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
         QCOMPARE(window.workspaces()->current(), Workspace::Label);
+    }
+
+    // A report wider than its dock (a long checkpoint path, a wide table and matrix) scrolls in it:
+    // it never widens the window past the screen (found in Review on a 1600-pixel screen).
+    void theReportNeverWidensTheWindow()
+    {
+        MainWindow window;
+        openAt1600x1000(window, m_file);
+        window.workspaces()->switchTo(Workspace::Review);
+        auto report = segstudio::test::twoImageReport();
+        report.context() = {{"checkpoint", std::string(400, 'x') + "/checkpoints/best.pt"}, {"split", "val"}};
+        window.predictions()->reportView()->setReport(report);
+        QTRY_VERIFY(window.predictions()->reportView()->isVisible());
+        QApplication::processEvents();
+        QCOMPARE(window.size(), QSize(1600, 1000));
+        QVERIFY(window.editor()->canvas()->width() > 400);
     }
 
     void steppingThroughImagesFromTrainOpensLabel()

@@ -30,6 +30,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QMessageBox>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -162,7 +163,13 @@ void MainWindow::createDocks()
     m_historyDock = dock(tr("History"), QStringLiteral("historyDock"), history);
     m_trainingDock = dock(tr("Training"), QStringLiteral("trainingDock"), m_training);
     m_predictionsDock = dock(tr("Predictions"), QStringLiteral("predictionsDock"), m_predictions);
-    m_evaluationDock = dock(tr("Evaluation"), QStringLiteral("evaluationDock"), m_predictions->reportView());
+    // The report is as wide as its table and matrix: it scrolls in its dock instead of widening
+    // the window past the screen.
+    auto* report = new QScrollArea(this);
+    report->setWidgetResizable(true);
+    report->setFrameShape(QFrame::NoFrame);
+    report->setWidget(m_predictions->reportView());
+    m_evaluationDock = dock(tr("Evaluation"), QStringLiteral("evaluationDock"), report);
     addDockWidget(Qt::LeftDockWidgetArea, m_browserDock);
     addDockWidget(Qt::RightDockWidgetArea, m_classesDock);
     tabifyDockWidget(m_classesDock, m_historyDock);
