@@ -187,6 +187,13 @@ private slots:
 
     void withoutAProjectNoDockShows()
     {
+        {
+            MainWindow fresh;  // never had a project (found while a recovery question was up)
+            fresh.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+            for (const char* name : {"browserDock", "classesDock", "historyDock", "trainingDock", "predictionsDock", "evaluationDock"})
+                QVERIFY2(!dock(fresh, name)->isVisible(), name);
+        }
         MainWindow window;
         openAt1600x1000(window, m_file);
         QVERIFY(window.closeProject());

@@ -82,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_projectLabel);
     connect(m_runStatus, &RunStatusLine::clicked, this, [this] { m_workspaces->switchTo(Workspaces::Workspace::Train); });
     WindowSettings::read(*this);
+    m_workspaces->setProjectOpen(false);  // the start page, no dock
     updateRecentMenu(m_session->recentProjects());
     updateTitle();
     updateActions();
@@ -299,8 +300,10 @@ void MainWindow::attachDocument(document::ProjectDocument* doc)
     // Restored work first: the user just chose to get it back.
     if (!doc)
         return;
-    if (const auto recovered = m_editor->recoveredImage())
+    if (const auto recovered = m_editor->recoveredImage()) {
+        m_workspaces->switchTo(Workspaces::Workspace::Label);  // the restored pixels, on the canvas
         m_browser->selectEntry(*recovered);
+    }
     else if (doc->size() > 0)
         m_browser->selectNearestRow(0);  // the first image the browser shows, in its order
 }

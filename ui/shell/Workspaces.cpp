@@ -68,15 +68,16 @@ void Workspaces::switchTo(Workspace workspace)
 
 void Workspaces::setProjectOpen(bool open)
 {
-    if (open == m_projectOpen)
-        return;
-    if (!open)
-        remember();
-    m_projectOpen = open;
     if (open) {
-        apply(m_current);
+        if (!m_projectOpen) {
+            m_projectOpen = true;
+            apply(m_current);
+        }
         return;
     }
+    // Also for a window that never had a project: its docks were created visible.
+    remember();
+    m_projectOpen = false;
     for (QDockWidget* dock : allDocks())
         dock->hide();
     m_centre->show();  // the start page

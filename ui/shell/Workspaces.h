@@ -47,7 +47,7 @@ public:
     static QString key(Workspace workspace);  // "label", "train", "review"
 
     void switchTo(Workspace workspace);
-    // A project opened (true) or closed (false): its workspace's docks show, or none.
+    // A project opened (true) or closed, or none yet (false): its workspace's docks show, or none.
     void setProjectOpen(bool open);
 
     void readSettings(const QSettings& settings);  // the layouts and the last workspace
