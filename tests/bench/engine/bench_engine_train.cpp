@@ -158,9 +158,9 @@ int runCuda(Options o)
         c10::cuda::CUDACachingAllocator::resetPeakStats(0);
         const double imagesPerSecond = measure(o, device, amp, true);
         const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(0);
-        const double peakGiB =
-            double(stats.allocated_bytes[std::size_t(c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)].peak) /
-            (1024.0 * 1024.0 * 1024.0);
+        // Slot 0 is the aggregate over all pools in every LibTorch; the StatType enum naming it
+        // moved between namespaces in 2.x (c10::CachingDeviceAllocator), so it is not spelled here.
+        const double peakGiB = double(stats.allocated_bytes[0].peak) / (1024.0 * 1024.0 * 1024.0);
         const double mfu = imagesPerSecond * flopsPerImage / (o.peakTflops * 1e12);
         std::printf("  %-5s: %8.1f images/s  peak memory %.2f GiB  MFU %.1f%%  epoch (%d images) %.1f s\n",
                     amp == "none" ? "fp32" : "bf16", imagesPerSecond, peakGiB, 100.0 * mfu, o.epochImages,
