@@ -35,8 +35,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 { nvidia-smi -L; nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv; nproc
   g++ --version | head -1; cmake --version | head -1; ninja --version
   python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, torch.utils.cmake_prefix_path)'
-} > "$out/machine.txt" 2>&1
-cat "$out/machine.txt" >> "$summary"
+} >> "$summary" 2>&1
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
 
 if [ -n "$packs" ]; then  # unpacked beside the build, not waited for
