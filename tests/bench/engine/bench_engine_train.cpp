@@ -149,6 +149,9 @@ int runCuda(Options o)
     }
     configureRuntime(0, false, true);
     const torch::Device device(torch::kCUDA);
+    // The caching allocator learns its devices when CUDA is first used; asking it for device 0's
+    // statistics before that fails with "Invalid device argument" (LibTorch 2.x).
+    torch::empty({1}, torch::TensorOptions().device(device));
     auto model = ModelRegistry::instance().create(o.model, o.classes);
     const double flopsPerImage = 3.0 * model->forwardFlops(o.height, o.width);  // forward + backward
     std::printf("CUDA training: %s %dx%d, batch %d, %d iterations; peak %.0f TFLOPS for MFU\n", o.model.c_str(),

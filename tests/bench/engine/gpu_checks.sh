@@ -43,11 +43,9 @@ if [ -n "$packs" ]; then  # unpacked beside the build, not waited for
     unpack=$!
 fi
 
-configure() {
-    cmake -S . -B "$build" -G Ninja -DSEGSTUDIO_ENGINE_ONLY=ON -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_PREFIX_PATH="$torch_prefix;$deps" "$@"
-}
-step configure 90 configure || step configure 90 configure -DCUDAToolkit_ROOT=/usr/local/cuda \
+configure=(cmake -S . -B "$build" -G Ninja -DSEGSTUDIO_ENGINE_ONLY=ON -DCMAKE_BUILD_TYPE=Release
+           -DCMAKE_PREFIX_PATH="$torch_prefix;$deps")
+step configure 90 "${configure[@]}" || step configure 90 "${configure[@]}" -DCUDAToolkit_ROOT=/usr/local/cuda \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc || { note "configure failed"; exit 1; }
 grep -E "SegStudio engine|Torch|CUDA" "$out/configure.txt" | tail -8 >> "$summary"
 step build 300 ninja -C "$build" -k 0 -j"$(nproc)" bench_engine_train segstudio-train bench_inference
@@ -60,7 +58,12 @@ if [ -x "$bench/bench_engine_train" ]; then
     step bench 60 "$bench/bench_engine_train" --cuda --model segnet --batch 16 --iterations 15 --warmup 3
     step bench 40 "$bench/bench_engine_train" --cuda --model deeplabv3plus --batch 16 --iterations 20 --warmup 3
 fi
-[ -x "$bench/bench_inference" ] && step inference 40 "$bench/bench_inference" --device cuda --runs 20 --warmup 3
+# The PyTorch twin of the same step on the same GPU: the reference, and where its time goes.
+twin=tests/bench/engine/segnet_train_throughput.py
+step twin 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 30 --warmup 3
+step twin 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 30 --warmup 3 --amp bf16 --channels-last
+step twin 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 10 --warmup 3 --amp bf16 --channels-last --profile
+[ -x "$bench/bench_inference" ] && step bench 40 "$bench/bench_inference" --device cuda --runs 20 --warmup 3
 
 train="$build/app/segstudio-train/segstudio-train"
 if [ -x "$train" ] && [ -n "$packs" ]; then
@@ -68,10 +71,11 @@ if [ -x "$train" ] && [ -n "$packs" ]; then
     "$train" devices >> "$summary" 2>&1
     common=(--train-pack /tmp/train.pack --val-pack /tmp/val.pack --model segnet --optimizer sgd --lr 1e-3
             --batch 4 --amp bf16 --epochs 12 --val-epochs 12 --log-interval 12 --seed 1)
-    for round in 1 2; do  # alternated, so a slow first start (cuDNN search, caches) hits both
-        step train-plain 45 "$train" train "${common[@]}" --device cuda -o "/tmp/runs/plain-$round"
-        step train-gpus1 45 "$train" train "${common[@]}" --gpus 1 -o "/tmp/runs/gpus1-$round"
+    for round in $(seq "${GPU_TRAIN_ROUNDS:-2}"); do  # alternated, so a slow first start (cuDNN search, caches) hits both
+        step train 45 "$train" train "${common[@]}" --device cuda -o "/tmp/runs/plain-$round"
+        step train 45 "$train" train "${common[@]}" --gpus 1 -o "/tmp/runs/gpus1-$round"
     done
+    step train 45 "$train" train "${common[@]}" --device cuda --batch 16 -o /tmp/runs/plain-batch16
     for run in /tmp/runs/*; do
         echo "-- $run" >> "$out/runs.txt"
         grep -E "img/s|^val|planned|stopped|finished" "$run/log.txt" >> "$out/runs.txt" 2>&1

@@ -2,7 +2,9 @@
 """PyTorch twin of bench_engine_train's loop: the same SegNet variant (stages, 3x3 or 7x7 convs,
 BN, ReLU, index-keeping max-pool / max-unpool, 1x1 classifier, zero-padding to a multiple of
 2^stages), the same weighted ignore-aware cross-entropy, SGD momentum 0.9, weight decay 5e-4,
-fixed random batch. Prints one line: images_per_s <value>."""
+fixed random batch. Prints one line: images_per_s <value>.
+On a GPU (--device cuda, --amp bf16, --channels-last) it is the PyTorch reference for
+bench_engine_train --cuda, and --profile prints where the step's GPU time goes."""
 import argparse
 import time
 
@@ -79,22 +81,31 @@ def main():
     p.add_argument("--iterations", type=int, default=10)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--amp", choices=["none", "bf16"], default="none")
+    p.add_argument("--channels-last", action="store_true")
+    p.add_argument("--profile", action="store_true", help="print the top GPU/CPU operators of the timed steps")
     a = p.parse_args()
     if a.threads > 0:
         torch.set_num_threads(a.threads)
     torch.manual_seed(1)
     stages, k = STAGES[a.model]
-    model = SegNet(stages, k, a.classes)
+    device = torch.device(a.device)
+    torch.backends.cudnn.benchmark = device.type == "cuda"
+    memory_format = torch.channels_last if a.channels_last else torch.contiguous_format
+    model = SegNet(stages, k, a.classes).to(device, memory_format=memory_format)
     opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9, weight_decay=5e-4)
-    x = torch.randn(a.batch, 3, a.height, a.width)
-    y = torch.randint(0, a.classes, (a.batch, a.height, a.width))
+    x = torch.randn(a.batch, 3, a.height, a.width, device=device).contiguous(memory_format=memory_format)
+    y = torch.randint(0, a.classes, (a.batch, a.height, a.width), device=device)
     y[:, :8] = 255
-    weights = torch.rand(a.classes) + 0.5
+    weights = torch.rand(a.classes, device=device) + 0.5
     model.train()
 
     def step():
         opt.zero_grad()
-        loss = loss_fn(model(x), y, weights)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=a.amp == "bf16"):
+            logits = model(x)
+        loss = loss_fn(logits, y, weights)
         loss.backward()
         opt.step()
         return loss.item()
@@ -102,8 +113,21 @@ def main():
     for _ in range(a.warmup):
         step()
     start = time.perf_counter()
-    for _ in range(a.iterations):
-        step()
+    if a.profile:
+        with torch.profiler.profile() as prof:
+            for _ in range(a.iterations):
+                step()
+        # The GPU column is "device_time_total" from PyTorch 2.4 on, "cuda_time_total" before.
+        keys = ["device_time_total", "cuda_time_total"] if device.type == "cuda" else ["cpu_time_total"]
+        for key in keys:
+            try:
+                print(prof.key_averages().table(sort_by=key, row_limit=18, max_name_column_width=48))
+                break
+            except (AttributeError, KeyError, ValueError):
+                continue
+    else:
+        for _ in range(a.iterations):
+            step()
     seconds = time.perf_counter() - start
     print(f"images_per_s {a.batch * a.iterations / seconds:.4f} threads {torch.get_num_threads()} torch {torch.__version__}")
 
