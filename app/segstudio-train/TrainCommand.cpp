@@ -95,6 +95,22 @@ void addOptions(CLI::App& command, TrainOptions& o)
         "train for this long (90s, 30m, 2h, 1h30m) instead of for --epochs: the trainer measures its pace and plans "
         "the epochs and the learning-rate schedule so that training and validation end at the budget");
     o.given.emplace_back(budget, "timeBudgetSeconds");
+    auto* checkpoints = command.add_option_function<std::string>(
+        "--checkpoint-interval",
+        [&c](const std::string& text) {
+            if (text == "auto" || text == "epoch") {
+                c.checkpointIntervalSeconds = text == "auto" ? -1.0 : 0.0;
+                return;
+            }
+            const auto seconds = run::parseDuration(text);
+            if (!seconds)
+                throw CLI::ValidationError("--checkpoint-interval", "'" + text + "' is neither auto, epoch nor a duration "
+                                                                    "(e.g. 30s, 5m)");
+            c.checkpointIntervalSeconds = *seconds;
+        },
+        "least time between two end-of-epoch checkpoints: epoch (each one), a duration (30s, 5m), or auto "
+        "(each epoch on the CPU, at most one a minute on a GPU); stops, the end and each new best are saved at once");
+    o.given.emplace_back(checkpoints, "checkpointIntervalSeconds");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
     bindOption(command, o, "--optimizer", c.optimizer, "optimizer", "sgd | adam | adamw");

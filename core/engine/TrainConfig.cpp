@@ -19,7 +19,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
                                                 scaleMin, scaleMax, cropHeight, cropWidth, classWeighting, seed, device, amp, channelsLast,
                                                 cudnnBenchmark, deterministic, threads, prefetch, logInterval,
-                                                valInterval, valEpochs, checkpointEachEpoch, scaleLearningRate,
+                                                valInterval, valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate,
                                                 gradientSync, collectiveTimeoutSeconds, accumulate,
                                                 debugNanAtIteration)
 
@@ -106,6 +106,8 @@ void TrainConfig::validate() const
     require(logInterval > 0, "logInterval must be positive");
     require(valInterval >= 0, "valInterval must be >= 0");
     require(valEpochs >= 1, "valEpochs must be >= 1");
+    require(checkpointIntervalSeconds == -1 || (std::isfinite(checkpointIntervalSeconds) && checkpointIntervalSeconds >= 0),
+            "checkpointIntervalSeconds must be >= 0, or -1 for automatic");
     require(oneOf(gradientSync, {"bucketed", "plain"}), "gradientSync must be bucketed or plain, not '" + gradientSync + "'");
     require(collectiveTimeoutSeconds > 0, "collectiveTimeoutSeconds must be positive");
     require(accumulate >= 1 && batchSize % accumulate == 0, "accumulate must divide batchSize");

@@ -79,6 +79,11 @@ struct TrainConfig {
     int valInterval = 0;   // iterations between extra validations, 0 = none
     int valEpochs = 1;     // validate after every N-th epoch (and always after the last)
     bool checkpointEachEpoch = true;
+    // Least seconds between two epoch-end checkpoints (last.pt); -1 = automatic: every epoch on
+    // the CPU, at most one a minute on a GPU. There an epoch takes seconds and writing a checkpoint
+    // can take longer (SegNet's 236 MB one cost 7x its 48-image epoch on an H200: docs/SCALING.md).
+    // A stop, the end of the run and each new best are written at once whatever this says.
+    double checkpointIntervalSeconds = -1;
 
     // Data parallel. The rank and world size come from the launch (WorldInfo), never from here.
     bool scaleLearningRate = false;     // lr x world size (linear scaling with the global batch)

@@ -107,6 +107,7 @@ struct Trainer::Impl {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     };
     double sessionStart = clock();
+    double lastCheckpointAt = sessionStart;  // when this session last wrote last.pt (or began)
 
     // Time-budgeted runs (config.timeBudgetSeconds > 0): the planner, its current plan, and the
     // window of steps whose time gives the pace (it starts after the session's first step, which
@@ -141,6 +142,7 @@ struct Trainer::Impl {
     run::RunLayout layout() const { return run::RunLayout(config.runDir); }
     nlohmann::json state() const;
     void saveCheckpoint(const fs::path& file);
+    bool epochCheckpointDue();
     void requireFiniteModel(const fs::path& file);
     TrainOutcome endDiverged(const std::string& message);
     // The step's mean loss stays on the device; the return value says whether every rank's loss
@@ -363,6 +365,23 @@ void Trainer::Impl::saveCheckpoint(const fs::path& file)
     requireFiniteModel(file);  // on every rank: their parameters and buffers are the same
     if (leader())
         Checkpoint::save(file.string(), *model, optimizer.get(), state());
+    if (file == layout().lastCheckpoint())
+        lastCheckpointAt = clock();
+}
+
+bool Trainer::Impl::epochCheckpointDue()
+{
+    const double interval = config.checkpointIntervalSeconds >= 0 ? config.checkpointIntervalSeconds
+                                                                  : (device.is_cuda() ? 60.0 : 0.0);
+    bool due = clock() - lastCheckpointAt >= interval;
+    if (communicator && interval > 0) {
+        // Writing is a collective (rank 0 writes, every rank takes part) and the ranks' clocks
+        // differ: they write when any of them finds it due.
+        auto flag = torch::tensor(due ? 1.0 : 0.0, torch::kDouble).to(device);
+        communicator->sum(flag);
+        due = flag.cpu().item<double>() > 0.0;
+    }
+    return due;
 }
 
 void Trainer::Impl::requireFiniteModel(const fs::path& file)
@@ -1007,6 +1026,7 @@ void Trainer::setClock(std::function<double()> secondsNow)
 {
     m_impl->clock = std::move(secondsNow);
     m_impl->sessionStart = m_impl->clock();
+    m_impl->lastCheckpointAt = m_impl->sessionStart;
 }
 
 int Trainer::rank() const
@@ -1053,6 +1073,7 @@ TrainOutcome Trainer::Impl::train()
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = d.clock();
+    d.lastCheckpointAt = d.sessionStart;
     d.paceWindowOpen = false;
     if (!d.startNote.empty())
         d.say(d.startNote);
@@ -1156,7 +1177,8 @@ TrainOutcome Trainer::Impl::train()
         if (epochDone) {
             ++d.epoch;
             d.batchInEpoch = 0;
-            if (d.config.checkpointEachEpoch && d.epoch < d.epochLimit() && d.position() < d.totalIterations())
+            if (d.config.checkpointEachEpoch && d.epoch < d.epochLimit() && d.position() < d.totalIterations() &&
+                d.epochCheckpointDue())
                 d.saveCheckpoint(d.layout().lastCheckpoint());
         }
         const bool more = d.epoch < d.epochLimit() && d.position() < d.totalIterations();

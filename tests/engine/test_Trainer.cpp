@@ -33,6 +33,8 @@ private slots:
     void startsFromAnotherRunsWeights();
     void refusesWeightsOfAnotherModelOrClassCount();
     void aRunShorterThanTheLogIntervalLogsItsLastStep();
+    void epochCheckpointsKeepTheirInterval_data();
+    void epochCheckpointsKeepTheirInterval();
 
 private:
     TrainConfig tinyConfig(const std::string& runName) const;
@@ -323,4 +325,42 @@ void TestTrainer::aRunShorterThanTheLogIntervalLogsItsLastStep()
 }
 
 QTEST_GUILESS_MAIN(TestTrainer)
+void TestTrainer::epochCheckpointsKeepTheirInterval_data()
+{
+    QTest::addColumn<double>("interval");
+    QTest::addColumn<QList<int>>("epochsSeen");  // epochs that last.pt held while training ran
+    // 2 iterations per epoch, 10 s per iteration on the fake clock: epochs end at 20, 40, 60 s.
+    QTest::newRow("automatic on the CPU: each epoch") << -1.0 << QList<int>{1, 2, 3};
+    QTest::newRow("each epoch") << 0.0 << QList<int>{1, 2, 3};
+    QTest::newRow("25 s: at 40 s only") << 25.0 << QList<int>{2};
+    QTest::newRow("longer than the run: none before the end") << 3600.0 << QList<int>{};
+}
+
+void TestTrainer::epochCheckpointsKeepTheirInterval()
+{
+    QFETCH(double, interval);
+    QFETCH(QList<int>, epochsSeen);
+    TrainConfig config = tinyConfig("interval-" + std::to_string(int(interval)));
+    config.epochs = 4;
+    config.valPack.clear();
+    config.checkpointIntervalSeconds = interval;
+    Trainer trainer(config);
+    double now = 0.0;
+    trainer.setClock([&now] { return now; });
+    const fs::path last = fs::path(config.runDir) / "checkpoints" / "last.pt";
+    QList<int> seen;
+    trainer.setIterationHook([&](std::int64_t) {
+        now += 10.0;
+        if (fs::exists(last)) {
+            const int epoch = Checkpoint::readState(last.string()).at("epoch").get<int>();
+            if (!seen.contains(epoch))
+                seen.append(epoch);
+        }
+    });
+    const auto outcome = trainer.run();
+    QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+    QCOMPARE(seen, epochsSeen);
+    QCOMPARE(Checkpoint::readState(last.string()).at("epoch").get<int>(), 4);  // the end is always saved
+}
+
 #include "test_Trainer.moc"

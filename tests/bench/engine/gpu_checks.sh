@@ -48,7 +48,7 @@ configure=(cmake -S . -B "$build" -G Ninja -DSEGSTUDIO_ENGINE_ONLY=ON -DCMAKE_BU
 step configure 90 "${configure[@]}" || step configure 90 "${configure[@]}" -DCUDAToolkit_ROOT=/usr/local/cuda \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc || { note "configure failed"; exit 1; }
 grep -E "SegStudio engine|Torch|CUDA" "$out/configure.txt" | tail -8 >> "$summary"
-step build 300 ninja -C "$build" -k 0 -j"$(nproc)" bench_engine_train segstudio-train bench_inference
+step build 150 ninja -C "$build" -k 0 -j"$(nproc)" bench_engine_train segstudio-train bench_inference
 grep -c "warning:" "$out/build.txt" | sed 's/^/warnings: /' >> "$summary"
 grep -m 20 -E "error:|undefined reference" "$out/build.txt" >> "$summary"
 
