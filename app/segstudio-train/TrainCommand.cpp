@@ -112,6 +112,11 @@ void addOptions(CLI::App& command, TrainOptions& o)
         "(each epoch on the CPU, at most one a minute on a GPU); stops, the end and each new best are saved at once");
     o.given.emplace_back(checkpoints, "checkpointIntervalSeconds");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
+    bindOption(command, o, "--ema", c.weightAverageDecay, "weightAverageDecay",
+               "validate and keep as best.pt an exponential moving average of the weights with this decay per step "
+               "(0.999: about the last 1000 steps); 0 = off");
+    bindOption(command, o, "--hard-pixels", c.hardPixelFraction, "hardPixelFraction",
+               "train on the hardest share of each batch's pixels (top-k / OHEM loss, e.g. 0.25); 1 = all pixels");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
     bindOption(command, o, "--optimizer", c.optimizer, "optimizer", "sgd | adam | adamw");
     bindOption(command, o, "--lr", c.learningRate, "learningRate", "initial learning rate");

@@ -18,6 +18,8 @@ namespace segstudio::engine {
 namespace {
 
 constexpr const char* kChecksumKey = "checksum";
+const std::string kAverageKey = "weight_average.";  // + index: one tensor per key
+constexpr const char* kAverageCountKey = "weight_average_count";
 
 // A tensor storage: "data/<n>" as the reader names it (without the "archive/" of the zip).
 bool isStorage(const std::string& record)
@@ -115,7 +117,7 @@ void readModel(torch::serialize::InputArchive& archive, SegmentationModelImpl& m
 }  // namespace
 
 void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,
-                      const nlohmann::json& state)
+                      const nlohmann::json& state, const std::vector<torch::Tensor>* average)
 {
     torch::serialize::OutputArchive archive;
     torch::serialize::OutputArchive modelArchive;
@@ -125,6 +127,11 @@ void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, con
         torch::serialize::OutputArchive optimizerArchive;
         optimizer->save(optimizerArchive);
         archive.write("optimizer", optimizerArchive);
+    }
+    if (average) {  // flat keys: the same archive calls in LibTorch 1.13 and 2.x
+        archive.write(kAverageCountKey, c10::IValue(std::int64_t(average->size())));
+        for (std::size_t i = 0; i < average->size(); ++i)
+            archive.write(kAverageKey + std::to_string(i), (*average)[i], /*is_buffer=*/true);
     }
     const std::string stateText = state.dump();
     archive.write("state", c10::IValue(stateText));
@@ -148,7 +155,7 @@ nlohmann::json Checkpoint::readState(const std::string& path)
 }
 
 nlohmann::json Checkpoint::load(const std::string& path, SegmentationModelImpl& model,
-                                torch::optim::Optimizer* optimizer, torch::Device device)
+                                torch::optim::Optimizer* optimizer, torch::Device device, std::vector<torch::Tensor>* average)
 {
     auto archive = openArchive(path, device);
     verifyChecksum(archive, path);
@@ -158,6 +165,12 @@ nlohmann::json Checkpoint::load(const std::string& path, SegmentationModelImpl& 
             torch::serialize::InputArchive optimizerArchive;
             archive.read("optimizer", optimizerArchive);
             optimizer->load(optimizerArchive);
+        }
+        c10::IValue count;
+        if (average && archive.try_read(kAverageCountKey, count)) {
+            average->resize(std::size_t(count.toInt()));
+            for (std::size_t i = 0; i < average->size(); ++i)
+                archive.read(kAverageKey + std::to_string(i), (*average)[i], /*is_buffer=*/true);
         }
         torch::Tensor rng;
         if (archive.try_read("rng_cpu", rng))

@@ -17,14 +17,16 @@ namespace segstudio::engine {
 //   (EngineError naming it). Checkpoints written before the checksum load without the check.
 class Checkpoint {
 public:
+    // average: the run's weight average (WeightAverage::tensors()), kept for resuming.
     static void save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,
-                     const nlohmann::json& state);
+                     const nlohmann::json& state, const std::vector<torch::Tensor>* average = nullptr);
     // Returns the JSON state; throws EngineError naming the file when it is missing or unreadable.
     static nlohmann::json readState(const std::string& path);
     // Loads parameters (and optimiser state when optimizer is not null) onto device, restores the
-    // CPU RNG state, and returns the JSON state.
+    // CPU RNG state, and returns the JSON state. With average not null, it receives the saved
+    // weight average (left empty when the file has none).
     static nlohmann::json load(const std::string& path, SegmentationModelImpl& model, torch::optim::Optimizer* optimizer,
-                               torch::Device device);
+                               torch::Device device, std::vector<torch::Tensor>* average = nullptr);
     // Loads parameters and buffers only, for a new run that starts from another's weights
     // (fine-tuning): no optimiser state, and the RNG is left alone, so the new run's seed still
     // decides its shuffle and augmentation. Returns the JSON state.

@@ -1,8 +1,12 @@
 #include "SegmentationLoss.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace segstudio::engine {
 
-SegmentationLoss::SegmentationLoss(const std::vector<double>& classWeights, torch::Device device)
+SegmentationLoss::SegmentationLoss(const std::vector<double>& classWeights, torch::Device device, double hardPixelFraction)
+    : m_hardPixelFraction(hardPixelFraction)
 {
     if (!classWeights.empty())
         m_weights = torch::tensor(classWeights, torch::kDouble).to(torch::kFloat).to(device);
@@ -19,6 +23,10 @@ torch::Tensor SegmentationLoss::operator()(const torch::Tensor& logits, const to
     // Per-pixel losses are already multiplied by w[y] and 0 where ignored; dividing by the summed
     // weights ourselves (instead of reduction=mean) keeps an all-unlabelled batch at 0, not 0/0.
     const auto perPixel = F::cross_entropy(floatLogits, target, options);
+    if (m_hardPixelFraction < 1.0) {
+        const auto k = std::max<std::int64_t>(1, std::int64_t(std::ceil(m_hardPixelFraction * double(perPixel.numel()))));
+        return std::get<0>(perPixel.reshape({-1}).topk(k, /*dim=*/0, /*largest=*/true, /*sorted=*/false)).mean();
+    }
     const auto valid = target.ne(kIgnoreIndex);
     torch::Tensor denominator;
     if (m_weights.defined()) {

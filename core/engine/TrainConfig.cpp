@@ -17,7 +17,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack,
                                                 epochs, batchSize, maxIterations, timeBudgetSeconds, optimizer, learningRate, momentum,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
-                                                scaleMin, scaleMax, cropHeight, cropWidth, classWeighting, seed, device, amp, channelsLast,
+                                                scaleMin, scaleMax, cropHeight, cropWidth, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
                                                 cudnnBenchmark, deterministic, threads, prefetch, logInterval,
                                                 valInterval, valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate,
                                                 gradientSync, collectiveTimeoutSeconds, accumulate,
@@ -106,6 +106,8 @@ void TrainConfig::validate() const
     require(logInterval > 0, "logInterval must be positive");
     require(valInterval >= 0, "valInterval must be >= 0");
     require(valEpochs >= 1, "valEpochs must be >= 1");
+    require(weightAverageDecay >= 0 && weightAverageDecay < 1, "weightAverageDecay must be in [0, 1): 0 = off");
+    require(hardPixelFraction > 0 && hardPixelFraction <= 1, "hardPixelFraction must be in (0, 1]: 1 = every pixel");
     require(checkpointIntervalSeconds == -1 || (std::isfinite(checkpointIntervalSeconds) && checkpointIntervalSeconds >= 0),
             "checkpointIntervalSeconds must be >= 0, or -1 for automatic");
     require(oneOf(gradientSync, {"bucketed", "plain"}), "gradientSync must be bucketed or plain, not '" + gradientSync + "'");

@@ -65,6 +65,12 @@ struct TrainConfig {
     // Square root of median-frequency weights by default: on CamVid 0.372 against 0.333 for the
     // full weights (8 epochs) and 0.610 in 30 minutes (docs/BENCHMARKS.md); the recipe keeps "median".
     std::string classWeighting = "sqrt-median";  // median | sqrt-median | inverse | none
+    // Exponential moving average of the weights (WeightAverage) for validation and best.pt;
+    // 0 = off, else the decay per step (0.999: an average over about the last 1000 steps).
+    double weightAverageDecay = 0.0;
+    // The share of a batch's pixels whose losses count (SegmentationLoss): 1 = all (weighted
+    // cross-entropy), 0.25 = the hardest quarter (top-k / OHEM).
+    double hardPixelFraction = 1.0;
 
     // Runtime.
     std::uint64_t seed = 1;

@@ -2,6 +2,7 @@
 
 #include "Augmenter.h"
 #include "BatchLoader.h"
+#include "WeightAverage.h"
 #include "Checkpoint.h"
 #include "Communicator.h"
 #include "GradientSync.h"
@@ -83,6 +84,7 @@ struct Trainer::Impl {
     std::shared_ptr<SegmentationModelImpl> model;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
     std::unique_ptr<SegmentationLoss> loss;
+    std::unique_ptr<WeightAverage> average;  // config.weightAverageDecay > 0
     std::unique_ptr<Augmenter> augmenter;
     std::unique_ptr<BatchLoader> loader;
     std::unique_ptr<LrSchedule> schedule;
@@ -251,6 +253,8 @@ void Trainer::Impl::buildModel(bool resuming)
     model->to(device);
     if (!resuming && !config.initFrom.empty())
         initialiseFrom(config.initFrom);
+    if (config.weightAverageDecay > 0)
+        average = std::make_unique<WeightAverage>(*model, config.weightAverageDecay);
 }
 
 // Checked before loading, so a wrong file is named with what differs rather than with the first
@@ -332,7 +336,18 @@ nlohmann::json Trainer::Impl::state() const
 
 void Trainer::Impl::restore(const std::string& checkpoint)
 {
-    const auto saved = Checkpoint::load(checkpoint, *model, optimizer.get(), device);
+    std::vector<torch::Tensor> savedAverage;
+    const auto saved = Checkpoint::load(checkpoint, *model, optimizer.get(), device, average ? &savedAverage : nullptr);
+    if (average) {
+        try {
+            if (savedAverage.empty())  // written without one: the average starts from the weights
+                average = std::make_unique<WeightAverage>(*model, config.weightAverageDecay);
+            else
+                average->load(savedAverage);
+        } catch (const std::invalid_argument& error) {
+            throw EngineError(checkpoint + ": " + error.what());
+        }
+    }
     try {
         restorePosition(saved);
     } catch (const nlohmann::json::exception& error) {  // a NaN saved as null, a missing key
@@ -364,7 +379,8 @@ void Trainer::Impl::saveCheckpoint(const fs::path& file)
     synchroniseBuffers();  // a collective: every rank takes part, rank 0 writes
     requireFiniteModel(file);  // on every rank: their parameters and buffers are the same
     if (leader())
-        Checkpoint::save(file.string(), *model, optimizer.get(), state());
+        Checkpoint::save(file.string(), *model, optimizer.get(), state(),
+                         average && file == layout().lastCheckpoint() ? &average->tensors() : nullptr);
     if (file == layout().lastCheckpoint())
         lastCheckpointAt = clock();
 }
@@ -528,8 +544,11 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
     stopAgreed = agreed[1].item<double>() > 0;
     if (nonFinite)
         return {false, meanLoss};  // no step
-    if (scaler->unscaleAndCheck(model->parameters()))
+    if (scaler->unscaleAndCheck(model->parameters())) {
         optimizer->step();
+        if (average)
+            average->update(iteration);
+    }
     return {true, meanLoss};
 }
 
@@ -565,6 +584,8 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     recordState(run::RunState::Validating);
     lastValidatedIteration = iteration;
     const double started = clock();
+    // Validation and the best checkpoint see the averaged weights; training goes on with its own.
+    WeightAverage::Scope averaged(average.get());
     synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
     if (planner) {
@@ -928,7 +949,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.computeClassWeights();
     d.buildModel(resuming);
     d.buildOptimizer();
-    d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device);
+    d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device, d.config.hardPixelFraction);
     d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
                                                              d.config.scaleMin, d.config.scaleMax,
                                                              d.config.cropHeight, d.config.cropWidth});

@@ -13,6 +13,7 @@ class TestSegmentationLoss : public QObject {
 private slots:
     void weightedLossIgnoresUnlabelled();
     void allUnlabelledIsZero();
+    void hardPixelsAreTheLargestLosses();
 };
 
 void TestSegmentationLoss::weightedLossIgnoresUnlabelled()
@@ -51,6 +52,33 @@ void TestSegmentationLoss::allUnlabelledIsZero()
     const double value = loss(logits, labels).item<double>();
     QVERIFY(std::isfinite(value));
     QCOMPARE(value, 0.0);
+}
+
+void TestSegmentationLoss::hardPixelsAreTheLargestLosses()
+{
+    // 1 image, 2 classes, 1x4 pixels: per-pixel losses softplus(-margin) for margins 4, 2, 0, -2.
+    const float margins[4] = {4.0f, 2.0f, 0.0f, -2.0f};
+    auto logits = torch::zeros({1, 2, 1, 4});
+    for (int p = 0; p < 4; ++p)
+        logits[0][0][0][p] = margins[p];  // every pixel is class 0
+    const auto labels = torch::zeros({1, 1, 4}, torch::kLong);
+    auto nll = [&](int p) { return std::log1p(std::exp(-double(margins[p]))); };
+
+    // Half the pixels: the two hardest (margins 0 and -2); a quarter rounds up to one.
+    QVERIFY(std::abs(SegmentationLoss({}, torch::kCPU, 0.5)(logits, labels).item<double>() - (nll(2) + nll(3)) / 2) < 1e-6);
+    QVERIFY(std::abs(SegmentationLoss({}, torch::kCPU, 0.2)(logits, labels).item<double>() - nll(3)) < 1e-6);
+    // Every pixel: the plain mean, as without the option.
+    const double mean = (nll(0) + nll(1) + nll(2) + nll(3)) / 4;
+    QVERIFY(std::abs(SegmentationLoss({}, torch::kCPU, 1.0)(logits, labels).item<double>() - mean) < 1e-6);
+    // Unlabelled pixels count as solved: with the hardest one unlabelled, the top two are 0 and 2.
+    const auto partly = torch::tensor({0, 0, 0, 255}, torch::kLong).view({1, 1, 4});
+    QVERIFY(std::abs(SegmentationLoss({}, torch::kCPU, 0.5)(logits, partly).item<double>() - (nll(1) + nll(2)) / 2) < 1e-6);
+    // Gradients reach only the chosen pixels.
+    auto input = logits.clone().requires_grad_(true);
+    SegmentationLoss({}, torch::kCPU, 0.25)(input, labels).backward();
+    const auto gradient = input.grad()[0][0][0];
+    QCOMPARE(gradient.ne(0).sum().item<std::int64_t>(), std::int64_t(1));
+    QVERIFY(gradient[3].item<double>() != 0.0);
 }
 
 QTEST_GUILESS_MAIN(TestSegmentationLoss)

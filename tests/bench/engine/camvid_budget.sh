@@ -4,6 +4,8 @@
 # checkpoint on the 101 validation images at 360x480. EPOCHS is chosen so that the run fills the
 # budget at the model's measured images/s; the script prints the wall time it really took.
 #   tests/bench/engine/camvid_budget.sh deeplabv3plus 76 --crop-height 180 --crop-width 240
+# EPOCHS may be a time budget instead (30m, 2h: train --time-budget plans epochs and validations):
+#   tests/bench/engine/camvid_budget.sh deeplabv3plus 30m --crop-height 180 --crop-width 240
 # Environment: BUILD (default ./build), CAMVID (default ../shared/datasets/camvid), WORK (default
 # /tmp/segstudio-camvid: project, packs and runs are kept there).
 set -euo pipefail
@@ -21,8 +23,13 @@ rm -rf "$run"
 mkdir -p "$work/runs"
 start=$(date +%s)
 # Validation every 8 epochs (and after the last) for the curve; it counts against the budget.
+if [[ "$epochs" =~ [smh]$ ]]; then  # a time budget (30m): the trainer plans epochs and validations itself
+    length=(--time-budget "$epochs")
+else
+    length=(--epochs "$epochs" --val-epochs 8)
+fi
 "$train" train --train-pack "$work/train.pack" --val-pack "$work/val.pack" -o "$run" --model "$model" \
-    --epochs "$epochs" --val-epochs 8 --log-interval 50 --device cpu "$@" > "$run.out" 2>&1
+    "${length[@]}" --log-interval 50 --device cpu "$@" > "$run.out" 2>&1
 end=$(date +%s)
 echo "$model, $epochs epochs, $*: $((end - start)) s of training (validation included)"
 grep "img/s" "$run/log.txt" | awk '{ s += $(NF-1); n++ } END { printf "training images/s (mean of the log lines): %.1f\n", s / n }'
