@@ -52,6 +52,9 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
 {
     TORCH_CHECK(images.size(0) == std::int64_t(transforms.size()), "Augmenter: one transform per sample");
     const std::int64_t height = images.size(2), width = images.size(3);
+    const bool cropping = m_options.cropHeight > 0;
+    const std::int64_t windowHeight = cropping ? std::min<std::int64_t>(m_options.cropHeight, height) : height;
+    const std::int64_t windowWidth = cropping ? std::min<std::int64_t>(m_options.cropWidth, width) : width;
     std::vector<torch::Tensor> outImages, outLabels;
     for (std::size_t i = 0; i < transforms.size(); ++i) {
         const auto& t = transforms[i];
@@ -72,8 +75,13 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
                         .squeeze(0)
                         .squeeze(0)
                         .to(labels.scalar_type());
-            image = fitTo(image, height, width, t.cropY, t.cropX, 0.0);
-            label = fitTo(label, height, width, t.cropY, t.cropX, kUnlabelledFill);
+            // Without a training crop the sample goes back to the batch's size. With one, the scaled
+            // image stays whole and the window is cut from it, padded only up to the window: a
+            // zoomed-out sample (0.5x) is seen whole, not as a window that is mostly padding.
+            const std::int64_t fitHeight = cropping ? std::max(h, windowHeight) : height;
+            const std::int64_t fitWidth = cropping ? std::max(w, windowWidth) : width;
+            image = fitTo(image, fitHeight, fitWidth, t.cropY, t.cropX, 0.0);
+            label = fitTo(label, fitHeight, fitWidth, t.cropY, t.cropX, kUnlabelledFill);
         }
         if (t.flip) {
             image = image.flip({-1});
@@ -83,9 +91,9 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
             image = shift(image, t.dy, t.dx, 0.0);
             label = shift(label, t.dy, t.dx, kUnlabelledFill);
         }
-        if (m_options.cropHeight > 0) {
-            image = window(image, t);
-            label = window(label, t);
+        if (cropping) {
+            image = window(image, t, windowHeight, windowWidth);
+            label = window(label, t, windowHeight, windowWidth);
         }
         outImages.push_back(image);
         outLabels.push_back(label);
@@ -93,7 +101,8 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
     return {torch::stack(outImages), torch::stack(outLabels)};
 }
 
-torch::Tensor Augmenter::window(const torch::Tensor& tensor, const SampleTransform& transform) const
+torch::Tensor Augmenter::window(const torch::Tensor& tensor, const SampleTransform& transform, std::int64_t height,
+                                std::int64_t width)
 {
     auto cut = [](const torch::Tensor& t, std::int64_t dim, std::int64_t size, double where) {
         const std::int64_t full = t.size(dim);
@@ -102,7 +111,7 @@ torch::Tensor Augmenter::window(const torch::Tensor& tensor, const SampleTransfo
         const std::int64_t offset = std::min(full - size, std::int64_t(std::floor(where * double(full - size + 1))));
         return t.narrow(dim, offset, size);
     };
-    return cut(cut(tensor, -2, m_options.cropHeight, transform.windowY), -1, m_options.cropWidth, transform.windowX);
+    return cut(cut(tensor, -2, height, transform.windowY), -1, width, transform.windowX);
 }
 
 torch::Tensor Augmenter::shift(const torch::Tensor& tensor, int dy, int dx, double fill)

@@ -30,8 +30,9 @@ struct SampleTransform {
 };
 
 // Training augmentation on the training device: random left/right reflection, random X/Y
-// translation, optional random scale with crop/pad back to the batch size, then an optional random
-// crop of a fixed size (a window no larger than the image).
+// translation, optional random scale, then an optional random crop of a fixed size (a window no
+// larger than the image). Without the crop a scaled sample is cropped or padded back to the batch's
+// size; with it, the window is cut from the whole scaled image (padded only if smaller).
 // Guarantees: image and label of a sample always get the same geometric transform, so every label
 // pixel stays on its image pixel; pixels shifted in are black in the image and unlabelled (255) in
 // the label; the output has the input's size, or the crop's (each side at most the input's).
@@ -52,7 +53,9 @@ public:
     }
 
 private:
-    torch::Tensor window(const torch::Tensor& tensor, const SampleTransform& transform) const;
+    // The height x width training crop at the transform's window position.
+    static torch::Tensor window(const torch::Tensor& tensor, const SampleTransform& transform, std::int64_t height,
+                                std::int64_t width);
     static torch::Tensor shift(const torch::Tensor& tensor, int dy, int dx, double fill);
     static torch::Tensor fitTo(const torch::Tensor& tensor, std::int64_t height, std::int64_t width, double cropY,
                                double cropX, double fill);

@@ -2,7 +2,6 @@
 
 #include "Augmenter.h"
 #include "BatchLoader.h"
-#include "WeightAverage.h"
 #include "Checkpoint.h"
 #include "Communicator.h"
 #include "GradientSync.h"
@@ -20,6 +19,7 @@
 #include "TimeBudgetPlanner.h"
 #include "Validation.h"
 #include "Version.h"
+#include "WeightAverage.h"
 #include "pack/ClassWeights.h"
 #include "pack/PackError.h"
 #include "run/AppendOnlyFile.h"

@@ -18,6 +18,7 @@ private slots:
     void drawIsDeterministicAndBounded();
     void knownShiftMovesContent();
     void cropsAreWindowsOfTheSample();
+    void scaledCropsSeeTheWholeScaledImage();
 };
 
 namespace {
@@ -134,6 +135,35 @@ void TestAugmenter::cropsAreWindowsOfTheSample()
     options.cropHeight = 100;  // taller than the samples: whole height, cropped width
     const auto tall = Augmenter(options).apply(images, labels, transforms);
     QCOMPARE(tall.first.sizes(), (torch::IntArrayRef{32, 3, 24, 16}));
+}
+
+// Scale 0.5..2 before a half-size crop: outputs have the crop's size, image content lies exactly
+// under labelled pixels, and a sample shrunk to the crop's size is seen whole, without padding.
+void TestAugmenter::scaledCropsSeeTheWholeScaledImage()
+{
+    AugmentOptions options{false, 0, true, 0.5, 2.0};
+    options.cropHeight = 12;
+    options.cropWidth = 20;
+    const Augmenter augmenter(options);
+    auto [images, labels] = patternBatch(32, 24, 40);
+    auto transforms = augmenter.draw(32, 11);
+    transforms[0].scale = 0.5;  // exactly the crop's size: the window is the whole scaled sample
+    transforms[1].scale = 2.0;  // 48x80: a 12x20 window of it, no padding anywhere
+    auto [outImages, outLabels] = augmenter.apply(images, labels, transforms);
+    QCOMPARE(outImages.sizes(), (torch::IntArrayRef{32, 3, 12, 20}));
+    QCOMPARE(outLabels.sizes(), (torch::IntArrayRef{32, 12, 20}));
+    const auto lab = outLabels.to(torch::kLong);
+    const auto labelled = lab.ne(255);
+    // Bilinear images blend neighbours, so the constant channel tells content (200, up to float
+    // rounding) from padding (0).
+    QVERIFY((outImages.select(1, 2).masked_select(labelled) - 200).abs().lt(1e-3).all().item<bool>());
+    // Before this, a 0.5x sample was padded back to 24x40 and the window mostly padding.
+    QVERIFY(labelled.all().item<bool>());
+    QVERIFY(labelled[0].all().item<bool>());
+    QVERIFY(labelled[1].all().item<bool>());
+    // Nearest-neighbour labels at half size: every second row and column of the original.
+    QVERIFY(outLabels[0].equal(labels[0].slice(0, 0, 24, 2).slice(1, 0, 40, 2)) ||
+            outLabels[0].equal(labels[0].slice(0, 1, 24, 2).slice(1, 1, 40, 2)));
 }
 
 QTEST_GUILESS_MAIN(TestAugmenter)

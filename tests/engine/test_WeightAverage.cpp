@@ -1,6 +1,7 @@
 #include "TestPacks.h"
 #include "engine/Checkpoint.h"
 #include "engine/ModelRegistry.h"
+#include "engine/StopFlag.h"
 #include "engine/TrainConfig.h"
 #include "engine/Trainer.h"
 #include "engine/WeightAverage.h"
@@ -25,6 +26,7 @@ private slots:
     void checkpointKeepsTheAverage();
     void bestCheckpointHoldsTheAveragedWeights();
     void refusesAnAverageOfAnotherModel();
+    void aResumedRunKeepsItsAverage();
 
 private:
     QTemporaryDir m_dir;
@@ -167,6 +169,62 @@ void TestWeightAverage::refusesAnAverageOfAnotherModel()
     std::vector<torch::Tensor> wrongShape = average.tensors();
     wrongShape[0] = torch::zeros({2, 2});
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, average.load(wrongShape));
+}
+
+namespace {
+
+std::vector<torch::Tensor> savedAverage(const fs::path& run)
+{
+    auto model = ModelRegistry::instance().create("segnet-tiny", 4);
+    std::vector<torch::Tensor> average;
+    Checkpoint::load((run / "checkpoints/last.pt").string(), *model, nullptr, torch::kCPU, &average);
+    return average;
+}
+
+double largestDifference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b)
+{
+    double worst = a.size() == b.size() ? 0.0 : 1e9;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+        worst = std::max(worst, (a[i].to(torch::kDouble) - b[i].to(torch::kDouble)).abs().max().item<double>());
+    return worst;
+}
+
+}  // namespace
+
+// Stopped mid-epoch and resumed, the average goes on from where it was, as if never stopped.
+void TestWeightAverage::aResumedRunKeepsItsAverage()
+{
+    const auto dir = fs::path(m_dir.path().toStdString()) / "resume";
+    fs::create_directories(dir);
+    segstudio::enginetest::writeStripePack((dir / "train.pack").string(), 8, 32, 32, 4, 3);
+    auto config = [&](const std::string& name) {
+        TrainConfig c = TrainConfig::segnetRecipe();
+        c.model = "segnet-tiny";
+        c.trainPack = (dir / "train.pack").string();
+        c.runDir = (dir / name).string();
+        c.epochs = 2;
+        c.batchSize = 4;
+        c.device = "cpu";
+        c.threads = 1;
+        c.deterministic = true;
+        c.learningRate = 1e-2;
+        c.weightAverageDecay = 0.9;
+        return c;
+    };
+    QCOMPARE(Trainer(config("straight")).run().iterations, std::int64_t(4));
+
+    Trainer stopping(config("stopped"));
+    stopping.setIterationHook([](std::int64_t iteration) {
+        if (iteration == 3)  // mid-epoch 2
+            requestStop();
+    });
+    const auto stopped = stopping.run();
+    clearStopRequest();
+    QCOMPARE(int(stopped.status), int(TrainOutcome::Status::Stopped));
+    QVERIFY(largestDifference(savedAverage(dir / "straight"), savedAverage(dir / "stopped")) > 1e-4);  // not vacuous
+
+    QCOMPARE(Trainer::resume((dir / "stopped").string())->run().iterations, std::int64_t(4));
+    QVERIFY(largestDifference(savedAverage(dir / "straight"), savedAverage(dir / "stopped")) <= 1e-6);
 }
 
 QTEST_GUILESS_MAIN(TestWeightAverage)

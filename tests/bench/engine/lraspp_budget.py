@@ -55,7 +55,8 @@ def sqrt_median_weights(pixels, image_pixels):
 
 
 def normalise(images_uint8):
-    x = torch.from_numpy(np.ascontiguousarray(images_uint8)).permute(0, 3, 1, 2).float().div_(255)
+    x = torch.from_numpy(np.array(images_uint8))  # a copy: the pack's bytes are read-only
+    x = x.permute(0, 3, 1, 2).float().div_(255)
     return (x - MEAN) / STD
 
 
