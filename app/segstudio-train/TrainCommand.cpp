@@ -21,6 +21,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <map>
 #include <set>
 #include <thread>
 #include <vector>
@@ -56,6 +57,31 @@ void bindOption(CLI::App& command, TrainOptions& options, const std::string& fla
     options.given.emplace_back(command.add_option(flags, field, help)->capture_default_str(), key);
 }
 
+// A duration option (90s, 30m, 1h30m) read into seconds; words, if any, stand for fixed values.
+void bindDuration(CLI::App& command, TrainOptions& options, const std::string& flag, double& seconds,
+                  const std::string& key, std::map<std::string, double> words, const std::string& help)
+{
+    auto* option = command.add_option_function<std::string>(
+        flag,
+        [&seconds, flag, words](const std::string& text) {
+            if (const auto word = words.find(text); word != words.end()) {
+                seconds = word->second;
+                return;
+            }
+            const auto parsed = run::parseDuration(text);
+            if (!parsed) {
+                std::string alternatives;
+                for (const auto& [name, value] : words)
+                    alternatives += name + ", ";
+                throw CLI::ValidationError(flag, "'" + text + "' is not " + (alternatives.empty() ? "" : alternatives + "nor ") +
+                                                     "a duration: give a number with its unit, e.g. 90s, 30m, 2h or 1h30m");
+            }
+            seconds = *parsed;
+        },
+        help);
+    options.given.emplace_back(option, key);
+}
+
 std::string modelHelp()
 {
     std::string text = "model name:";
@@ -83,34 +109,13 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--init-from", c.initFrom, "initFrom",
                "start from this checkpoint's weights (fine-tuning); its model and class count must be this run's");
     bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs (the alternative to --time-budget)");
-    auto* budget = command.add_option_function<std::string>(
-        "--time-budget",
-        [&c](const std::string& text) {
-            const auto seconds = run::parseDuration(text);
-            if (!seconds)
-                throw CLI::ValidationError("--time-budget", "'" + text + "' is not a duration: give a number with its unit, "
-                                                            "e.g. 90s, 30m, 2h or 1h30m");
-            c.timeBudgetSeconds = *seconds;
-        },
-        "train for this long (90s, 30m, 2h, 1h30m) instead of for --epochs: the trainer measures its pace and plans "
-        "the epochs and the learning-rate schedule so that training and validation end at the budget");
-    o.given.emplace_back(budget, "timeBudgetSeconds");
-    auto* checkpoints = command.add_option_function<std::string>(
-        "--checkpoint-interval",
-        [&c](const std::string& text) {
-            if (text == "auto" || text == "epoch") {
-                c.checkpointIntervalSeconds = text == "auto" ? -1.0 : 0.0;
-                return;
-            }
-            const auto seconds = run::parseDuration(text);
-            if (!seconds)
-                throw CLI::ValidationError("--checkpoint-interval", "'" + text + "' is neither auto, epoch nor a duration "
-                                                                    "(e.g. 30s, 5m)");
-            c.checkpointIntervalSeconds = *seconds;
-        },
-        "least time between two end-of-epoch checkpoints: epoch (each one), a duration (30s, 5m), or auto "
-        "(each epoch on the CPU, at most one a minute on a GPU); stops, the end and each new best are saved at once");
-    o.given.emplace_back(checkpoints, "checkpointIntervalSeconds");
+    bindDuration(command, o, "--time-budget", c.timeBudgetSeconds, "timeBudgetSeconds", {},
+                 "train for this long (90s, 30m, 2h, 1h30m) instead of for --epochs: the trainer measures its pace and "
+                 "plans the epochs and the learning-rate schedule so that training and validation end at the budget");
+    bindDuration(command, o, "--checkpoint-interval", c.checkpointIntervalSeconds, "checkpointIntervalSeconds",
+                 {{"auto", -1.0}, {"epoch", 0.0}},
+                 "least time between two end-of-epoch checkpoints: epoch (each one), a duration (30s, 5m), or auto "
+                 "(each epoch on the CPU, at most one a minute on a GPU); stops, the end and each new best are saved at once");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--ema", c.weightAverageDecay, "weightAverageDecay",
                "validate and keep as best.pt an exponential moving average of the weights with this decay per step "
@@ -181,6 +186,8 @@ void addChecks(CLI::App& command)
         command.get_option(name)->check(validator);
     };
     check("--epochs", CLI::Range(1, 1000000));
+    check("--ema", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
+    check("--hard-pixels", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
     check("--batch", CLI::Range(1, 65536));
     check("--max-iterations", CLI::NonNegativeNumber);
     check("--lr", FiniteNumber(0.0, huge, /*lowOpen=*/true));
