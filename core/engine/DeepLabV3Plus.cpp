@@ -23,9 +23,9 @@ DeepLabV3PlusImpl::DeepLabV3PlusImpl(DeepLabV3PlusOptions options)
 {
     if (m_options.classes < 1 || !(m_options.width > 0))
         throw EngineError("DeepLabV3+: needs classes >= 1 and a positive width");
-    m_encoder = register_module("encoder", MobileNetV2Encoder(MobileNetV2Options{m_options.width}, m_layout));
+    m_encoder = register_module("encoder", MobileNetV2Encoder(MobileNetV2Options{m_options.width, m_options.encoderStride}, m_layout));
     m_pyramid = register_module("pyramid", AtrousSpatialPyramid(m_encoder->deepChannels(), m_options.pyramidChannels,
-                                                                 m_options.rates, m_layout, 16));
+                                                                 m_options.rates, m_layout, m_options.encoderStride));
     m_skip = register_module("skip", pointwiseConv(m_encoder->lowLevelChannels(), m_options.skipChannels, m_layout, 4));
     torch::nn::Sequential refine;
     refine->extend(*separableConv(m_options.pyramidChannels + m_options.skipChannels, m_options.decoderChannels, 1,

@@ -13,6 +13,7 @@ struct DeepLabV3PlusOptions {
     int classes = 11;
     double width = 1.0;              // the MobileNetV2 encoder's channel multiplier
     int pyramidChannels = 128;       // DeepLabV3+ uses 256; 128 halves the head's cost
+    int encoderStride = 16;          // 16 or 32 (MobileNetV2Options::outputStride)
     std::vector<int> rates = {6, 12};  // at output stride 16 (a 23x30 grid at 360x480)
     int skipChannels = 32;           // the stride-4 features, reduced, as the paper's 48
     int decoderChannels = 96;

@@ -1,8 +1,11 @@
 #include "MobileNetV2Encoder.h"
 
+#include "EngineError.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <string>
 
 namespace segstudio::engine {
 
@@ -72,6 +75,8 @@ constexpr StageSetting kStages[] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2},
 
 MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvLayout& layout)
 {
+    if (options.outputStride != 16 && options.outputStride != 32)
+        throw EngineError("MobileNetV2: output stride " + std::to_string(options.outputStride) + " is not one of 16, 32");
     std::int64_t outputStride = 2;
     int channels = divisible(32 * options.width);
     torch::nn::Sequential stem, body;
@@ -85,8 +90,8 @@ MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvL
         for (int block = 0; block < stage.blocks; ++block) {
             int stride = block == 0 ? stage.stride : 1;
             const int blockDilation = dilation;
-            if (stride == 2 && outputStride == 16) {
-                // Past stride 16: dilate instead (DeepLabV3's output stride 16).
+            if (stride == 2 && outputStride == options.outputStride) {
+                // Past the output stride: dilate instead (DeepLabV3's output stride 16).
                 stride = 1;
                 dilation *= 2;
             }

@@ -27,6 +27,15 @@ ModelRegistry::ModelRegistry()
             options.classes = classes;
             return std::make_shared<DeepLabV3PlusImpl>(options);
         });
+    add("deeplabv3plus-os32", "DeepLabV3+ with MobileNetV2's own output stride 32 (not dilated); 2.1 M parameters, "
+                              "2.7 GFLOPs at 360x480",
+        [](int classes) {
+            DeepLabV3PlusOptions options;
+            options.classes = classes;
+            options.encoderStride = 32;
+            options.rates = {2, 4};  // DeepLab's rates halve with the grid; 6x8 on a 180x240 crop
+            return std::make_shared<DeepLabV3PlusImpl>(options);
+        });
     add("deeplabv3plus-slim", "DeepLabV3+ with a half-width MobileNetV2 encoder; 0.6 M parameters, 1.35 GFLOPs at 360x480",
         [](int classes) {
             DeepLabV3PlusOptions options;

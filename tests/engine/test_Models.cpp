@@ -13,7 +13,7 @@ using namespace segstudio::engine;
 namespace {
 
 // The models small enough to train a few dozen steps on one CPU thread within a test.
-const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-slim"};
+const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-os32", "deeplabv3plus-slim"};
 
 // Two images whose label follows the image: class 0 where the red channel is high, 1 where green
 // is, 2 elsewhere, in blobs a model must place by content, not by position.
@@ -152,6 +152,27 @@ private slots:
         for (const auto& p : net->parameters())
             parameters += p.numel();
         QVERIFY(parameters > 2'000'000 && parameters < 3'500'000);
+    }
+
+    void deepLabAtOutputStride32()
+    {
+        auto dilated = ModelRegistry::instance().create("deeplabv3plus", 11);
+        auto strided = ModelRegistry::instance().create("deeplabv3plus-os32", 11);
+        // The same parameters (ImageNet weights load into either), a coarser deep grid, fewer FLOPs.
+        QCOMPARE(strided->parameters().size(), dilated->parameters().size());
+        for (std::size_t i = 0; i < strided->parameters().size(); ++i)
+            QCOMPARE(strided->parameters()[i].sizes(), dilated->parameters()[i].sizes());
+        auto* encoder = dynamic_cast<MobileNetV2EncoderImpl*>(strided->encoder());
+        QVERIFY(encoder);
+        torch::NoGradGuard noGrad;
+        encoder->eval();
+        const auto features = encoder->forward(torch::zeros({1, 3, 96, 128}));
+        QCOMPARE(features.lowLevel.sizes(), (std::vector<std::int64_t>{1, 24, 24, 32}));
+        QCOMPARE(features.deep.sizes(), (std::vector<std::int64_t>{1, 320, 3, 4}));
+        const double ratio = strided->forwardFlops(360, 480) / dilated->forwardFlops(360, 480);
+        QVERIFY2(ratio > 0.55 && ratio < 0.75, qPrintable(QString::number(ratio)));
+        ConvLayout layout;
+        QVERIFY_THROWS_EXCEPTION(EngineError, MobileNetV2Encoder(MobileNetV2Options{1.0, 8}, layout));
     }
 
     void deepLabLoadsEncoderWeightsByPosition()
