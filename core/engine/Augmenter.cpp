@@ -1,5 +1,6 @@
 #include "Augmenter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -43,6 +44,13 @@ std::vector<SampleTransform> Augmenter::draw(std::int64_t samples, std::uint64_t
             transform.windowX = uniform(random, 0.0, 1.0);
             transform.windowY = uniform(random, 0.0, 1.0);
         }
+        // Drawn last, so a run without jitter draws exactly what it drew before jitter existed.
+        if (m_options.colorJitter > 0) {
+            const double low = std::max(0.0, 1.0 - m_options.colorJitter), high = 1.0 + m_options.colorJitter;
+            transform.brightness = uniform(random, low, high);
+            transform.contrast = uniform(random, low, high);
+            transform.saturation = uniform(random, low, high);
+        }
     }
     return transforms;
 }
@@ -60,6 +68,9 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
         const auto& t = transforms[i];
         auto image = images[std::int64_t(i)];
         auto label = labels[std::int64_t(i)];
+        // Before any geometric step, so the black pixels shifted or padded in stay black.
+        if (m_options.colorJitter > 0)
+            image = jitterColour(image, t);
         if (t.scale != 1.0) {
             const std::int64_t h = std::max<std::int64_t>(1, std::llround(double(height) * t.scale));
             const std::int64_t w = std::max<std::int64_t>(1, std::llround(double(width) * t.scale));
@@ -99,6 +110,19 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
         outLabels.push_back(label);
     }
     return {torch::stack(outImages), torch::stack(outLabels)};
+}
+
+torch::Tensor Augmenter::jitterColour(const torch::Tensor& image, const SampleTransform& transform)
+{
+    // ITU-R 601 luma, as torchvision's rgb_to_grayscale.
+    const auto grey = [](const torch::Tensor& rgb) {
+        return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]).unsqueeze(0);
+    };
+    auto out = (image * transform.brightness).clamp(0.0, 255.0);
+    const auto mean = grey(out).mean();
+    out = (mean + transform.contrast * (out - mean)).clamp(0.0, 255.0);
+    const auto luma = grey(out);
+    return (luma + transform.saturation * (out - luma)).clamp(0.0, 255.0);
 }
 
 torch::Tensor Augmenter::window(const torch::Tensor& tensor, const SampleTransform& transform, std::int64_t height,

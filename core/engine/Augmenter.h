@@ -15,6 +15,9 @@ struct AugmentOptions {
     double scaleMax = 1.25;
     int cropHeight = 0;  // 0 = keep the whole image
     int cropWidth = 0;
+    // Photometric jitter: brightness, contrast and saturation each scaled by a factor drawn from
+    // [1 - colorJitter, 1 + colorJitter] (torchvision's ColorJitter); 0 = off.
+    double colorJitter = 0.0;
 };
 
 // The random transform of one sample; drawn on the host so it is reproducible, applied on the device.
@@ -27,11 +30,14 @@ struct SampleTransform {
     double cropY = 0.5;
     double windowX = 0.0;  // where, in [0, 1], the training crop is taken
     double windowY = 0.0;
+    double brightness = 1.0;  // photometric factors, 1 = unchanged
+    double contrast = 1.0;
+    double saturation = 1.0;
 };
 
-// Training augmentation on the training device: random left/right reflection, random X/Y
-// translation, optional random scale, then an optional random crop of a fixed size (a window no
-// larger than the image). Without the crop a scaled sample is cropped or padded back to the batch's
+// Training augmentation on the training device: optional photometric jitter (brightness, contrast,
+// saturation, on the image only), random left/right reflection, random X/Y translation, optional
+// random scale, then an optional random crop of a fixed size (a window no larger than the image). Without the crop a scaled sample is cropped or padded back to the batch's
 // size; with it, the window is cut from the whole scaled image (padded only if smaller).
 // Guarantees: image and label of a sample always get the same geometric transform, so every label
 // pixel stays on its image pixel; pixels shifted in are black in the image and unlabelled (255) in
@@ -49,10 +55,13 @@ public:
 
     bool enabled() const
     {
-        return m_options.flip || m_options.translate > 0 || m_options.scaleCrop || m_options.cropHeight > 0;
+        return m_options.flip || m_options.translate > 0 || m_options.scaleCrop || m_options.cropHeight > 0 ||
+               m_options.colorJitter > 0;
     }
 
 private:
+    // image: 3 x H x W in 0..255; the factors in torchvision's order, the result clamped to 0..255.
+    static torch::Tensor jitterColour(const torch::Tensor& image, const SampleTransform& transform);
     // The height x width training crop at the transform's window position.
     static torch::Tensor window(const torch::Tensor& tensor, const SampleTransform& transform, std::int64_t height,
                                 std::int64_t width);

@@ -62,6 +62,8 @@ struct TrainConfig {
     // costs less per sample at the same object scale; validation always sees whole images.
     int cropHeight = 0;
     int cropWidth = 0;
+    // Brightness, contrast and saturation each scaled by a random factor in [1 - j, 1 + j]; 0 = off.
+    double colorJitter = 0.0;
     // Square root of median-frequency weights by default: on CamVid 0.372 against 0.333 for the
     // full weights (8 epochs) and 0.610 in 30 minutes (docs/BENCHMARKS.md); the recipe keeps "median".
     std::string classWeighting = "sqrt-median";  // median | sqrt-median | inverse | none

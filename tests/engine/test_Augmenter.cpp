@@ -19,6 +19,8 @@ private slots:
     void knownShiftMovesContent();
     void cropsAreWindowsOfTheSample();
     void scaledCropsSeeTheWholeScaledImage();
+    void colourJitterDrawsBoundedFactors();
+    void colourJitterChangesOnlyTheImage();
 };
 
 namespace {
@@ -164,6 +166,62 @@ void TestAugmenter::scaledCropsSeeTheWholeScaledImage()
     // Nearest-neighbour labels at half size: every second row and column of the original.
     QVERIFY(outLabels[0].equal(labels[0].slice(0, 0, 24, 2).slice(1, 0, 40, 2)) ||
             outLabels[0].equal(labels[0].slice(0, 1, 24, 2).slice(1, 1, 40, 2)));
+}
+
+void TestAugmenter::colourJitterDrawsBoundedFactors()
+{
+    AugmentOptions options{false, 0, false, 1.0, 1.0};
+    QVERIFY(!Augmenter(options).enabled());
+    options.colorJitter = 0.3;
+    const Augmenter augmenter(options);
+    QVERIFY(augmenter.enabled());
+    const auto a = augmenter.draw(200, 7);
+    const auto b = augmenter.draw(200, 7);
+    std::set<double> distinct;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        for (double factor : {a[i].brightness, a[i].contrast, a[i].saturation}) {
+            QVERIFY(factor >= 0.7 && factor <= 1.3);
+            distinct.insert(factor);
+        }
+        QCOMPARE(a[i].brightness, b[i].brightness);
+        QCOMPARE(a[i].saturation, b[i].saturation);
+        QCOMPARE(a[i].flip, false);
+        QCOMPARE(a[i].dx, 0);
+    }
+    QVERIFY(distinct.size() > 500);  // three independent draws per sample
+}
+
+void TestAugmenter::colourJitterChangesOnlyTheImage()
+{
+    AugmentOptions options{false, 0, false, 1.0, 1.0};
+    options.colorJitter = 0.5;
+    const Augmenter augmenter(options);
+    auto [images, labels] = patternBatch(1, 6, 8);
+    const auto input = images[0];
+    const auto luma = 0.299 * input[0] + 0.587 * input[1] + 0.114 * input[2];
+
+    SampleTransform brighter;
+    brighter.brightness = 1.5;
+    auto [bright, brightLabels] = augmenter.apply(images, labels, {brighter});
+    QVERIFY(torch::allclose(bright[0], (input * 1.5).clamp(0, 255)));
+    QCOMPARE(bright[0][2][0][0].item<float>(), 255.0f);  // 200 x 1.5, clamped
+    QVERIFY(torch::equal(brightLabels, labels));
+
+    SampleTransform flat;
+    flat.contrast = 0.0;  // every pixel becomes the image's mean grey
+    auto [grey, greyLabels] = augmenter.apply(images, labels, {flat});
+    QVERIFY(torch::allclose(grey[0], torch::full_like(input, luma.mean().item<float>()), 1e-4, 1e-3));
+    QVERIFY(torch::equal(greyLabels, labels));
+
+    SampleTransform colourless;
+    colourless.saturation = 0.0;  // every channel becomes the pixel's luma
+    auto [mono, monoLabels] = augmenter.apply(images, labels, {colourless});
+    for (int channel = 0; channel < 3; ++channel)
+        QVERIFY(torch::allclose(mono[0][channel], luma, 1e-4, 1e-3));
+    QVERIFY(torch::equal(monoLabels, labels));
+
+    SampleTransform unchanged;
+    QVERIFY(torch::allclose(augmenter.apply(images, labels, {unchanged}).first, images));
 }
 
 QTEST_GUILESS_MAIN(TestAugmenter)

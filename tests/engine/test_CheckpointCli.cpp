@@ -211,6 +211,7 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
     QTest::newRow("--lr 1e300 (beyond float)") << train({QStringLiteral("--lr"), QStringLiteral("1e300")}) << "--lr";
     QTest::newRow("--lr -1") << train({QStringLiteral("--lr"), QStringLiteral("-1")}) << "--lr";
     QTest::newRow("--epochs -2") << train({QStringLiteral("--epochs"), QStringLiteral("-2")}) << "--epochs";
+    QTest::newRow("--color-jitter 1.5") << train({QStringLiteral("--color-jitter"), QStringLiteral("1.5")}) << "--color-jitter";
     QTest::newRow("--batch 0") << train({QStringLiteral("--batch"), QStringLiteral("0")}) << "--batch";
     QTest::newRow("--timeout 0") << train({QStringLiteral("--timeout"), QStringLiteral("0")}) << "--timeout";
     QTest::newRow("crop larger than the images")

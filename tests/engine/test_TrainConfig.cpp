@@ -34,6 +34,7 @@ void TestTrainConfig::roundTripsThroughFile()
     config.schedule = "cosine";
     config.seed = 42;
     config.scaleCrop = true;
+    config.colorJitter = 0.2;
     const std::string file = dir.filePath(QStringLiteral("config.json")).toStdString();
     saveTrainConfig(config, file);
     QVERIFY(loadTrainConfig(file) == config);
@@ -66,6 +67,7 @@ void TestTrainConfig::rejectsBadValues_data()
     QTest::newRow("amp") << QStringLiteral("amp") << QStringLiteral("\"fp8\"");
     QTest::newRow("accumulate") << QStringLiteral("accumulate") << QStringLiteral("3");  // 4 images do not split in 3
     QTest::newRow("sync") << QStringLiteral("gradientSync") << QStringLiteral("\"ring\"");
+    QTest::newRow("jitter") << QStringLiteral("colorJitter") << QStringLiteral("1.5");
 }
 
 void TestTrainConfig::rejectsBadValues()
