@@ -37,8 +37,9 @@ struct SampleTransform {
 
 // Training augmentation on the training device: optional photometric jitter (brightness, contrast,
 // saturation, on the image only), random left/right reflection, random X/Y translation, optional
-// random scale, then an optional random crop of a fixed size (a window no larger than the image). Without the crop a scaled sample is cropped or padded back to the batch's
-// size; with it, the window is cut from the whole scaled image (padded only if smaller).
+// random scale, then an optional random crop of a fixed size (a window no larger than the image).
+// Without the crop a scaled sample is cropped or padded back to the batch's size; with it, the
+// window is cut from the whole scaled image (padded only if smaller).
 // Guarantees: image and label of a sample always get the same geometric transform, so every label
 // pixel stays on its image pixel; pixels shifted in are black in the image and unlabelled (255) in
 // the label; the output has the input's size, or the crop's (each side at most the input's).

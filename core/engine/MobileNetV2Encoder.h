@@ -19,9 +19,9 @@ struct MobileNetV2Options {
 // MobileNetV2's feature extractor (Sandler et al.): inverted residual blocks of 1x1 expansion,
 // 3x3 depthwise and 1x1 linear projection, each with batch norm, ReLU6 between. At output stride
 // 16 the layers after stride 16 are dilated instead of strided (as DeepLabV3 does), so the deep
-// features keep a 23x30 grid at 360x480 instead of 12x15. Parameters and buffers are registered in the order of
-// torchvision's `mobilenet_v2().features[0:18]`, so its ImageNet weights load by position
-// (EncoderWeights); the final 1280-channel 1x1 conv is left out.
+// features keep a 23x30 grid at 360x480 instead of 12x15. Parameters and buffers are registered
+// in the order of torchvision's `mobilenet_v2().features[0:18]`, so its ImageNet weights load by
+// position (EncoderWeights); the final 1280-channel 1x1 conv is left out.
 // Guarantees: any input size; lowLevel has stride 4, deep the options' output stride (rounded up).
 class MobileNetV2EncoderImpl : public torch::nn::Module {
 public:
