@@ -2,28 +2,40 @@
 # The GPU checks of docs/SCALING.md in one pass, for a lent GPU machine whose python3 has a CUDA
 # LibTorch 2.x (torch.utils.cmake_prefix_path) but no Debian packages and no network:
 #   1. the engine-only build against that LibTorch (configure and build logs kept whole);
-#   2. bench_engine_train --cuda: SegNet fp32/bf16 images/s, peak memory and MFU at batch 4 (the
-#      recipe) and 16, DeepLabV3+ (the default model) at 16; bench_inference on CUDA;
-#   3. the NCCL path at world size 1 against the plain single-device path: the same SegNet run
-#      (bf16, batch 4) with and without --gpus 1, timed from the trainer's own log.
+#   2. the full CamVid packs rebuilt there from camvid_jpeg_copy.py's compact copy (JPEG images,
+#      exact labels) by core/pack's writer (pack_images_from_raw), beside the build;
+#   3. bench_engine_train --cuda: SegNet fp32/bf16 images/s, peak memory and MFU at batch 4;
+#   4. the reference recipe end to end: `train --recipe --amp bf16` on the whole CamVid train split
+#      (100 epochs, validated on val after each), its wall time and val curve;
+#   5. the NCCL path at world size 1 against the plain single-device path, on a step-bound run
+#      (SegNet bf16 batch 4, whole CamVid epochs, checkpoints at most once a minute);
+#   6. if time is left: the PyTorch twin of the step, inference latency, DeepLabV3+ at batch 16;
+#   7. only when asked (GPU_CHECKS_STEPS=default): the default model (DeepLabV3+, MobileNetV2)
+#      trained on the GPU as a user would start it, bf16 and fp32, and fp32 without cuDNN's
+#      algorithm search, with the time each first log line took.
+# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default (default: all but default).
 # Device time is scarce, so every step has a deadline and the later steps are skipped, not cut
-# short, when the earlier ones ran long.
-#   tests/bench/engine/gpu_checks.sh OUT [DEPS_PREFIX] [PACK_DIR]
+# short, when the earlier ones ran long; the recipe gets what the later must-haves leave it.
+#   tests/bench/engine/gpu_checks.sh OUT [DEPS_PREFIX] [COPY_DIR]
 # DEPS_PREFIX holds nlohmann-json and CLI11 headers with their CMake configs (include/, share/cmake/);
-# PACK_DIR holds train.pack(.gz) and val.pack(.gz) made by `segstudio-train pack` on a full build.
+# COPY_DIR holds train/ and val/ written by `camvid_jpeg_copy.py encode` from packs made by
+# `segstudio-train pack` on a full build. At most 8 files land in OUT (what a device call returns).
 set -u
-out=$(realpath "${1:?usage: gpu_checks.sh OUT [DEPS_PREFIX] [PACK_DIR]}")
+out=$(realpath "${1:?usage: gpu_checks.sh OUT [DEPS_PREFIX] [COPY_DIR]}")
 deps=$(realpath "${2:-/usr}")
-packs=${3:-}
+copies=${3:+$(realpath "$3")}
 budget=${GPU_CHECKS_SECONDS:-480}
 build=${GPU_BUILD_DIR:-/tmp/segstudio-gpu-build}
-mkdir -p "$out"
+here=$(cd "$(dirname "$0")" && pwd)
+steps=" ${GPU_CHECKS_STEPS:-bench recipe nccl extra} "
+wants() { [[ "$steps" == *" $1 "* ]]; }
+mkdir -p "$out" /tmp/runs
 summary="$out/summary.txt"
 note() { echo "== [$SECONDS s] $*" | tee -a "$summary"; }
 left() { echo $((budget - SECONDS)); }
-step() {  # step NAME SECONDS COMMAND...: runs it under a deadline, output appended to OUT/NAME.txt
+step() {  # step FILE SECONDS COMMAND...: runs it under a deadline, output appended to OUT/FILE.txt
     local name=$1 limit=$2; shift 2
-    if [ "$(left)" -lt "$limit" ]; then note "skipped $name (${limit} s needed, $(left) s left)"; return 1; fi
+    if [ "$(left)" -lt "$limit" ]; then note "skipped $name (${limit} s needed, $(left) s left): $*"; return 1; fi
     note "$name: $*"
     timeout "$limit" "$@" >> "$out/$name.txt" 2>&1
     local rc=$?
@@ -38,47 +50,70 @@ export PATH=/usr/local/cuda/bin:$PATH
 } >> "$summary" 2>&1
 torch_prefix=$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')
 
-if [ -n "$packs" ]; then  # unpacked beside the build, not waited for
-    ( for f in "$packs"/*.pack.gz; do [ -e "$f" ] && gunzip -c "$f" > "/tmp/$(basename "$f" .gz)"; done ) &
-    unpack=$!
-fi
-
 configure=(cmake -S . -B "$build" -G Ninja -DSEGSTUDIO_ENGINE_ONLY=ON -DCMAKE_BUILD_TYPE=Release
            -DCMAKE_PREFIX_PATH="$torch_prefix;$deps")
 step configure 90 "${configure[@]}" || step configure 90 "${configure[@]}" -DCUDAToolkit_ROOT=/usr/local/cuda \
     -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc || { note "configure failed"; exit 1; }
 grep -E "SegStudio engine|Torch|CUDA" "$out/configure.txt" | tail -8 >> "$summary"
+
+bench="$build/tests/bench/engine"
+packer=""
+if [ -n "$copies" ] && step build 60 ninja -C "$build" pack_images_from_raw; then
+    ( for split in train val; do  # beside the main build: python decodes, core/pack's writer packs
+          python3 "$here/camvid_jpeg_copy.py" decode "$copies/$split" "/tmp/$split.rgb" &&
+              "$bench/pack_images_from_raw" "/tmp/$split.skeleton.pack" "/tmp/$split.rgb" "/tmp/$split.pack" &&
+              rm -f "/tmp/$split.rgb" "/tmp/$split.skeleton.pack"
+      done >> "$out/build.txt" 2>&1 ) &
+    packer=$!
+fi
 step build 150 ninja -C "$build" -k 0 -j"$(nproc)" bench_engine_train segstudio-train bench_inference
 grep -c "warning:" "$out/build.txt" | sed 's/^/warnings: /' >> "$summary"
 grep -m 20 -E "error:|undefined reference" "$out/build.txt" >> "$summary"
 
-bench="$build/tests/bench/engine"
-if [ -x "$bench/bench_engine_train" ]; then
+wants bench && [ -x "$bench/bench_engine_train" ] &&
     step bench 60 "$bench/bench_engine_train" --cuda --model segnet --batch 4 --iterations 30 --warmup 3
-    step bench 60 "$bench/bench_engine_train" --cuda --model segnet --batch 16 --iterations 15 --warmup 3
-    step bench 40 "$bench/bench_engine_train" --cuda --model deeplabv3plus --batch 16 --iterations 20 --warmup 3
-fi
-# The PyTorch twin of the same step on the same GPU: the reference, and where its time goes.
-twin=tests/bench/engine/segnet_train_throughput.py
-step twin 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 30 --warmup 3
-step twin 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 30 --warmup 3 --amp bf16 --channels-last
-step twin 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 10 --warmup 3 --amp bf16 --channels-last --profile
-[ -x "$bench/bench_inference" ] && step bench 40 "$bench/bench_inference" --device cuda --runs 20 --warmup 3
 
 train="$build/app/segstudio-train/segstudio-train"
-if [ -x "$train" ] && [ -n "$packs" ]; then
-    wait "$unpack"
+if [ -x "$train" ] && [ -n "$packer" ]; then
+    wait "$packer"
+    note "packs: $(ls -l /tmp/train.pack /tmp/val.pack 2>&1 | tr '\n' ' ')"
     "$train" devices >> "$summary" 2>&1
-    common=(--train-pack /tmp/train.pack --val-pack /tmp/val.pack --model segnet --optimizer sgd --lr 1e-3
-            --batch 4 --amp bf16 --epochs 12 --val-epochs 12 --log-interval 12 --seed 1)
-    for round in $(seq "${GPU_TRAIN_ROUNDS:-2}"); do  # alternated, so a slow first start (cuDNN search, caches) hits both
-        step train 45 "$train" train "${common[@]}" --device cuda -o "/tmp/runs/plain-$round"
-        step train 45 "$train" train "${common[@]}" --gpus 1 -o "/tmp/runs/gpus1-$round"
+    packs=(--train-pack /tmp/train.pack --val-pack /tmp/val.pack)
+    reserve=${GPU_CHECKS_RESERVE:-100}  # kept for the NCCL comparison below
+    recipe_limit=$(( $(left) - reserve )); [ "$recipe_limit" -gt 420 ] && recipe_limit=420
+    wants recipe && step train "$recipe_limit" "$train" train "${packs[@]}" --recipe --amp bf16 --device cuda \
+        --log-interval 92 --seed 1 -o /tmp/runs/recipe
+    cp /tmp/runs/recipe/metrics.jsonl "$out/recipe-metrics.jsonl" 2>/dev/null
+    if wants default; then  # the default model as `train` starts it, whole 360x480 images
+        echo '{"cudnnBenchmark": false}' > /tmp/no-cudnn-search.json
+        mine=("${packs[@]}" --device cuda --epochs 3 --val-epochs 3 --log-interval 10 --seed 1)
+        step train 60 "$train" train "${mine[@]}" --amp bf16 -o /tmp/runs/default-bf16
+        step train 60 "$train" train "${mine[@]}" --amp none -o /tmp/runs/default-fp32
+        step train 60 "$train" train --config /tmp/no-cudnn-search.json "${mine[@]}" --amp none \
+            -o /tmp/runs/default-fp32-no-search
+    fi
+    # Step-bound: whole 367-image epochs, one validation at the end, checkpoints at most once a minute.
+    common=("${packs[@]}" --model segnet --optimizer sgd --lr 1e-3 --batch 4 --amp bf16 --epochs 3 --val-epochs 3
+            --log-interval 23 --seed 1)
+    wants nccl && for round in 1 2; do  # alternated, so a slow first start (cuDNN search, caches) hits both
+        step train 40 "$train" train "${common[@]}" --device cuda -o "/tmp/runs/plain-$round"
+        step train 40 "$train" train "${common[@]}" --gpus 1 -o "/tmp/runs/gpus1-$round"
     done
-    step train 45 "$train" train "${common[@]}" --device cuda --batch 16 -o /tmp/runs/plain-batch16
     for run in /tmp/runs/*; do
         echo "-- $run" >> "$out/runs.txt"
-        grep -E "img/s|^val|planned|stopped|finished" "$run/log.txt" >> "$out/runs.txt" 2>&1
+        grep -E "img/s|^val|plan|stopped|finished" "$run/log.txt" >> "$out/runs.txt" 2>&1
+        # When each logged step came, from the start (the first includes cuDNN's algorithm search).
+        python3 -c 'import json, sys
+print("elapsed s at train records:", [round(r["elapsed_s"], 1) for r in map(json.loads, open(sys.argv[1]))
+      if r.get("kind") == "train"][:12])' "$run/metrics.jsonl" >> "$out/runs.txt" 2>&1
     done
 fi
+# The PyTorch twin of the same step on the same GPU, and the rest, if time is left.
+wants extra || { note "done"; exit 0; }
+twin="$here/segnet_train_throughput.py"
+step bench 40 python3 "$twin" --model segnet --device cuda --batch 4 --iterations 30 --warmup 3 --amp bf16 --channels-last
+[ -x "$bench/bench_inference" ] && step bench 40 "$bench/bench_inference" --device cuda --runs 20 --warmup 3
+[ -x "$bench/bench_engine_train" ] &&
+    step bench 40 "$bench/bench_engine_train" --cuda --model deeplabv3plus --batch 16 --iterations 20 --warmup 3 \
+        --no-cudnn-benchmark  # as train runs it: with the search it printed nothing in 40 s
 note "done"
