@@ -141,6 +141,10 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--crop-width", c.cropWidth, "cropWidth", "train on random crops this wide (0 = whole images)");
     o.given.emplace_back(command.add_flag("--deterministic", c.deterministic, "deterministic algorithms (slower)"),
                          "deterministic");
+    o.given.emplace_back(command.add_flag("--cudnn-benchmark,!--no-cudnn-benchmark", c.cudnnBenchmark,
+                                          "CUDA: let cuDNN time its algorithms for each new shape (on in --recipe;\n"
+                                          "pays for dense convolutions, not for the depthwise ones of the default model)"),
+                         "cudnnBenchmark");
     bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | sqrt-median | inverse | none");
     bindOption(command, o, "--seed", c.seed, "seed", "random seed (shuffle, augmentation, initial weights)");
     bindOption(command, o, "--device", c.device, "device", "auto | cpu | cuda | cuda:N");

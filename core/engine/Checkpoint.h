@@ -8,9 +8,10 @@
 
 namespace segstudio::engine {
 
-// One checkpoint file: model parameters and buffers, optimiser state, the CPU RNG state and a JSON
-// state (training position, best score, the run's config, class names), so a file alone is enough
-// to resume, evaluate or predict.
+// One checkpoint file: model parameters and buffers, the optimiser state (optional: the trainer
+// keeps it in last.pt, which resumes, not in best.pt), the CPU RNG state and a JSON state
+// (training position, best score, the run's config, class names), so a file alone is enough to
+// evaluate or predict, and one with the optimiser state to resume.
 // Guarantees: save() is atomic (run::writeFileAtomically): a crash leaves the previous checkpoint
 //   intact, a failed write (a full disk) throws run::FileError naming the file. save() stores a
 //   checksum of every tensor and the state; load() refuses a file whose bytes changed since

@@ -38,7 +38,7 @@ metrics::EvaluationReport evaluationReport(const std::string& checkpoint, const 
                                            const EvaluateOptions& options)
 {
     const auto device = chooseDevice(options.device);
-    configureRuntime(options.threads, /*deterministic=*/false, /*cudnnBenchmark=*/true);
+    configureRuntime(options.threads, /*deterministic=*/false, /*cudnnBenchmark=*/false);  // as Predictor
     const auto pack = openPack(packPath);
     auto loaded = LoadedModel::fromCheckpoint(checkpoint, device);
     checkClasses(*pack, loaded, checkpoint);
@@ -64,7 +64,7 @@ metrics::EvaluationReport evaluationReport(const std::string& checkpoint, const 
 Evaluation evaluateCheckpoint(const std::string& checkpoint, const std::string& packPath, const EvaluateOptions& options)
 {
     const auto device = chooseDevice(options.device);
-    configureRuntime(options.threads, /*deterministic=*/false, /*cudnnBenchmark=*/true);
+    configureRuntime(options.threads, /*deterministic=*/false, /*cudnnBenchmark=*/false);  // as Predictor
     const auto pack = openPack(packPath);
     auto loaded = LoadedModel::fromCheckpoint(checkpoint, device);
     checkClasses(*pack, loaded, checkpoint);

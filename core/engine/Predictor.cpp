@@ -143,7 +143,9 @@ Predictor::Predictor(const std::string& checkpoint, const std::string& device, i
     : m_impl(std::make_unique<Impl>())
 {
     m_impl->device = chooseDevice(device);
-    configureRuntime(threads, /*deterministic=*/false, /*cudnnBenchmark=*/true);
+    // No cuDNN algorithm search: every new image size would start one (seconds each for the
+    // default model's depthwise convolutions, which then ran slower than without it: SCALING.md).
+    configureRuntime(threads, /*deterministic=*/false, /*cudnnBenchmark=*/false);
     m_impl->loaded = LoadedModel::fromCheckpoint(checkpoint, m_impl->device);
 }
 

@@ -58,6 +58,7 @@ TrainConfig TrainConfig::segnetRecipe()
     recipe.scaleCrop = false;
     recipe.cropHeight = recipe.cropWidth = 0;
     recipe.classWeighting = "median";
+    recipe.cudnnBenchmark = true;
     return recipe;
 }
 

@@ -79,7 +79,11 @@ struct TrainConfig {
     std::string device = "auto";  // auto | cpu | cuda | cuda:N
     std::string amp = "none";     // none | bf16 | fp16 (CUDA only)
     bool channelsLast = true;     // CUDA only
-    bool cudnnBenchmark = true;
+    // cuDNN's algorithm search (CUDA only), off by default: on an H100 it held the default model
+    // (depthwise convolutions) 26-30 s before its first steps, and the algorithms it chose were
+    // slower than the heuristics' (fp32 ~215 against ~290 images/s; docs/SCALING.md). The SegNet
+    // recipe, all dense convolutions, keeps it on, as measured there.
+    bool cudnnBenchmark = false;
     bool deterministic = false;
     int threads = 0;   // CPU threads, 0 = all cores
     int prefetch = 2;  // batches prepared ahead by the loader thread

@@ -3,6 +3,9 @@
 
 #include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -34,6 +37,7 @@ private slots:
     void corruptCheckpointIsRefusedByEveryCommand();
     void nonFiniteParametersExitThreeWithoutCheckpoint();
     void killedBeforeFirstCheckpointCanBeResumed();
+    void cudnnSearchIsOffUnlessAsked();
     void badArgumentsAreRefusedBeforeAnyWork_data();
     void badArgumentsAreRefusedBeforeAnyWork();
 
@@ -189,6 +193,28 @@ void TestCheckpointCli::killedBeforeFirstCheckpointCanBeResumed()
                                &code);
     QVERIFY2(code == 0 && output.contains(QStringLiteral("from the beginning")), qPrintable(output));
     QVERIFY(fs::exists(runDir + "/checkpoints/last.pt"));
+}
+
+void TestCheckpointCli::cudnnSearchIsOffUnlessAsked()
+{
+    const auto searchInConfig = [this](const QString& run) {
+        QFile file(path(run + QStringLiteral("/config.json")));
+        if (!file.open(QIODevice::ReadOnly))
+            return QJsonValue(QStringLiteral("no config.json"));
+        return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("cudnnBenchmark"));
+    };
+    QCOMPARE(searchInConfig(QStringLiteral("good")), QJsonValue(false));
+    int code = -1;
+    QString output = run(newRun(QStringLiteral("searched")) << QStringLiteral("--cudnn-benchmark") << QStringLiteral("--max-iterations")
+                                                            << QStringLiteral("1"),
+                         &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    QCOMPARE(searchInConfig(QStringLiteral("searched")), QJsonValue(true));
+    output = run(newRun(QStringLiteral("recipe-unsearched")) << QStringLiteral("--recipe") << QStringLiteral("--no-cudnn-benchmark")
+                                                             << QStringLiteral("--max-iterations") << QStringLiteral("1"),
+                 &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    QCOMPARE(searchInConfig(QStringLiteral("recipe-unsearched")), QJsonValue(false));
 }
 
 void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()

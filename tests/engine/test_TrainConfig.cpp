@@ -132,6 +132,9 @@ void TestTrainConfig::segnetRecipeIsThePublishedOne()
     QCOMPARE(recipe.warmupIterations, 0);
     QVERIFY(recipe.flip && recipe.translate == 10 && !recipe.scaleCrop && recipe.cropHeight == 0);
     QCOMPARE(recipe.classWeighting, std::string("median"));
+    // cuDNN's algorithm search: on for the recipe's dense convolutions, off by default.
+    QVERIFY(recipe.cudnnBenchmark);
+    QVERIFY(!TrainConfig{}.cudnnBenchmark);
     LrSchedule constant(recipe, 92, 9200);
     QCOMPARE(constant.at(0), 1e-3);
     QCOMPARE(constant.at(9000), 1e-3);

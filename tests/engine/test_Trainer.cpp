@@ -125,6 +125,18 @@ void TestTrainer::overfitsTinyBatch()
     QVERIFY(fs::exists(run / "checkpoints" / "last.pt"));
     QVERIFY(fs::exists(run / "checkpoints" / "best.pt"));
     QVERIFY(fs::file_size(run / "log.txt") > 0);
+    // Only last.pt resumes: best.pt holds no optimiser state, and still scores what it scored.
+    const auto holdsOptimiser = [](const fs::path& file) {
+        torch::serialize::InputArchive archive, optimiser;
+        archive.load_from(file.string());
+        return archive.try_read("optimizer", optimiser);
+    };
+    QVERIFY(holdsOptimiser(run / "checkpoints" / "last.pt"));
+    QVERIFY(!holdsOptimiser(run / "checkpoints" / "best.pt"));
+    QVERIFY(fs::file_size(run / "checkpoints" / "best.pt") < fs::file_size(run / "checkpoints" / "last.pt"));
+    const auto best = evaluateCheckpoint((run / "checkpoints" / "best.pt").string(), path("train.pack"),
+                                         EvaluateOptions{"cpu", 4, 1});
+    QVERIFY(std::abs(best.metrics.meanIoU - outcome.bestMeanIoU) < 1e-9);
 
     // evaluate and predict from the checkpoint alone agree with the trainer's last validation.
     const auto evaluation = evaluateCheckpoint((run / "checkpoints" / "last.pt").string(), path("train.pack"),

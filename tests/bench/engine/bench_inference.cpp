@@ -33,7 +33,7 @@ int main(int argc, char** argv)
     CLI11_PARSE(app, argc, argv);
 
     const torch::Device target = chooseDevice(device);
-    configureRuntime(threads, false, true);
+    configureRuntime(threads, false, false);  // as Predictor: no cuDNN algorithm search
     std::printf("%s, %d thread(s), %dx%d, batch 1, %d runs after %d warm-up\n", target.str().c_str(),
                 torch::get_num_threads(), height, width, runs, warmup);
     std::printf("%-20s %10s %10s %12s %10s\n", "model", "params M", "GFLOPs", "median ms", "best ms");
