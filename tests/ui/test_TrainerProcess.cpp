@@ -178,6 +178,8 @@ private slots:
         QCOMPARE(evaluate.mid(evaluate.indexOf(QStringLiteral("--report")), 2), segstudio::test::strings({"--report", "/r/evaluation/last"}));
         QCOMPARE(TrainerArguments::resume(QStringLiteral("/r"), 20), segstudio::test::strings({"train", "--resume", "/r", "--epochs", "20"}));
         QCOMPARE(TrainerArguments::resume(QStringLiteral("/r")), segstudio::test::strings({"train", "--resume", "/r"}));
+        QCOMPARE(TrainerArguments::resume(QStringLiteral("/r"), 0, 45),
+                 segstudio::test::strings({"train", "--resume", "/r", "--time-budget", "45m"}));
     }
 };
 

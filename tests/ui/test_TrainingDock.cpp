@@ -29,6 +29,7 @@
 #include <QFileSystemWatcher>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QLabel>
@@ -127,6 +128,15 @@ QByteArray runLine(int epochs, int perEpoch)
         .toUtf8();
 }
 
+// The run record of a run given a time budget (train --time-budget): 10 planned epochs of 10.
+QByteArray budgetedRunLine(int budgetSeconds)
+{
+    return QStringLiteral(R"({"kind":"run","epoch":1,"iteration":0,"model":"segnet-tiny","device":"cpu","world_size":1,"batch":4,"epochs":10,"iterations_per_epoch":10,"total_iterations":100,"time_budget_s":%1,"started":"2026-11-26T10:00:00Z"})"
+                          "\n")
+        .arg(budgetSeconds)
+        .toUtf8();
+}
+
 QByteArray stateLine(const char* state, int iteration, const char* reason = "")
 {
     return QStringLiteral(R"({"kind":"state","epoch":1,"iteration":%1,"state":"%2","reason":"%3"})"
@@ -164,7 +174,7 @@ fi
 echo "fake $*"
 if [ "$1" = train ]; then
   out=""
-  while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+  while [ $# -gt 0 ]; do { [ "$1" = -o ] || [ "$1" = --resume ]; } && out="$2"; shift; done
   mkdir -p "$out"
   echo '{"kind":"train","epoch":1,"iteration":1,"loss":2.0,"accuracy":0.1}' >> "$out/metrics.jsonl"
   if [ -n "$FAKE_TRAIN_FAIL" ]; then
@@ -210,6 +220,20 @@ void answer(const QString& buttonText, const QString& thenWrite = {})
                     button->click();
         if (!thenWrite.isEmpty())
             writeText(thenWrite, QByteArray());
+    });
+}
+
+// Answers the next number dialog (QInputDialog::getInt) with value, after noting its question and
+// the value it proposed.
+void answerNumber(int value, QString* question, int* proposed)
+{
+    QTimer::singleShot(0, [=] {
+        if (auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+            *question = dialog->labelText();
+            *proposed = dialog->intValue();
+            dialog->setIntValue(value);
+            dialog->accept();
+        }
     });
 }
 
@@ -962,6 +986,47 @@ private slots:
         QVERIFY(last.has_value());
         QVERIFY2(*last == RunState::Stopped, qPrintable(dock.logView()->toPlainText()));
         QVERIFY(dock.resumeButton()->isEnabled());
+    }
+
+    // A time-budgeted run resumes for minutes, not epochs: Resume asks for a new total of training
+    // time, proposing the run's own budget while it is stopped (keeping it passes nothing, so the
+    // run uses what its sessions left) and twice it once the run has finished.
+    void resumeOfABudgetedRunAsksForMinutes()
+    {
+        QTemporaryDir dir;
+        TrainingDock dock;
+        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/budgeted"));
+        writeRun(run, budgetedRunLine(600) + timedTrainLine(40, 240) + stateLine("stopped", 40));
+        writeText(QDir(run).filePath(QStringLiteral("checkpoints/last.pt")), "resumable");
+        dock.refreshRuns();
+        QVERIFY(showRun(dock, QStringLiteral("budgeted")));
+        pollNow(dock);
+        QVERIFY(dock.resumeButton()->isEnabled());
+
+        const auto resumeAnswering = [&](int minutes, QString* question, int* proposed) {
+            QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+            answerNumber(minutes, question, proposed);
+            dock.resumeButton()->click();
+            return finished.wait(60000);
+        };
+        QString question;
+        int proposed = 0;
+        QVERIFY(resumeAnswering(10, &question, &proposed));
+        QVERIFY2(question.contains(QStringLiteral("minutes")) && question.contains(QStringLiteral("40 %")), qPrintable(question));
+        QCOMPARE(proposed, 10);
+        QString log = dock.logView()->toPlainText();
+        QVERIFY2(log.contains(QStringLiteral("fake train --resume %1").arg(run)) && !log.contains(QStringLiteral("--time-budget"))
+                     && !log.contains(QStringLiteral("--epochs")),
+                 qPrintable(log));
+
+        writeText(QDir(run).filePath(QStringLiteral("metrics.jsonl")), stateLine("finished", 100), QIODevice::Append);
+        pollNow(dock);
+        QVERIFY(resumeAnswering(25, &question, &proposed));
+        QCOMPARE(proposed, 20);
+        log = dock.logView()->toPlainText();
+        QVERIFY2(log.contains(QStringLiteral("fake train --resume %1 --time-budget 25m").arg(run)), qPrintable(log));
     }
 
     // The real segstudio-train of this build: train a tiny run through the panel, see its

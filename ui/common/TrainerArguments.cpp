@@ -65,10 +65,12 @@ QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& 
     return arguments;
 }
 
-QStringList TrainerArguments::resume(const QString& runDir, int epochs)
+QStringList TrainerArguments::resume(const QString& runDir, int epochs, int minutes)
 {
     QStringList arguments{QStringLiteral("train"), QStringLiteral("--resume"), runDir};
-    if (epochs > 0)
+    if (minutes > 0)
+        arguments << QStringLiteral("--time-budget") << QStringLiteral("%1m").arg(minutes);
+    else if (epochs > 0)
         arguments << QStringLiteral("--epochs") << QString::number(epochs);
     return arguments;
 }

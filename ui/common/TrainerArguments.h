@@ -17,8 +17,9 @@ public:
                             int width);
     // train: the run folder's train.pack and val.pack, and only the settings the user chose.
     static QStringList train(const QString& runDir, const TrainSettings& settings);
-    // train --resume: a stopped run; epochs > 0 sets a new total.
-    static QStringList resume(const QString& runDir, int epochs = 0);
+    // train --resume: a stopped run; epochs > 0 sets a new total of epochs, minutes > 0 a new
+    // total of training time (a time-budgeted run); give at most one of them.
+    static QStringList resume(const QString& runDir, int epochs = 0, int minutes = 0);
     // train from a run's checkpoint with that run's config: the live fine-tune (no validation,
     // the given epochs and rate, no warm-up).
     static QStringList fineTune(const QString& baseRunDir, const QString& initFrom, const QString& packFile,

@@ -38,6 +38,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <cmath>
 #include <csignal>
 
 namespace segstudio::ui {
@@ -69,7 +70,7 @@ TrainingDock::TrainingDock(QWidget* parent)
     m_trainButton->setToolTip(tr("Pack the train and val splits and train a model on them (segstudio-train)"));
     m_stopButton->setToolTip(tr("Ask the trainer to save a checkpoint and stop now"));
     m_stopAfterEpochButton->setToolTip(tr("Finish the current epoch and its validation, save a checkpoint and stop"));
-    m_resumeButton->setToolTip(tr("Continue the selected run where it stopped, optionally for more epochs"));
+    m_resumeButton->setToolTip(tr("Continue the selected run where it stopped, optionally for more epochs (or minutes)"));
     m_againButton->setToolTip(tr("Train a new run with the selected run's settings on the current labels"));
     m_openButton->setToolTip(tr("Watch any run folder, also one another machine is still writing (a shared folder)"));
 
@@ -393,6 +394,10 @@ bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Se
 
 void TrainingDock::resumeInteractively()
 {
+    if (m_progress.timeBudgetSeconds() > 0) {
+        resumeBudgetedRunInteractively();
+        return;
+    }
     const int configured = std::max(1, m_progress.epochs());
     // A finished run resumes only for more epochs; a stopped one may keep its total.
     const int proposed = m_progress.state() == run::RunState::Finished ? configured * 2 : configured;
@@ -407,14 +412,31 @@ void TrainingDock::resumeInteractively()
         QMessageBox::warning(this, tr("Resume"), m_status->text());
 }
 
-bool TrainingDock::resumeTraining(int epochs)
+// A time-budgeted run's budget is training time: Resume asks for a new total of minutes, not epochs
+// (keeping the total lets a stopped run use what its earlier sessions left).
+void TrainingDock::resumeBudgetedRunInteractively()
+{
+    const int budget = std::max(1, int(std::lround(m_progress.timeBudgetSeconds() / 60.0)));
+    const int proposed = m_progress.state() == run::RunState::Finished ? budget * 2 : budget;
+    bool ok = false;
+    const int minutes = QInputDialog::getInt(this, tr("Resume"),
+                                             tr("Train %1 for this many minutes in all (%2 % of %3 minutes done):")
+                                                 .arg(QFileInfo(currentRunDirectory()).fileName())
+                                                 .arg(int(100.0 * m_progress.fractionDone()))
+                                                 .arg(budget),
+                                             proposed, 1, 7 * 24 * 60, 1, &ok);
+    if (ok && !resumeTraining(0, minutes == budget ? 0 : minutes))
+        QMessageBox::warning(this, tr("Resume"), m_status->text());
+}
+
+bool TrainingDock::resumeTraining(int epochs, int minutes)
 {
     const QString dir = currentRunDirectory();
     if (dir.isEmpty() || m_launcher->isBusy())
         return false;
     m_log->clear();
     m_outcomeRun.clear();
-    if (!m_launcher->resume(dir, epochs)) {
+    if (!m_launcher->resume(dir, epochs, minutes)) {
         m_status->setText(tr("%1 has no checkpoint to resume from").arg(QFileInfo(dir).fileName()));
         return false;
     }

@@ -66,8 +66,9 @@ public:
     void setBeforeTrainDialog(std::function<void()> offerSplit) { m_beforeTrainDialog = std::move(offerSplit); }
     // Starts pack + train into runs/<name> without asking (Train… asks first, then calls this).
     bool startTraining(const QString& name, const TrainingLauncher::Settings& settings);
-    // Continues the selected run where it stopped; epochs > 0 changes its total.
-    bool resumeTraining(int epochs = 0);
+    // Continues the selected run where it stopped; epochs > 0 (minutes > 0: a time-budgeted run)
+    // changes its total.
+    bool resumeTraining(int epochs = 0, int minutes = 0);  // TrainerArguments::resume
     void stopTraining();
     bool stopAfterEpoch();
     // Before the window closes: while a training runs, asks whether to stop it (it saves a
@@ -99,6 +100,7 @@ private:
     bool stopBackgroundTrainer(int signal);
     void trainInteractively(const TrainingLauncher::Settings& proposed);
     void resumeInteractively();
+    void resumeBudgetedRunInteractively();
     void showRun(const QString& dir);
     void showClassNames(const QString& dir);
     void addRecords(const std::vector<run::MetricsRecord>& records);

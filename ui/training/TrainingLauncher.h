@@ -54,7 +54,7 @@ public:
     void setTrainer(const QString& program);
     QString trainer() const;
     bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
-    bool resume(const QString& runDir, int epochs = 0);
+    bool resume(const QString& runDir, int epochs = 0, int minutes = 0);  // TrainerArguments::resume
     void stop();  // idempotent: a second request does nothing while the first is honoured
     bool stopAfterEpoch();  // false unless the trainer itself is running
     bool isTraining() const;  // the trainer step itself (not packing) is running
@@ -90,6 +90,7 @@ private:
     QString m_runDir;
     Settings m_settings;
     int m_resumeEpochs = 0;
+    int m_resumeMinutes = 0;
     Step m_step = Step::Idle;
     bool m_stopping = false;
     bool m_detached = false;  // keepRunningInBackground(): never stopped or killed by us
