@@ -18,25 +18,12 @@ import argparse
 import gzip
 import io
 import os
-import struct
 import sys
 
 import numpy as np
 from PIL import Image
 
-HEADER = struct.Struct("<8sIIIIIIQQQ")  # core/pack/PackFormat.h: PackHeaderRecord
-
-
-def read_header(path):
-    with open(path, "rb") as f:
-        magic, version, header_bytes, height, width, channels, classes, count, _, _ = HEADER.unpack(
-            f.read(HEADER.size))
-    if magic != b"SSPACK01":
-        sys.exit(f"{path}: not a SegStudio pack (bad magic)")
-    expected = header_bytes + count * height * width * (channels + 1)
-    if os.path.getsize(path) != expected:
-        sys.exit(f"{path}: {os.path.getsize(path)} bytes, the header says {expected}")
-    return header_bytes, height, width, channels, count
+from pack_header import read_header
 
 
 def psnr(mse):
@@ -44,7 +31,7 @@ def psnr(mse):
 
 
 def encode(pack, out_dir, quality):
-    header_bytes, height, width, channels, count = read_header(pack)
+    header_bytes, height, width, channels, _, count = read_header(pack)
     if channels != 3:
         sys.exit(f"{pack}: {channels} channels, only RGB packs are copied")
     image_bytes = height * width * channels
@@ -82,7 +69,7 @@ def decode(copy_dir, raw_out, skeleton_out):
     with gzip.open(os.path.join(copy_dir, "skeleton.pack.gz"), "rb") as source, open(skeleton_out, "wb") as out:
         while chunk := source.read(1 << 24):
             out.write(chunk)
-    header_bytes, height, width, channels, count = read_header(skeleton_out)
+    header_bytes, height, width, channels, _, count = read_header(skeleton_out)
     if len(names) != count:
         sys.exit(f"{copy_dir}: {len(names)} JPEG images, the skeleton holds {count} records")
     with open(raw_out, "wb") as out:

@@ -22,6 +22,8 @@ import torch
 import torch.nn.functional as F
 from torchvision.models.segmentation import lraspp_mobilenet_v3_large
 
+from pack_header import read_header
+
 UNLABELLED = 255
 MEAN = torch.tensor([0.485, 0.456, 0.406]).view(1, 3, 1, 1)
 STD = torch.tensor([0.229, 0.224, 0.225]).view(1, 3, 1, 1)
@@ -30,11 +32,9 @@ STD = torch.tensor([0.229, 0.224, 0.225]).view(1, 3, 1, 1)
 def read_pack(path):
     """core/pack's layout (PackFormat.h): a 56-byte header, 64-byte class records, then every image
     (HWC uint8 RGB) and every label map (HW uint8, 255 = unlabelled), each block contiguous."""
+    header_bytes, h, w, c, classes, count = read_header(path)
     with open(path, "rb") as f:
         data = f.read()
-    magic, _version, header_bytes, h, w, c, classes, count, _checksum, _ = struct.unpack_from("<8s6I3Q", data, 0)
-    if magic != b"SSPACK01":
-        raise SystemExit(f"{path}: not a SegStudio pack")
     names, pixels, image_pixels = [], [], []
     for k in range(classes):
         name, count_k, image_k = struct.unpack_from("<48sQQ", data, 56 + 64 * k)
