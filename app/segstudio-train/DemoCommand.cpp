@@ -6,6 +6,7 @@
 #include "data/Project.h"
 #include "data/SyntheticDatasetGenerator.h"
 #include "engine/Evaluator.h"
+#include "engine/StopFlag.h"
 #include "engine/Trainer.h"
 
 #include <chrono>
@@ -76,6 +77,7 @@ void addDemoCommand(CLI::App& app, int& exitCode)
         config.weightDecay = 1e-4;
         config.logInterval = 5;
         fs::remove_all(config.runDir);  // a demo always starts fresh
+        engine::installStopSignalHandlers();  // before the trainer starts (TrainCommand.cpp)
         engine::Trainer trainer(config);
         exitCode = runTraining(trainer, /*printSummary=*/false);
         if (exitCode != kExitOk)

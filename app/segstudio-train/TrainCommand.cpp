@@ -148,7 +148,7 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | sqrt-median | inverse | none");
     bindOption(command, o, "--seed", c.seed, "seed", "random seed (shuffle, augmentation, initial weights)");
     bindOption(command, o, "--device", c.device, "device", "auto | cpu | cuda | cuda:N");
-    bindOption(command, o, "--amp", c.amp, "amp", "mixed precision on CUDA: none | bf16 | fp16");
+    bindOption(command, o, "--amp", c.amp, "amp", "mixed precision: none | bf16 (CUDA, or a CPU with AVX512-BF16/AMX) | fp16 (CUDA)");
     bindOption(command, o, "--threads", c.threads, "threads", "CPU threads (0 = all cores)");
     bindOption(command, o, "--log-interval", c.logInterval, "logInterval", "iterations between progress lines");
     bindOption(command, o, "--val-interval", c.valInterval, "valInterval", "also validate every N iterations (0 = never)");
@@ -417,7 +417,6 @@ std::string jobIdFor(const TrainOptions& o, const std::string& runDir)
 
 int runTraining(engine::Trainer& trainer, bool printSummary)
 {
-    engine::installStopSignalHandlers();
     trainer.setProgress([](const std::string& line) { std::cout << line << std::endl; });
     const auto outcome = trainer.run();
     if (printSummary && outcome.validated && trainer.rank() == 0) {
@@ -471,6 +470,9 @@ void addTrainCommand(CLI::App& app, int& exitCode, std::vector<std::string> prog
             exitCode = launchWorkers(plan, programArguments);
             return;
         }
+        // Before the trainer exists: it writes its run record while it starts, and a Ctrl+C from
+        // then on (a GUI's Stop) must stop it with a checkpoint, not kill it.
+        engine::installStopSignalHandlers();
         const engine::WorldInfo world = engine::worldFromEnvironment();
         std::unique_ptr<engine::Trainer> trainer;
         if (!options->resumeDir.empty()) {
