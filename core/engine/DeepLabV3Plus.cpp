@@ -23,7 +23,12 @@ DeepLabV3PlusImpl::DeepLabV3PlusImpl(DeepLabV3PlusOptions options)
 {
     if (m_options.classes < 1 || !(m_options.width > 0))
         throw EngineError("DeepLabV3+: needs classes >= 1 and a positive width");
-    m_encoder = register_module("encoder", MobileNetV2Encoder(MobileNetV2Options{m_options.width, m_options.encoderStride}, m_layout));
+    if (m_options.encoder == DeepLabV3PlusOptions::Encoder::ResNet)
+        m_encoder = register_module("encoder", std::make_shared<ResNetEncoderImpl>(
+                                                   ResNetOptions{m_options.resNetBlocks, m_options.encoderStride}, m_layout));
+    else
+        m_encoder = register_module("encoder", std::make_shared<MobileNetV2EncoderImpl>(
+                                                   MobileNetV2Options{m_options.width, m_options.encoderStride}, m_layout));
     m_pyramid = register_module("pyramid", AtrousSpatialPyramid(m_encoder->deepChannels(), m_options.pyramidChannels,
                                                                  m_options.rates, m_layout, m_options.encoderStride));
     m_skip = register_module("skip", pointwiseConv(m_encoder->lowLevelChannels(), m_options.skipChannels, m_layout, 4));

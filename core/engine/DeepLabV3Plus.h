@@ -3,6 +3,7 @@
 #include "AtrousSpatialPyramid.h"
 #include "ConvLayout.h"
 #include "MobileNetV2Encoder.h"
+#include "ResNetEncoder.h"
 #include "SegmentationModel.h"
 
 #include <vector>
@@ -10,20 +11,23 @@
 namespace segstudio::engine {
 
 struct DeepLabV3PlusOptions {
+    enum class Encoder { MobileNetV2, ResNet };
     int classes = 11;
+    Encoder encoder = Encoder::MobileNetV2;
     double width = 1.0;              // the MobileNetV2 encoder's channel multiplier
+    std::vector<int> resNetBlocks = {2, 2, 2, 2};  // the ResNet encoder's blocks per stage
     int pyramidChannels = 128;       // DeepLabV3+ uses 256; 128 halves the head's cost
-    int encoderStride = 16;          // 16 or 32 (MobileNetV2Options::outputStride)
+    int encoderStride = 16;          // 16 or 32 (the encoder's output stride)
     std::vector<int> rates = {6, 12};  // at output stride 16 (a 23x30 grid at 360x480)
     int skipChannels = 32;           // the stride-4 features, reduced, as the paper's 48
     int decoderChannels = 96;
 };
 
-// DeepLabV3+ (Chen et al. 2018) with a MobileNetV2 encoder at output stride 16: the atrous
+// DeepLabV3+ (Chen et al. 2018), by default with a MobileNetV2 encoder at output stride 16: the atrous
 // pyramid gathers context over the whole image, the decoder upsamples it x4, joins the encoder's
 // stride-4 features and refines with two separable 3x3 convs, and a 1x1 classifier's logits are
 // upsampled bilinearly to the input size. Residual, depthwise-separable, batch-normalised
-// throughout; 2.1 M parameters, 4.1 GFLOPs at 360x480. Any input size, no padding; channels-last and autocast friendly
+// throughout; 2.1 M parameters, 4.1 GFLOPs at 360x480 (with a ResNet encoder: ResNetEncoder.h). Any input size, no padding; channels-last and autocast friendly
 // (convolutions, batch norm, bilinear interpolation only).
 class DeepLabV3PlusImpl : public SegmentationModelImpl {
 public:
@@ -38,7 +42,7 @@ public:
 private:
     DeepLabV3PlusOptions m_options;
     ConvLayout m_layout;
-    MobileNetV2Encoder m_encoder{nullptr};
+    std::shared_ptr<SegmentationEncoderImpl> m_encoder;
     AtrousSpatialPyramid m_pyramid{nullptr};
     torch::nn::Sequential m_skip{nullptr};
     torch::nn::Sequential m_refine{nullptr};

@@ -52,7 +52,7 @@ metrics::EvaluationReport evaluationReport(const std::string& checkpoint, const 
         const auto images = torch::from_blob(const_cast<std::uint8_t*>(pack->image(first)),
                                              {std::int64_t(count), height, width, 3}, torch::kUInt8);
         const auto input = normaliseImages(imagesToDevice(images, device), /*channelsLast=*/false);
-        const auto predicted = loaded.model->forward(input).argmax(1).to(torch::kUInt8).to(torch::kCPU).contiguous();
+        const auto predicted = loaded.decisionLogits(input).argmax(1).to(torch::kUInt8).to(torch::kCPU).contiguous();
         for (std::size_t i = 0; i < count; ++i)
             report.addImage(recordName(first + i), pack->label(first + i), predicted[std::int64_t(i)].data_ptr<std::uint8_t>(),
                             int(width), int(height));
@@ -72,6 +72,7 @@ Evaluation evaluateCheckpoint(const std::string& checkpoint, const std::string& 
     settings.device = device;
     settings.batchSize = options.batchSize;
     settings.pinMemory = device.is_cuda();
+    settings.correction = loaded.correction;
     const SegmentationLoss loss(loaded.classWeights, device);
     return {validate(*loaded.model, *pack, loss, settings), loaded.classNames, loaded.name};
 }

@@ -19,6 +19,11 @@ LoadedModel LoadedModel::fromCheckpoint(const std::string& checkpoint, torch::De
     } catch (const nlohmann::json::exception& error) {
         throw EngineError(checkpoint + ": checkpoint state lacks the model description (" + error.what() + ")");
     }
+    try {
+        loaded.correction = ClassPriorCorrection(loaded.classWeights);
+    } catch (const EngineError& error) {
+        throw EngineError(checkpoint + ": " + error.what());
+    }
     loaded.model = ModelRegistry::instance().create(loaded.name, int(loaded.classNames.size()));
     loaded.model->to(device);
     Checkpoint::load(checkpoint, *loaded.model, nullptr, device);

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "ConvLayout.h"
-
-#include "GraphWriter.h"
+#include "SegmentationEncoder.h"
 
 #include <torch/torch.h>
 
@@ -22,26 +21,17 @@ struct MobileNetV2Options {
 // features keep a 23x30 grid at 360x480 instead of 12x15. Parameters and buffers are registered
 // in the order of torchvision's `mobilenet_v2().features[0:18]`, so its ImageNet weights load by
 // position (EncoderWeights); the final 1280-channel 1x1 conv is left out.
-// Guarantees: any input size; lowLevel has stride 4, deep the options' output stride (rounded up).
-class MobileNetV2EncoderImpl : public torch::nn::Module {
+// lowLevel: after the 24-channel stage; deep: after the 320-channel stage.
+class MobileNetV2EncoderImpl : public SegmentationEncoderImpl {
 public:
-    struct Features {
-        torch::Tensor lowLevel;  // after the 24-channel stage, stride 4
-        torch::Tensor deep;      // after the 320-channel stage, stride 16 or 32
-    };
 
     // Records its convolutions (with their output strides) into layout, for FLOP counts.
     MobileNetV2EncoderImpl(MobileNetV2Options options, ConvLayout& layout);
 
-    Features forward(torch::Tensor images);
-
-    struct GraphFeatures {
-        GraphValue lowLevel;
-        GraphValue deep;
-    };
-    GraphFeatures writeGraph(GraphWriter& writer, const GraphValue& images);
-    int lowLevelChannels() const { return m_lowLevelChannels; }
-    int deepChannels() const { return m_deepChannels; }
+    Features forward(torch::Tensor images) override;
+    GraphFeatures writeGraph(GraphWriter& writer, const GraphValue& images) override;
+    int lowLevelChannels() const override { return m_lowLevelChannels; }
+    int deepChannels() const override { return m_deepChannels; }
 
 private:
     torch::nn::Sequential m_stem{nullptr};      // stride 4: conv 3x3/2, blocks up to the 24-channel stage

@@ -36,6 +36,17 @@ ModelRegistry::ModelRegistry()
             options.rates = {2, 4};  // DeepLab's rates halve with the grid; 6x8 on a 180x240 crop
             return std::make_shared<DeepLabV3PlusImpl>(options);
         });
+    add("deeplabv3plus-resnet18", "DeepLabV3+ with a ResNet-18 encoder (deep 3x3 stem, output stride 32): dense 3x3 convs "
+                                  "that CPUs with bf16 matrix units run fast (--amp auto); 11.6 M parameters, 13.9 GFLOPs at 360x480",
+        [](int classes) {
+            DeepLabV3PlusOptions options;
+            options.classes = classes;
+            options.encoder = DeepLabV3PlusOptions::Encoder::ResNet;
+            options.encoderStride = 32;
+            options.rates = {2, 4};
+            return std::make_shared<DeepLabV3PlusImpl>(options);
+        },
+        /*bf16OnCpu=*/true);
     add("deeplabv3plus-slim", "DeepLabV3+ with a half-width MobileNetV2 encoder; 0.6 M parameters, 1.35 GFLOPs at 360x480",
         [](int classes) {
             DeepLabV3PlusOptions options;
@@ -48,9 +59,15 @@ ModelRegistry::ModelRegistry()
         });
 }
 
-void ModelRegistry::add(const std::string& name, const std::string& description, ModelFactory factory)
+void ModelRegistry::add(const std::string& name, const std::string& description, ModelFactory factory, bool bf16OnCpu)
 {
-    m_entries[name] = Entry{description, std::move(factory)};
+    m_entries[name] = Entry{description, std::move(factory), bf16OnCpu};
+}
+
+bool ModelRegistry::trainsInBf16OnCpu(const std::string& name) const
+{
+    const auto it = m_entries.find(name);
+    return it != m_entries.end() && it->second.bf16OnCpu;
 }
 
 std::shared_ptr<SegmentationModelImpl> ModelRegistry::create(const std::string& name, int classes) const

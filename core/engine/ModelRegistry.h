@@ -19,10 +19,13 @@ class ModelRegistry {
 public:
     static ModelRegistry& instance();
 
-    void add(const std::string& name, const std::string& description, ModelFactory factory);
+    // bf16OnCpu: the model trains under bf16 autocast on a CPU (every op it uses has a bf16 CPU
+    // kernel with a backward in LibTorch 1.13; MobileNetV2's ReLU6 has none), so --amp auto may pick it.
+    void add(const std::string& name, const std::string& description, ModelFactory factory, bool bf16OnCpu = false);
     // Throws EngineError listing the known names for an unknown one.
     std::shared_ptr<SegmentationModelImpl> create(const std::string& name, int classes) const;
     bool contains(const std::string& name) const { return m_entries.count(name) > 0; }
+    bool trainsInBf16OnCpu(const std::string& name) const;
     std::vector<ModelInfo> models() const;
 
 private:
@@ -31,6 +34,7 @@ private:
     struct Entry {
         std::string description;
         ModelFactory factory;
+        bool bf16OnCpu = false;
     };
     std::map<std::string, Entry> m_entries;
 };

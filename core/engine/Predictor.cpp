@@ -83,7 +83,7 @@ Scores scoresOf(const LoadedModel& loaded, torch::Device device, const std::uint
         const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
         input = normaliseImages(imagesToDevice(host, device), /*channelsLast=*/false);
     }
-    scores.logits = loaded.model->forward(input).to(torch::kFloat);
+    scores.logits = loaded.decisionLogits(input);
     return scores;
 }
 

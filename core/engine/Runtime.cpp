@@ -20,18 +20,23 @@ namespace segstudio::engine {
 namespace {
 
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-bool cudaAutocastEnabled() { return at::autocast::is_autocast_enabled(at::kCUDA); }
-void setCudaAutocast(bool enabled, at::ScalarType dtype)
+bool autocastEnabled(bool cuda) { return at::autocast::is_autocast_enabled(cuda ? at::kCUDA : at::kCPU); }
+void setAutocast(bool cuda, bool enabled, at::ScalarType dtype)
 {
-    at::autocast::set_autocast_dtype(at::kCUDA, dtype);
-    at::autocast::set_autocast_enabled(at::kCUDA, enabled);
+    at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, dtype);
+    at::autocast::set_autocast_enabled(cuda ? at::kCUDA : at::kCPU, enabled);
 }
 #else
-bool cudaAutocastEnabled() { return at::autocast::is_enabled(); }
-void setCudaAutocast(bool enabled, at::ScalarType dtype)
+bool autocastEnabled(bool cuda) { return cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled(); }
+void setAutocast(bool cuda, bool enabled, at::ScalarType dtype)
 {
-    at::autocast::set_autocast_gpu_dtype(dtype);
-    at::autocast::set_enabled(enabled);
+    if (cuda) {
+        at::autocast::set_autocast_gpu_dtype(dtype);
+        at::autocast::set_enabled(enabled);
+    } else {
+        at::autocast::set_autocast_cpu_dtype(dtype);
+        at::autocast::set_cpu_enabled(enabled);
+    }
 }
 #endif
 
@@ -98,14 +103,37 @@ torch::Tensor normaliseImages(const torch::Tensor& images, bool channelsLast)
     return channelsLast ? normalised.contiguous(at::MemoryFormat::ChannelsLast) : normalised.contiguous();
 }
 
-AutocastScope::AutocastScope(const std::string& amp, torch::Device device)
+bool cpuComputesBf16()
 {
-    if (amp == "none" || !device.is_cuda())
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512bf16");
+#else
+    return false;
+#endif
+}
+
+std::string resolveAmp(const std::string& amp, torch::Device device, bool cpuBf16, bool modelBf16OnCpu)
+{
+    if (amp != "auto")
+        return amp;
+    return !device.is_cuda() && cpuBf16 && modelBf16OnCpu ? "bf16" : "none";
+}
+
+bool autocasts(const std::string& amp, torch::Device device)
+{
+    return device.is_cuda() ? amp != "none" : amp == "bf16";
+}
+
+AutocastScope::AutocastScope(const std::string& amp, torch::Device device)
+    : m_cuda(device.is_cuda())
+{
+    if (!autocasts(amp, device))
         return;
     m_active = true;
-    m_previous = cudaAutocastEnabled();
+    m_previous = autocastEnabled(m_cuda);
     at::autocast::increment_nesting();
-    setCudaAutocast(true, amp == "bf16" ? at::kBFloat16 : at::kHalf);
+    setAutocast(m_cuda, true, amp == "bf16" ? at::kBFloat16 : at::kHalf);
 }
 
 AutocastScope::~AutocastScope()
@@ -115,7 +143,7 @@ AutocastScope::~AutocastScope()
     // As torch.autocast's __exit__: drop the cast cache when the outermost scope closes.
     if (at::autocast::decrement_nesting() == 0)
         at::autocast::clear_cache();
-    setCudaAutocast(m_previous, at::kHalf);
+    setAutocast(m_cuda, m_previous, m_cuda ? at::kHalf : at::kBFloat16);
 }
 
 }  // namespace segstudio::engine

@@ -23,7 +23,19 @@ torch::Tensor imagesToDevice(const torch::Tensor& hostImages, torch::Device devi
 // 0..255 RGB -> ImageNet-normalised model input, channels-last when asked.
 torch::Tensor normaliseImages(const torch::Tensor& images, bool channelsLast);
 
-// Autocast for CUDA in the dtype of amp ("bf16" | "fp16"); a no-op for "none" or a CPU device.
+// Whether this CPU computes bf16 natively (AVX512-BF16; every CPU with AMX has it too): only then
+// is bf16 faster than fp32 on a CPU. Elsewhere oneDNN emulates it (slower) or has no kernel at all.
+bool cpuComputesBf16();
+// The precision a run trains in: amp as asked; "auto" is bf16 on a CPU that computes it natively
+// for a model that trains in bf16 there (ModelRegistry::trainsInBf16OnCpu), none elsewhere (GPUs
+// train fp32 unless asked, as before "auto" existed).
+std::string resolveAmp(const std::string& amp, torch::Device device, bool cpuBf16, bool modelBf16OnCpu);
+
+// Whether amp autocasts on this device: "bf16" and "fp16" on CUDA, "bf16" on a CPU (oneDNN's bf16
+// convolutions; fp16 has no fast CPU path, and an fp16 run resumed without CUDA goes on in fp32).
+bool autocasts(const std::string& amp, torch::Device device);
+
+// Autocast in the dtype of amp where autocasts() says so, else a no-op.
 // Covers the API change between LibTorch 1.x and 2.4+.
 class AutocastScope {
 public:
@@ -33,6 +45,7 @@ public:
     AutocastScope& operator=(const AutocastScope&) = delete;
 
 private:
+    bool m_cuda = false;
     bool m_active = false;
     bool m_previous = false;
 };

@@ -102,7 +102,7 @@ void TrainConfig::validate() const
     require(colorJitter >= 0 && colorJitter < 1, "colorJitter must be in [0, 1): 0 = off");
     require(oneOf(classWeighting, {"median", "sqrt-median", "inverse", "none"}),
             "classWeighting must be median, sqrt-median, inverse or none, not '" + classWeighting + "'");
-    require(oneOf(amp, {"none", "bf16", "fp16"}), "amp must be none, bf16 or fp16, not '" + amp + "'");
+    require(oneOf(amp, {"none", "bf16", "fp16", "auto"}), "amp must be none, bf16, fp16 or auto, not '" + amp + "'");
     require(threads >= 0, "threads must be >= 0");
     require(prefetch >= 1, "prefetch must be >= 1");
     require(logInterval > 0, "logInterval must be positive");

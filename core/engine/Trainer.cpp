@@ -104,6 +104,7 @@ struct Trainer::Impl {
     double elapsedBefore = 0.0;
     bool stopAgreed = false;  // every rank saw a stop request at the same step
     std::string startNote;    // said before training: why this session starts where it does
+    std::string amp = "none";  // config.amp as this device runs it (resolveAmp)
     std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
     std::function<double()> clock = [] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -145,6 +146,7 @@ struct Trainer::Impl {
     nlohmann::json state() const;
     void saveCheckpoint(const fs::path& file);
     bool channelsLast() const;
+    void resolvePrecision(bool resuming);
     bool epochCheckpointDue();
     void requireFiniteModel(const fs::path& file);
     TrainOutcome endDiverged(const std::string& message);
@@ -375,11 +377,35 @@ void Trainer::Impl::restorePosition(const nlohmann::json& saved)
         scaler->setScale(saved.value("lossScale", scaler->scale()));
 }
 
-// Parameters and inputs channels-last (NHWC) on a GPU, for cuDNN's fast kernels. Not yet on a CPU
-// (oneDNN might convolve NHWC without reordering each activation: to be measured first).
+// Parameters and inputs channels-last (NHWC) on a GPU, for cuDNN's fast kernels, and on a CPU
+// training in bf16, where oneDNN's AMX convolutions take NHWC as is (NCHW costs a reorder of
+// every activation). fp32 on a CPU stays NCHW: measured no faster in NHWC (docs/BENCHMARKS.md).
 bool Trainer::Impl::channelsLast() const
 {
-    return config.channelsLast && device.is_cuda();
+    return config.channelsLast && (device.is_cuda() || autocasts(amp, device));
+}
+
+// A new run refuses a precision this device cannot compute; a resumed one (moved to another
+// machine) goes on in fp32 instead, with a note.
+void Trainer::Impl::resolvePrecision(bool resuming)
+{
+    const bool modelBf16 = ModelRegistry::instance().trainsInBf16OnCpu(config.model);
+    amp = resolveAmp(config.amp, device, cpuComputesBf16(), modelBf16);
+    std::string problem;
+    if (amp == "fp16" && !device.is_cuda())
+        problem = "amp fp16 needs a CUDA device, this run would train on " + device.str() + " (use --amp bf16, auto or none)";
+    else if (amp == "bf16" && !device.is_cuda() && !cpuComputesBf16())
+        problem = "amp bf16 on a CPU needs bf16 instructions (AVX512-BF16 or AMX), which this CPU lacks: it would be "
+                  "emulated, slower than fp32 (use --amp auto or none)";
+    else if (amp == "bf16" && !device.is_cuda() && !modelBf16)
+        problem = "model " + config.model + " does not train in bf16 on a CPU (an op without a bf16 CPU backward, "
+                  "such as MobileNetV2's ReLU6); use --amp auto or none, or deeplabv3plus-resnet18";
+    if (problem.empty())
+        return;
+    if (!resuming)
+        throw EngineError("training configuration: " + problem);
+    startNote += (startNote.empty() ? "" : "; ") + std::string("training goes on in fp32: ") + problem;
+    amp = "none";
 }
 
 void Trainer::Impl::saveCheckpoint(const fs::path& file)
@@ -570,7 +596,7 @@ torch::Tensor Trainer::Impl::forwardBackward(const torch::Tensor& input, const t
 {
     torch::Tensor logits;
     {
-        AutocastScope autocast(config.amp, device);
+        AutocastScope autocast(amp, device);
         logits = model->forward(input);
     }
     const auto value = (*loss)(logits, labels);
@@ -592,7 +618,8 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     // One whole image at a time on a CPU: a batch of 8 at 360x480 overflows the caches and took
     // 13.3 s for CamVid val against 8.7 s one by one (docs/BENCHMARKS.md); GPUs want the batch.
     settings.batchSize = device.is_cuda() ? config.batchSize : 1;
-    settings.amp = config.amp;
+    settings.amp = amp;
+    settings.correction = ClassPriorCorrection(classWeights);
     settings.channelsLast = channelsLast();
     settings.pinMemory = device.is_cuda();
     settings.communicator = communicator.get();
@@ -954,10 +981,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     }
     d.config = std::move(config);
     d.device = chooseDevice(d.config.device);
-    // A new run only: an fp16/bf16 run resumed on a machine without CUDA goes on in fp32.
-    if (!resuming && d.config.amp != "none" && !d.device.is_cuda())
-        throw EngineError("training configuration: amp " + d.config.amp + " needs a CUDA device, this run would train on " +
-                          d.device.str() + " (use --amp none)");
+    d.resolvePrecision(resuming);
     makeCurrentDevice(d.device);
     configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
     d.openPacks();
@@ -981,7 +1005,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
     if (d.budgeted())
         d.createPlanner();
-    d.scaler = std::make_unique<LossScaler>(d.config.amp == "fp16" && d.device.is_cuda());
+    d.scaler = std::make_unique<LossScaler>(d.amp == "fp16" && d.device.is_cuda());
     d.prepareRunDirectory(resuming);
     try {
         if (resuming)
@@ -1116,7 +1140,7 @@ TrainOutcome Trainer::Impl::train()
         d.say(d.startNote);
     const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
                                              : std::string();
-    d.say("training " + d.config.model + " on " + d.device.str() + ranks + ": " + std::to_string(d.trainPack->size()) +
+    d.say("training " + d.config.model + " on " + d.device.str() + ranks + (d.amp == "none" ? "" : " in " + d.amp) + ": " + std::to_string(d.trainPack->size()) +
           " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));

@@ -40,7 +40,7 @@ SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReade
         for (std::int64_t i = 0; i < images.size(0); ++i)
             lossSum += loss(logits.narrow(0, i, 1), labels.narrow(0, i, 1)).to(torch::kDouble);
         samples += images.size(0);
-        confusion.add(logits.argmax(1), labels);
+        confusion.add(settings.correction.apply(logits).argmax(1), labels);
     }
     if (settings.communicator) {
         settings.communicator->sum(confusion.countsTensor());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClassPriorCorrection.h"
 #include "SegmentationLoss.h"
 #include "SegmentationMetrics.h"
 #include "SegmentationModel.h"
@@ -18,6 +19,8 @@ struct ValidationSettings {
     std::string amp = "none";
     bool channelsLast = false;
     bool pinMemory = false;
+    // Added to the logits before the argmax that the metrics count (the loss takes them as they are).
+    ClassPriorCorrection correction;
 };
 
 // Scores a model on every record of a pack, in eval mode without gradients; the confusion matrix

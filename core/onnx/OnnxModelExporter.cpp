@@ -77,10 +77,14 @@ OnnxExportResult OnnxModelExporter::exportModel(const OnnxExportRequest& request
     engine::GraphValue logits;
     try {
         logits = loaded.model->writeGraph(writer, normalisedInput(writer, image));
+        if (loaded.correction.active()) {  // the logits predictions take their argmax of (ClassPriorCorrection)
+            const auto offsets = loaded.correction.offsets().view({1, -1, 1, 1});
+            logits = writer.add(logits, {writer.constant(offsets, "class_prior_correction"), offsets});
+        }
     } catch (const std::exception& error) {
         throw std::runtime_error(request.checkpoint.string() + ": cannot write " + loaded.name + " as ONNX: " + error.what());
     }
-    const auto reference = loaded.model->forward(engine::normaliseImages(image.to(torch::kFloat), false));
+    const auto reference = loaded.decisionLogits(engine::normaliseImages(image.to(torch::kFloat), false));
     result.maxGraphDifference = (logits.value - reference).abs().max().item<double>();
     if (!(result.maxGraphDifference < 1e-3))
         throw std::runtime_error(request.checkpoint.string() + ": the written graph computes other logits than the model (max difference " +

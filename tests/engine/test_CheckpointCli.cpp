@@ -243,7 +243,7 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
     QTest::newRow("crop larger than the images")
         << train({QStringLiteral("--crop-height"), QStringLiteral("64"), QStringLiteral("--crop-width"), QStringLiteral("64")})
         << "larger than its images";
-    QTest::newRow("--amp bf16 on a CPU") << train({QStringLiteral("--amp"), QStringLiteral("bf16")}) << "needs a CUDA device";
+    QTest::newRow("--amp fp16 on a CPU") << train({QStringLiteral("--amp"), QStringLiteral("fp16")}) << "needs a CUDA device";
     QTest::newRow("--resume --epochs -2") << QStringList{QStringLiteral("train"), QStringLiteral("--resume"), good,
                                                          QStringLiteral("--epochs"), QStringLiteral("-2")}
                                           << "--epochs";

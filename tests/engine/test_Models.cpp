@@ -13,7 +13,8 @@ using namespace segstudio::engine;
 namespace {
 
 // The models small enough to train a few dozen steps on one CPU thread within a test.
-const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-os32", "deeplabv3plus-slim"};
+const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-os32", "deeplabv3plus-slim",
+                             "deeplabv3plus-resnet18"};
 
 // Two images whose label follows the image: class 0 where the red channel is high, 1 where green
 // is, 2 elsewhere, in blobs a model must place by content, not by position.
@@ -173,6 +174,30 @@ private slots:
         QVERIFY2(ratio > 0.55 && ratio < 0.75, qPrintable(QString::number(ratio)));
         ConvLayout layout;
         QVERIFY_THROWS_EXCEPTION(EngineError, MobileNetV2Encoder(MobileNetV2Options{1.0, 8}, layout));
+    }
+
+    void deepLabWithAResNetEncoder()
+    {
+        auto net = ModelRegistry::instance().create("deeplabv3plus-resnet18", 11);
+        auto* encoder = dynamic_cast<ResNetEncoderImpl*>(net->encoder());
+        QVERIFY(encoder);
+        torch::NoGradGuard noGrad;
+        encoder->eval();
+        const auto features = encoder->forward(torch::zeros({1, 3, 96, 128}));
+        QCOMPARE(features.lowLevel.sizes(), (std::vector<std::int64_t>{1, 64, 24, 32}));
+        QCOMPARE(features.deep.sizes(), (std::vector<std::int64_t>{1, 512, 3, 4}));
+        std::int64_t parameters = 0;
+        for (const auto& p : net->parameters())
+            parameters += p.numel();
+        QVERIFY2(parameters > 11'000'000 && parameters < 12'000'000, qPrintable(QString::number(parameters)));
+        // Each residual branch starts silent (its last norm's scale 0): a fresh block is its shortcut.
+        int silent = 0;
+        for (auto& module : encoder->modules(/*include_self=*/false))
+            if (auto* norm = module->as<torch::nn::BatchNorm2d>())
+                silent += norm->weight.eq(0).all().item<bool>();
+        QCOMPARE(silent, 8);  // ResNet-18: 8 basic blocks
+        ConvLayout layout;
+        QVERIFY_THROWS_EXCEPTION(EngineError, ResNetEncoder(ResNetOptions{{2, 2, 2, 2}, 8}, layout));
     }
 
     void deepLabLoadsEncoderWeightsByPosition()

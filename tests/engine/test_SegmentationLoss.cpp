@@ -1,12 +1,17 @@
+#include "engine/ClassPriorCorrection.h"
+#include "engine/EngineError.h"
 #include "engine/SegmentationLoss.h"
 
 #include <QtTest>
 
 #include <cmath>
 
+using segstudio::engine::ClassPriorCorrection;
+using segstudio::engine::EngineError;
 using segstudio::engine::SegmentationLoss;
 
-// The weighted, ignore-aware loss against a value computed by hand from its definition.
+// The weighted, ignore-aware loss against a value computed by hand from its definition, and the
+// correction predictions make for its weights.
 class TestSegmentationLoss : public QObject {
     Q_OBJECT
 
@@ -14,6 +19,7 @@ private slots:
     void weightedLossIgnoresUnlabelled();
     void allUnlabelledIsZero();
     void hardPixelsAreTheLargestLosses();
+    void priorCorrectionUndoesHalfTheWeightsTilt();
 };
 
 void TestSegmentationLoss::weightedLossIgnoresUnlabelled()
@@ -82,4 +88,29 @@ void TestSegmentationLoss::hardPixelsAreTheLargestLosses()
 }
 
 QTEST_GUILESS_MAIN(TestSegmentationLoss)
+// Predictions add -0.5 ln(w_c) to the logits: a class weighted 4x loses ln 2 nats, so it keeps a
+// pixel only where it led by more than that.
+void TestSegmentationLoss::priorCorrectionUndoesHalfTheWeightsTilt()
+{
+    const ClassPriorCorrection correction({1.0, 4.0, 0.0});
+    QVERIFY(correction.active());
+    const auto offsets = correction.offsets();
+    QVERIFY(std::abs(offsets[0].item<double>()) < 1e-7);
+    QVERIFY(std::abs(offsets[1].item<double>() + std::log(2.0)) < 1e-6);
+    QCOMPARE(offsets[2].item<double>(), 0.0);  // no training pixels: nothing to undo
+    // Pixel 0: class 1 leads by 0.5 nats (< ln 2), pixel 1: by 1.0 (> ln 2).
+    const auto logits = torch::tensor({0.0f, 0.0f, 0.5f, 1.0f, -9.0f, -9.0f}).view({1, 3, 1, 2});
+    QCOMPARE(logits.argmax(1).flatten()[0].item<std::int64_t>(), std::int64_t(1));
+    const auto decided = correction.apply(logits).argmax(1).flatten();
+    QCOMPARE(decided[0].item<std::int64_t>(), std::int64_t(0));
+    QCOMPARE(decided[1].item<std::int64_t>(), std::int64_t(1));
+
+    // No weights, equal weights: logits unchanged (as float).
+    QVERIFY(!ClassPriorCorrection(std::vector<double>{}).active());
+    QVERIFY(!ClassPriorCorrection({2.0, 2.0, 2.0}).active());
+    QVERIFY(torch::equal(ClassPriorCorrection().apply(logits.to(torch::kBFloat16)), logits.to(torch::kBFloat16).to(torch::kFloat)));
+    QVERIFY_THROWS_EXCEPTION(EngineError, ClassPriorCorrection({1.0, -1.0}));
+    QVERIFY_THROWS_EXCEPTION(EngineError, ClassPriorCorrection({1.0, std::nan("")}));
+}
+
 #include "test_SegmentationLoss.moc"

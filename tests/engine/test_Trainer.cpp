@@ -4,6 +4,7 @@
 #include "engine/Evaluator.h"
 #include "engine/Predictor.h"
 #include "engine/ModelRegistry.h"
+#include "engine/Runtime.h"
 #include "engine/Trainer.h"
 #include "pack/PackReader.h"
 
@@ -26,6 +27,8 @@ class TestTrainer : public QObject {
 private slots:
     void initTestCase();
     void overfitsTinyBatch();
+    void autocastsToBf16OnACpu();
+    void trainsInBf16OnACpu();
     void refusesBadPacks_data();
     void refusesBadPacks();
     void nanLossStopsAndKeepsLastGoodCheckpoint();
@@ -159,6 +162,86 @@ void TestTrainer::overfitsTinyBatch()
     // A size that is not a multiple of the model's divisor still gives one label per pixel.
     std::vector<std::uint8_t> odd(27 * 45 * 3, 100);
     QCOMPARE(predictor.predict(odd.data(), 27, 45).size(), std::size_t(27 * 45));
+}
+
+void TestTrainer::autocastsToBf16OnACpu()
+{
+    // auto: bf16 only on a CPU that computes it natively and for a model that trains in it there.
+    const torch::Device cpu(torch::kCPU), gpu(torch::kCUDA, 0);
+    QCOMPARE(resolveAmp("auto", cpu, true, true), std::string("bf16"));
+    QCOMPARE(resolveAmp("auto", cpu, false, true), std::string("none"));
+    QCOMPARE(resolveAmp("auto", cpu, true, false), std::string("none"));
+    QCOMPARE(resolveAmp("auto", gpu, true, true), std::string("none"));
+    QCOMPARE(resolveAmp("fp16", gpu, false, false), std::string("fp16"));
+    QVERIFY(ModelRegistry::instance().trainsInBf16OnCpu("deeplabv3plus-resnet18"));
+    QVERIFY(!ModelRegistry::instance().trainsInBf16OnCpu("deeplabv3plus"));  // ReLU6: no bf16 backward on a CPU
+    if (!cpuComputesBf16())
+        QSKIP("this CPU has no bf16 instructions (AVX512-BF16)");
+    torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 4, 3));
+    const auto input = torch::randn({1, 3, 8, 8});
+    {
+        AutocastScope bf16("bf16", torch::kCPU);
+        QCOMPARE(conv->forward(input).scalar_type(), torch::kBFloat16);
+        {
+            AutocastScope none("none", torch::kCPU);  // changes nothing inside an active scope
+            QCOMPARE(conv->forward(input).scalar_type(), torch::kBFloat16);
+        }
+        QCOMPARE(conv->forward(input).scalar_type(), torch::kBFloat16);
+    }
+    QCOMPARE(conv->forward(input).scalar_type(), torch::kFloat);  // restored on leaving
+    {
+        AutocastScope fp16("fp16", torch::kCPU);  // no CPU path: fp32, as a resumed fp16 run goes on
+        QCOMPARE(conv->forward(input).scalar_type(), torch::kFloat);
+    }
+    QVERIFY(autocasts("bf16", torch::kCPU) && !autocasts("fp16", torch::kCPU) && !autocasts("none", torch::kCPU));
+}
+
+// bf16 on a CPU: the model computes in bf16, the weights it learns and saves stay fp32, and an
+// fp32 evaluate of them agrees with what the trainer measured in bf16.
+void TestTrainer::trainsInBf16OnACpu()
+{
+    // Asked for where it cannot work: refused before training, whatever this CPU is.
+    TrainConfig mobileNet = tinyConfig("bf16-mobilenet");
+    mobileNet.model = "deeplabv3plus";
+    mobileNet.amp = "bf16";
+    QVERIFY_THROWS_EXCEPTION(EngineError, Trainer{mobileNet});
+    QVERIFY(!fs::exists(mobileNet.runDir + "/checkpoints"));
+    if (!cpuComputesBf16())
+        QSKIP("this CPU has no bf16 instructions (AVX512-BF16)");
+
+    TrainConfig config = tinyConfig("bf16");
+    config.valPack = path("train.pack");
+    config.model = "deeplabv3plus-resnet18";
+    config.amp = "auto";  // bf16 here
+    config.batchSize = 8;
+    config.epochs = 80;
+    config.optimizer = "adam";
+    config.learningRate = 5e-3;
+    config.weightDecay = 0.0;
+    config.flip = false;
+    config.translate = 0;
+    config.logInterval = 10;
+    config.valEpochs = 80;
+    config.checkpointEachEpoch = false;
+    Trainer trainer(config);
+    const auto outcome = trainer.run();
+    QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+    QVERIFY2(outcome.lastLoss < 0.25 * outcome.firstLoss,
+             qPrintable(QStringLiteral("loss %1 -> %2").arg(outcome.firstLoss).arg(outcome.lastLoss)));
+    QVERIFY2(outcome.lastValidation.globalAccuracy > 0.9, qPrintable(QString::number(outcome.lastValidation.globalAccuracy)));
+    std::ifstream log(fs::path(config.runDir) / "log.txt");
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    QVERIFY2(text.find("on cpu in bf16") != std::string::npos, text.c_str());
+
+    auto model = ModelRegistry::instance().create(config.model, 4);
+    Checkpoint::loadWeights((fs::path(config.runDir) / "checkpoints" / "last.pt").string(), *model, torch::kCPU);
+    for (const auto& parameter : model->parameters())
+        QCOMPARE(parameter.scalar_type(), torch::kFloat);
+    const auto evaluation = evaluateCheckpoint((fs::path(config.runDir) / "checkpoints" / "last.pt").string(),
+                                               path("train.pack"), EvaluateOptions{"cpu", 4, 1});
+    QVERIFY2(std::abs(evaluation.metrics.globalAccuracy - outcome.lastValidation.globalAccuracy) < 0.02,
+             qPrintable(QStringLiteral("fp32 %1, bf16 %2").arg(evaluation.metrics.globalAccuracy)
+                            .arg(outcome.lastValidation.globalAccuracy)));
 }
 
 void TestTrainer::refusesBadPacks_data()

@@ -5,6 +5,7 @@
 #include "data/SyntheticDatasetGenerator.h"
 #include "deploy/OpenCvOnnxModel.h"
 #include "engine/Checkpoint.h"
+#include "engine/LoadedModel.h"
 #include "engine/ModelCatalog.h"
 #include "engine/ModelRegistry.h"
 #include "engine/Predictor.h"
@@ -34,6 +35,11 @@ class TestOnnxExport : public QObject {
         model->train();
         {
             torch::NoGradGuard noGrad;
+            // A branch whose norm starts at a zero scale (ResNet's residual branches) must still
+            // count in the comparison.
+            for (auto& module : model->modules(/*include_self=*/false))
+                if (auto* norm = module->as<torch::nn::BatchNorm2d>(); norm && norm->weight.eq(0).all().item<bool>())
+                    norm->weight.fill_(1.0);
             for (int i = 0; i < 3; ++i)
                 model->forward(torch::randn({2, 3, 64, 96}) * 2 + 0.5);
         }
@@ -41,7 +47,12 @@ class TestOnnxExport : public QObject {
         std::vector<std::string> names;
         for (int k = 0; k < classes; ++k)
             names.push_back("class" + std::to_string(k));
-        engine::Checkpoint::save(file, *model, nullptr, {{"model", name}, {"classNames", names}, {"height", 64}, {"width", 96}});
+        // Class weights as training keeps them: the export must add their prior correction.
+        std::vector<double> weights;
+        for (int k = 0; k < classes; ++k)
+            weights.push_back(0.5 + 0.75 * k);
+        engine::Checkpoint::save(file, *model, nullptr,
+                                 {{"model", name}, {"classNames", names}, {"classWeights", weights}, {"height", 64}, {"width", 96}});
         return file;
     }
 
@@ -81,15 +92,14 @@ private slots:
         QCOMPARE(runtime.classes(), kClasses);
         QCOMPARE(nlohmann::json::parse(runtime.metadata().at("segstudio.classes")).size(), std::size_t(kClasses));
 
-        auto reference = engine::ModelRegistry::instance().create(model.toStdString(), kClasses);
-        engine::Checkpoint::loadWeights(checkpoint, *reference, torch::kCPU);
-        reference->eval();
+        const auto reference = engine::LoadedModel::fromCheckpoint(checkpoint, torch::kCPU);
+        QVERIFY(reference.correction.active());
         torch::NoGradGuard noGrad;
         const data::SyntheticDatasetGenerator demo(height, width);
         for (std::uint64_t seed : {1, 2}) {
             const cv::Mat rgb = demo.generate(seed).image;
             const auto pixels = torch::from_blob(rgb.data, {1, height, width, 3}, torch::kUInt8).permute({0, 3, 1, 2});
-            const auto expected = reference->forward(engine::normaliseImages(pixels.to(torch::kFloat), false)).contiguous();
+            const auto expected = reference.decisionLogits(engine::normaliseImages(pixels.to(torch::kFloat), false)).contiguous();
             const cv::Mat logits = runtime.logits(rgb);
             QCOMPARE(logits.total(), std::size_t(expected.numel()));
             const auto actual = torch::from_blob(const_cast<float*>(logits.ptr<float>()), expected.sizes(), torch::kFloat);

@@ -12,8 +12,10 @@
 #   6. if time is left: the PyTorch twin of the step, inference latency, DeepLabV3+ at batch 16;
 #   7. only when asked (GPU_CHECKS_STEPS=default): the default model (DeepLabV3+, MobileNetV2)
 #      trained on the GPU as a user would start it, bf16 and fp32, and fp32 without cuDNN's
-#      algorithm search, with the time each first log line took.
-# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default (default: all but default).
+#      algorithm search, with the time each first log line took;
+#   8. only when asked (GPU_CHECKS_STEPS=encoders): DeepLabV3+ with each encoder (MobileNetV2,
+#      ResNet-18) in bf16 on the crops of camvid_budget.sh, images/s.
+# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default, encoders (default: the first four).
 # Device time is scarce, so every step has a deadline and the later steps are skipped, not cut
 # short, when the earlier ones ran long; the recipe gets what the later must-haves leave it.
 #   tests/bench/engine/gpu_checks.sh OUT [DEPS_PREFIX] [COPY_DIR]
@@ -91,6 +93,12 @@ if [ -x "$train" ] && [ -n "$packer" ]; then
         step train 60 "$train" train "${mine[@]}" --amp none -o /tmp/runs/default-fp32
         step train 60 "$train" train --config /tmp/no-cudnn-search.json "${mine[@]}" --amp none \
             -o /tmp/runs/default-fp32-no-search
+    fi
+    if wants encoders; then
+        for model in deeplabv3plus deeplabv3plus-resnet18; do
+            step train 60 "$train" train "${packs[@]}" --model "$model" --device cuda --amp bf16 --epochs 4 \
+                --val-epochs 4 --crop-height 180 --crop-width 240 --log-interval 23 --seed 1 -o "/tmp/runs/$model-crops"
+        done
     fi
     # Step-bound: whole 367-image epochs, one validation at the end, checkpoints at most once a minute.
     common=("${packs[@]}" --model segnet --optimizer sgd --lr 1e-3 --batch 4 --amp bf16 --epochs 3 --val-epochs 3

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "ConvLayout.h"
+#include "SegmentationEncoder.h"
+
+#include <vector>
+
+namespace segstudio::engine {
+
+struct ResNetOptions {
+    std::vector<int> blocks = {2, 2, 2, 2};  // basic blocks per stage: ResNet-18 ({3, 4, 6, 3}: 34)
+    int outputStride = 32;                   // 32, or 16 with the last stage dilated
+};
+
+// ResNet of basic blocks (He et al. 2016) with a deep stem of three 3x3 convs (ResNet-C, Bag of
+// Tricks) that reaches stride 4 by a strided conv instead of a max pool: the whole encoder is
+// dense 3x3 convs, batch norm and ReLU, which oneDNN runs as bf16 matrix tiles on CPUs with
+// AMX/AVX512-BF16 at several times its fp32 rate, where MobileNetV2's depthwise convs stay
+// memory-bound. Stages of 64, 128, 256, 512 channels at strides 4, 8, 16, 32. Each block's last
+// batch norm starts at zero, so a block starts as its shortcut (trains faster from scratch).
+// lowLevel: the first stage's output; deep: the last stage's.
+class ResNetEncoderImpl : public SegmentationEncoderImpl {
+public:
+    // Records its convolutions (with their output strides) into layout, for FLOP counts.
+    ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout);
+
+    Features forward(torch::Tensor images) override;
+    GraphFeatures writeGraph(GraphWriter& writer, const GraphValue& images) override;
+    int lowLevelChannels() const override { return 64; }
+    int deepChannels() const override { return 512; }
+
+private:
+    torch::nn::Sequential m_stem{nullptr};  // stride 4, then the first stage
+    torch::nn::Sequential m_body{nullptr};  // the other three stages
+};
+
+TORCH_MODULE(ResNetEncoder);
+
+}  // namespace segstudio::engine
