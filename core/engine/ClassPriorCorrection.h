@@ -12,7 +12,8 @@ namespace segstudio::engine {
 // of the tilt by adding -strength x ln(w_c) to the logits before the argmax: strength 1 would
 // give back the unweighted posterior (best pixel accuracy), 0 keeps the weighted one (best recall
 // of rare classes); mean IoU, which wants both, peaked between them. kStrength was chosen on
-// CamVid val over four runs of three models (+0.8 to +1.8 points each; docs/BENCHMARKS.md).
+// CamVid val over seven runs of three models (+0.8 to +1.8 points for each of 30 minutes or more;
+// docs/BENCHMARKS.md, "Predicting with class weights").
 // A per-class constant: it commutes with the bilinear resizes, and a graph adds it as one node.
 // Every consumer of a model's decisions applies it: validation, evaluate, predict, ONNX export.
 class ClassPriorCorrection {
