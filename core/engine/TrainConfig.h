@@ -17,7 +17,9 @@ struct TrainConfig {
     std::string runDir;
 
     // Model.
-    std::string model = "deeplabv3plus";  // see ModelRegistry; segnetRecipe() for SegNet's own
+    // See ModelRegistry; segnetRecipe() for SegNet's own. The default is the best of the registry
+    // at 30 minutes on CamVid (docs/BENCHMARKS.md), trained in bf16 where the CPU has it (amp).
+    std::string model = "deeplabv3plus-resnet18";
     int classes = 0;                    // 0 = the pack's class count
     // Optional pretrained encoder weights, a TorchScript archive (EncoderWeights, docs/ENGINE.md).
     // Configs written before this name used "vggWeights", which is still read.
@@ -77,8 +79,8 @@ struct TrainConfig {
     // Runtime.
     std::uint64_t seed = 1;
     std::string device = "auto";  // auto | cpu | cuda | cuda:N
-    std::string amp = "none";     // none | bf16 | fp16 (CUDA only)
-    bool channelsLast = true;     // CUDA only
+    std::string amp = "auto";     // none | bf16 | fp16 (CUDA only) | auto (resolveAmp: bf16 on a CPU that has it)
+    bool channelsLast = true;     // CUDA, and a CPU in bf16
     // cuDNN's algorithm search (CUDA only), off by default: on an H100 it held the default model
     // (depthwise convolutions) 26-30 s before its first steps, and the algorithms it chose were
     // slower than the heuristics' (fp32 ~215 against ~290 images/s; docs/SCALING.md). The SegNet

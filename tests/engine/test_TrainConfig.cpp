@@ -44,8 +44,10 @@ void TestTrainConfig::missingKeysTakeDefaults()
 {
     const auto config = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"epochs", 3}});
     QCOMPARE(config.epochs, 3);
-    // The defaults that learn (docs/ENGINE.md): DeepLabV3+, AdamW, cosine after an automatic warm-up.
-    QCOMPARE(config.model, std::string("deeplabv3plus"));
+    // The defaults that learn (docs/ENGINE.md): DeepLabV3+ with a ResNet-18 encoder, in bf16 where
+    // the CPU has it, AdamW, cosine after an automatic warm-up.
+    QCOMPARE(config.model, std::string("deeplabv3plus-resnet18"));
+    QCOMPARE(config.amp, std::string("auto"));
     QCOMPARE(config.optimizer, std::string("adamw"));
     QCOMPARE(config.schedule, std::string("cosine"));
     QCOMPARE(config.warmupIterations, -1);
