@@ -102,8 +102,7 @@ MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvL
             m_lowLevelChannels = out;
     }
     m_deepChannels = channels;
-    m_stem = register_module("stem", stem);
-    m_body = register_module("body", body);
+    setStages(stem, body);
     for (auto& module : modules(/*include_self=*/false)) {
         if (auto* c = module->as<torch::nn::Conv2d>()) {
             torch::nn::init::kaiming_normal_(c->weight, 0, torch::kFanOut);
@@ -113,22 +112,6 @@ MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvL
             norm->bias.zero_();
         }
     }
-}
-
-MobileNetV2EncoderImpl::Features MobileNetV2EncoderImpl::forward(torch::Tensor images)
-{
-    Features features;
-    features.lowLevel = m_stem->forward(images);
-    features.deep = m_body->forward(features.lowLevel);
-    return features;
-}
-
-MobileNetV2EncoderImpl::GraphFeatures MobileNetV2EncoderImpl::writeGraph(GraphWriter& writer, const GraphValue& images)
-{
-    GraphFeatures features;
-    features.lowLevel = writer.sequential(images, *m_stem);
-    features.deep = writer.sequential(features.lowLevel, *m_body);
-    return features;
 }
 
 }  // namespace segstudio::engine

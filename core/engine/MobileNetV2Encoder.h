@@ -24,18 +24,13 @@ struct MobileNetV2Options {
 // lowLevel: after the 24-channel stage; deep: after the 320-channel stage.
 class MobileNetV2EncoderImpl : public SegmentationEncoderImpl {
 public:
-
     // Records its convolutions (with their output strides) into layout, for FLOP counts.
     MobileNetV2EncoderImpl(MobileNetV2Options options, ConvLayout& layout);
 
-    Features forward(torch::Tensor images) override;
-    GraphFeatures writeGraph(GraphWriter& writer, const GraphValue& images) override;
     int lowLevelChannels() const override { return m_lowLevelChannels; }
     int deepChannels() const override { return m_deepChannels; }
 
 private:
-    torch::nn::Sequential m_stem{nullptr};      // stride 4: conv 3x3/2, blocks up to the 24-channel stage
-    torch::nn::Sequential m_body{nullptr};      // stride 16 (dilated at the end) or 32
     int m_lowLevelChannels = 0;
     int m_deepChannels = 0;
 };

@@ -89,8 +89,7 @@ ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
             channels = widths[s];
         }
     }
-    m_stem = register_module("stem", stem);
-    m_body = register_module("body", body);
+    setStages(stem, body);
     torch::NoGradGuard noGrad;
     for (auto& module : modules(/*include_self=*/false)) {
         if (auto* c = module->as<torch::nn::Conv2d>()) {
@@ -103,22 +102,6 @@ ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
     for (auto& module : modules(/*include_self=*/false))
         if (auto* block = module->as<BasicBlockImpl>())
             block->startAsShortcut();
-}
-
-ResNetEncoderImpl::Features ResNetEncoderImpl::forward(torch::Tensor images)
-{
-    Features features;
-    features.lowLevel = m_stem->forward(images);
-    features.deep = m_body->forward(features.lowLevel);
-    return features;
-}
-
-ResNetEncoderImpl::GraphFeatures ResNetEncoderImpl::writeGraph(GraphWriter& writer, const GraphValue& images)
-{
-    GraphFeatures features;
-    features.lowLevel = writer.sequential(images, *m_stem);
-    features.deep = writer.sequential(features.lowLevel, *m_body);
-    return features;
 }
 
 }  // namespace segstudio::engine

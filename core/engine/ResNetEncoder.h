@@ -24,14 +24,8 @@ public:
     // Records its convolutions (with their output strides) into layout, for FLOP counts.
     ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout);
 
-    Features forward(torch::Tensor images) override;
-    GraphFeatures writeGraph(GraphWriter& writer, const GraphValue& images) override;
     int lowLevelChannels() const override { return 64; }
     int deepChannels() const override { return 512; }
-
-private:
-    torch::nn::Sequential m_stem{nullptr};  // stride 4, then the first stage
-    torch::nn::Sequential m_body{nullptr};  // the other three stages
 };
 
 TORCH_MODULE(ResNetEncoder);
