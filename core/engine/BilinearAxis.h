@@ -19,6 +19,8 @@ public:
     BilinearAxis slice(std::int64_t begin, std::int64_t end) const;
     // Resizes a floating-point tensor along dim.
     torch::Tensor apply(const torch::Tensor& input, std::int64_t dim) const;
+    // The same resize as a [to, from] float matrix (two weights a row): a matrix product resizes.
+    torch::Tensor matrix() const;
     // Blends values already gathered at lower() and upper() along dim.
     torch::Tensor mix(const torch::Tensor& atLower, const torch::Tensor& atUpper, std::int64_t dim) const;
 
@@ -31,6 +33,7 @@ private:
     torch::Tensor m_lower;
     torch::Tensor m_upper;
     torch::Tensor m_weight;  // float
+    std::int64_t m_from = 0;
 };
 
 }  // namespace segstudio::engine

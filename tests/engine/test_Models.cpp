@@ -1,7 +1,9 @@
+#include "engine/BilinearAxis.h"
 #include "engine/DeepLabV3Plus.h"
 #include "engine/EncoderWeights.h"
 #include "engine/EngineError.h"
 #include "engine/ModelRegistry.h"
+#include "engine/Runtime.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -198,6 +200,64 @@ private slots:
         QCOMPARE(silent, 8);  // ResNet-18: 8 basic blocks
         ConvLayout layout;
         QVERIFY_THROWS_EXCEPTION(EngineError, ResNetEncoder(ResNetOptions{{2, 2, 2, 2}, 8}, layout));
+    }
+
+    void bilinearMatricesResizeAsInterpolate_data()
+    {
+        QTest::addColumn<int>("fromHeight");
+        QTest::addColumn<int>("fromWidth");
+        QTest::addColumn<int>("toHeight");
+        QTest::addColumn<int>("toWidth");
+        QTest::newRow("stride 32 to 4 (x7.5)") << 6 << 8 << 45 << 60;
+        QTest::newRow("x4") << 45 << 60 << 180 << 240;
+        QTest::newRow("odd, down") << 37 << 53 << 16 << 11;
+        QTest::newRow("one sample") << 1 << 1 << 5 << 7;
+    }
+
+    // DeepLabV3+ resizes bf16 CPU tensors by the two axes' matrices (F::interpolate is scalar
+    // there): the products must be the bilinear resize.
+    void bilinearMatricesResizeAsInterpolate()
+    {
+        QFETCH(int, fromHeight);
+        QFETCH(int, fromWidth);
+        QFETCH(int, toHeight);
+        QFETCH(int, toWidth);
+        torch::manual_seed(4);
+        const auto x = torch::randn({2, 3, fromHeight, fromWidth});
+        const auto rows = BilinearAxis(fromHeight, toHeight).matrix();
+        const auto columns = BilinearAxis(fromWidth, toWidth).matrix();
+        QCOMPARE(rows.sizes(), (std::vector<std::int64_t>{toHeight, fromHeight}));
+        const auto byMatrices = torch::matmul(torch::matmul(rows, x), columns.t());
+        const auto expected = torch::nn::functional::interpolate(
+            x, torch::nn::functional::InterpolateFuncOptions()
+                   .size(std::vector<std::int64_t>{toHeight, toWidth})
+                   .mode(torch::kBilinear)
+                   .align_corners(false));
+        const double error = (byMatrices - expected).abs().max().item<double>();
+        QVERIFY2(error < 1e-5, qPrintable(QString::number(error)));
+    }
+
+    // The bf16 forward (autocast on a CPU, the matrix resizes) computes what fp32 does, to bf16's
+    // precision, at odd sizes, and its backward reaches the input.
+    void deepLabInBf16OnCpuFollowsFp32()
+    {
+        torch::manual_seed(6);
+        auto net = ModelRegistry::instance().create("deeplabv3plus-resnet18", 5);
+        net->eval();
+        const auto input = torch::randn({1, 3, 37, 53}, torch::requires_grad());
+        const auto fp32 = net->forward(input).detach();
+        torch::Tensor bf16;
+        {
+            AutocastScope autocast("bf16", torch::kCPU);
+            bf16 = net->forward(input);
+        }
+        QCOMPARE(bf16.scalar_type(), torch::kBFloat16);
+        QCOMPARE(bf16.sizes(), fp32.sizes());
+        const double relative = ((bf16.to(torch::kFloat) - fp32).norm() / fp32.norm()).item<double>();
+        QVERIFY2(relative < 0.05, qPrintable(QString::number(relative)));
+        bf16.to(torch::kFloat).logsumexp(1).mean().backward();
+        QVERIFY(torch::isfinite(input.grad()).all().item<bool>());
+        QVERIFY(input.grad().abs().sum().item<double>() > 0);
     }
 
     void deepLabLoadsEncoderWeightsByPosition()

@@ -6,6 +6,7 @@
 #include "engine/Runtime.h"
 #include "engine/SegmentationLoss.h"
 
+#include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
@@ -42,6 +43,8 @@ struct Options {
     double peakTflops = 989.0;  // H100 SXM dense bf16; fp32 is reported against the same peak
     int epochImages = 367;      // CamVid train
     int rounds = 3;             // C++ and Python alternate, so load from other processes hits both
+    std::string profile;        // CPU: one profiled measurement in the trainer's precision, no Python
+    std::string amp = "none";   // with --profile: none or bf16 (bf16 runs channels-last, as train does)
 };
 
 void synchronize(torch::Device device)
@@ -141,6 +144,23 @@ int runCpu(const Options& o)
     return 0;
 }
 
+// The op profile of the engine's step as `train` runs it on this CPU (bf16 runs channels-last),
+// written as a Chrome trace; the images/s of the profiled iterations are printed.
+int profileCpu(const Options& o)
+{
+    configureRuntime(o.threads, false, false);
+    const bool channelsLast = o.amp == "bf16";
+    measure(o, torch::kCPU, o.amp, channelsLast);  // warm caches, oneDNN primitives
+    double imagesPerSecond = 0;
+    {
+        torch::autograd::profiler::RecordProfile record(o.profile);
+        imagesPerSecond = measure(o, torch::kCPU, o.amp, channelsLast);
+    }
+    std::printf("%s %dx%d batch %d %s: %.2f images/s (profiled); trace %s\n", o.model.c_str(), o.height, o.width,
+                o.batch, o.amp.c_str(), imagesPerSecond, o.profile.c_str());
+    return 0;
+}
+
 int runCuda(Options o)
 {
 #ifdef SEGSTUDIO_BENCH_CUDA
@@ -200,6 +220,10 @@ int main(int argc, char** argv)
                  "CUDA: cuDNN's algorithm search (train's --cudnn-benchmark)")->capture_default_str();
     app.add_option("--peak-tflops", o.peakTflops, "device peak for MFU")->capture_default_str();
     app.add_option("--epoch-images", o.epochImages, "images per epoch for the epoch time")->capture_default_str();
+    app.add_option("--profile", o.profile, "CPU: write the step's op profile (Chrome trace) to this file");
+    app.add_option("--amp", o.amp, "with --profile: none or bf16")->check(CLI::IsMember({"none", "bf16"}))->capture_default_str();
     CLI11_PARSE(app, argc, argv);
-    return o.cuda ? runCuda(o) : runCpu(o);
+    if (o.cuda)
+        return runCuda(o);
+    return o.profile.empty() ? runCpu(o) : profileCpu(o);
 }
