@@ -1,6 +1,7 @@
 #include "Augmenter.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -9,11 +10,22 @@ namespace segstudio::engine {
 namespace {
 
 constexpr double kUnlabelledFill = 255.0;
+constexpr int kUnlabelled = 255;
 
 double uniform(std::mt19937_64& random, double low, double high)
 {
     // Not std::uniform_real_distribution: its output differs between standard libraries.
     return low + (high - low) * double(random() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+// How far fitTo moves content along one axis from size to target: left/up by the cut-off offset,
+// right/down by the padding before it.
+double fitShift(std::int64_t size, std::int64_t target, double where)
+{
+    const double offset = std::floor(where * double(std::abs(size - target)));
+    if (size > target)
+        return -std::min(offset, double(size - target));
+    return size < target ? offset : 0.0;
 }
 
 }  // namespace
@@ -55,6 +67,53 @@ std::vector<SampleTransform> Augmenter::draw(std::int64_t samples, std::uint64_t
     return transforms;
 }
 
+std::vector<SampleTransform> Augmenter::draw(const torch::Tensor& hostLabels, std::uint64_t seed) const
+{
+    auto transforms = draw(hostLabels.size(0), seed);
+    if (m_options.classCrops <= 0 || m_options.cropHeight <= 0)
+        return transforms;
+    TORCH_CHECK(hostLabels.device().is_cpu() && hostLabels.scalar_type() == torch::kUInt8 && hostLabels.dim() == 3,
+                "Augmenter: class-uniform crops need the N x H x W uint8 labels on the host");
+    const auto labels = hostLabels.contiguous();
+    const std::int64_t height = labels.size(1), width = labels.size(2);
+    // Its own stream, so the transforms above are exactly those of a run without anchors.
+    std::mt19937_64 random(seed ^ 0x9e3779b97f4a7c15ULL);
+    for (std::size_t i = 0; i < transforms.size(); ++i) {
+        const bool anchorThis = uniform(random, 0.0, 1.0) < m_options.classCrops;
+        const std::uint64_t anchorSeed = random();
+        auto& t = transforms[i];
+        if (anchorThis)
+            t.anchored = drawAnchor(labels.data_ptr<std::uint8_t>() + std::int64_t(i) * height * width, height, width,
+                                    anchorSeed, t.anchorX, t.anchorY);
+    }
+    return transforms;
+}
+
+bool Augmenter::drawAnchor(const std::uint8_t* label, std::int64_t height, std::int64_t width, std::uint64_t seed,
+                           double& x, double& y)
+{
+    const std::int64_t pixels = height * width;
+    std::array<std::int64_t, 256> counts{};
+    for (std::int64_t p = 0; p < pixels; ++p)
+        ++counts[label[p]];
+    std::vector<int> present;
+    for (int c = 0; c < 256; ++c)
+        if (c != kUnlabelled && counts[std::size_t(c)] > 0)
+            present.push_back(c);
+    if (present.empty())
+        return false;
+    std::mt19937_64 random(seed);
+    const int chosen = present[std::size_t(random() % present.size())];
+    std::int64_t skip = std::int64_t(random() % std::uint64_t(counts[std::size_t(chosen)]));
+    for (std::int64_t p = 0; p < pixels; ++p)
+        if (label[p] == chosen && skip-- == 0) {
+            x = double(p % width);
+            y = double(p / width);
+            return true;
+        }
+    return false;  // not reached: the class has counts[chosen] pixels
+}
+
 std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& images, const torch::Tensor& labels,
                                                          const std::vector<SampleTransform>& transforms) const
 {
@@ -68,6 +127,8 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
         const auto& t = transforms[i];
         auto image = images[std::int64_t(i)];
         auto label = labels[std::int64_t(i)];
+        // The anchor pixel, followed through each geometric step (pixel centres).
+        double anchorX = t.anchorX, anchorY = t.anchorY;
         // Before any geometric step, so the black pixels shifted or padded in stay black.
         if (m_options.colorJitter > 0)
             image = jitterColour(image, t);
@@ -91,20 +152,27 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
             // zoomed-out sample (0.5x) is seen whole, not as a window that is mostly padding.
             const std::int64_t fitHeight = cropping ? std::max(h, windowHeight) : height;
             const std::int64_t fitWidth = cropping ? std::max(w, windowWidth) : width;
+            anchorX = (anchorX + 0.5) * double(w) / double(width) - 0.5 + fitShift(w, fitWidth, t.cropX);
+            anchorY = (anchorY + 0.5) * double(h) / double(height) - 0.5 + fitShift(h, fitHeight, t.cropY);
             image = fitTo(image, fitHeight, fitWidth, t.cropY, t.cropX, 0.0);
             label = fitTo(label, fitHeight, fitWidth, t.cropY, t.cropX, kUnlabelledFill);
         }
         if (t.flip) {
             image = image.flip({-1});
             label = label.flip({-1});
+            anchorX = double(image.size(-1) - 1) - anchorX;
         }
         if (t.dx != 0 || t.dy != 0) {
             image = shift(image, t.dy, t.dx, 0.0);
             label = shift(label, t.dy, t.dx, kUnlabelledFill);
+            anchorX += t.dx;
+            anchorY += t.dy;
         }
         if (cropping) {
-            image = window(image, t, windowHeight, windowWidth);
-            label = window(label, t, windowHeight, windowWidth);
+            const auto [top, left] =
+                windowOrigin(image.size(-2), image.size(-1), t, windowHeight, windowWidth, anchorY, anchorX);
+            image = image.narrow(-2, top, windowHeight).narrow(-1, left, windowWidth);
+            label = label.narrow(-2, top, windowHeight).narrow(-1, left, windowWidth);
         }
         outImages.push_back(image);
         outLabels.push_back(label);
@@ -125,17 +193,20 @@ torch::Tensor Augmenter::jitterColour(const torch::Tensor& image, const SampleTr
     return (luma + transform.saturation * (out - luma)).clamp(0.0, 255.0);
 }
 
-torch::Tensor Augmenter::window(const torch::Tensor& tensor, const SampleTransform& transform, std::int64_t height,
-                                std::int64_t width)
+std::pair<std::int64_t, std::int64_t> Augmenter::windowOrigin(std::int64_t fullHeight, std::int64_t fullWidth,
+                                                               const SampleTransform& transform, std::int64_t height,
+                                                               std::int64_t width, double anchorY, double anchorX)
 {
-    auto cut = [](const torch::Tensor& t, std::int64_t dim, std::int64_t size, double where) {
-        const std::int64_t full = t.size(dim);
+    auto origin = [&](std::int64_t full, std::int64_t size, double where, double anchor) -> std::int64_t {
         if (size >= full)
-            return t;
-        const std::int64_t offset = std::min(full - size, std::int64_t(std::floor(where * double(full - size + 1))));
-        return t.narrow(dim, offset, size);
+            return 0;
+        if (!transform.anchored)
+            return std::min(full - size, std::int64_t(std::floor(where * double(full - size + 1))));
+        // The anchor lands in the window's middle half, at a place the window position draws.
+        const double inWindow = (0.25 + 0.5 * where) * double(size - 1);
+        return std::clamp<std::int64_t>(std::llround(anchor - inWindow), 0, full - size);
     };
-    return cut(cut(tensor, -2, height, transform.windowY), -1, width, transform.windowX);
+    return {origin(fullHeight, height, transform.windowY, anchorY), origin(fullWidth, width, transform.windowX, anchorX)};
 }
 
 torch::Tensor Augmenter::shift(const torch::Tensor& tensor, int dy, int dx, double fill)

@@ -18,6 +18,10 @@ struct AugmentOptions {
     // Photometric jitter: brightness, contrast and saturation each scaled by a factor drawn from
     // [1 - colorJitter, 1 + colorJitter] (torchvision's ColorJitter); 0 = off.
     double colorJitter = 0.0;
+    // Class-uniform crops: this share of the training crops holds a pixel of a class drawn
+    // uniformly from those in its sample, so rare classes (poles, signs, people) are seen as often
+    // as roads; the rest are placed at random. Needs a crop; 0 = off.
+    double classCrops = 0.0;
 };
 
 // The random transform of one sample; drawn on the host so it is reproducible, applied on the device.
@@ -33,6 +37,11 @@ struct SampleTransform {
     double brightness = 1.0;  // photometric factors, 1 = unchanged
     double contrast = 1.0;
     double saturation = 1.0;
+    // Class-uniform crops: the crop holds this pixel of the input sample (column, row), placed
+    // in the middle half of the window at (windowX, windowY).
+    bool anchored = false;
+    double anchorX = 0.0;
+    double anchorY = 0.0;
 };
 
 // Training augmentation on the training device: optional photometric jitter (brightness, contrast,
@@ -49,6 +58,9 @@ public:
 
     // Deterministic in (seed): a resumed run redraws exactly the same transforms.
     std::vector<SampleTransform> draw(std::int64_t samples, std::uint64_t seed) const;
+    // The same, and with class-uniform crops on, the anchors of a share of them drawn from the
+    // samples' labels (N x H x W uint8 on the host); deterministic in (labels, seed).
+    std::vector<SampleTransform> draw(const torch::Tensor& hostLabels, std::uint64_t seed) const;
 
     // images: N x 3 x H x W float; labels: N x H x W (any integer type). Returns transformed copies.
     std::pair<torch::Tensor, torch::Tensor> apply(const torch::Tensor& images, const torch::Tensor& labels,
@@ -61,11 +73,17 @@ public:
     }
 
 private:
+    // A pixel (column, row) of a class drawn uniformly from the labelled classes of one H x W
+    // label, or false where none is labelled.
+    static bool drawAnchor(const std::uint8_t* label, std::int64_t height, std::int64_t width, std::uint64_t seed,
+                           double& x, double& y);
     // image: 3 x H x W in 0..255; the factors in torchvision's order, the result clamped to 0..255.
     static torch::Tensor jitterColour(const torch::Tensor& image, const SampleTransform& transform);
-    // The height x width training crop at the transform's window position.
-    static torch::Tensor window(const torch::Tensor& tensor, const SampleTransform& transform, std::int64_t height,
-                                std::int64_t width);
+    // Where the height x width training crop starts in a full x full sample: at the transform's
+    // window position, or around its anchor (anchorX/Y: where the anchor is now).
+    static std::pair<std::int64_t, std::int64_t> windowOrigin(std::int64_t fullHeight, std::int64_t fullWidth,
+                                                              const SampleTransform& transform, std::int64_t height,
+                                                              std::int64_t width, double anchorY, double anchorX);
     static torch::Tensor shift(const torch::Tensor& tensor, int dy, int dx, double fill);
     static torch::Tensor fitTo(const torch::Tensor& tensor, std::int64_t height, std::int64_t width, double cropY,
                                double cropX, double fill);

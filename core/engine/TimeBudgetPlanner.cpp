@@ -13,7 +13,9 @@ namespace {
 constexpr double kPaceWeight = 0.5;
 // Validations after epochs are dropped (validate once at the end) when they would take more than
 // this share of the run's time: the budget is for training.
-constexpr double kMaxValidationShare = 0.15;
+// 5 %: on CamVid (8 s a pass, 12 s an epoch) every 12th epoch, a dozen points over 30 minutes;
+// at 15 % the validations took time worth a tenth more training (docs/BENCHMARKS.md).
+constexpr double kMaxValidationShare = 0.05;
 
 std::string minutesText(double seconds)
 {

@@ -25,7 +25,7 @@ struct BudgetPlan {
 // Requirements: observe the pace before asking for a plan (hasPace()).
 // Guarantees: plan() is the largest end position whose predicted time (steps at the observed pace,
 //   plus one validation after every validationEpochs-th epoch it reaches (valEpochs, or a multiple
-//   of it when validating that often would take more than 15 % of the time), including one ending at the
+//   of it when validating that often would take more than 5 % of the time), including one ending at the
 //   current position, whose validation follows the plan, and one at the end) fits in what
 //   is left of the budget; at least the current position; with a budget already spent, exactly it.
 class TimeBudgetPlanner {

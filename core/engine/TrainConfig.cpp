@@ -17,7 +17,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack,
                                                 epochs, batchSize, maxIterations, timeBudgetSeconds, optimizer, learningRate, momentum,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
-                                                scaleMin, scaleMax, cropHeight, cropWidth, colorJitter, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
+                                                scaleMin, scaleMax, cropHeight, cropWidth, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
                                                 cudnnBenchmark, deterministic, threads, prefetch, logInterval,
                                                 valInterval, valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate,
                                                 gradientSync, collectiveTimeoutSeconds, accumulate,
@@ -100,6 +100,8 @@ void TrainConfig::validate() const
     require(cropHeight >= 0 && cropWidth >= 0 && (cropHeight > 0) == (cropWidth > 0),
             "cropHeight and cropWidth must both be 0 (whole images) or both positive");
     require(colorJitter >= 0 && colorJitter < 1, "colorJitter must be in [0, 1): 0 = off");
+    require(classCrops >= 0 && classCrops <= 1, "classCrops must be in [0, 1]: 0 = off");
+    require(classCrops == 0 || cropHeight > 0, "classCrops needs a crop (cropHeight, cropWidth)");
     require(oneOf(classWeighting, {"median", "sqrt-median", "inverse", "none"}),
             "classWeighting must be median, sqrt-median, inverse or none, not '" + classWeighting + "'");
     require(oneOf(amp, {"none", "bf16", "fp16", "auto"}), "amp must be none, bf16, fp16 or auto, not '" + amp + "'");

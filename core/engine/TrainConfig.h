@@ -66,6 +66,9 @@ struct TrainConfig {
     int cropWidth = 0;
     // Brightness, contrast and saturation each scaled by a random factor in [1 - j, 1 + j]; 0 = off.
     double colorJitter = 0.0;
+    // Class-uniform crops (Augmenter): this share of the crops holds a pixel of a class drawn
+    // uniformly from the sample's classes; 0 = off, needs a crop.
+    double classCrops = 0.0;
     // Square root of median-frequency weights by default: on CamVid 0.372 against 0.333 for the
     // full weights (8 epochs) and 0.610 in 30 minutes (docs/BENCHMARKS.md); the recipe keeps "median".
     std::string classWeighting = "sqrt-median";  // median | sqrt-median | inverse | none

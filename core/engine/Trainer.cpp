@@ -542,7 +542,7 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
         std::uint64_t seed = mix(mix(config.seed) ^ mix(std::uint64_t(epoch) << 32 | std::uint64_t(batch.index)));
         if (rank > 0)
             seed = mix(seed ^ std::uint64_t(rank));
-        std::tie(images, labels) = augmenter->apply(images, labels, augmenter->draw(images.size(0), seed));
+        std::tie(images, labels) = augmenter->apply(images, labels, augmenter->draw(batch.labels, seed));
     }
     const auto input = normaliseImages(images, channelsLast());
 
@@ -992,7 +992,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
                                                              d.config.scaleMin, d.config.scaleMax,
                                                              d.config.cropHeight, d.config.cropWidth,
-                                                             d.config.colorJitter});
+                                                             d.config.colorJitter, d.config.classCrops});
     BatchLoader::Options options;
     options.batchSize = d.config.batchSize;
     options.seed = d.config.seed;

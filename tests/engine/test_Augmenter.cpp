@@ -21,6 +21,9 @@ private slots:
     void scaledCropsSeeTheWholeScaledImage();
     void colourJitterDrawsBoundedFactors();
     void colourJitterChangesOnlyTheImage();
+    void classCropsHoldTheDrawnClass_data();
+    void classCropsHoldTheDrawnClass();
+    void classCropsLeaveTheOtherDrawsAlone();
 };
 
 namespace {
@@ -222,6 +225,101 @@ void TestAugmenter::colourJitterChangesOnlyTheImage()
 
     SampleTransform unchanged;
     QVERIFY(torch::allclose(augmenter.apply(images, labels, {unchanged}).first, images));
+}
+
+namespace {
+
+// Road (0) everywhere but a 3x3 sign (6) in each 48x96 sample, at a place that varies with the
+// sample, far enough from the edges that a shift of 10 pixels keeps it in.
+std::pair<torch::Tensor, torch::Tensor> rareSignBatch(int n)
+{
+    auto labels = torch::zeros({n, 48, 96}, torch::kUInt8);
+    for (int i = 0; i < n; ++i) {
+        const int top = 12 + (i * 5) % 22, left = 12 + (i * 23) % 69;
+        labels[i].slice(0, top, top + 3).slice(1, left, left + 3).fill_(6);
+    }
+    auto images = torch::stack({labels * 10 + 5, labels, torch::full_like(labels, 200)}, 1).to(torch::kFloat);
+    return {images, labels};
+}
+
+}  // namespace
+
+void TestAugmenter::classCropsHoldTheDrawnClass_data()
+{
+    QTest::addColumn<bool>("scale");
+    QTest::newRow("flip, translate") << false;
+    QTest::newRow("flip, translate, scale 0.8-1.5") << true;
+}
+
+// Every anchored crop holds the class at its anchor, however the sample was flipped, shifted or
+// scaled first; so about half the crops hold the 9-pixel sign (two classes per sample), where
+// random 12x20 crops seldom do.
+void TestAugmenter::classCropsHoldTheDrawnClass()
+{
+    QFETCH(bool, scale);
+    AugmentOptions options{true, 10, scale, 0.8, 1.5};
+    options.cropHeight = 12;
+    options.cropWidth = 20;
+    const int n = 64;
+    auto [images, labels] = rareSignBatch(n);
+    struct Count {
+        int anchoredOnSign = 0;
+        int holdingSign = 0;
+        QString problem;  // the first anchored crop without its anchor's class
+    };
+    auto countSigns = [&](const Augmenter& augmenter) {
+        const auto transforms = augmenter.draw(labels, 21);
+        const auto out = augmenter.apply(images, labels.to(torch::kLong), transforms).second;
+        Count count;
+        for (int i = 0; i < n; ++i) {
+            const auto& t = transforms[std::size_t(i)];
+            const bool holds = out[i].eq(6).any().item<bool>();
+            count.holdingSign += holds;
+            if (!t.anchored)
+                continue;
+            const int anchorClass = labels[i][std::int64_t(t.anchorY)][std::int64_t(t.anchorX)].item<int>();
+            count.anchoredOnSign += anchorClass == 6;
+            if (count.problem.isEmpty() && !out[i].eq(anchorClass).any().item<bool>())
+                count.problem = QStringLiteral("sample %1: anchored on class %2, its crop holds none").arg(i).arg(anchorClass);
+        }
+        return count;
+    };
+    const Count random = countSigns(Augmenter(options));
+    QCOMPARE(random.anchoredOnSign, 0);
+    options.classCrops = 1.0;
+    const Count anchored = countSigns(Augmenter(options));
+    QVERIFY2(anchored.problem.isEmpty(), qPrintable(anchored.problem));
+    // 1 class in 2: about half the crops anchored on the sign, and each of them holds it.
+    QVERIFY2(anchored.anchoredOnSign >= n / 4 && anchored.anchoredOnSign <= 3 * n / 4,
+             qPrintable(QString::number(anchored.anchoredOnSign)));
+    QVERIFY2(anchored.holdingSign >= anchored.anchoredOnSign && anchored.holdingSign > 2 * random.holdingSign,
+             qPrintable(QStringLiteral("%1 crops hold the sign, %2 of random ones").arg(anchored.holdingSign).arg(random.holdingSign)));
+}
+// Anchors come from their own random stream: the flips, shifts and windows are those of a run
+// without class crops, which a resumed run of either kind redraws exactly.
+void TestAugmenter::classCropsLeaveTheOtherDrawsAlone()
+{
+    AugmentOptions options{true, 10, false, 1.0, 1.0};
+    options.cropHeight = 12;
+    options.cropWidth = 20;
+    const auto plain = Augmenter(options).draw(16, 5);
+    options.classCrops = 0.5;
+    const Augmenter augmenter(options);
+    auto labels = rareSignBatch(16).second;
+    labels[3].fill_(255);  // nothing labelled: never anchored
+    const auto withAnchors = augmenter.draw(labels, 5);
+    QCOMPARE(augmenter.draw(labels, 5).size(), withAnchors.size());
+    int anchored = 0;
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+        QCOMPARE(withAnchors[i].flip, plain[i].flip);
+        QCOMPARE(withAnchors[i].dx, plain[i].dx);
+        QCOMPARE(withAnchors[i].windowX, plain[i].windowX);
+        QCOMPARE(withAnchors[i].windowY, plain[i].windowY);
+        QCOMPARE(augmenter.draw(labels, 5)[i].anchorX, withAnchors[i].anchorX);
+        anchored += withAnchors[i].anchored;
+    }
+    QVERIFY(!withAnchors[3].anchored);
+    QVERIFY2(anchored >= 3 && anchored <= 13, qPrintable(QString::number(anchored)));
 }
 
 QTEST_GUILESS_MAIN(TestAugmenter)

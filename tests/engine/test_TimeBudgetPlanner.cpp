@@ -43,15 +43,15 @@ private:
 private slots:
     void planIsTheLongestRunThatFits()
     {
-        TimeBudgetPlanner planner(settings(100.0, 1.0));
+        TimeBudgetPlanner planner(settings(100.0, 0.4));  // 0.4 s a validation: 3.8 % after every epoch
         QVERIFY(!planner.hasPace());
         planner.observeTraining(4, 4.0);  // 1 s per step
         const BudgetPlan plan = planner.plan(3, 3.0);
         QVERIFY(!plan.validateOnlyAtEnd);
-        QVERIFY(plan.note.empty());
+        QVERIFY2(plan.note.empty(), plan.note.c_str());
         QCOMPARE(plan.validationEpochs, 1);
-        QVERIFY(cost(3, plan.totalIterations, 1.0, 1.0, true) <= 97.0);
-        QVERIFY(cost(3, plan.totalIterations + 1, 1.0, 1.0, true) > 97.0);
+        QVERIFY(cost(3, plan.totalIterations, 1.0, 0.4, true) <= 97.0);
+        QVERIFY(cost(3, plan.totalIterations + 1, 1.0, 0.4, true) > 97.0);
         QCOMPARE(plan.epochs, int((plan.totalIterations + 9) / 10));
     }
 
@@ -112,30 +112,31 @@ private slots:
         QCOMPARE(plan.totalIterations, std::int64_t(4 + 13));  // half of the 26 s left
     }
 
-    // 8 s of validation after every 10 one-second steps would be 44 % of the time: every 5th
-    // epoch (14 %) instead; 84 steps, the validation at step 50 and at the end fill the 100 s.
+    // 2 s of validation after every 10 one-second steps would be 17 % of the time: every 4th
+    // epoch (4.8 %) instead; 94 steps, the validations at steps 40 and 80 and at the end fill the
+    // 100 s.
     void costlyValidationsAreThinnedOut()
     {
-        TimeBudgetPlanner planner(settings(100.0, 8.0));
+        TimeBudgetPlanner planner(settings(100.0, 2.0));
         planner.observeTraining(3, 3.0);
         const BudgetPlan plan = planner.plan(0, 0.0);
         QVERIFY(!plan.validateOnlyAtEnd);
-        QCOMPARE(plan.validationEpochs, 5);
-        QVERIFY2(plan.note.find("validating every 5 epochs") != std::string::npos, plan.note.c_str());
-        QCOMPARE(plan.totalIterations, std::int64_t(84));
+        QCOMPARE(plan.validationEpochs, 4);
+        QVERIFY2(plan.note.find("validating every 4 epochs") != std::string::npos, plan.note.c_str());
+        QCOMPARE(plan.totalIterations, std::int64_t(94));
     }
 
-    // Near the limit the period does not flip with the pace's jitter: validating every epoch comes
-    // back only when it would take well under 15 % of the time.
+    // Near the limit the period does not flip with the pace's jitter: validating more often comes
+    // back only when it would take well under 5 % of the time.
     void validationPeriodHoldsAgainstJitter()
     {
         TimeBudgetPlanner planner(settings(1000.0, 1.0));  // 1 s per validation, 10 steps per epoch
-        planner.observeTraining(10, 5.5);                  // 15.4 % every epoch
-        QCOMPARE(planner.plan(0, 0.0).validationEpochs, 2);
-        planner.observeTraining(10, 6.5);  // 13.3 %: under the limit, not well under it
-        QCOMPARE(planner.plan(10, 10.0).validationEpochs, 2);
-        planner.observeTraining(10, 10.0);  // 9.1 %
-        QCOMPARE(planner.plan(20, 20.0).validationEpochs, 1);
+        planner.observeTraining(10, 5.5);                  // every 3rd epoch 5.7 %, every 4th 4.3 %
+        QCOMPARE(planner.plan(0, 0.0).validationEpochs, 4);
+        planner.observeTraining(10, 6.5);  // every 3rd 4.9 %: under the limit, not well under it
+        QCOMPARE(planner.plan(10, 10.0).validationEpochs, 4);
+        planner.observeTraining(10, 10.0);  // every 3rd 3.2 %
+        QCOMPARE(planner.plan(20, 20.0).validationEpochs, 3);
     }
 
     void noValidationPackPlansTrainingOnly()

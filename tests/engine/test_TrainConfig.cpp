@@ -35,6 +35,9 @@ void TestTrainConfig::roundTripsThroughFile()
     config.seed = 42;
     config.scaleCrop = true;
     config.colorJitter = 0.2;
+    config.cropHeight = 90;
+    config.cropWidth = 120;
+    config.classCrops = 0.5;
     const std::string file = dir.filePath(QStringLiteral("config.json")).toStdString();
     saveTrainConfig(config, file);
     QVERIFY(loadTrainConfig(file) == config);
@@ -70,6 +73,8 @@ void TestTrainConfig::rejectsBadValues_data()
     QTest::newRow("accumulate") << QStringLiteral("accumulate") << QStringLiteral("3");  // 4 images do not split in 3
     QTest::newRow("sync") << QStringLiteral("gradientSync") << QStringLiteral("\"ring\"");
     QTest::newRow("jitter") << QStringLiteral("colorJitter") << QStringLiteral("1.5");
+    QTest::newRow("class crops > 1") << QStringLiteral("classCrops") << QStringLiteral("1.5");
+    QTest::newRow("class crops, no crop") << QStringLiteral("classCrops") << QStringLiteral("0.5");  // whole images
 }
 
 void TestTrainConfig::rejectsBadValues()

@@ -6,6 +6,9 @@ linear warm-up then cosine to 0, square-root median-frequency class weights, bat
 wall-clock budget the way `train --time-budget` lays it: the schedule runs on elapsed time, training
 stops when what is left is one validation pass, then the model is scored on the val pack at the
 full 360x480 (global accuracy, mean IoU over the classes present, as `segstudio-train evaluate`).
+A second pass, outside the budget, scores the same model with the class-prior correction that
+SegStudio's evaluate applies (-0.5 ln w_c added to the logits, w the training class weights), so the
+two models can also be compared like for like.
 
     apt-get install python3-torch python3-torchvision    # Debian's CPU builds
     tests/bench/engine/lraspp_budget.py --budget 30m --threads 2 \\
@@ -82,12 +85,14 @@ def augmented_batch(images, labels, rng, batch, crop_h, crop_w, translate):
     return normalise(np.stack(xs)), torch.from_numpy(np.stack(ys).astype(np.int64))
 
 
-def evaluate(model, images, labels, classes, batch=4):
+def evaluate(model, images, labels, classes, batch=4, offset=None):
     model.eval()
     confusion = torch.zeros(classes, classes, dtype=torch.int64)
     with torch.no_grad():
         for start in range(0, len(images), batch):
             logits = model(normalise(images[start:start + batch]))["out"]
+            if offset is not None:
+                logits = logits + offset.view(1, -1, 1, 1)
             predicted = logits.argmax(1).flatten()
             truth = torch.from_numpy(labels[start:start + batch].astype(np.int64)).flatten()
             valid = truth != UNLABELLED
@@ -166,6 +171,11 @@ def main():
     total = time.perf_counter() - started
     print(f"{step} steps ({step * a.batch / len(train_images):.1f} epochs); val global acc {global_accuracy:.4f}  "
           f"mIoU {mean_iou:.4f}; {total:.0f} s training + validation of {a.budget:.0f} s")
+    print("per class IoU: " + ", ".join(f"{n} {v:.3f}" for n, v in zip(names, iou.tolist())))
+    # SegStudio's ClassPriorCorrection: strength 0.5, no offset for a class of weight 0.
+    offset = torch.where(weights > 0, -0.5 * torch.log(weights.clamp_min(1e-12)), torch.zeros_like(weights))
+    global_accuracy, mean_iou, iou = evaluate(model, val_images, val_labels, classes, offset=offset)
+    print(f"with the class-prior correction (outside the budget): val global acc {global_accuracy:.4f}  mIoU {mean_iou:.4f}")
     print("per class IoU: " + ", ".join(f"{n} {v:.3f}" for n, v in zip(names, iou.tolist())))
 
 
