@@ -9,8 +9,8 @@ namespace segstudio::engine {
 
 namespace {
 
-constexpr double kUnlabelledFill = 255.0;
 constexpr int kUnlabelled = 255;
+constexpr double kUnlabelledFill = kUnlabelled;
 
 double uniform(std::mt19937_64& random, double low, double high)
 {
