@@ -14,8 +14,11 @@
 #      trained on the GPU as a user would start it, bf16 and fp32, and fp32 without cuDNN's
 #      algorithm search, with the time each first log line took;
 #   8. only when asked (GPU_CHECKS_STEPS=encoders): DeepLabV3+ with each encoder (MobileNetV2,
-#      ResNet-18) in bf16 on the crops of camvid_budget.sh, images/s.
-# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default, encoders (default: the first four).
+#      ResNet-18) in bf16 on the crops of camvid_budget.sh, images/s;
+#   9. only when asked (GPU_CHECKS_STEPS=budget): `train --time-budget` with the default model on
+#      the crops of camvid_budget.sh (GPU_CHECKS_BUDGETS, default "150s 60s", in seconds), each
+#      scored by `evaluate` on val at 360x480.
+# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default, encoders, budget (default: the first four).
 # Device time is scarce, so every step has a deadline and the later steps are skipped, not cut
 # short, when the earlier ones ran long; the recipe gets what the later must-haves leave it.
 #   tests/bench/engine/gpu_checks.sh OUT [DEPS_PREFIX] [COPY_DIR]
@@ -98,6 +101,14 @@ if [ -x "$train" ] && [ -n "$packer" ]; then
         for model in deeplabv3plus deeplabv3plus-resnet18; do
             step train 60 "$train" train "${packs[@]}" --model "$model" --device cuda --amp bf16 --epochs 4 \
                 --val-epochs 4 --crop-height 180 --crop-width 240 --log-interval 23 --seed 1 -o "/tmp/runs/$model-crops"
+        done
+    fi
+    if wants budget; then  # issue 25: what a time budget buys on a GPU, started as a user would (defaults)
+        for b in ${GPU_CHECKS_BUDGETS:-150s 60s}; do
+            step train $(( ${b%s} + 45 )) "$train" train "${packs[@]}" --device cuda --time-budget "$b" \
+                --crop-height 180 --crop-width 240 --log-interval 50 --seed 1 -o "/tmp/runs/budget-$b" &&
+                step evaluate 40 "$train" evaluate -c "/tmp/runs/budget-$b" -p /tmp/val.pack --device cuda --batch 1
+            cp "/tmp/runs/budget-$b/metrics.jsonl" "$out/budget-$b-metrics.jsonl" 2>/dev/null
         done
     fi
     # Step-bound: whole 367-image epochs, one validation at the end, checkpoints at most once a minute.
