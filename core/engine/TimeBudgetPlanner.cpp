@@ -16,6 +16,11 @@ constexpr double kPaceWeight = 0.5;
 // 5 %: on CamVid (8 s a pass, 12 s an epoch) every 12th epoch, a dozen points over 30 minutes;
 // at 15 % the validations took time worth a tenth more training (docs/BENCHMARKS.md).
 constexpr double kMaxValidationShare = 0.05;
+// Until a pass has been timed the period rests on the trainer's guess, which can be far off (10x
+// too high on an H100: a one-minute run's first curve point came after 28 s). So the first
+// validation comes after at most this share of the planned epochs, if one pass by the guess costs
+// at most kMaxValidationShare of the budget; its measured time then sets the period.
+constexpr double kFirstValidationShareOfRun = 0.1;
 
 std::string minutesText(double seconds)
 {
@@ -129,14 +134,29 @@ BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds)
                     "): training " + minutesText(left / 2) + " and validating once at the end, past the budget";
         return finish(position + std::int64_t(left / 2 / plan.secondsPerIteration));
     }
-    const int every = m_settings.validates
-                          ? validationPeriod(validation, double(m_settings.iterationsPerEpoch) * plan.secondsPerIteration)
-                          : m_settings.valEpochs;
+    if (!m_settings.validates) {
+        plan.validationEpochs = m_settings.valEpochs;
+        return finish(largestEndWithin(position, left, 0));
+    }
+    int every = validationPeriod(validation, double(m_settings.iterationsPerEpoch) * plan.secondsPerIteration);
+    if (!m_secondsPerValidation)
+        every = std::min(every, earlyFirstValidation(position, left, every));
     plan.validationEpochs = every;
     if (every > m_settings.valEpochs)
         plan.note = "a validation pass takes about " + minutesText(validation) + ": validating every " + std::to_string(every) +
                     " epochs, not every " + std::to_string(m_settings.valEpochs);
-    return finish(largestEndWithin(position, left, m_settings.validates ? every : 0));
+    return finish(largestEndWithin(position, left, every));
+}
+
+// The period that puts the first validation within kFirstValidationShareOfRun of the run planned
+// with `every`; `every` itself when one guessed pass is too costly to spend early.
+int TimeBudgetPlanner::earlyFirstValidation(std::int64_t position, double left, int every) const
+{
+    if (secondsPerValidation() > kMaxValidationShare * m_settings.budgetSeconds)
+        return every;
+    const double plannedEpochs = double(largestEndWithin(position, left, every)) / double(m_settings.iterationsPerEpoch);
+    const int step = m_settings.valEpochs;
+    return std::max(step, int(plannedEpochs * kFirstValidationShareOfRun) / step * step);
 }
 
 }  // namespace segstudio::engine

@@ -25,7 +25,8 @@ struct BudgetPlan {
 // Requirements: observe the pace before asking for a plan (hasPace()).
 // Guarantees: plan() is the largest end position whose predicted time (steps at the observed pace,
 //   plus one validation after every validationEpochs-th epoch it reaches (valEpochs, or a multiple
-//   of it when validating that often would take more than 5 % of the time), including one ending at the
+//   of it when validating that often would take more than 5 % of the time; until a pass has been
+//   timed, no more than a tenth of the planned epochs), including one ending at the
 //   current position, whose validation follows the plan, and one at the end) fits in what
 //   is left of the budget; at least the current position; with a budget already spent, exactly it.
 class TimeBudgetPlanner {
@@ -59,6 +60,7 @@ public:
 private:
     // validationEpochs: validations after every this many epochs; 0: only at the end.
     int validationPeriod(double validationSeconds, double epochSeconds);
+    int earlyFirstValidation(std::int64_t position, double left, int every) const;
     double predictedSeconds(std::int64_t position, std::int64_t end, int validationEpochs) const;
     std::int64_t largestEndWithin(std::int64_t position, double seconds, int validationEpochs) const;
 

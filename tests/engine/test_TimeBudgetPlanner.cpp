@@ -119,11 +119,35 @@ private slots:
     {
         TimeBudgetPlanner planner(settings(100.0, 2.0));
         planner.observeTraining(3, 3.0);
+        planner.observeValidation(2.0);  // timed: a guess would bring the first validation forward
         const BudgetPlan plan = planner.plan(0, 0.0);
         QVERIFY(!plan.validateOnlyAtEnd);
         QCOMPARE(plan.validationEpochs, 4);
         QVERIFY2(plan.note.find("validating every 4 epochs") != std::string::npos, plan.note.c_str());
         QCOMPARE(plan.totalIterations, std::int64_t(94));
+    }
+
+    // On an H100 the guess of a pass was 10x its time (1 s against 0.1 s, 0.9 s an epoch): by the
+    // guess alone (every 22nd epoch) a one-minute run's first curve point came after 28 s. Until a
+    // pass is timed the first comes within a tenth of the planned epochs (63 here); once timed,
+    // its time sets the period (every 3rd epoch: 3.6 %; every 2nd would be 5.3 %).
+    void firstValidationComesEarlyUntilOneIsTimed()
+    {
+        TimeBudgetPlanner planner(settings(60.0, 1.0));
+        planner.observeTraining(10, 0.9);
+        const BudgetPlan guessed = planner.plan(3, 0.3);
+        QCOMPARE(guessed.validationEpochs, 6);
+        planner.observeValidation(0.1);
+        QCOMPARE(planner.plan(60, 6.5).validationEpochs, 3);
+    }
+
+    // A pass guessed at more than 5 % of the whole budget is not spent early: by the guess, every
+    // 114th epoch (6 / (6 + 114) = 5 %), so only the final validation in a run of ~94 epochs.
+    void costlyFirstValidationIsNotBroughtForward()
+    {
+        TimeBudgetPlanner planner(settings(100.0, 6.0));
+        planner.observeTraining(10, 1.0);
+        QCOMPARE(planner.plan(0, 0.0).validationEpochs, 114);
     }
 
     // Near the limit the period does not flip with the pace's jitter: validating more often comes
