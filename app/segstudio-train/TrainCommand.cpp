@@ -115,7 +115,7 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindDuration(command, o, "--checkpoint-interval", c.checkpointIntervalSeconds, "checkpointIntervalSeconds",
                  {{"auto", -1.0}, {"epoch", 0.0}},
                  "least time between two end-of-epoch checkpoints: epoch (each one), a duration (30s, 5m), or auto "
-                 "(each epoch on the CPU, at most one a minute on a GPU); stops, the end and each new best are saved at once");
+                 "(writes kept to about 2 % of the time: each epoch while they are quick, at most one a minute on a GPU); stops, the end and each new best are saved at once");
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--ema", c.weightAverageDecay, "weightAverageDecay",
                "validate and keep as best.pt an exponential moving average of the weights with this decay per step "

@@ -3,10 +3,12 @@
 #include "Augmenter.h"
 #include "BatchLoader.h"
 #include "Checkpoint.h"
+#include "CheckpointCadence.h"
 #include "Communicator.h"
 #include "GradientSync.h"
 #include "EncoderWeights.h"
 #include "EngineError.h"
+#include "FusedAdamW.h"
 #include "GpuMonitor.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
@@ -110,7 +112,7 @@ struct Trainer::Impl {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     };
     double sessionStart = clock();
-    double lastCheckpointAt = sessionStart;  // when this session last wrote last.pt (or began)
+    std::unique_ptr<CheckpointCadence> checkpointCadence;  // when an epoch's end writes last.pt
 
     // Time-budgeted runs (config.timeBudgetSeconds > 0): the planner, its current plan, and the
     // window of steps whose time gives the pace (it starts after the session's first step, which
@@ -289,7 +291,7 @@ void Trainer::Impl::buildOptimizer()
                             .betas(std::make_tuple(config.beta1, config.beta2))
                             .weight_decay(config.weightDecay));
     } else {
-        optimizer = std::make_unique<torch::optim::AdamW>(
+        optimizer = std::make_unique<FusedAdamW>(
             parameters, torch::optim::AdamWOptions(config.learningRate)
                             .betas(std::make_tuple(config.beta1, config.beta2))
                             .weight_decay(config.weightDecay));
@@ -417,19 +419,27 @@ void Trainer::Impl::saveCheckpoint(const fs::path& file)
     // a half (SGD momentum) to a third (AdamW) of the size. On a GPU its write holds the step up:
     // SegNet's 236 MB best.pt took 1.67 s, 57 s of the recipe's 275 (docs/SCALING.md).
     const bool resumable = file == layout().lastCheckpoint();
+    const double started = clock();
     if (leader())
         Checkpoint::save(file.string(), *model, resumable ? optimizer.get() : nullptr, state(),
                          average && resumable ? &average->tensors() : nullptr);
-    if (resumable)
-        lastCheckpointAt = clock();
+    if (resumable && checkpointCadence) {
+        const double now = clock();
+        double writeSeconds = leader() ? now - started : 0.0;
+        if (communicator) {
+            // Only rank 0 writes: every rank paces the next write by its time.
+            auto shared = torch::tensor(writeSeconds, torch::kDouble).to(device);
+            communicator->sum(shared);
+            writeSeconds = shared.cpu().item<double>();
+        }
+        checkpointCadence->written(now, writeSeconds);
+    }
 }
 
 bool Trainer::Impl::epochCheckpointDue()
 {
-    const double interval = config.checkpointIntervalSeconds >= 0 ? config.checkpointIntervalSeconds
-                                                                  : (device.is_cuda() ? 60.0 : 0.0);
-    bool due = clock() - lastCheckpointAt >= interval;
-    if (communicator && interval > 0) {
+    bool due = checkpointCadence->due(clock());
+    if (communicator && checkpointCadence->interval() > 0) {
         // Writing is a collective (rank 0 writes, every rank takes part) and the ranks' clocks
         // differ: they write when any of them finds it due.
         auto flag = torch::tensor(due ? 1.0 : 0.0, torch::kDouble).to(device);
@@ -549,7 +559,10 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
     const double lr = schedule->at(position()) * (config.scaleLearningRate ? double(world) : 1.0);
     for (auto& group : optimizer->param_groups())
         group.options().set_lr(lr);
-    optimizer->zero_grad();
+    // Set to none rather than zeroed (LibTorch 2.x's default, not 1.13's): backward then hands
+    // each parameter its gradient instead of adding it to a zeroed one, a pass less per step.
+    for (auto& parameter : model->parameters())
+        parameter.mutable_grad().reset();
     if (gradientSync)
         gradientSync->beginStep();
     // Micro-batch k takes samples k, k + parts, ...: with the ranks of a data-parallel run doing
@@ -1087,7 +1100,6 @@ void Trainer::setClock(std::function<double()> secondsNow)
 {
     m_impl->clock = std::move(secondsNow);
     m_impl->sessionStart = m_impl->clock();
-    m_impl->lastCheckpointAt = m_impl->sessionStart;
 }
 
 int Trainer::rank() const
@@ -1134,7 +1146,8 @@ TrainOutcome Trainer::Impl::train()
     TrainOutcome outcome;
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = d.clock();
-    d.lastCheckpointAt = d.sessionStart;
+    d.checkpointCadence = std::make_unique<CheckpointCadence>(d.config.checkpointIntervalSeconds, d.device.is_cuda());
+    d.checkpointCadence->started(d.sessionStart);
     d.paceWindowOpen = false;
     if (!d.startNote.empty())
         d.say(d.startNote);

@@ -1,0 +1,123 @@
+#include "FusedAdamW.h"
+
+#include "AdamWKernel.h"
+
+#include <ATen/Parallel.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace segstudio::engine {
+
+namespace {
+
+// The optimizer's state is keyed by the parameter's TensorImpl: as its address printed in
+// LibTorch 1.13, as the pointer itself in 2.x.
+template <typename Key>
+Key stateKey(const torch::Tensor& parameter)
+{
+    if constexpr (std::is_same_v<Key, std::string>) {
+        std::ostringstream key;
+        key << parameter.unsafeGetTensorImpl();
+        return key.str();
+    } else {
+        return static_cast<Key>(parameter.unsafeGetTensorImpl());
+    }
+}
+
+bool fusable(const torch::Tensor& parameter, const torch::Tensor& gradient, const torch::optim::AdamWParamState& state)
+{
+    const auto sameDenseLayout = [&](const torch::Tensor& t) {
+        return t.device().is_cpu() && t.scalar_type() == torch::kFloat && t.strides() == parameter.strides() &&
+               t.is_non_overlapping_and_dense() && !t.is_sparse();
+    };
+    return sameDenseLayout(parameter) && sameDenseLayout(gradient) && sameDenseLayout(state.exp_avg()) &&
+           sameDenseLayout(state.exp_avg_sq());
+}
+
+}  // namespace
+
+torch::optim::AdamWParamState& FusedAdamW::stateOf(const torch::Tensor& parameter)
+{
+    using Key = typename std::decay_t<decltype(state())>::key_type;
+    auto& slot = state()[stateKey<Key>(parameter)];
+    if (!slot) {
+        auto fresh = std::make_unique<torch::optim::AdamWParamState>();
+        fresh->step(0);
+        fresh->exp_avg(torch::zeros_like(parameter, torch::MemoryFormat::Preserve));
+        fresh->exp_avg_sq(torch::zeros_like(parameter, torch::MemoryFormat::Preserve));
+        slot = std::move(fresh);
+    }
+    return static_cast<torch::optim::AdamWParamState&>(*slot);
+}
+
+torch::Tensor FusedAdamW::step(LossClosure closure)
+{
+    torch::NoGradGuard noGrad;
+    torch::Tensor loss;
+    if (closure) {
+        torch::AutoGradMode enableGrad(true);
+        loss = closure();
+    }
+    for (auto& group : param_groups()) {
+        const auto& options = static_cast<const torch::optim::AdamWOptions&>(group.options());
+        for (auto& parameter : group.params()) {
+            if (!parameter.grad().defined())
+                continue;
+            TORCH_CHECK(!parameter.grad().is_sparse(), "AdamW does not support sparse gradients");
+            if (options.amsgrad()) {
+                // LibTorch's own step keeps amsgrad's extra state; its step is per parameter.
+                stepWithTensors(parameter, stateOf(parameter), options);
+                continue;
+            }
+            auto& state = stateOf(parameter);
+            if (!fusable(parameter, parameter.grad(), state)) {
+                stepWithTensors(parameter, state, options);
+                continue;
+            }
+            state.step(state.step() + 1);
+            const double beta1 = std::get<0>(options.betas()), beta2 = std::get<1>(options.betas());
+            const double correction1 = 1 - std::pow(beta1, double(state.step()));
+            const double correction2 = 1 - std::pow(beta2, double(state.step()));
+            const AdamWCoefficients c{float(1 - options.lr() * options.weight_decay()), float(beta1), float(beta2),
+                                      float(1 / std::sqrt(correction2)), float(options.eps()),
+                                      float(options.lr() / correction1)};
+            float* p = parameter.data_ptr<float>();
+            const float* g = parameter.grad().data_ptr<float>();
+            float* m = state.exp_avg().data_ptr<float>();
+            float* v = state.exp_avg_sq().data_ptr<float>();
+            at::parallel_for(0, parameter.numel(), 16384, [&](std::int64_t begin, std::int64_t end) {
+                adamWUpdate(p + begin, g + begin, m + begin, v + begin, end - begin, c);
+            });
+        }
+    }
+    return loss;
+}
+
+// LibTorch's AdamW arithmetic as tensor operations, for what the fused pass cannot take.
+void FusedAdamW::stepWithTensors(torch::Tensor& parameter, torch::optim::AdamWParamState& state,
+                                 const torch::optim::AdamWOptions& options)
+{
+    const auto& gradient = parameter.grad();
+    if (options.weight_decay() != 0)
+        parameter.mul_(1 - options.lr() * options.weight_decay());
+    state.step(state.step() + 1);
+    const double beta1 = std::get<0>(options.betas()), beta2 = std::get<1>(options.betas());
+    const double correction1 = 1 - std::pow(beta1, double(state.step()));
+    const double correction2 = 1 - std::pow(beta2, double(state.step()));
+    state.exp_avg().mul_(beta1).add_(gradient, 1 - beta1);
+    state.exp_avg_sq().mul_(beta2).addcmul_(gradient, gradient, 1 - beta2);
+    torch::Tensor squareAverage = state.exp_avg_sq();
+    if (options.amsgrad()) {
+        if (!state.max_exp_avg_sq().defined())
+            state.max_exp_avg_sq(torch::zeros_like(parameter, torch::MemoryFormat::Preserve));
+        torch::max_out(state.max_exp_avg_sq(), state.max_exp_avg_sq(), squareAverage);
+        squareAverage = state.max_exp_avg_sq();
+    }
+    const auto denominator = (squareAverage.sqrt() / std::sqrt(correction2)).add_(options.eps());
+    parameter.addcdiv_(state.exp_avg(), denominator, -options.lr() / correction1);
+}
+
+}  // namespace segstudio::engine

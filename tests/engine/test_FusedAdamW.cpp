@@ -1,0 +1,177 @@
+#include "engine/FusedAdamW.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sstream>
+
+using namespace segstudio::engine;
+
+// The fused AdamW step against LibTorch's own: the same parameters after several steps (with the
+// learning rate changing between steps, as the schedule changes it), the same saved state, and
+// LibTorch's arithmetic where the fused pass does not apply.
+class TestFusedAdamW : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stepsMatchLibTorchAdamW();
+    void channelsLastParametersMatch();
+    void stateSavedByOneLoadsIntoTheOther();
+    void amsgradAndGradientlessParametersFollowLibTorch();
+};
+
+namespace {
+
+// Parameters of the shapes a model has: a conv weight, a bias, a large vector that the threads
+// split, a scalar.
+std::vector<torch::Tensor> makeParameters(bool channelsLast = false)
+{
+    torch::manual_seed(7);
+    std::vector<torch::Tensor> parameters{torch::randn({16, 8, 3, 3}), torch::randn({16}), torch::randn({70001}),
+                                          torch::randn({})};
+    if (channelsLast)
+        parameters[0] = parameters[0].contiguous(torch::MemoryFormat::ChannelsLast);
+    for (auto& p : parameters)
+        p.set_requires_grad(true);
+    return parameters;
+}
+
+std::vector<torch::Tensor> copies(const std::vector<torch::Tensor>& parameters)
+{
+    std::vector<torch::Tensor> result;
+    for (const auto& p : parameters)
+        result.push_back(p.detach().clone(torch::MemoryFormat::Preserve).set_requires_grad(true));
+    return result;
+}
+
+// The same gradients to both sets, drawn from the step number; the gradient's layout follows
+// its parameter's, as autograd's does.
+void setGradients(std::vector<torch::Tensor>& a, std::vector<torch::Tensor>& b, int step)
+{
+    torch::manual_seed(100 + step);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto g = torch::randn(a[i].sizes()) * double(i + 1);
+        a[i].mutable_grad() = g.clone().contiguous(a[i].suggest_memory_format());
+        b[i].mutable_grad() = g.clone().contiguous(b[i].suggest_memory_format());
+    }
+}
+
+void setLearningRate(torch::optim::Optimizer& optimizer, double lr)
+{
+    for (auto& group : optimizer.param_groups())
+        group.options().set_lr(lr);
+}
+
+void compareParameters(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b)
+{
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const double difference = (a[i] - b[i]).abs().max().item<double>();
+        QVERIFY2(difference < 1e-6, qPrintable(QString("parameter %1 differs by %2").arg(i).arg(difference)));
+    }
+}
+
+torch::optim::AdamWOptions options()
+{
+    return torch::optim::AdamWOptions(5e-3).weight_decay(1e-2).betas(std::make_tuple(0.9, 0.999));
+}
+
+void runSteps(torch::optim::Optimizer& fused, torch::optim::Optimizer& reference, std::vector<torch::Tensor>& a,
+              std::vector<torch::Tensor>& b, int from, int to)
+{
+    for (int step = from; step < to; ++step) {
+        setGradients(a, b, step);
+        setLearningRate(fused, 5e-3 / (1 + step));
+        setLearningRate(reference, 5e-3 / (1 + step));
+        fused.step();
+        reference.step();
+    }
+}
+
+}  // namespace
+
+void TestFusedAdamW::stepsMatchLibTorchAdamW()
+{
+    auto a = makeParameters();
+    auto b = copies(a);
+    FusedAdamW fused(a, options());
+    torch::optim::AdamW reference(b, options());
+    runSteps(fused, reference, a, b, 0, 6);
+    compareParameters(a, b);
+    // The update is not a no-op: the parameters moved.
+    const auto start = makeParameters();
+    QVERIFY((a[2] - start[2]).abs().max().item<double>() > 1e-3);
+}
+
+void TestFusedAdamW::channelsLastParametersMatch()
+{
+    auto a = makeParameters(/*channelsLast=*/true);
+    auto b = copies(a);
+    FusedAdamW fused(a, options());
+    torch::optim::AdamW reference(b, options());
+    runSteps(fused, reference, a, b, 0, 4);
+    compareParameters(a, b);
+    QVERIFY(a[0].is_contiguous(torch::MemoryFormat::ChannelsLast));
+}
+
+void TestFusedAdamW::stateSavedByOneLoadsIntoTheOther()
+{
+    auto a = makeParameters();
+    auto b = copies(a);
+    FusedAdamW fused(a, options());
+    torch::optim::AdamW reference(b, options());
+    runSteps(fused, reference, a, b, 0, 3);
+
+    // A checkpoint written with the fused step resumes in LibTorch's, and the other way round.
+    std::stringstream fusedState, referenceState;
+    {
+        torch::serialize::OutputArchive archive;
+        fused.save(archive);
+        archive.save_to(fusedState);
+    }
+    {
+        torch::serialize::OutputArchive archive;
+        reference.save(archive);
+        archive.save_to(referenceState);
+    }
+    auto c = copies(a);
+    auto d = copies(b);
+    torch::optim::AdamW resumedReference(c, options());
+    FusedAdamW resumedFused(d, options());
+    {
+        torch::serialize::InputArchive archive;
+        archive.load_from(fusedState);
+        resumedReference.load(archive);
+    }
+    {
+        torch::serialize::InputArchive archive;
+        archive.load_from(referenceState);
+        resumedFused.load(archive);
+    }
+    runSteps(resumedFused, resumedReference, d, c, 3, 6);
+    runSteps(fused, reference, a, b, 3, 6);
+    compareParameters(d, c);
+    compareParameters(a, d);
+}
+
+void TestFusedAdamW::amsgradAndGradientlessParametersFollowLibTorch()
+{
+    auto a = makeParameters();
+    auto b = copies(a);
+    FusedAdamW fused(a, options().amsgrad(true));
+    torch::optim::AdamW reference(b, options().amsgrad(true));
+    runSteps(fused, reference, a, b, 0, 3);
+    compareParameters(a, b);
+
+    // A parameter without a gradient this step is left alone, weight decay included.
+    const auto before = a[1].detach().clone();
+    setGradients(a, b, 3);
+    a[1].mutable_grad().reset();
+    b[1].mutable_grad().reset();
+    fused.step();
+    reference.step();
+    QVERIFY(torch::equal(a[1], before));
+    compareParameters(a, b);
+}
+
+QTEST_GUILESS_MAIN(TestFusedAdamW)
+#include "test_FusedAdamW.moc"
