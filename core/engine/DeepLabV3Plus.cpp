@@ -39,7 +39,7 @@ DeepLabV3PlusImpl::DeepLabV3PlusImpl(DeepLabV3PlusOptions options)
         throw EngineError("DeepLabV3+: needs classes >= 1 and a positive width");
     if (m_options.encoder == DeepLabV3PlusOptions::Encoder::ResNet)
         m_encoder = register_module("encoder", std::make_shared<ResNetEncoderImpl>(
-                                                   ResNetOptions{m_options.resNetBlocks, m_options.encoderStride}, m_layout));
+                                                   ResNetOptions{m_options.resNetBlocks, m_options.encoderStride, m_options.resNetLastStageChannels}, m_layout));
     else
         m_encoder = register_module("encoder", std::make_shared<MobileNetV2EncoderImpl>(
                                                    MobileNetV2Options{m_options.width, m_options.encoderStride}, m_layout));

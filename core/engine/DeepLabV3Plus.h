@@ -16,6 +16,7 @@ struct DeepLabV3PlusOptions {
     Encoder encoder = Encoder::MobileNetV2;
     double width = 1.0;              // the MobileNetV2 encoder's channel multiplier
     std::vector<int> resNetBlocks = {2, 2, 2, 2};  // the ResNet encoder's blocks per stage
+    int resNetLastStageChannels = 512;              // and its last stage's width
     int pyramidChannels = 128;       // DeepLabV3+ uses 256; 128 halves the head's cost
     int encoderStride = 16;          // 16 or 32 (the encoder's output stride)
     std::vector<int> rates = {6, 12};  // at output stride 16 (a 23x30 grid at 360x480)

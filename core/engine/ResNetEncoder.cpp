@@ -64,6 +64,7 @@ TORCH_MODULE(BasicBlock);
 }  // namespace
 
 ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
+    : m_deepChannels(options.lastStageChannels)
 {
     if (options.outputStride != 16 && options.outputStride != 32)
         throw EngineError("ResNet: output stride " + std::to_string(options.outputStride) + " is not one of 16, 32");
@@ -76,7 +77,9 @@ ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
     std::int64_t outputStride = 4;
     int channels = 64;
     int dilation = 1;
-    const int widths[] = {64, 128, 256, 512};
+    if (options.lastStageChannels < 1)
+        throw EngineError("ResNet: the last stage needs at least one channel");
+    const int widths[] = {64, 128, 256, options.lastStageChannels};
     for (std::size_t s = 0; s < 4; ++s) {
         auto& target = s == 0 ? stem : body;
         for (int block = 0; block < options.blocks[s]; ++block) {

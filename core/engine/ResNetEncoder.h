@@ -10,6 +10,7 @@ namespace segstudio::engine {
 struct ResNetOptions {
     std::vector<int> blocks = {2, 2, 2, 2};  // basic blocks per stage: ResNet-18 ({3, 4, 6, 3}: 34)
     int outputStride = 32;                   // 32, or 16 with the last stage dilated
+    int lastStageChannels = 512;             // ResNet's 512; 256 keeps a quarter of that stage's cost
 };
 
 // ResNet of basic blocks (He et al. 2016) with a deep stem of three 3x3 convs (ResNet-C, Bag of
@@ -25,7 +26,10 @@ public:
     ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout);
 
     int lowLevelChannels() const override { return 64; }
-    int deepChannels() const override { return 512; }
+    int deepChannels() const override { return m_deepChannels; }
+
+private:
+    int m_deepChannels;
 };
 
 TORCH_MODULE(ResNetEncoder);

@@ -16,7 +16,7 @@ namespace {
 
 // The models small enough to train a few dozen steps on one CPU thread within a test.
 const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-os32", "deeplabv3plus-slim",
-                             "deeplabv3plus-resnet18"};
+                             "deeplabv3plus-resnet18", "deeplabv3plus-resnet18-256"};
 
 // Two images whose label follows the image: class 0 where the red channel is high, 1 where green
 // is, 2 elsewhere, in blobs a model must place by content, not by position.
