@@ -34,9 +34,13 @@ void addExportModelCommand(CLI::App& app, int& exitCode)
         request.output = a->output;
         request.height = a->height;
         request.width = a->width;
-        if (!a->project.empty())
-            for (const auto& c : data::Project::load(a->project).schema().classes())
+        if (!a->project.empty()) {
+            // Held in a local: a range-for over load(...).schema().classes() would outlive the
+            // temporary project it points into.
+            const auto project = data::Project::load(a->project);
+            for (const auto& c : project.schema().classes())
                 request.colors[c.name] = {c.color.r, c.color.g, c.color.b};
+        }
         const auto result = onnxexport::OnnxModelExporter::exportModel(request);
         // The independent check: OpenCV's importer reads it and runs it once.
         deploy::OpenCvOnnxModel opened(request.output);

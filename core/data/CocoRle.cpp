@@ -59,7 +59,7 @@ std::vector<std::uint32_t> CocoRle::decompress(const std::string& counts)
             x |= static_cast<long long>(c & 0x1f) << (5 * k);
             more = c & 0x20;
             if (!more && (c & 0x10))
-                x |= -1LL << (5 * (k + 1));
+                x |= static_cast<long long>(~0ULL << (5 * (k + 1)));  // sign-extend (no shift of a negative)
         }
         if (runs.size() > 2)
             x += runs[runs.size() - 2];
