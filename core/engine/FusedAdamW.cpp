@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace segstudio::engine {
 
@@ -35,6 +36,14 @@ bool fusable(const torch::Tensor& parameter, const torch::Tensor& gradient, cons
     };
     return sameDenseLayout(parameter) && sameDenseLayout(gradient) && sameDenseLayout(state.exp_avg()) &&
            sameDenseLayout(state.exp_avg_sq());
+}
+
+// Counts the step and returns AdamW's bias corrections for it: 1 - beta1^t, 1 - beta2^t.
+std::pair<double, double> advance(torch::optim::AdamWParamState& state, const torch::optim::AdamWOptions& options)
+{
+    state.step(state.step() + 1);
+    const double t = double(state.step());
+    return {1 - std::pow(std::get<0>(options.betas()), t), 1 - std::pow(std::get<1>(options.betas()), t)};
 }
 
 }  // namespace
@@ -77,11 +86,9 @@ torch::Tensor FusedAdamW::step(LossClosure closure)
                 stepWithTensors(parameter, state, options);
                 continue;
             }
-            state.step(state.step() + 1);
-            const double beta1 = std::get<0>(options.betas()), beta2 = std::get<1>(options.betas());
-            const double correction1 = 1 - std::pow(beta1, double(state.step()));
-            const double correction2 = 1 - std::pow(beta2, double(state.step()));
-            const AdamWCoefficients c{float(1 - options.lr() * options.weight_decay()), float(beta1), float(beta2),
+            const auto [correction1, correction2] = advance(state, options);
+            const AdamWCoefficients c{float(1 - options.lr() * options.weight_decay()),
+                                      float(std::get<0>(options.betas())), float(std::get<1>(options.betas())),
                                       float(1 / std::sqrt(correction2)), float(options.eps()),
                                       float(options.lr() / correction1)};
             float* p = parameter.data_ptr<float>();
@@ -103,10 +110,8 @@ void FusedAdamW::stepWithTensors(torch::Tensor& parameter, torch::optim::AdamWPa
     const auto& gradient = parameter.grad();
     if (options.weight_decay() != 0)
         parameter.mul_(1 - options.lr() * options.weight_decay());
-    state.step(state.step() + 1);
+    const auto [correction1, correction2] = advance(state, options);
     const double beta1 = std::get<0>(options.betas()), beta2 = std::get<1>(options.betas());
-    const double correction1 = 1 - std::pow(beta1, double(state.step()));
-    const double correction2 = 1 - std::pow(beta2, double(state.step()));
     state.exp_avg().mul_(beta1).add_(gradient, 1 - beta1);
     state.exp_avg_sq().mul_(beta2).addcmul_(gradient, gradient, 1 - beta2);
     torch::Tensor squareAverage = state.exp_avg_sq();

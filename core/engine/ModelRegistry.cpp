@@ -6,6 +6,22 @@
 
 namespace segstudio::engine {
 
+namespace {
+
+// DeepLabV3+ on a ResNet-18 encoder at output stride 32 (pyramid rates halved to 2 and 4).
+std::shared_ptr<SegmentationModelImpl> resNet18DeepLab(int classes, int lastStageChannels)
+{
+    DeepLabV3PlusOptions options;
+    options.classes = classes;
+    options.encoder = DeepLabV3PlusOptions::Encoder::ResNet;
+    options.resNetLastStageChannels = lastStageChannels;
+    options.encoderStride = 32;
+    options.rates = {2, 4};
+    return std::make_shared<DeepLabV3PlusImpl>(options);
+}
+
+}  // namespace
+
 ModelRegistry& ModelRegistry::instance()
 {
     static ModelRegistry registry;
@@ -38,27 +54,12 @@ ModelRegistry::ModelRegistry()
         });
     add("deeplabv3plus-resnet18", "DeepLabV3+ with a ResNet-18 encoder (deep 3x3 stem, output stride 32): dense 3x3 convs "
                                   "that CPUs with bf16 matrix units run fast (--amp auto); 11.6 M parameters, 13.9 GFLOPs at 360x480",
-        [](int classes) {
-            DeepLabV3PlusOptions options;
-            options.classes = classes;
-            options.encoder = DeepLabV3PlusOptions::Encoder::ResNet;
-            options.encoderStride = 32;
-            options.rates = {2, 4};
-            return std::make_shared<DeepLabV3PlusImpl>(options);
-        },
+        [](int classes) { return resNet18DeepLab(classes, 512); },
         /*bf16OnCpu=*/true);
     add("deeplabv3plus-resnet18-256", "deeplabv3plus-resnet18 with a 256-channel last stage: the stride-32 stage's "
                                       "convs, its parameters and the optimiser's pass over them cut to a quarter; "
                                       "5.5 M parameters, 11.8 GFLOPs at 360x480",
-        [](int classes) {
-            DeepLabV3PlusOptions options;
-            options.classes = classes;
-            options.encoder = DeepLabV3PlusOptions::Encoder::ResNet;
-            options.resNetLastStageChannels = 256;
-            options.encoderStride = 32;
-            options.rates = {2, 4};
-            return std::make_shared<DeepLabV3PlusImpl>(options);
-        },
+        [](int classes) { return resNet18DeepLab(classes, 256); },
         /*bf16OnCpu=*/true);
     add("deeplabv3plus-slim", "DeepLabV3+ with a half-width MobileNetV2 encoder; 0.6 M parameters, 1.35 GFLOPs at 360x480",
         [](int classes) {

@@ -87,6 +87,18 @@ void runSteps(torch::optim::Optimizer& fused, torch::optim::Optimizer& reference
     }
 }
 
+// Through a serialised archive, as a checkpoint carries the optimiser's state.
+void copyState(const torch::optim::Optimizer& from, torch::optim::Optimizer& to)
+{
+    std::stringstream bytes;
+    torch::serialize::OutputArchive out;
+    from.save(out);
+    out.save_to(bytes);
+    torch::serialize::InputArchive in;
+    in.load_from(bytes);
+    to.load(in);
+}
+
 }  // namespace
 
 void TestFusedAdamW::stepsMatchLibTorchAdamW()
@@ -122,31 +134,12 @@ void TestFusedAdamW::stateSavedByOneLoadsIntoTheOther()
     runSteps(fused, reference, a, b, 0, 3);
 
     // A checkpoint written with the fused step resumes in LibTorch's, and the other way round.
-    std::stringstream fusedState, referenceState;
-    {
-        torch::serialize::OutputArchive archive;
-        fused.save(archive);
-        archive.save_to(fusedState);
-    }
-    {
-        torch::serialize::OutputArchive archive;
-        reference.save(archive);
-        archive.save_to(referenceState);
-    }
     auto c = copies(a);
     auto d = copies(b);
     torch::optim::AdamW resumedReference(c, options());
     FusedAdamW resumedFused(d, options());
-    {
-        torch::serialize::InputArchive archive;
-        archive.load_from(fusedState);
-        resumedReference.load(archive);
-    }
-    {
-        torch::serialize::InputArchive archive;
-        archive.load_from(referenceState);
-        resumedFused.load(archive);
-    }
+    copyState(fused, resumedReference);
+    copyState(reference, resumedFused);
     runSteps(resumedFused, resumedReference, d, c, 3, 6);
     runSteps(fused, reference, a, b, 3, 6);
     compareParameters(d, c);
