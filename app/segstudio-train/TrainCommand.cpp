@@ -125,6 +125,9 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--class-crops", c.classCrops, "classCrops",
                "share of the training crops centred near a pixel of a class drawn uniformly from the sample's "
                "classes (class-uniform sampling, e.g. 0.5); needs --crop-height/--crop-width; 0 = off");
+    bindOption(command, o, "--crop-start-scale", c.cropStartScale, "cropStartScale",
+               "progressive crops: start on crops of this share of --crop-height/--crop-width's sides (e.g. 0.5) and "
+               "grow them in four stages of the run to the full crop; 1 = off");
     bindOption(command, o, "--hard-pixels", c.hardPixelFraction, "hardPixelFraction",
                "train on the hardest share of each batch's pixels (top-k / OHEM loss, e.g. 0.25); 1 = all pixels");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
@@ -198,6 +201,7 @@ void addChecks(CLI::App& command)
     check("--ema", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
     check("--color-jitter", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
     check("--class-crops", FiniteNumber(0.0, 1.0));
+    check("--crop-start-scale", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
     check("--hard-pixels", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
     check("--batch", CLI::Range(1, 65536));
     check("--max-iterations", CLI::NonNegativeNumber);

@@ -66,6 +66,14 @@ public:
     std::pair<torch::Tensor, torch::Tensor> apply(const torch::Tensor& images, const torch::Tensor& labels,
                                                   const std::vector<SampleTransform>& transforms) const;
 
+    // The crop's size from now on (progressive crops, CropSchedule); the window's position is
+    // drawn as a fraction, so the same draws serve any size. Both 0: whole images.
+    void setCrop(int height, int width)
+    {
+        m_options.cropHeight = height;
+        m_options.cropWidth = width;
+    }
+
     bool enabled() const
     {
         return m_options.flip || m_options.translate > 0 || m_options.scaleCrop || m_options.cropHeight > 0 ||

@@ -16,6 +16,9 @@ public:
     LrSchedule(const TrainConfig& config, std::int64_t iterationsPerEpoch, std::int64_t totalIterations);
 
     double at(std::int64_t iteration) const;
+    // How far the run is at this iteration, 0-1 (the cosine's progress, whatever the kind): what
+    // progressive crops (CropSchedule) follow, so they move with every re-plan as the rate does.
+    double progress(std::int64_t iteration) const;
 
     // The run will now end at totalIterations: the cosine's progress reached at `from` is kept
     // (the rate does not jump) and what is left of it is spread over the new length, so the rate
@@ -33,7 +36,6 @@ public:
     void setAnchor(const Anchor& anchor);
 
 private:
-    double progress(std::int64_t iteration) const;  // of the cosine, 0-1
 
     double m_base;
     double m_min;

@@ -40,11 +40,11 @@ TimeBudgetPlanner::TimeBudgetPlanner(Settings settings) : m_settings(settings)
     m_settings.valEpochs = std::max(1, m_settings.valEpochs);
 }
 
-void TimeBudgetPlanner::observeTraining(std::int64_t iterations, double seconds)
+void TimeBudgetPlanner::observeTraining(double iterations, double seconds)
 {
-    if (iterations <= 0 || !(seconds > 0.0) || !std::isfinite(seconds))
+    if (!(iterations > 0.0) || !(seconds > 0.0) || !std::isfinite(seconds) || !std::isfinite(iterations))
         return;
-    m_latestPace = seconds / double(iterations);
+    m_latestPace = seconds / iterations;
     m_averagePace = m_averagePace ? (1.0 - kPaceWeight) * *m_averagePace + kPaceWeight * m_latestPace : m_latestPace;
 }
 
@@ -63,7 +63,7 @@ double TimeBudgetPlanner::secondsPerValidation() const
 
 double TimeBudgetPlanner::predictedSeconds(std::int64_t position, std::int64_t end, int validationEpochs) const
 {
-    double seconds = double(end - position) * secondsPerIteration();
+    double seconds = double(end - position) * secondsPerStepAhead();
     if (!m_settings.validates)
         return seconds;
     // Validations after every valEpochs-th epoch on the way, and one at the end unless the end is
@@ -82,7 +82,7 @@ std::int64_t TimeBudgetPlanner::largestEndWithin(std::int64_t position, double s
 {
     // predictedSeconds grows with the end position: the largest end that fits, by bisection.
     std::int64_t low = position;
-    std::int64_t high = position + std::int64_t(std::max(0.0, seconds) / secondsPerIteration()) + 1;
+    std::int64_t high = position + std::int64_t(std::max(0.0, seconds) / secondsPerStepAhead()) + 1;
     while (low < high) {
         const std::int64_t middle = low + (high - low + 1) / 2;
         if (predictedSeconds(position, middle, validationEpochs) <= seconds)
@@ -110,8 +110,9 @@ int TimeBudgetPlanner::validationPeriod(double validationSeconds, double epochSe
     return every;
 }
 
-BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds)
+BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds, double remainingCost)
 {
+    m_remainingCost = remainingCost > 0.0 && std::isfinite(remainingCost) ? remainingCost : 1.0;
     BudgetPlan plan;
     plan.secondsPerIteration = secondsPerIteration();
     plan.secondsPerValidation = secondsPerValidation();
@@ -132,13 +133,13 @@ BudgetPlan TimeBudgetPlanner::plan(std::int64_t position, double elapsedSeconds)
         plan.validateOnlyAtEnd = true;
         plan.note = "the " + minutesText(left) + " left is shorter than one validation pass (about " + minutesText(validation) +
                     "): training " + minutesText(left / 2) + " and validating once at the end, past the budget";
-        return finish(position + std::int64_t(left / 2 / plan.secondsPerIteration));
+        return finish(position + std::int64_t(left / 2 / secondsPerStepAhead()));
     }
     if (!m_settings.validates) {
         plan.validationEpochs = m_settings.valEpochs;
         return finish(largestEndWithin(position, left, 0));
     }
-    int every = validationPeriod(validation, double(m_settings.iterationsPerEpoch) * plan.secondsPerIteration);
+    int every = validationPeriod(validation, double(m_settings.iterationsPerEpoch) * secondsPerStepAhead());
     if (!m_secondsPerValidation)
         every = std::min(every, earlyFirstValidation(position, left, every));
     plan.validationEpochs = every;

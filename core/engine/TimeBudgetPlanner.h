@@ -43,11 +43,12 @@ public:
 
     explicit TimeBudgetPlanner(Settings settings);
 
-    // A window of `iterations` steps took `seconds`. The pace planned with is the slower of the
+    // A window of `iterations` steps took `seconds` (full-crop-equivalent steps with progressive
+    // crops, so a fraction is possible). The pace planned with is the slower of the
     // latest window and a moving average of the windows: a slowdown (a program takes the cores)
     // shortens the plan at once, so the run does not overrun; a speed-up lengthens it as the
     // average follows, so one fast window does not.
-    void observeTraining(std::int64_t iterations, double seconds);
+    void observeTraining(double iterations, double seconds);
     void observeValidation(double seconds);
     void setValidationGuess(double seconds) { m_settings.validationSecondsGuess = seconds; }
     bool hasPace() const { return m_averagePace.has_value(); }
@@ -55,13 +56,18 @@ public:
     double secondsPerValidation() const;
 
     // Not const: the validation period it chose is kept (see validationPeriod()).
-    BudgetPlan plan(std::int64_t position, double elapsedSeconds);
+    // remainingCost: what the steps still ahead cost on average against the steps whose pace
+    // was observed, when steps change cost as the run progresses (progressive crops: the trainer
+    // then reports full-crop-equivalent steps to observeTraining, and passes their mean cost
+    // over the rest of the run here); 1 when every step costs the same.
+    BudgetPlan plan(std::int64_t position, double elapsedSeconds, double remainingCost = 1.0);
 
 private:
     // validationEpochs: validations after every this many epochs; 0: only at the end.
     int validationPeriod(double validationSeconds, double epochSeconds);
     int earlyFirstValidation(std::int64_t position, double left, int every) const;
     double predictedSeconds(std::int64_t position, std::int64_t end, int validationEpochs) const;
+    double secondsPerStepAhead() const { return secondsPerIteration() * m_remainingCost; }
     std::int64_t largestEndWithin(std::int64_t position, double seconds, int validationEpochs) const;
 
     Settings m_settings;
@@ -69,6 +75,7 @@ private:
     double m_latestPace = 0.0;
     int m_validationEpochs = 0;  // the period chosen last; 0 before the first plan
     std::optional<double> m_secondsPerValidation;
+    double m_remainingCost = 1.0;  // plan()'s, for the steps ahead
 };
 
 }  // namespace segstudio::engine

@@ -17,7 +17,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack,
                                                 epochs, batchSize, maxIterations, timeBudgetSeconds, optimizer, learningRate, momentum,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
-                                                scaleMin, scaleMax, cropHeight, cropWidth, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
+                                                scaleMin, scaleMax, cropHeight, cropWidth, cropStartScale, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
                                                 cudnnBenchmark, deterministic, threads, prefetch, logInterval,
                                                 valInterval, valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate,
                                                 gradientSync, collectiveTimeoutSeconds, accumulate,
@@ -99,6 +99,8 @@ void TrainConfig::validate() const
     require(scaleMin > 0 && scaleMin <= scaleMax, "scaleMin must be positive and <= scaleMax");
     require(cropHeight >= 0 && cropWidth >= 0 && (cropHeight > 0) == (cropWidth > 0),
             "cropHeight and cropWidth must both be 0 (whole images) or both positive");
+    require(cropStartScale > 0 && cropStartScale <= 1, "cropStartScale must be in (0, 1]: 1 = off");
+    require(cropStartScale == 1 || cropHeight > 0, "cropStartScale needs a crop (cropHeight, cropWidth)");
     require(colorJitter >= 0 && colorJitter < 1, "colorJitter must be in [0, 1): 0 = off");
     require(classCrops >= 0 && classCrops <= 1, "classCrops must be in [0, 1]: 0 = off");
     require(classCrops == 0 || cropHeight > 0, "classCrops needs a crop (cropHeight, cropWidth)");

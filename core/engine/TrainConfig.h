@@ -64,6 +64,9 @@ struct TrainConfig {
     // costs less per sample at the same object scale; validation always sees whole images.
     int cropHeight = 0;
     int cropWidth = 0;
+    // Progressive crops (CropSchedule): the first quarter of the run trains on crops of this share
+    // of the crop's sides, growing in four stages to the full crop for the last quarter; 1 = off.
+    double cropStartScale = 1.0;
     // Brightness, contrast and saturation each scaled by a random factor in [1 - j, 1 + j]; 0 = off.
     double colorJitter = 0.0;
     // Class-uniform crops (Augmenter): this share of the crops holds a pixel of a class drawn

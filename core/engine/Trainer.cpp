@@ -1,6 +1,7 @@
 #include "Trainer.h"
 
 #include "Augmenter.h"
+#include "CropSchedule.h"
 #include "BatchLoader.h"
 #include "Checkpoint.h"
 #include "CheckpointCadence.h"
@@ -88,6 +89,12 @@ struct Trainer::Impl {
     std::unique_ptr<SegmentationLoss> loss;
     std::unique_ptr<WeightAverage> average;  // config.weightAverageDecay > 0
     std::unique_ptr<Augmenter> augmenter;
+    // Progressive crops: the schedule, the crop in use and what a step on it costs against a
+    // full-crop step (the planner's unit of pace).
+    std::unique_ptr<CropSchedule> crops;
+    std::pair<int, int> cropInUse{0, 0};
+    double stepCost = 1.0;
+    void fitCropToProgress();
     std::unique_ptr<BatchLoader> loader;
     std::unique_ptr<LrSchedule> schedule;
     std::unique_ptr<LossScaler> scaler;
@@ -124,6 +131,7 @@ struct Trainer::Impl {
     std::int64_t paceWindowIteration = 0;
     double paceWindowStart = 0.0;
     double paceWindowValidating = 0.0;  // seconds of validation inside the window
+    double paceWindowWork = 0.0;        // its steps in full-crop steps (progressive crops)
     bool budgeted() const { return config.timeBudgetSeconds > 0; }
     int epochLimit() const;
     void createPlanner();
@@ -546,6 +554,7 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
     model->train();
     auto images = imagesToDevice(batch.images, device);
     auto labels = batch.labels.to(device, /*non_blocking=*/batch.labels.is_pinned()).to(torch::kLong);
+    fitCropToProgress();
     if (augmenter->enabled()) {
         // The transforms depend only on (seed, epoch, batch, rank): resuming redraws them exactly,
         // and each rank draws its own.
@@ -602,6 +611,21 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
             average->update(iteration);
     }
     return {true, meanLoss};
+}
+
+void Trainer::Impl::fitCropToProgress()
+{
+    if (!crops || !crops->progressive())
+        return;
+    const double progress = schedule->progress(position());
+    const auto crop = crops->cropAt(progress);
+    stepCost = crops->relativeCost(progress);
+    if (crop == cropInUse)
+        return;
+    cropInUse = crop;
+    augmenter->setCrop(crop.first, crop.second);
+    say(format("crops %.0fx%.0f from iteration %.0f (%.0f %% of the run)", double(crop.first), double(crop.second),
+               double(iteration), 100.0 * progress));
 }
 
 torch::Tensor Trainer::Impl::forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
@@ -848,6 +872,7 @@ void Trainer::Impl::restartPaceWindow()
     paceWindowIteration = iteration;
     paceWindowStart = clock();
     paceWindowValidating = 0.0;
+    paceWindowWork = 0.0;
 }
 
 void Trainer::Impl::observePace()
@@ -860,12 +885,13 @@ void Trainer::Impl::observePace()
     // A first plan after three timed steps; then re-plans at every log interval, and more often
     // near the end (a quarter of the steps left): a first plan made at a slow start must not end
     // the run before a re-plan has seen the real pace. Counted in steps, which every rank shares.
+    paceWindowWork += stepCost;  // the step just done
     const std::int64_t steps = iteration - paceWindowIteration;
     const std::int64_t every = !planner->hasPace() ? 3
                                : std::clamp<std::int64_t>((totalIterations() - position()) / 4, 1, config.logInterval);
     if (steps < every)
         return;
-    planner->observeTraining(steps, clock() - paceWindowStart - paceWindowValidating);
+    planner->observeTraining(paceWindowWork, clock() - paceWindowStart - paceWindowValidating);
     if (!plan && valPack) {
         // One validation pass before one has been timed: its images at the training pace per
         // pixel. Forward only, yet on CamVid (2 CPU threads, whole 360x480 images against
@@ -884,7 +910,9 @@ void Trainer::Impl::observePace()
 
 void Trainer::Impl::replan()
 {
-    BudgetPlan next = planner->plan(position(), elapsed());
+    // With progressive crops the pace is per full-crop step and the steps ahead cost less.
+    const double remainingCost = crops ? crops->meanCost(schedule->progress(position())) : 1.0;
+    BudgetPlan next = planner->plan(position(), elapsed(), remainingCost);
     if (communicator) {
         // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in.
         auto values = torch::tensor({leader() ? double(next.totalIterations) : 0.0,
@@ -928,6 +956,7 @@ void Trainer::Impl::applyPlan(BudgetPlan next)
     recordPlan();
     say(format("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration", double(plan->totalIterations),
                plan->epochs, config.timeBudgetSeconds, plan->secondsPerIteration) +
+        (crops && crops->progressive() ? std::string(" on the full crop") : std::string()) +
         (valPack ? format(" and %.1f s per validation", plan->secondsPerValidation) : std::string()) +
         (plan->note.empty() ? std::string() : "; " + plan->note));
 }
@@ -1006,6 +1035,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
                                                              d.config.scaleMin, d.config.scaleMax,
                                                              d.config.cropHeight, d.config.cropWidth,
                                                              d.config.colorJitter, d.config.classCrops});
+    d.crops = std::make_unique<CropSchedule>(d.config.cropHeight, d.config.cropWidth, d.config.cropStartScale);
     BatchLoader::Options options;
     options.batchSize = d.config.batchSize;
     options.seed = d.config.seed;

@@ -1,3 +1,4 @@
+#include "engine/CropSchedule.h"
 #include "engine/LrSchedule.h"
 #include "engine/TimeBudgetPlanner.h"
 #include "engine/TrainConfig.h"
@@ -89,6 +90,58 @@ private slots:
         QVERIFY2(clock <= budget, qPrintable(QString::number(clock)));
         QVERIFY2(clock > budget - 2 * 10 * 2.0, qPrintable(QString::number(clock)));
         QVERIFY(ends.front() > ends.back());  // the slowdown shortened the plan
+    }
+
+    // Progressive crops on the fake clock: a step costs its crop's share of a full-crop step (1 s),
+    // the trainer reports full-crop-equivalent steps and the mean cost of the steps ahead, and the
+    // crops follow the schedule's progress, which follows every re-plan. The first plan already
+    // counts the dearer steps to come (within a few percent of where the run ends), and the run
+    // ends at the deadline.
+    void progressiveCropsEndAtTheDeadline()
+    {
+        const double budget = 600.0;
+        TimeBudgetPlanner planner(settings(budget, 1.0));
+        TrainConfig config;
+        config.schedule = "cosine";
+        config.warmupIterations = 0;
+        LrSchedule schedule(config, 10, std::numeric_limits<std::int64_t>::max() / 4);
+        const CropSchedule crops(180, 240, 0.5);
+        double clock = 0.0, windowClock = 0.0, windowWork = 0.0;
+        std::int64_t position = 0;
+        std::int64_t end = std::numeric_limits<std::int64_t>::max();
+        std::vector<std::int64_t> ends;
+        std::vector<double> costs;
+        while (position < end) {
+            const double cost = crops.relativeCost(schedule.progress(position));
+            costs.push_back(cost);
+            clock += cost;
+            windowWork += cost;
+            ++position;
+            if (position % 10 == 0 && position < end) {
+                planner.observeTraining(windowWork, clock - windowClock);
+                const BudgetPlan plan = planner.plan(position, clock, crops.meanCost(schedule.progress(position)));
+                end = plan.totalIterations;
+                schedule.replan(position, end);
+                ends.push_back(end);
+                if (position < end && (position / 10) % plan.validationEpochs == 0) {  // as planned
+                    clock += 1.0;
+                    planner.observeValidation(1.0);
+                }
+                windowClock = clock;
+                windowWork = 0.0;
+            }
+        }
+        clock += 1.0;
+        QVERIFY2(clock <= budget, qPrintable(QString::number(clock)));
+        QVERIFY2(clock > budget - 2 * 10 * 1.0, qPrintable(QString::number(clock)));
+        QVERIFY2(std::abs(double(ends.front()) / double(ends.back()) - 1.0) < 0.05,
+                 qPrintable(QString("first plan %1, end %2").arg(ends.front()).arg(ends.back())));
+        QVERIFY(costs.front() < 0.5 && costs.back() == 1.0);  // small crops first, the full crop last
+        // Planned as if every step cost what the first ones did, the first plan would have been
+        // far longer than the run could be.
+        TimeBudgetPlanner naive(settings(budget, 1.0));
+        naive.observeTraining(10, 10 * costs.front());
+        QVERIFY(double(naive.plan(10, 10 * costs.front()).totalIterations) > 1.5 * double(ends.back()));
     }
 
     void resumedRunPlansWhatIsLeft()

@@ -8,7 +8,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 using namespace segstudio::engine;
 namespace fs = std::filesystem;
@@ -27,6 +29,44 @@ private slots:
         QVERIFY(m_dir.isValid());
         segstudio::enginetest::writeStripePack(path("train.pack"), 8, 32, 32, 4, 3);
         segstudio::enginetest::writeStripePack(path("val.pack"), 2, 32, 32, 4, 4);
+        segstudio::enginetest::writeStripePack(path("train64.pack"), 8, 64, 64, 4, 5);
+    }
+
+    // Progressive crops in a budgeted run: the crops grow in four stages as the run's progress
+    // (the schedule's, laid over the plan) passes each quarter, the last stage on the full crop,
+    // and the run still ends at its budget.
+    void progressiveCropsGrowToTheFullCropByTheEnd()
+    {
+        double now = 0.0;
+        TrainConfig c = config("progressive");
+        c.trainPack = path("train64.pack");
+        c.cropHeight = 64;
+        c.cropWidth = 64;
+        c.cropStartScale = 0.5;
+        Trainer trainer(c);
+        trainer.setClock([&now] { return now; });
+        trainer.setIterationHook([&now](std::int64_t) { now += 1.0; });
+        const TrainOutcome outcome = trainer.run();
+        QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+        QVERIFY2(now <= kBudget, qPrintable(QString::number(now)));
+
+        std::ifstream log(run::RunLayout(path("progressive")).logFile());
+        std::vector<std::pair<int, int>> crops;  // side, iteration
+        for (std::string line; std::getline(log, line);) {
+            int height = 0, width = 0, iteration = 0;
+            if (std::sscanf(line.c_str(), "crops %dx%d from iteration %d", &height, &width, &iteration) == 3) {
+                QCOMPARE(height, width);
+                crops.emplace_back(height, iteration);
+            }
+        }
+        QCOMPARE(int(crops.size()), 4);
+        const std::vector<int> sides{32, 40, 56, 64};
+        for (std::size_t i = 0; i < crops.size(); ++i) {
+            QCOMPARE(crops[i].first, sides[i]);
+            if (i > 0)
+                QVERIFY(crops[i].second > crops[i - 1].second);
+        }
+        QVERIFY2(crops.back().second < outcome.iterations, "the full crop trains the last stage");
     }
 
     void runEndsAtTheBudgetWithItsScheduleDone()
