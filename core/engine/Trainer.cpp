@@ -91,7 +91,7 @@ struct Trainer::Impl {
     std::unique_ptr<Augmenter> augmenter;
     // Progressive crops: the schedule, the crop in use and what a step on it costs against a
     // full-crop step (the planner's unit of pace).
-    std::unique_ptr<CropSchedule> crops;
+    std::unique_ptr<CropSchedule> crops;  // always set by run(); progressive() or not
     std::pair<int, int> cropInUse{0, 0};
     double stepCost = 1.0;
     void fitCropToProgress();
@@ -615,7 +615,7 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
 
 void Trainer::Impl::fitCropToProgress()
 {
-    if (!crops || !crops->progressive())
+    if (!crops->progressive())
         return;
     const double progress = schedule->progress(position());
     const auto crop = crops->cropAt(progress);
@@ -911,7 +911,7 @@ void Trainer::Impl::observePace()
 void Trainer::Impl::replan()
 {
     // With progressive crops the pace is per full-crop step and the steps ahead cost less.
-    const double remainingCost = crops ? crops->meanCost(schedule->progress(position())) : 1.0;
+    const double remainingCost = crops->meanCost(schedule->progress(position()));  // 1 without progressive crops
     BudgetPlan next = planner->plan(position(), elapsed(), remainingCost);
     if (communicator) {
         // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in.
@@ -956,7 +956,7 @@ void Trainer::Impl::applyPlan(BudgetPlan next)
     recordPlan();
     say(format("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration", double(plan->totalIterations),
                plan->epochs, config.timeBudgetSeconds, plan->secondsPerIteration) +
-        (crops && crops->progressive() ? std::string(" on the full crop") : std::string()) +
+        (crops->progressive() ? std::string(" on the full crop") : std::string()) +
         (valPack ? format(" and %.1f s per validation", plan->secondsPerValidation) : std::string()) +
         (plan->note.empty() ? std::string() : "; " + plan->note));
 }
