@@ -18,7 +18,9 @@
 #   9. only when asked (GPU_CHECKS_STEPS=budget): `train --time-budget` with the default model on
 #      the crops of camvid_budget.sh (GPU_CHECKS_BUDGETS, default "150s 60s", in seconds), each
 #      scored by `evaluate` on val at 360x480.
-# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default, encoders, budget (default: the first four).
+#  10. only when asked (GPU_CHECKS_STEPS=sweep): the recipes of GPU_CHECKS_SWEEP trained side by side,
+#      each under GPU_CHECKS_SWEEP_BUDGET seconds on 144x192 crops, each scored by `evaluate` on val.
+# GPU_CHECKS_STEPS picks among bench, recipe, nccl, extra, default, encoders, budget, sweep (default: the first four).
 # Device time is scarce, so every step has a deadline and the later steps are skipped, not cut
 # short, when the earlier ones ran long; the recipe gets what the later must-haves leave it.
 #   tests/bench/engine/gpu_checks.sh OUT [DEPS_PREFIX] [COPY_DIR]
@@ -110,6 +112,39 @@ if [ -x "$train" ] && [ -n "$packer" ]; then
                 step evaluate 40 "$train" evaluate -c "/tmp/runs/budget-$b" -p /tmp/val.pack --device cuda --batch 1
             cp "/tmp/runs/budget-$b/metrics.jsonl" "$out/budget-$b-metrics.jsonl" 2>/dev/null
         done
+    fi
+    if wants sweep; then  # issue 25: recipes side by side under one budget, as a proxy for 30 CPU-minutes
+        # GPU_CHECKS_SWEEP: "name|train options;name|train options;...", each run in its own process at
+        # once (the GPU time-sliced between them), each scored by evaluate on val at 360x480.
+        sweep_budget=${GPU_CHECKS_SWEEP_BUDGET:-240}
+        if [ "$(left)" -gt $(( sweep_budget + 90 )) ]; then
+            note "sweep: ${sweep_budget} s each: ${GPU_CHECKS_SWEEP:-}"
+            ( while sleep 15; do nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader; done ) \
+                >> "$out/sweep.txt" 2>&1 &
+            sampler=$!
+            IFS=';' read -ra recipes <<< "${GPU_CHECKS_SWEEP:-}"
+            trainers=()
+            for recipe in "${recipes[@]}"; do
+                name=${recipe%%|*}; read -ra options <<< "${recipe#*|}"
+                timeout $(( sweep_budget + 60 )) "$train" train "${packs[@]}" --device cuda --time-budget "${sweep_budget}s" \
+                    --crop-height 144 --crop-width 192 --threads 2 --log-interval 200 "${options[@]}" \
+                    -o "/tmp/runs/sweep-$name" > "/tmp/sweep-$name.log" 2>&1 &
+                trainers+=($!)
+            done
+            wait "${trainers[@]}"
+            kill "$sampler"
+            for recipe in "${recipes[@]}"; do
+                name=${recipe%%|*}
+                echo "-- $name: ${recipe#*|}" >> "$out/sweep.txt"
+                grep -E "plan|stopped|finished|best" "/tmp/runs/sweep-$name/log.txt" | tail -4 >> "$out/sweep.txt" 2>&1
+                tail -3 "/tmp/sweep-$name.log" >> "$out/sweep.txt"
+                "$train" evaluate -c "/tmp/runs/sweep-$name" -p /tmp/val.pack --device cuda --batch 1 2>&1 |
+                    grep -iE "miou|global" >> "$out/sweep.txt"
+            done
+            note "sweep: done"
+        else
+            note "skipped sweep ($(left) s left)"
+        fi
     fi
     # Step-bound: whole 367-image epochs, one validation at the end, checkpoints at most once a minute.
     common=("${packs[@]}" --model segnet --optimizer sgd --lr 1e-3 --batch 4 --amp bf16 --epochs 3 --val-epochs 3
