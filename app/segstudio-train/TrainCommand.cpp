@@ -134,7 +134,8 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--optimizer", c.optimizer, "optimizer", "sgd | adam | adamw");
     bindOption(command, o, "--lr", c.learningRate, "learningRate", "initial learning rate");
     bindOption(command, o, "--momentum", c.momentum, "momentum", "SGD momentum");
-    bindOption(command, o, "--weight-decay", c.weightDecay, "weightDecay", "L2 regularisation");
+    bindOption(command, o, "--weight-decay", c.weightDecay, "weightDecay",
+                "weight decay: AdamW's decoupled decay, L2 for sgd and adam (-1 = 0.1 for adamw, 1e-2 for sgd and adam)");
     bindOption(command, o, "--schedule", c.schedule, "schedule", "none | step | cosine");
     bindOption(command, o, "--drop-period", c.dropPeriod, "dropPeriod", "step schedule: epochs between drops");
     bindOption(command, o, "--drop-factor", c.dropFactor, "dropFactor", "step schedule: lr multiplier per drop");

@@ -62,6 +62,13 @@ TrainConfig TrainConfig::segnetRecipe()
     return recipe;
 }
 
+double TrainConfig::effectiveWeightDecay() const
+{
+    if (weightDecay >= 0)
+        return weightDecay;
+    return optimizer == "adamw" ? 0.1 : 1e-2;
+}
+
 bool TrainConfig::operator==(const TrainConfig& other) const
 {
     return toJson(*this) == toJson(other);
@@ -89,7 +96,7 @@ void TrainConfig::validate() const
     require(oneOf(optimizer, {"sgd", "adam", "adamw"}), "optimizer must be sgd, adam or adamw, not '" + optimizer + "'");
     require(learningRate > 0, "learningRate must be positive");
     require(momentum >= 0 && momentum < 1, "momentum must be in [0, 1)");
-    require(weightDecay >= 0, "weightDecay must be >= 0");
+    require(weightDecay >= 0 || weightDecay == -1, "weightDecay must be >= 0, or -1 for the optimiser's default");
     require(oneOf(schedule, {"none", "step", "cosine"}), "schedule must be none, step or cosine, not '" + schedule + "'");
     require(dropPeriod > 0, "dropPeriod must be positive");
     require(dropFactor > 0 && dropFactor <= 1, "dropFactor must be in (0, 1]");

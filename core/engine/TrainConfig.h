@@ -43,7 +43,10 @@ struct TrainConfig {
     std::string optimizer = "adamw";  // sgd | adam | adamw
     double learningRate = 5e-3;
     double momentum = 0.9;            // sgd only
-    double weightDecay = 1e-2;        // L2 for sgd/adam; AdamW's decoupled decay (x lr per step)
+    // L2 for sgd/adam; AdamW's decoupled decay (x lr per step). -1 = the optimiser's default
+    // (effectiveWeightDecay): 0.1 for adamw, which led 1e-2 on CamVid val in 30 CPU-minutes
+    // (docs/BENCHMARKS.md, "Weight decay"), and 1e-2 for sgd and adam, where it is an L2 term.
+    double weightDecay = -1;
     double beta1 = 0.9;
     double beta2 = 0.999;
     std::string schedule = "cosine";  // none | step | cosine
@@ -122,6 +125,9 @@ struct TrainConfig {
     // SegNet's published CamVid recipe exactly: segnet, SGD momentum 0.9, lr 1e-3, L2 5e-4, batch
     // 4, 100 epochs, x-reflection and +-10 px translation, median-frequency weights, no schedule.
     static TrainConfig segnetRecipe();
+
+    // weightDecay, or the optimiser's default when it is -1.
+    double effectiveWeightDecay() const;
 
     // Throws EngineError naming the first bad field.
     void validate() const;

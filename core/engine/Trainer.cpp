@@ -292,17 +292,17 @@ void Trainer::Impl::buildOptimizer()
     auto parameters = model->parameters();
     if (config.optimizer == "sgd") {
         optimizer = std::make_unique<torch::optim::SGD>(
-            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(config.weightDecay));
+            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(config.effectiveWeightDecay()));
     } else if (config.optimizer == "adam") {
         optimizer = std::make_unique<torch::optim::Adam>(
             parameters, torch::optim::AdamOptions(config.learningRate)
                             .betas(std::make_tuple(config.beta1, config.beta2))
-                            .weight_decay(config.weightDecay));
+                            .weight_decay(config.effectiveWeightDecay()));
     } else {
         optimizer = std::make_unique<FusedAdamW>(
             parameters, torch::optim::AdamWOptions(config.learningRate)
                             .betas(std::make_tuple(config.beta1, config.beta2))
-                            .weight_decay(config.weightDecay));
+                            .weight_decay(config.effectiveWeightDecay()));
     }
 }
 

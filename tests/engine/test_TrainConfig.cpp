@@ -21,6 +21,7 @@ private slots:
     void schedules();
     void segnetRecipeIsThePublishedOne();
     void olderConfigsKeepTheirEncoderWeights();
+    void weightDecayDefaultsToTheOptimisers();
 };
 
 void TestTrainConfig::roundTripsThroughFile()
@@ -160,6 +161,29 @@ void TestTrainConfig::olderConfigsKeepTheirEncoderWeights()
     } catch (const EngineError& error) {
         QVERIFY2(std::string(error.what()).find("cropWidth") != std::string::npos, error.what());
     }
+}
+
+void TestTrainConfig::weightDecayDefaultsToTheOptimisers()
+{
+    // -1 stands for the optimiser's own default, written as -1 so a resumed run keeps meaning it.
+    TrainConfig config;
+    QCOMPARE(config.weightDecay, -1.0);
+    QCOMPARE(config.effectiveWeightDecay(), 0.1);
+    config.optimizer = "sgd";
+    QCOMPARE(config.effectiveWeightDecay(), 1e-2);
+    config.optimizer = "adam";
+    QCOMPARE(config.effectiveWeightDecay(), 1e-2);
+    // A run that names a decay gets it, zero included; a run written before -1 existed keeps its 1e-2.
+    config.optimizer = "adamw";
+    config.weightDecay = 0.0;
+    QCOMPARE(config.effectiveWeightDecay(), 0.0);
+    const auto older = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"weightDecay", 1e-2}});
+    QCOMPARE(older.effectiveWeightDecay(), 1e-2);
+    config.trainPack = "x.pack";
+    config.weightDecay = -1;
+    config.validate();
+    config.weightDecay = -0.5;
+    QVERIFY_THROWS_EXCEPTION(EngineError, config.validate());
 }
 
 QTEST_GUILESS_MAIN(TestTrainConfig)
