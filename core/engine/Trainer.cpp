@@ -290,19 +290,20 @@ void Trainer::Impl::initialiseFrom(const std::string& checkpoint)
 void Trainer::Impl::buildOptimizer()
 {
     auto parameters = model->parameters();
+    const double weightDecay = config.effectiveWeightDecay();
     if (config.optimizer == "sgd") {
         optimizer = std::make_unique<torch::optim::SGD>(
-            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(config.effectiveWeightDecay()));
+            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(weightDecay));
     } else if (config.optimizer == "adam") {
         optimizer = std::make_unique<torch::optim::Adam>(
             parameters, torch::optim::AdamOptions(config.learningRate)
                             .betas(std::make_tuple(config.beta1, config.beta2))
-                            .weight_decay(config.effectiveWeightDecay()));
+                            .weight_decay(weightDecay));
     } else {
         optimizer = std::make_unique<FusedAdamW>(
             parameters, torch::optim::AdamWOptions(config.learningRate)
                             .betas(std::make_tuple(config.beta1, config.beta2))
-                            .weight_decay(config.effectiveWeightDecay()));
+                            .weight_decay(weightDecay));
     }
 }
 
