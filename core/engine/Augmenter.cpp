@@ -28,6 +28,17 @@ double fitShift(std::int64_t size, std::int64_t target, double where)
     return size < target ? offset : 0.0;
 }
 
+// The source row (or column) of each of `target` pixels resized from `size`, nearest neighbour by
+// pixel centres: min(floor((i + 0.5) * size / target), size - 1), what torch's nearest-exact
+// computes. Labels are ids, never blended, and indexing keeps them exact in their own type.
+// (LibTorch 1.13's F::interpolate warns about align_corners on every call in nearest-exact mode,
+// which flooded a scaled run's log: one line per sample.)
+torch::Tensor nearestSources(std::int64_t size, std::int64_t target, const torch::Device& device)
+{
+    const auto centres = (torch::arange(target, torch::kFloat64) + 0.5) * (double(size) / double(target));
+    return centres.floor_().clamp_max_(double(size - 1)).to(torch::kLong).to(device);
+}
+
 }  // namespace
 
 Augmenter::Augmenter(AugmentOptions options)
@@ -141,12 +152,8 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
                                                            .mode(torch::kBilinear)
                                                            .align_corners(false))
                         .squeeze(0);
-            // Labels are ids, never blended: nearest neighbour, through float because interpolate needs it.
-            label = F::interpolate(label.unsqueeze(0).unsqueeze(0).to(torch::kFloat),
-                                   F::InterpolateFuncOptions().size(std::vector<std::int64_t>{h, w}).mode(torch::kNearestExact))
-                        .squeeze(0)
-                        .squeeze(0)
-                        .to(labels.scalar_type());
+            label = label.index_select(-2, nearestSources(height, h, label.device()))
+                        .index_select(-1, nearestSources(width, w, label.device()));
             // Without a training crop the sample goes back to the batch's size. With one, the scaled
             // image stays whole and the window is cut from it, padded only up to the window: a
             // zoomed-out sample (0.5x) is seen whole, not as a window that is mostly padding.

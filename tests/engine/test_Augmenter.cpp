@@ -19,6 +19,7 @@ private slots:
     void knownShiftMovesContent();
     void cropsAreWindowsOfTheSample();
     void scaledCropsSeeTheWholeScaledImage();
+    void scaledLabelsAreNearestNeighbours();
     void colourJitterDrawsBoundedFactors();
     void colourJitterChangesOnlyTheImage();
     void classCropsHoldTheDrawnClass_data();
@@ -170,6 +171,37 @@ void TestAugmenter::scaledCropsSeeTheWholeScaledImage()
     QVERIFY(outLabels[0].equal(labels[0].slice(0, 0, 24, 2).slice(1, 0, 40, 2)) ||
             outLabels[0].equal(labels[0].slice(0, 1, 24, 2).slice(1, 1, 40, 2)));
 }
+
+// A scaled label map is the nearest-neighbour resize by pixel centres that torch calls
+// nearest-exact, value for value (an index gather now, no longer F::interpolate through float,
+// which warned on every sample in LibTorch 1.13).
+void TestAugmenter::scaledLabelsAreNearestNeighbours()
+{
+    const Augmenter augmenter(AugmentOptions{false, 0, true, 0.5, 2.0});
+    auto [images, labels] = patternBatch(3, 24, 40);
+    auto transforms = augmenter.draw(3, 5);
+    const double scales[] = {0.5, 0.75, 0.6};  // 12x20, 18x30, 14x24 (rounded 14.4x24)
+    for (std::size_t i = 0; i < 3; ++i) {
+        transforms[i].scale = scales[i];
+        transforms[i].cropX = transforms[i].cropY = 0.0;  // the shrunk sample at the top left, padded after
+    }
+    const auto outLabels = augmenter.apply(images, labels, transforms).second;
+    namespace F = torch::nn::functional;
+    for (std::int64_t i = 0; i < 3; ++i) {
+        const std::int64_t h = std::llround(24 * scales[i]), w = std::llround(40 * scales[i]);
+        const auto expected = F::interpolate(labels[i].unsqueeze(0).unsqueeze(0).to(torch::kFloat),
+                                             F::InterpolateFuncOptions().size(std::vector<std::int64_t>{h, w}).mode(torch::kNearestExact))
+                                  .squeeze(0)
+                                  .squeeze(0)
+                                  .to(torch::kUInt8);
+        const auto got = outLabels[i];
+        QVERIFY(torch::equal(got.narrow(0, 0, h).narrow(1, 0, w), expected));
+        QCOMPARE(got.narrow(0, h, 24 - h).eq(255).all().item<bool>(), true);  // the padding is unlabelled
+        QCOMPARE(got.narrow(1, w, 40 - w).eq(255).all().item<bool>(), true);
+        QCOMPARE(got.scalar_type(), labels.scalar_type());
+    }
+}
+
 
 void TestAugmenter::colourJitterDrawsBoundedFactors()
 {
