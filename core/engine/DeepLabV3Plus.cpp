@@ -46,6 +46,14 @@ DeepLabV3PlusImpl::DeepLabV3PlusImpl(DeepLabV3PlusOptions options)
     m_pyramid = register_module("pyramid", AtrousSpatialPyramid(m_encoder->deepChannels(), m_options.pyramidChannels,
                                                                  m_options.rates, m_layout, m_options.encoderStride));
     m_skip = register_module("skip", pointwiseConv(m_encoder->lowLevelChannels(), m_options.skipChannels, m_layout, 4));
+    if (m_options.middleSkipChannels > 0) {
+        if (m_encoder->middleChannels() == 0)
+            throw EngineError("DeepLabV3+: a stride-16 skip needs an encoder at output stride 32 that hands out stride-16 features");
+        m_middleSkip = register_module("middleSkip", pointwiseConv(m_encoder->middleChannels(), m_options.middleSkipChannels,
+                                                                   m_layout, 16));
+        m_middleFuse = register_module("middleFuse", separableConv(m_options.pyramidChannels + m_options.middleSkipChannels,
+                                                                   m_options.pyramidChannels, 1, m_layout, 16));
+    }
     torch::nn::Sequential refine;
     refine->extend(*separableConv(m_options.pyramidChannels + m_options.skipChannels, m_options.decoderChannels, 1,
                                   m_layout, 4));
@@ -56,8 +64,12 @@ DeepLabV3PlusImpl::DeepLabV3PlusImpl(DeepLabV3PlusOptions options)
     m_layout.add(m_classifier, 4);
     torch::NoGradGuard noGrad;
     // The encoder initialised itself (and may get pretrained weights); the head starts from He.
-    for (const auto& head : std::vector<std::shared_ptr<torch::nn::Module>>{m_pyramid.ptr(), m_skip.ptr(), m_refine.ptr(),
-                                                                          m_classifier.ptr()})
+    std::vector<std::shared_ptr<torch::nn::Module>> heads{m_pyramid.ptr(), m_skip.ptr(), m_refine.ptr(), m_classifier.ptr()};
+    if (m_middleSkip) {
+        heads.push_back(m_middleSkip.ptr());
+        heads.push_back(m_middleFuse.ptr());
+    }
+    for (const auto& head : heads)
         for (auto& module : head->modules(/*include_self=*/true))
             if (auto* conv = module->as<torch::nn::Conv2d>()) {
                 torch::nn::init::kaiming_normal_(conv->weight, 0, torch::kFanOut, torch::kReLU);
@@ -71,7 +83,13 @@ torch::Tensor DeepLabV3PlusImpl::forward(torch::Tensor images)
     const std::int64_t height = images.size(2), width = images.size(3);
     const auto features = m_encoder->forward(images);
     const auto& skip = features.lowLevel;
-    auto context = resizeTo(m_pyramid->forward(features.deep), skip.size(2), skip.size(3));
+    auto context = m_pyramid->forward(features.deep);
+    if (m_middleSkip) {
+        const auto& middle = features.middle;
+        context = resizeTo(context, middle.size(2), middle.size(3));
+        context = m_middleFuse->forward(torch::cat({context, m_middleSkip->forward(middle)}, 1));
+    }
+    context = resizeTo(context, skip.size(2), skip.size(3));
     auto x = m_refine->forward(torch::cat({context, m_skip->forward(skip)}, 1));
     return resizeTo(m_classifier->forward(x), height, width);
 }
@@ -81,7 +99,13 @@ GraphValue DeepLabV3PlusImpl::writeGraph(GraphWriter& writer, const GraphValue& 
     const std::int64_t height = images.value.size(2), width = images.value.size(3);
     const auto features = m_encoder->writeGraph(writer, images);
     const auto& skip = features.lowLevel;
-    const auto context = writer.resizeBilinear(m_pyramid->writeGraph(writer, features.deep), skip.value.size(2), skip.value.size(3));
+    auto context = m_pyramid->writeGraph(writer, features.deep);
+    if (m_middleSkip) {
+        const auto& middle = features.middle;
+        context = writer.resizeBilinear(context, middle.value.size(2), middle.value.size(3));
+        context = writer.sequential(writer.concatChannels({context, writer.sequential(middle, *m_middleSkip)}), *m_middleFuse);
+    }
+    context = writer.resizeBilinear(context, skip.value.size(2), skip.value.size(3));
     const auto x = writer.sequential(writer.concatChannels({context, writer.sequential(skip, *m_skip)}), *m_refine);
     return writer.resizeBilinear(writer.conv(x, *m_classifier), height, width);
 }

@@ -21,6 +21,10 @@ struct DeepLabV3PlusOptions {
     int encoderStride = 16;          // 16 or 32 (the encoder's output stride)
     std::vector<int> rates = {6, 12};  // at output stride 16 (a 23x30 grid at 360x480)
     int skipChannels = 32;           // the stride-4 features, reduced, as the paper's 48
+    // A second skip for a stride-32 encoder: the stride-16 features, reduced to this many channels,
+    // joined to the context upsampled x2 and fused by a separable 3x3 conv before the x4 to the
+    // stride-4 skip (0 = none, the paper's decoder).
+    int middleSkipChannels = 0;
     int decoderChannels = 96;
 };
 
@@ -29,7 +33,10 @@ struct DeepLabV3PlusOptions {
 // encoder's stride-4 features and refines with two separable 3x3 convs, and a 1x1 classifier's
 // logits are upsampled bilinearly to the input size. Residual, depthwise-separable,
 // batch-normalised throughout; 2.1 M parameters, 4.1 GFLOPs at 360x480 (with the ResNet-18
-// encoder of ResNetEncoder.h: 11.6 M, 13.9). Any input size, no padding; channels-last and
+// encoder of ResNetEncoder.h: 11.6 M, 13.9). With middleSkipChannels, a stride-32 encoder's
+// stride-16 features join the context on the way up as a second skip (as FPN-style decoders do),
+// so objects a few cells wide at stride 32 (cars, people, signs) get a finer map before the x4 to
+// stride 4. Any input size, no padding; channels-last and
 // autocast friendly (convolutions, batch norm, bilinear interpolation only).
 class DeepLabV3PlusImpl : public SegmentationModelImpl {
 public:
@@ -47,6 +54,8 @@ private:
     std::shared_ptr<SegmentationEncoderImpl> m_encoder;
     AtrousSpatialPyramid m_pyramid{nullptr};
     torch::nn::Sequential m_skip{nullptr};
+    torch::nn::Sequential m_middleSkip{nullptr};
+    torch::nn::Sequential m_middleFuse{nullptr};
     torch::nn::Sequential m_refine{nullptr};
     torch::nn::Conv2d m_classifier{nullptr};
 };

@@ -55,21 +55,25 @@ public:
     GraphValue sequential(const GraphValue& x, torch::nn::SequentialImpl& layers)
     {
         GraphValue y = x;
-        for (auto& child : layers.children()) {
-            if (auto* c = child->as<torch::nn::Conv2dImpl>())
-                y = conv(y, *c);
-            else if (auto* n = child->as<torch::nn::BatchNorm2dImpl>())
-                y = batchNorm(y, *n);
-            else if (child->as<torch::nn::ReLUImpl>())
-                y = relu(y);
-            else if (child->as<torch::nn::ReLU6Impl>())
-                y = relu6(y);
-            else if (auto* own = dynamic_cast<GraphWritable*>(child.get()))
-                y = own->writeGraph(*this, y);
-            else
-                throw std::invalid_argument("cannot write a " + child->name() + " into a graph");
-        }
+        for (auto& child : layers.children())
+            y = layer(y, *child);
         return y;
+    }
+
+    // One such module.
+    GraphValue layer(const GraphValue& x, torch::nn::Module& module)
+    {
+        if (auto* c = module.as<torch::nn::Conv2dImpl>())
+            return conv(x, *c);
+        if (auto* n = module.as<torch::nn::BatchNorm2dImpl>())
+            return batchNorm(x, *n);
+        if (module.as<torch::nn::ReLUImpl>())
+            return relu(x);
+        if (module.as<torch::nn::ReLU6Impl>())
+            return relu6(x);
+        if (auto* own = dynamic_cast<GraphWritable*>(&module))
+            return own->writeGraph(*this, x);
+        throw std::invalid_argument("cannot write a " + module.name() + " into a graph");
     }
 };
 

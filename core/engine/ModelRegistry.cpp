@@ -9,7 +9,7 @@ namespace segstudio::engine {
 namespace {
 
 // DeepLabV3+ on a ResNet-18 encoder at output stride 32 (pyramid rates halved to 2 and 4).
-std::shared_ptr<SegmentationModelImpl> resNet18DeepLab(int classes, int lastStageChannels)
+std::shared_ptr<SegmentationModelImpl> resNet18DeepLab(int classes, int lastStageChannels, int middleSkipChannels = 0)
 {
     DeepLabV3PlusOptions options;
     options.classes = classes;
@@ -17,6 +17,7 @@ std::shared_ptr<SegmentationModelImpl> resNet18DeepLab(int classes, int lastStag
     options.resNetLastStageChannels = lastStageChannels;
     options.encoderStride = 32;
     options.rates = {2, 4};
+    options.middleSkipChannels = middleSkipChannels;
     return std::make_shared<DeepLabV3PlusImpl>(options);
 }
 
@@ -60,6 +61,10 @@ ModelRegistry::ModelRegistry()
                                       "convs, its parameters and the optimiser's pass over them cut to a quarter; "
                                       "5.5 M parameters, 11.8 GFLOPs at 360x480",
         [](int classes) { return resNet18DeepLab(classes, 256); },
+        /*bf16OnCpu=*/true);
+    add("deeplabv3plus-resnet18-256-s16", "deeplabv3plus-resnet18-256 with a second skip: the stride-16 features "
+                                          "(64 channels) join the context before its x4 upsampling; 5.5 M parameters, 11.8 GFLOPs at 360x480",
+        [](int classes) { return resNet18DeepLab(classes, 256, 64); },
         /*bf16OnCpu=*/true);
     add("deeplabv3plus-slim", "DeepLabV3+ with a half-width MobileNetV2 encoder; 0.6 M parameters, 1.35 GFLOPs at 360x480",
         [](int classes) {

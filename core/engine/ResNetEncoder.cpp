@@ -93,6 +93,9 @@ ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
         }
     }
     setStages(stem, body);
+    // At output stride 32 the third stage's last block is the last at stride 16.
+    if (options.outputStride == 32)
+        setMiddleLayer(options.blocks[1] + options.blocks[2] - 1, widths[2]);
     torch::NoGradGuard noGrad;
     for (auto& module : modules(/*include_self=*/false)) {
         if (auto* c = module->as<torch::nn::Conv2d>()) {

@@ -19,7 +19,8 @@ struct ResNetOptions {
 // AMX/AVX512-BF16 at several times its fp32 rate, where MobileNetV2's depthwise convs stay
 // memory-bound. Stages of 64, 128, 256, 512 channels at strides 4, 8, 16, 32. Each block's last
 // batch norm starts at zero, so a block starts as its shortcut (trains faster from scratch).
-// lowLevel: the first stage's output; deep: the last stage's.
+// lowLevel: the first stage's output; deep: the last stage's; at output stride 32, middle: the
+// third stage's (256 channels, stride 16).
 class ResNetEncoderImpl : public SegmentationEncoderImpl {
 public:
     // Records its convolutions (with their output strides) into layout, for FLOP counts.

@@ -16,7 +16,8 @@ namespace {
 
 // The models small enough to train a few dozen steps on one CPU thread within a test.
 const QStringList kTrainable{"segnet-tiny", "segnet-basic", "deeplabv3plus", "deeplabv3plus-os32", "deeplabv3plus-slim",
-                             "deeplabv3plus-resnet18", "deeplabv3plus-resnet18-256"};
+                             "deeplabv3plus-resnet18", "deeplabv3plus-resnet18-256",
+                             "deeplabv3plus-resnet18-256-s16"};
 
 // Two images whose label follows the image: class 0 where the red channel is high, 1 where green
 // is, 2 elsewhere, in blobs a model must place by content, not by position.
@@ -200,6 +201,38 @@ private slots:
         QCOMPARE(silent, 8);  // ResNet-18: 8 basic blocks
         ConvLayout layout;
         QVERIFY_THROWS_EXCEPTION(EngineError, ResNetEncoder(ResNetOptions{{2, 2, 2, 2}, 8}, layout));
+    }
+
+    // The stride-16 skip: the ResNet encoder at output stride 32 hands out its third stage (256
+    // channels at stride 16), the decoder joins it; an encoder without one is refused by name.
+    void deepLabWithAStride16Skip()
+    {
+        auto net = ModelRegistry::instance().create("deeplabv3plus-resnet18-256-s16", 11);
+        auto* encoder = dynamic_cast<ResNetEncoderImpl*>(net->encoder());
+        QVERIFY(encoder);
+        QCOMPARE(encoder->middleChannels(), 256);
+        torch::NoGradGuard noGrad;
+        net->eval();
+        const auto features = encoder->forward(torch::rand({1, 3, 90, 120}));
+        QCOMPARE(features.middle.sizes(), (std::vector<std::int64_t>{1, 256, 6, 8}));
+        QCOMPARE(features.deep.sizes(), (std::vector<std::int64_t>{1, 256, 3, 4}));
+        std::int64_t withSkip = 0, without = 0;
+        for (const auto& p : net->parameters())
+            withSkip += p.numel();
+        for (const auto& p : ModelRegistry::instance().create("deeplabv3plus-resnet18-256", 11)->parameters())
+            without += p.numel();
+        // 256x64 reduction, then a separable 3x3 from 128 + 64 to 128 channels, with their norms.
+        QCOMPARE(withSkip - without, std::int64_t(256 * 64 + 2 * 64 + 192 * 9 + 2 * 192 + 192 * 128 + 2 * 128));
+        QCOMPARE(net->forward(torch::rand({1, 3, 90, 120})).sizes(), (std::vector<std::int64_t>{1, 11, 90, 120}));
+
+        DeepLabV3PlusOptions mobile;
+        mobile.middleSkipChannels = 64;  // MobileNetV2 at output stride 16 has no stride-16 skip to give
+        try {
+            DeepLabV3Plus refused(mobile);
+            QFAIL("a MobileNetV2 DeepLabV3+ took a stride-16 skip");
+        } catch (const EngineError& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("stride-16 skip")), error.what());
+        }
     }
 
     void bilinearMatricesResizeAsInterpolate_data()
