@@ -19,7 +19,7 @@ struct TrainConfig {
     // Model.
     // See ModelRegistry; segnetRecipe() for SegNet's own. The default is the best of the registry
     // at 30 minutes on CamVid (docs/BENCHMARKS.md), trained in bf16 where the CPU has it (amp).
-    std::string model = "deeplabv3plus-resnet18-256";
+    std::string model = "deeplabv3plus-resnet18-256-s16";
     int classes = 0;                    // 0 = the pack's class count
     // Optional pretrained encoder weights, a TorchScript archive (EncoderWeights, docs/ENGINE.md).
     // Configs written before this name used "vggWeights", which is still read.

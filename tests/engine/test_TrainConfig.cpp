@@ -50,7 +50,7 @@ void TestTrainConfig::missingKeysTakeDefaults()
     QCOMPARE(config.epochs, 3);
     // The defaults that learn (docs/ENGINE.md): DeepLabV3+ with a ResNet-18 encoder, in bf16 where
     // the CPU has it, AdamW, cosine after an automatic warm-up.
-    QCOMPARE(config.model, std::string("deeplabv3plus-resnet18-256"));
+    QCOMPARE(config.model, std::string("deeplabv3plus-resnet18-256-s16"));
     QCOMPARE(config.amp, std::string("auto"));
     QCOMPARE(config.optimizer, std::string("adamw"));
     QCOMPARE(config.schedule, std::string("cosine"));

@@ -100,8 +100,11 @@ QString TrainingLauncher::trainer() const { return m_process->program(); }
 
 QList<TrainingLauncher::ModelChoice> TrainingLauncher::builtInModels()
 {
-    return {{QStringLiteral("deeplabv3plus-resnet18-256"),
-             tr("DeepLabV3+ with a ResNet-18 encoder, 256-channel last stage; bf16 on CPUs that have it"), true},
+    return {{QStringLiteral("deeplabv3plus-resnet18-256-s16"),
+             tr("DeepLabV3+ with a ResNet-18 encoder, 256-channel last stage and a stride-16 skip; bf16 on CPUs that have it"),
+             true},
+            {QStringLiteral("deeplabv3plus-resnet18-256"),
+             tr("DeepLabV3+ with a ResNet-18 encoder, 256-channel last stage (the default until issue 25's last runs)")},
             {QStringLiteral("deeplabv3plus-resnet18"), tr("DeepLabV3+ with a full ResNet-18 encoder (512-channel last stage)")},
             {QStringLiteral("deeplabv3plus"), tr("DeepLabV3+ with a MobileNetV2 encoder")},
             {QStringLiteral("deeplabv3plus-os32"), tr("DeepLabV3+ at output stride 32: 1.25x the training speed on CPUs")},
