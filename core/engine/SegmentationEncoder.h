@@ -13,8 +13,7 @@ namespace segstudio::engine {
 // An encoder that names one of its body's layers as the last at stride 16 (setMiddleLayer) also
 // hands out that layer's output, for a second skip of a stride-32 encoder.
 // Guarantees: any input size; lowLevel has stride 4, deep the encoder's output stride (rounded up),
-// middle (when the encoder has one) stride 16; running the body layer by layer computes exactly
-// what running it whole does.
+// middle (when the encoder has one) stride 16.
 class SegmentationEncoderImpl : public torch::nn::Module {
 public:
     struct Features {
@@ -32,10 +31,6 @@ public:
     {
         Features features;
         features.lowLevel = m_stem->forward(images);
-        if (m_middleLayer < 0) {
-            features.deep = m_body->forward(features.lowLevel);
-            return features;
-        }
         auto x = features.lowLevel;
         int layer = 0;
         for (auto& module : *m_body) {
