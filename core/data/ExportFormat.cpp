@@ -1,6 +1,7 @@
 #include "ExportFormat.h"
 
 #include "DatasetExporter.h"
+#include "ExportDestination.h"
 #include "FormatExporter.h"
 
 #include <array>
@@ -43,8 +44,10 @@ std::vector<ExportFormat> allExportFormats()
     return formats;
 }
 
-std::size_t exportLabels(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
-                         const ImportProgress& progress, double labelmeTolerance)
+namespace {
+
+std::size_t writeFormat(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
+                        const ImportProgress& progress, double labelmeTolerance)
 {
     switch (format) {
     case ExportFormat::IndexPngs:
@@ -61,6 +64,17 @@ std::size_t exportLabels(ExportFormat format, const Project& project, const std:
         return FormatExporter::exportCvatMasks(project, outDir, progress);
     }
     return 0;
+}
+
+}  // namespace
+
+std::size_t exportLabels(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
+                         const ImportProgress& progress, double labelmeTolerance)
+{
+    ExportDestination destination(project, outDir, nameOf(format));
+    const std::size_t written = writeFormat(format, project, destination.staging(), progress, labelmeTolerance);
+    destination.publish();
+    return written;
 }
 
 }  // namespace segstudio::data

@@ -20,6 +20,8 @@ std::vector<ExportFormat> allExportFormats();
 
 // Writes the project's labelled images into outDir in that format (DatasetExporter or
 // FormatExporter); returns the number of label maps written. labelmeTolerance: pixels.
+// outDir is new, empty, or an earlier export, and gets the whole export in one step or nothing
+// (ExportDestination): no file the export did not write is ever replaced or removed.
 std::size_t exportLabels(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
                          const ImportProgress& progress = {}, double labelmeTolerance = 0.5);
 

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "CreatedFolders.h"
 #include "DatasetImporter.h"
 #include "Project.h"
+#include "ProjectLock.h"
 
 #include <filesystem>
 #include <functional>
@@ -32,7 +34,15 @@ struct ImportFilePair {
 // same project file clears it, so nothing half-done stays in the way.
 // Each imported project owns its label folder, <project name>.labels: two projects made in one
 // folder never share label maps, and an import never replaces a file it did not write (a folder
-// of that name with files in it is refused before anything is written).
+// of that name with files in it, or a file of that name, is refused before anything is written).
+// The project file is claimed for the import's life (its ProjectLock, as an open project is): a
+// second import to the same file, or an import into a project open in SegStudio, is refused
+// naming the holder, and so is a project file that exists. The label folder and the project file
+// come into place as one step: the staging folder carries a marker naming the project file
+// (.segstudio-import); it is renamed into place, the project saved, then the marker removed. A
+// label folder whose marker names this project file while the file does not exist is what an
+// interrupted import left (a kill, a full disk): the next import of that file clears it. A
+// failed import removes the folders it created on the way (NEW/ of -o NEW/x.segstudio).
 // labelsOf(item, size) runs on worker threads, must touch only that item's inputs and returns the
 // map in schema ids (255 = unlabelled) at `size`; a map with no labelled pixel leaves the image
 // unlabelled and writes nothing.
@@ -50,16 +60,24 @@ public:
     using ReadLabelFile = std::function<cv::Mat(const std::filesystem::path& labels, cv::Size size)>;
     Project run(const std::vector<ImportFilePair>& pairs, const ReadLabelFile& readLabels);
 
+    static constexpr const char* kMarker = ".segstudio-import";
+
 private:
+    void claimProjectFile();
     void checkLabelFolderIsFree() const;
+    bool isOwnInterruptedImport(const std::filesystem::path& folder) const;
     void prepareStaging();
     void publishStaging();
+    void publish();
     void addEntry(const ImportItem& item);
     bool convertLabels(const ImportItem& item, std::size_t index, const LabelsOf& labelsOf) const;
 
     Project m_project;
     std::filesystem::path m_staging;
     const ImportProgress& m_progress;
+    CreatedFolders m_created;  // (declared before the claim: its lock file goes first)
+    ProjectLock m_claim;
+    bool m_labelFolderPublished = false;
 };
 
 }  // namespace segstudio::data

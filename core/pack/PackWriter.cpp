@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace segstudio::pack {
@@ -17,9 +19,42 @@ PackWriter::PackWriter(std::string path, PackSpec spec, std::size_t count)
         throw PackError(m_path, "image size must not be zero");
     if (m_spec.classes.empty() || m_spec.classes.size() > kMaxClasses)
         throw PackError(m_path, "a pack needs between 1 and 255 classes");
-    m_file = std::fopen(m_tempPath.c_str(), "wb");
-    if (!m_file)
+    refuseForeignFile();
+    claimTempFile();
+}
+
+// A pack replaces an earlier pack, never a file of another kind (a typo in -o).
+void PackWriter::refuseForeignFile() const
+{
+    std::FILE* existing = std::fopen(m_path.c_str(), "rb");
+    if (!existing)
+        return;
+    char magic[sizeof(kPackMagic)] = {};
+    const bool isPack = std::fread(magic, 1, sizeof(magic), existing) == sizeof(magic) &&
+                        std::memcmp(magic, kPackMagic, sizeof(magic)) == 0;
+    std::fclose(existing);
+    if (!isPack)
+        throw PackError(m_path, "exists and is not a pack: a pack never replaces it (choose another output)");
+}
+
+// The temp file is the claim on the output: it is locked (flock) for the writer's life before it
+// is truncated, so a second pack to the same output is refused instead of writing over the
+// first's bytes. A crashed writer's lock goes with its process.
+void PackWriter::claimTempFile()
+{
+    const int fd = ::open(m_tempPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
         throw PackError(m_tempPath, std::string("cannot create: ") + std::strerror(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        ::close(fd);
+        throw PackError(m_path, "another pack is being written to it (" + m_tempPath + " is locked); wait for it to finish");
+    }
+    if (::ftruncate(fd, 0) != 0 || !(m_file = ::fdopen(fd, "w+b"))) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        throw PackError(m_tempPath, "cannot create: " + reason);
+    }
+    m_ownsTempFile = true;
 }
 
 PackWriter::~PackWriter()
@@ -34,7 +69,8 @@ void PackWriter::abandon()
         std::fclose(m_file);
         m_file = nullptr;
     }
-    std::remove(m_tempPath.c_str());
+    if (m_ownsTempFile)
+        std::remove(m_tempPath.c_str());
 }
 
 void PackWriter::writeAt(std::uint64_t offset, const void* data, std::size_t size)
@@ -98,12 +134,16 @@ void PackWriter::finish()
         throw PackError(m_path, "record " + std::to_string(missing - m_written.begin()) + " was never written");
     writeHeader(fnv1a64(m_recordHashes.data(), m_recordHashes.size() * sizeof(std::uint64_t)));
     const bool flushed = std::fflush(m_file) == 0 && ::fsync(fileno(m_file)) == 0;
-    const bool closed = std::fclose(m_file) == 0;
-    m_file = nullptr;
-    if (!flushed || !closed)
+    if (!flushed)
         throw PackError(m_tempPath, std::string("could not be flushed to disk: ") + std::strerror(errno));
+    // Renamed while still open and locked: the claim holds until the file has its final name.
     if (std::rename(m_tempPath.c_str(), m_path.c_str()) != 0)
         throw PackError(m_path, std::string("cannot move the finished pack into place: ") + std::strerror(errno));
+    m_ownsTempFile = false;  // (the name is the output's now)
+    const bool closed = std::fclose(m_file) == 0;
+    m_file = nullptr;
+    if (!closed)
+        throw PackError(m_path, std::string("could not be flushed to disk: ") + std::strerror(errno));
     m_finished = true;
 }
 

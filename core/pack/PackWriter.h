@@ -11,7 +11,9 @@ namespace segstudio::pack {
 
 // Writes a pack of a known record count. Records may be written in any order, each exactly once;
 // the file appears under its final name only when finish() succeeds (temp file + rename), so a
-// failed or interrupted pack never leaves a half-written file behind.
+// failed or interrupted pack never leaves a half-written file behind. The temp file is locked for
+// the writer's life, so two writers of one output never mix their bytes: the second is refused;
+// an existing output that is not a pack is refused too.
 // Requirements: one thread at a time.
 class PackWriter {
 public:
@@ -32,6 +34,8 @@ private:
     void writeAt(std::uint64_t offset, const void* data, std::size_t size);
     void writeHeader(std::uint64_t recordsChecksum);
     void abandon();
+    void refuseForeignFile() const;
+    void claimTempFile();
 
     std::string m_path;
     std::string m_tempPath;
@@ -41,6 +45,7 @@ private:
     std::vector<bool> m_written;
     std::FILE* m_file = nullptr;
     bool m_finished = false;
+    bool m_ownsTempFile = false;  // the claim was won: the temp file is this writer's to remove
 };
 
 }  // namespace segstudio::pack

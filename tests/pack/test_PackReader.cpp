@@ -192,6 +192,45 @@ private slots:
         QVERIFY(!fs::exists(file));
         QVERIFY(!fs::exists(file + ".partial"));
     }
+
+    // Issue 46.5: two packs to one output mixed their bytes (the second "succeeded" with the
+    // first's size and a bad checksum). The second writer finds the first's claim and is refused
+    // before it writes a byte; the first finishes a valid pack.
+    void aSecondWriterOfTheSameOutputIsRefused()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("t.pack")).toStdString();
+        pack::PackWriter first(file, smallSpec(), 1);
+        try {
+            pack::PackWriter second(file, smallSpec(), 2);
+            QFAIL("a second writer of one pack was accepted");
+        } catch (const pack::PackError& error) {
+            QVERIFY2(QString::fromStdString(error.what()).contains(QStringLiteral("another pack is being written")), error.what());
+            QCOMPARE(QString::fromStdString(error.path()), QString::fromStdString(file));
+        }
+        const std::vector<std::uint8_t> image(36, 7), labels(12, 1);
+        first.write(0, image.data(), labels.data());
+        first.finish();
+        pack::PackReader reader(file);
+        QCOMPARE(reader.size(), std::size_t(1));
+        QVERIFY(!fs::exists(file + ".partial"));
+    }
+
+    // An output that exists and is not a pack (a typo in -o) is never replaced.
+    void anOutputThatIsNotAPackIsNeverReplaced()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("notes.txt")).toStdString();
+        std::ofstream(file) << "my notes\n";
+        QVERIFY_THROWS_EXCEPTION(pack::PackError, pack::PackWriter(file, smallSpec(), 1));
+        std::ifstream in(file);
+        std::string line;
+        std::getline(in, line);
+        QCOMPARE(line, std::string("my notes"));
+        writePack(dir);  // an earlier pack is replaced
+        writePack(dir);
+        QCOMPARE(pack::PackReader(dir.filePath(QStringLiteral("t.pack")).toStdString()).size(), std::size_t(3));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPackReader)
