@@ -102,8 +102,8 @@ void ProjectSession::show(std::unique_ptr<document::ProjectDocument> document)
         emit statusMessage(message, kMessageMs);
     });
     emit documentChanged(doc);
-    for (const QString& line : doc->recoveredSteps())
-        emit statusMessage(line, 2 * kMessageMs);
+    if (!doc->recoveredSteps().isEmpty())
+        emit recovered(doc->recoveredSteps());
 }
 
 bool ProjectSession::close()
@@ -131,7 +131,13 @@ bool ProjectSession::close()
 void ProjectSession::release()
 {
     emit documentChanged(nullptr);
-    m_editor->undoGroup()->removeStack(m_document->undoStack());
+    // The group lets go of the stack before the document goes, and hears nothing from it after:
+    // the stack's last signals (clear() in the document's destructor, a job finishing) would
+    // otherwise make a stack that is about to be freed the group's active one again.
+    QUndoGroup* group = m_editor->undoGroup();
+    disconnect(m_document->undoStack(), nullptr, group, nullptr);
+    disconnect(m_document.get(), nullptr, group, nullptr);
+    group->removeStack(m_document->undoStack());
     m_document.reset();  // its commands' backups go with it
     emit recentProjectsChanged(recentProjects());
 }

@@ -31,9 +31,12 @@ UndoRouter::UndoRouter(QUndoGroup* group, QObject* parent)
 QUndoStack* UndoRouter::stackFor(bool undo) const
 {
     const auto can = [undo](const QUndoStack* stack) { return stack && (undo ? stack->canUndo() : stack->canRedo()); };
-    if (can(m_group->activeStack()))
+    // Only stacks of the group are asked: QUndoGroup::setActiveStack takes any stack, even one
+    // removed from the group, which it would then keep after that stack is freed.
+    const QList<QUndoStack*> stacks = m_group->stacks();
+    if (stacks.contains(m_group->activeStack()) && can(m_group->activeStack()))
         return m_group->activeStack();
-    for (QUndoStack* stack : m_group->stacks())
+    for (QUndoStack* stack : stacks)
         if (can(stack))
             return stack;
     return nullptr;
