@@ -1,7 +1,10 @@
 #include "StopFlag.h"
 
+#include "run/ExitCode.h"
+
 #include <atomic>
 #include <csignal>
+#include <unistd.h>
 
 namespace segstudio::engine {
 
@@ -9,6 +12,7 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 std::atomic<bool> g_stopAfterEpoch{false};
+std::atomic<bool> g_exitOnStop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the stop flag is set from a signal handler");
 
 extern "C" void onStopSignal(int)
@@ -17,6 +21,8 @@ extern "C" void onStopSignal(int)
     // checkpoint is being written; it must not kill the process then. SIGKILL remains for a
     // process that really hangs.
     g_stop.store(true);
+    if (g_exitOnStop.load())
+        ::_exit(run::kExitStopped);
 }
 
 extern "C" void onStopAfterEpochSignal(int)
@@ -50,6 +56,13 @@ void requestStopAfterEpoch()
 bool stopAfterEpochRequested()
 {
     return g_stopAfterEpoch.load();
+}
+
+void exitOnStop(bool on)
+{
+    g_exitOnStop.store(on);
+    if (on && g_stop.load())
+        ::_exit(run::kExitStopped);
 }
 
 void installStopSignalHandlers()

@@ -16,5 +16,11 @@ bool stopAfterEpochRequested();
 // SIGPIPE. Every later SIGINT/SIGTERM is a stop request again (never the default action), so a
 // repeated stop cannot interrupt the checkpoint it asked for.
 void installStopSignalHandlers();
+// While on, a stop request ends the process at once with exit code 130 (run::kExitStopped),
+// from the signal handler itself (_exit, async-signal-safe): for a wait that has nothing to save
+// and that LibTorch cannot interrupt, such as the rendezvous of a data-parallel world, which
+// would otherwise hold a Stop for its whole timeout (issue 46.9). Turning it on after a stop was
+// requested exits as well.
+void exitOnStop(bool on);
 
 }  // namespace segstudio::engine

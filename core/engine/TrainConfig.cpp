@@ -93,6 +93,9 @@ void TrainConfig::validate() const
     require(batchSize > 0, "batchSize must be positive");
     require(maxIterations >= 0, "maxIterations must be >= 0");
     require(timeBudgetSeconds >= 0, "timeBudgetSeconds must be >= 0 (0 = train for the epochs)");
+    // The planner counts steps and epochs in int: a budget of centuries overflows them (1e12 s
+    // "finished" after 4 iterations). A year is far past any real run.
+    require(timeBudgetSeconds <= 366.0 * 24 * 3600, "timeBudgetSeconds must be at most a year (8784 h)");
     require(oneOf(optimizer, {"sgd", "adam", "adamw"}), "optimizer must be sgd, adam or adamw, not '" + optimizer + "'");
     require(learningRate > 0, "learningRate must be positive");
     require(momentum >= 0 && momentum < 1, "momentum must be in [0, 1)");

@@ -20,6 +20,7 @@
 #include "SegmentationLoss.h"
 #include "StopFlag.h"
 #include "TimeBudgetPlanner.h"
+#include "ValidationCadence.h"
 #include "Validation.h"
 #include "Version.h"
 #include "WeightAverage.h"
@@ -115,6 +116,7 @@ struct Trainer::Impl {
     std::string startNote;    // said before training: why this session starts where it does
     std::string amp = "none";  // config.amp as this device runs it (resolveAmp)
     std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
+    ValidationCadence validationCadence;       // which epoch ends validate
     std::function<double()> clock = [] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     };
@@ -663,6 +665,7 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     settings.communicator = communicator.get();
     recordState(run::RunState::Validating);
     lastValidatedIteration = iteration;
+    validationCadence.validated(epoch + (batchInEpoch >= loader->batchesPerEpoch() ? 1 : 0));
     const double started = clock();
     // Validation and the best checkpoint see the averaged weights; training goes on with its own.
     WeightAverage::Scope averaged(average.get());
@@ -689,7 +692,9 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
         format("  mean acc %.4f  weighted IoU %.4f", metrics.meanClassAccuracy, metrics.weightedIoU));
     outcome.validated = true;
     outcome.lastValidation = metrics;
-    if (metrics.meanIoU > bestMeanIoU) {
+    // A validation whose loss is not finite (diverged weights) scores nothing: its mIoU may still
+    // beat an untrained model's, but such weights are never "best" (issue 46.10).
+    if (std::isfinite(metrics.loss) && metrics.meanIoU > bestMeanIoU) {
         bestMeanIoU = metrics.meanIoU;
         saveCheckpoint(layout().bestCheckpoint());
     }
@@ -1051,9 +1056,11 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
         d.createPlanner();
     d.scaler = std::make_unique<LossScaler>(d.amp == "fp16" && d.device.is_cuda());
     d.prepareRunDirectory(resuming);
+    // A checkpoint that cannot be resumed (damaged, another model) is refused before anything is
+    // written: the run it belongs to keeps its record as it was (issue 46.10).
+    if (resuming)
+        d.restore(d.layout().lastCheckpoint().string());
     try {
-        if (resuming)
-            d.restore(d.layout().lastCheckpoint().string());
         // Steps done plus steps left in this world's size: after a resume with another number of
         // ranks the logged iteration count and the position in the data no longer agree.
         d.recordRun(d.iteration + std::max<std::int64_t>(0, d.totalIterations() - d.position()));
@@ -1179,6 +1186,15 @@ TrainOutcome Trainer::Impl::train()
     d.sessionStart = d.clock();
     d.checkpointCadence = std::make_unique<CheckpointCadence>(d.config.checkpointIntervalSeconds, d.device.is_cuda());
     d.checkpointCadence->started(d.sessionStart);
+    d.validationCadence = ValidationCadence(d.epoch);
+    // A run that ended at its budget, resumed with a larger one: its saved plan ends here, so the
+    // rest of the new budget is planned now from the last session's pace (issue 46.8), the
+    // schedule re-planned from where it ended.
+    if (d.budgeted() && d.plan && d.plan->totalIterations <= d.position() && d.config.timeBudgetSeconds > d.elapsedBefore) {
+        d.say(format("the run had reached the end of its earlier plan; %.0f s of the %.0f s budget are left: planning them",
+                     d.config.timeBudgetSeconds - d.elapsedBefore, d.config.timeBudgetSeconds));
+        d.replan();
+    }
     d.paceWindowOpen = false;
     if (!d.startNote.empty())
         d.say(d.startNote);
@@ -1277,7 +1293,8 @@ TrainOutcome Trainer::Impl::train()
         const int validationEpochs = d.plan ? d.plan->validationEpochs : d.config.valEpochs;
         // --val-interval may have validated this very iteration already (it divides the epoch).
         const bool validated = d.lastValidatedIteration == d.iteration;
-        if (d.valPack && !validated && ((epochValidation && epochDone && (d.epoch + 1) % validationEpochs == 0) || lastEpoch))
+        const bool periodDue = epochDone && d.validationCadence.dueAfterEpoch(d.epoch + 1, validationEpochs);
+        if (d.valPack && !validated && ((epochValidation && periodDue) || lastEpoch))
             d.validateNow(outcome);  // still counted as the epoch just trained
         if (epochDone) {
             ++d.epoch;

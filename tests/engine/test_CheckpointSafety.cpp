@@ -10,6 +10,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include <caffe2/serialize/inline_container.h>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,7 @@ private slots:
     void flippedWeightByteIsRefusedEverywhere();
     void checkpointsWithoutChecksumStillLoad();
     void nonFiniteParametersAreNeverSaved();
+    void aNonFiniteValidationNeverMakesABest();
     void resumeWithoutCheckpointStartsAgain();
     void resumeOfAnEmptyFolderSaysWhatToDo();
 
@@ -117,7 +119,16 @@ void TestCheckpointSafety::flippedWeightByteIsRefusedEverywhere()
     expectRefusal(last, [&] { LoadedModel::fromCheckpoint(last, torch::kCPU); });
     expectRefusal(last, [&] { Predictor(last, "cpu", 1); });
     expectRefusal(last, [&] { evaluateCheckpoint(last, config.valPack, EvaluateOptions{"cpu", 4, 1}); });
+    // A refused resume writes nothing into the run (issue 46.10: it appended a "failed" record).
+    const auto metricsFile = segstudio::run::RunLayout(config.runDir).metricsFile();
+    const auto readMetrics = [&] {
+        std::ifstream in(metricsFile, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string before = readMetrics();
+    QVERIFY(!before.empty());
     expectRefusal(last, [&] { Trainer::resume(config.runDir, 2); });
+    QCOMPARE(readMetrics(), before);
 }
 
 void TestCheckpointSafety::checkpointsWithoutChecksumStillLoad()
@@ -155,6 +166,23 @@ void TestCheckpointSafety::nonFiniteParametersAreNeverSaved()
     QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Diverged));
     QVERIFY2(outcome.message.find("NaN/infinite") != std::string::npos, outcome.message.c_str());
     QVERIFY(!fs::exists(trainer.lastCheckpointPath()));
+    QVERIFY(!fs::exists(trainer.bestCheckpointPath()));
+}
+
+// Issue 46.10: --lr 1e30 left an epoch-1 best.pt written after a validation whose loss was NaN:
+// the weights were finite but so large that every logit overflowed. Such a validation scores
+// nothing.
+void TestCheckpointSafety::aNonFiniteValidationNeverMakesABest()
+{
+    TrainConfig config = tinyConfig("huge-lr");
+    config.learningRate = 1e30;
+    config.epochs = 3;
+    config.valInterval = 1;  // a validation after the first step, whose weights are already huge
+    Trainer trainer(config);
+    const auto outcome = trainer.run();
+    QVERIFY2(outcome.validated, outcome.message.c_str());
+    QVERIFY2(!std::isfinite(outcome.lastValidation.loss), "the recipe no longer makes a non-finite validation");
+    QCOMPARE(outcome.bestMeanIoU, -1.0);
     QVERIFY(!fs::exists(trainer.bestCheckpointPath()));
 }
 

@@ -86,6 +86,7 @@ private slots:
     void ranksWithDifferentPacksRefuseToStart();
     void portInUseIsNamed();
     void unreachableMasterIsNamed();
+    void stopWhileWaitingForTheOtherMachineEndsAtOnce();
     void killingTheLauncherLeavesNoWorkers();
 
 private:
@@ -502,6 +503,34 @@ void TestDataParallelCli::unreachableMasterIsNamed()
     QVERIFY(node->exitCode() != 0);
     QVERIFY2(output.contains(QStringLiteral("rendezvous at ") + master), qPrintable(output));
     QVERIFY2(clock.elapsed() < 30000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
+}
+
+// Issue 46.9: node 0 of two, its partner never started, stopped while its worker waits in the
+// rendezvous: it used to wait out the rendezvous timeout and fail (rc 1, "Socket Timeout"). The
+// worker is stopped once it holds a socket to the store, so the stop reaches it in the wait.
+void TestDataParallelCli::stopWhileWaitingForTheOtherMachineEndsAtOnce()
+{
+    const QString master = QStringLiteral("127.0.0.1:%1").arg(freeTcpPort());
+    auto* node = startNode(0, master, QStringList{QStringLiteral("--timeout"), QStringLiteral("300")} +
+                                          common(path(QStringLiteral("waiting"))));
+    pid_t worker = 0;
+    const auto holdsASocket = [&worker] {
+        const QString fds = QStringLiteral("/proc/%1/fd").arg(worker);
+        for (const QString& fd : QDir(fds).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot)) {
+            char target[64] = {};
+            const auto length = ::readlink((fds + QLatin1Char('/') + fd).toLocal8Bit().constData(), target, sizeof(target) - 1);
+            if (length > 0 && std::string(target, std::size_t(length)).rfind("socket:", 0) == 0)
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT((worker = workerOfRank(node->processId(), 0)) != 0 && holdsASocket(), 60000);
+    ::kill(pid_t(node->processId()), SIGTERM);
+    const QString output = finish(node, 120000);
+    QCOMPARE(node->exitStatus(), QProcess::NormalExit);
+    QVERIFY2(node->exitCode() == 130, qPrintable(QStringLiteral("rc %1: %2").arg(node->exitCode()).arg(output)));
+    QVERIFY2(!output.contains(QStringLiteral("imeout")), qPrintable(output));
+    QTRY_VERIFY_WITH_TIMEOUT(gone(worker), 30000);
 }
 
 void TestDataParallelCli::killingTheLauncherLeavesNoWorkers()

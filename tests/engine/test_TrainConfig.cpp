@@ -76,6 +76,8 @@ void TestTrainConfig::rejectsBadValues_data()
     QTest::newRow("jitter") << QStringLiteral("colorJitter") << QStringLiteral("1.5");
     QTest::newRow("class crops > 1") << QStringLiteral("classCrops") << QStringLiteral("1.5");
     QTest::newRow("class crops, no crop") << QStringLiteral("classCrops") << QStringLiteral("0.5");  // whole images
+    // Issue 46.10: 1e12 s "finished" after 4 iterations; a budget is at most a year.
+    QTest::newRow("budget past a year") << QStringLiteral("timeBudgetSeconds") << QStringLiteral("1e12");
 }
 
 void TestTrainConfig::rejectsBadValues()

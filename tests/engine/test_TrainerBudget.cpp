@@ -152,6 +152,31 @@ private slots:
         QCOMPARE(previous, m_straightIterations);
     }
 
+    // Issue 46.8: a run that finished at its budget, resumed with a larger one, trains the rest
+    // of the new budget (it used to end at once, "successfully").
+    void aFinishedRunResumedWithALargerBudgetTrainsTheRest()
+    {
+        double now = 0.0;
+        std::int64_t first = 0;
+        {
+            Trainer trainer(config("extended"));
+            trainer.setClock([&now] { return now; });
+            trainer.setIterationHook([&now](std::int64_t) { now += 1.0; });
+            const TrainOutcome outcome = trainer.run();
+            QCOMPARE(int(outcome.status), int(TrainOutcome::Status::Finished));
+            first = outcome.iterations;
+        }
+        auto resumed = Trainer::resume(path("extended"), 0, nullptr, {}, -1, -1, 2 * kBudget);
+        resumed->setClock([&now] { return now; });
+        resumed->setIterationHook([&now](std::int64_t) { now += 1.0; });
+        const TrainOutcome extended = resumed->run();
+        QCOMPARE(int(extended.status), int(TrainOutcome::Status::Finished));
+        QVERIFY2(extended.iterations > first + std::int64_t(kBudget / 2),
+                 qPrintable(QStringLiteral("%1 after %2").arg(extended.iterations).arg(first)));
+        QVERIFY2(now <= 2 * kBudget, qPrintable(QString::number(now)));
+        QVERIFY2(extended.message.find("of the 80 s budget") != std::string::npos, extended.message.c_str());
+    }
+
 private:
     static constexpr double kBudget = 40.0;
     static constexpr int kLogInterval = 2;

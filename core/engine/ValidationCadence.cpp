@@ -1,0 +1,12 @@
+#include "ValidationCadence.h"
+
+#include <algorithm>
+
+namespace segstudio::engine {
+
+bool ValidationCadence::dueAfterEpoch(int epochsDone, int period) const
+{
+    return epochsDone - m_lastEpoch >= std::max(1, period);
+}
+
+}  // namespace segstudio::engine
