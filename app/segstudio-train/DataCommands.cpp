@@ -1,6 +1,7 @@
 // The data side without a display: export, stats, split and info over core/data, so a project
 // can be prepared on a training server as in the GUI.
 #include "Commands.h"
+#include "FiniteNumber.h"
 #include "ProgressPrinter.h"
 
 #include "data/DataError.h"
@@ -54,7 +55,7 @@ void addExport(CLI::App& app, int& exitCode)
     command->add_option("--format", a->format, "index-png | color-masks | coco | cityscapes | labelme | cvat")->capture_default_str();
     command->add_option("--tolerance", a->tolerance, "labelme: how far (pixels) a simplified polygon may leave the region's edge")
         ->capture_default_str()
-        ->check(CLI::Range(0.0, 5.0));
+        ->check(FiniteNumber(0.0, 5.0));
     command->footer("Examples:\n  segstudio-train export -P camvid.segstudio -o camvid-export --format color-masks\n"
                     "  segstudio-train export camvid.segstudio -o camvid-coco --format coco\n"
                     "  (read back: segstudio-train import coco camvid-coco/annotations.json --images <project folder> -o again.segstudio)");
@@ -168,9 +169,17 @@ void addSplit(CLI::App& app, int& exitCode)
     auto a = std::make_shared<Args>();
     auto* command = app.add_subcommand("split", "assign train/val/test: seeded random fractions, or from image lists");
     command->add_option("project,--project,-P", a->project, "project file (saved in place)")->required()->check(CLI::ExistingFile);
-    command->add_option("--train", a->train, "fraction for training")->capture_default_str();
-    command->add_option("--val", a->val, "fraction for validation")->capture_default_str();
-    command->add_option("--test", a->test, "fraction for testing")->capture_default_str();
+    // Fractions, so finite and in [0, 1]: CLI11 reads "inf" and "nan" as numbers, and an infinite
+    // share made the splitter divide infinity by infinity.
+    command->add_option("--train", a->train, "fraction for training")
+        ->capture_default_str()
+        ->check(FiniteNumber(0.0, 1.0));
+    command->add_option("--val", a->val, "fraction for validation")
+        ->capture_default_str()
+        ->check(FiniteNumber(0.0, 1.0));
+    command->add_option("--test", a->test, "fraction for testing")
+        ->capture_default_str()
+        ->check(FiniteNumber(0.0, 1.0));
     command->add_option("--seed", a->seed, "random seed (the same seed gives the same split)")->capture_default_str();
     command->add_option("--train-list", a->trainList, "file listing the training images, one a line")->check(CLI::ExistingFile);
     command->add_option("--val-list", a->valList, "file listing the validation images")->check(CLI::ExistingFile);

@@ -2,6 +2,7 @@
 #include "MetricsReport.h"
 #include "PackCommand.h"
 #include "TrainCommand.h"
+#include "WholeNumber.h"
 
 #include "data/Project.h"
 #include "data/SyntheticDatasetGenerator.h"
@@ -40,10 +41,12 @@ void addDemoCommand(CLI::App& app, int& exitCode)
         ->check(CLI::ExistingFile);
     // Checked before any work: --images -5 once generated images until the disk was full. At least
     // 10 images give the 60/20/20 split a training batch of 4 and a validation image.
-    command->add_option("--images", args->images, "synthetic images to generate")->capture_default_str()->check(CLI::Range(10, 10000));
-    command->add_option("--height", args->height, "pack height")->capture_default_str()->check(CLI::Range(16, 4096));
-    command->add_option("--width", args->width, "pack width")->capture_default_str()->check(CLI::Range(16, 4096));
-    command->add_option("--epochs,-e", args->epochs, "epochs")->capture_default_str()->check(CLI::Range(1, 10000));
+    command->add_option("--images", args->images, "synthetic images to generate")
+        ->capture_default_str()
+        ->check(WholeNumber(10, 10000));
+    command->add_option("--height", args->height, "pack height")->capture_default_str()->check(WholeNumber(16, 4096));
+    command->add_option("--width", args->width, "pack width")->capture_default_str()->check(WholeNumber(16, 4096));
+    command->add_option("--epochs,-e", args->epochs, "epochs")->capture_default_str()->check(WholeNumber(1, 10000));
     command->add_option("--model,-m", args->model, "model name (see train --help)")->capture_default_str();
     command->add_option("--device", args->device, "auto | cpu | cuda")->capture_default_str();
     command->footer("Example:\n  segstudio-train demo --dir /tmp/demo\nThen look at /tmp/demo/run (config.json, metrics.jsonl, checkpoints/).");

@@ -1,5 +1,6 @@
 #include "Commands.h"
 #include "MetricsReport.h"
+#include "WholeNumber.h"
 
 #include "engine/Evaluator.h"
 #include "metrics/EvaluationReportFiles.h"
@@ -56,8 +57,12 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
     command->add_option("--predictions", args->predictions, "with --project: keep the class, confidence and entropy maps there")
         ->needs(project);
     command->add_option("--device", args->options.device, "auto | cpu | cuda | cuda:N")->capture_default_str();
-    command->add_option("--batch,-b", args->options.batchSize, "batch size")->capture_default_str()->check(CLI::Range(1, 65536));
-    command->add_option("--threads", args->options.threads, "CPU threads (0 = all cores)")->capture_default_str()->check(CLI::Range(0, 4096));
+    command->add_option("--batch,-b", args->options.batchSize, "batch size")
+        ->capture_default_str()
+        ->check(WholeNumber(1, 65536));
+    command->add_option("--threads", args->options.threads, "CPU threads (0 = all cores)")
+        ->capture_default_str()
+        ->check(WholeNumber(0, 4096));
     command->add_flag("--json", args->json, "print the metrics as one JSON object");
     command->footer("Examples:\n  segstudio-train evaluate -c runs/first -p val.pack\n"
                     "  segstudio-train evaluate -c runs/first -P camvid.segstudio -s val --report runs/first/evaluation");

@@ -83,7 +83,8 @@ std::optional<data::Project> runFormatImport(const ImportArguments& a)
         data::LabelmeImportSummary summary;
         auto project = data::LabelmeImporter::import({a.images, a.labels, splitOf(a.split)}, a.project, progress, &summary);
         if (summary.ignoredShapes > 0)
-            std::cout << "ignored " << summary.ignoredShapes << " shape(s) with no area (lines, points)" << std::endl;
+            std::cout << "ignored " << summary.ignoredShapes << " shape(s) that are not drawn (masks, unknown shape types)"
+                      << std::endl;
         if (summary.embeddedImages > 0)
             std::cout << "wrote " << summary.embeddedImages << " embedded image(s) into "
                       << std::filesystem::path(a.project).stem().string() << ".images/" << std::endl;

@@ -1,6 +1,8 @@
 #include "Commands.h"
+#include "ImageSide.h"
 #include "PackCommand.h"
 #include "ProgressPrinter.h"
+#include "WholeNumber.h"
 
 #include "data/DataError.h"
 #include "data/DatasetPacker.h"
@@ -35,7 +37,7 @@ std::size_t packSplit(const data::Project& project, data::Split split, const std
     const auto progress = progressPrinter("packing", std::cout, terminal);
     // On a terminal the summary below overwrites the last progress; in a log (and for the GUI,
     // which reads "packing N/N" as the end of a split) the last progress line is written too.
-    const auto count = data::DatasetPacker::pack(project, split, out, options, [&](std::size_t done, std::size_t total) {
+    const std::size_t count = data::DatasetPacker::pack(project, split, out, options, [&](std::size_t done, std::size_t total) {
         if (done < total || !terminal)
             progress(done, total);
     });
@@ -51,8 +53,12 @@ void addPackCommand(CLI::App& app, int& exitCode)
     command->add_option("project,--project,-P", args->project, "project file (*.segstudio)")->required()->check(CLI::ExistingFile);
     command->add_option("--split,-s", args->split, "train | val | test")->capture_default_str();
     command->add_option("--out,-o", args->out, "pack file to write")->required();
-    command->add_option("--height", args->height, "pack image height (images are resized)")->capture_default_str();
-    command->add_option("--width", args->width, "pack image width")->capture_default_str();
+    command->add_option("--height", args->height, "pack image height (images are resized)")
+        ->capture_default_str()
+        ->check(WholeNumber(1, kMaxImageSide));
+    command->add_option("--width", args->width, "pack image width")
+        ->capture_default_str()
+        ->check(WholeNumber(1, kMaxImageSide));
     command->add_flag("--all", args->all, "include images not marked labelled (their unlabelled pixels are ignored)");
     command->footer("Example:\n  segstudio-train pack -P camvid.segstudio -s train -o camvid-train.pack");
     command->callback([args, &exitCode] {

@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "FiniteNumber.h"
 #include "PredictionMaps.h"
 
 #include "data/ClassSchema.h"
@@ -160,7 +161,9 @@ void addPredictCommand(CLI::App& app, int& exitCode)
     command->add_option("--out,-o", args->out, "output folder")->capture_default_str();
     command->add_option("--project,-P", args->project, "take class colours from this project")->check(CLI::ExistingFile);
     command->add_option("--device", args->device, "auto | cpu | cuda")->capture_default_str();
-    command->add_option("--opacity", args->opacity, "overlay opacity of the labels")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    command->add_option("--opacity", args->opacity, "overlay opacity of the labels")
+        ->capture_default_str()
+        ->check(FiniteNumber(0.0, 1.0));
     command->add_option("--split,-s", args->split, "predict this split of the project (train, val, test, or all) besides any images given")
         ->needs("--project");
     command->add_flag("--confidence", args->confidence,

@@ -1,7 +1,9 @@
 #include "Commands.h"
 #include "FiniteNumber.h"
+#include "ImageSide.h"
 #include "MetricsReport.h"
 #include "TrainCommand.h"
+#include "WholeNumber.h"
 #include "WorkerLauncher.h"
 
 #include "engine/Distributed.h"
@@ -9,6 +11,7 @@
 #include "engine/ModelCatalog.h"
 #include "engine/StopFlag.h"
 #include "run/Duration.h"
+#include "run/RunLayout.h"
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +67,8 @@ void bindDuration(CLI::App& command, TrainOptions& options, const std::string& f
     auto* option = command.add_option_function<std::string>(
         flag,
         [&seconds, flag, words](const std::string& text) {
+            if (text.empty())
+                throw CLI::ValidationError(flag, "the value is empty: give a duration, e.g. 90s, 30m, 2h or 1h30m");
             if (const auto word = words.find(text); word != words.end()) {
                 seconds = word->second;
                 return;
@@ -107,7 +112,8 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--encoder-weights,--vgg-weights", c.encoderWeights, "encoderWeights",
                "pretrained encoder weights, a TorchScript archive (VGG-16 for segnet, MobileNetV2 for deeplabv3plus; docs/ENGINE.md)");
     bindOption(command, o, "--init-from", c.initFrom, "initFrom",
-               "start from this checkpoint's weights (fine-tuning); its model and class count must be this run's");
+               "start from this checkpoint's weights (fine-tuning), or a run directory's (its best.pt, else last.pt); "
+               "its model and class count must be this run's");
     bindOption(command, o, "--epochs,-e", c.epochs, "epochs", "epochs (the alternative to --time-budget)");
     bindDuration(command, o, "--time-budget", c.timeBudgetSeconds, "timeBudgetSeconds", {},
                  "train for this long (90s, 30m, 2h, 1h30m) instead of for --epochs: the trainer measures its pace and "
@@ -191,37 +197,39 @@ void addOptions(CLI::App& command, TrainOptions& o)
 }
 
 // Every count and rate is checked as the command line is read, before any work: a negative, zero
-// or absurd value is refused with the option's name (CLI11 reads "inf" as a number: FiniteNumber).
+// or absurd value is refused with the option's name, a word or a fraction where a count belongs
+// as not a (whole) number (CLI11 reads "inf" as a number: FiniteNumber).
 void addChecks(CLI::App& command)
 {
     const double huge = std::numeric_limits<float>::max();  // the parameters are floats
+    const std::int64_t most = std::numeric_limits<int>::max();  // of an int option
     const auto check = [&command](const std::string& name, const CLI::Validator& validator) {
         command.get_option(name)->check(validator);
     };
-    check("--epochs", CLI::Range(1, 1000000));
+    check("--epochs", WholeNumber(1, 1000000));
     check("--ema", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
     check("--color-jitter", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
     check("--class-crops", FiniteNumber(0.0, 1.0));
     check("--crop-start-scale", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
     check("--hard-pixels", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
-    check("--batch", CLI::Range(1, 65536));
-    check("--max-iterations", CLI::NonNegativeNumber);
+    check("--batch", WholeNumber(1, 65536));
+    check("--max-iterations", WholeNumber(0, std::numeric_limits<std::int64_t>::max()));
     check("--lr", FiniteNumber(0.0, huge, /*lowOpen=*/true));
     check("--momentum", FiniteNumber(0.0, 1.0));
     check("--weight-decay", FiniteNumber(0.0, huge));
-    check("--drop-period", CLI::Range(1, 1000000));
+    check("--drop-period", WholeNumber(1, 1000000));
     check("--drop-factor", FiniteNumber(0.0, 1.0, /*lowOpen=*/true));
     check("--min-lr", FiniteNumber(0.0, huge));
-    check("--warmup", CLI::Range(-1, std::numeric_limits<int>::max()));
-    check("--translate", CLI::Range(0, 65536));
-    check("--crop-height", CLI::Range(0, 65536));
-    check("--crop-width", CLI::Range(0, 65536));
-    check("--threads", CLI::Range(0, 4096));
-    check("--log-interval", CLI::Range(1, std::numeric_limits<int>::max()));
-    check("--val-interval", CLI::NonNegativeNumber);
-    check("--val-epochs", CLI::Range(1, 1000000));
-    check("--accumulate", CLI::Range(1, 65536));
-    check("--timeout", CLI::Range(1, 7 * 24 * 3600));
+    check("--warmup", WholeNumber(-1, most));
+    check("--translate", WholeNumber(0, 65536));
+    check("--crop-height", WholeNumber(0, kMaxImageSide));  // 0 = whole images
+    check("--crop-width", WholeNumber(0, kMaxImageSide));
+    check("--threads", WholeNumber(0, 4096));
+    check("--log-interval", WholeNumber(1, most));
+    check("--val-interval", WholeNumber(0, most));
+    check("--val-epochs", WholeNumber(1, 1000000));
+    check("--accumulate", WholeNumber(1, 65536));
+    check("--timeout", WholeNumber(1, 7 * 24 * 3600));
 }
 
 // A resumed run keeps its config.json: an option that would change it (a model, a pack, a rate)
@@ -375,6 +383,12 @@ std::shared_ptr<engine::Communicator> joinWorld(const engine::WorldInfo& world, 
         return nullptr;
     const char* device = std::getenv("SEGSTUDIO_DEVICE");
     config.device = device ? std::string(device) : engine::deviceForRank(config.device, world.localRank);
+    // Waiting for the other ranks (a second machine that is not up yet) holds nothing to save:
+    // a Stop ends the wait at once instead of after the rendezvous timeout.
+    struct ExitOnStopWhileJoining {
+        ExitOnStopWhileJoining() { engine::exitOnStop(true); }
+        ~ExitOnStopWhileJoining() { engine::exitOnStop(false); }
+    } joining;
     return engine::connectProcessGroup(world, engine::backendForDevice(config.device),
                                        std::chrono::seconds(config.collectiveTimeoutSeconds));
 }
@@ -406,7 +420,12 @@ engine::TrainConfig resolveConfig(const TrainOptions& o)
             base[key] = cli[key];
     if (wasGiven(o, "epochs"))
         base["timeBudgetSeconds"] = 0.0;  // an explicit --epochs run trains for its epochs, as it always did
-    return engine::trainConfigFromJson(base);
+    engine::TrainConfig config = engine::trainConfigFromJson(base);
+    // A run folder stands for its checkpoint here as in evaluate, predict and export-model; the
+    // run's config.json records the file it started from.
+    if (!config.initFrom.empty())
+        config.initFrom = run::RunLayout::resolveCheckpoint(config.initFrom).string();
+    return config;
 }
 
 // The job every rank checks at the rendezvous. Nodes of one run cannot agree on a fresh id, so

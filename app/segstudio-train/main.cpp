@@ -7,8 +7,28 @@
 #include "run/RunLockedError.h"
 
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+namespace {
+
+// "--time-budget=" with nothing after the '=': CLI11 takes the next word as the value, so the
+// error blamed that word ("'--train-pack' is not a duration") and an option that takes any text
+// (--val-pack=) swallowed the next option without a word. Such an option is named and refused.
+std::optional<std::string> optionWithEmptyValue(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--")
+            break;  // the words after it are values, not options
+        if (word.size() > 3 && word.rfind("--", 0) == 0 && word.find('=') == word.size() - 1)
+            return word.substr(0, word.size() - 1);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -34,6 +54,10 @@ int main(int argc, char** argv)
     segstudio::cli::addDemoCommand(app, exitCode);
     segstudio::cli::addCatalogCommands(app, exitCode);
     try {
+        if (const auto option = optionWithEmptyValue(argc, argv))
+            throw CLI::ValidationError(*option,
+                                       "the value is empty (nothing follows the '='): give " + *option
+                                           + "=VALUE, or leave the option out");
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         // --help and --version exit 0; a bad argument is bad input, exit code 1 as ExitCode.h says,

@@ -93,7 +93,7 @@ std::size_t DatasetPacker::pack(const Project& project, Split split, const fs::p
         writer.setClasses(std::move(classes));
         writer.finish();
     } catch (const pack::PackError& error) {
-        throw DataError(error.path(), error.what());
+        throw DataError(error.path(), error.problem());  // (what() names the path already)
     }
     return chosen.size();
 }

@@ -34,6 +34,50 @@ cv::Mat readMappedIndices(const fs::path& file, cv::Size size, const cv::Mat& lo
     return mapped;
 }
 
+// Mapillary's label values are indices into its config's "labels" list. A value past the list's
+// end is a label the config does not know (labels of another version, another config): mapped to
+// unlabelled it would vanish without a word, so the map is refused naming its first such pixel.
+cv::Mat readMapillaryLabels(const fs::path& file, cv::Size size, const cv::Mat& lookup, std::size_t configLabels,
+                            const fs::path& config)
+{
+    static const cv::Mat identity = [] {
+        cv::Mat table(1, 256, CV_8U);
+        for (int v = 0; v < 256; ++v)
+            table.at<std::uint8_t>(v) = std::uint8_t(v);
+        return table;
+    }();
+    const cv::Mat raw = readMappedIndices(file, size, identity);
+    if (configLabels < 256) {
+        std::size_t unknown = 0;
+        int firstX = -1, firstY = -1, firstValue = 0;
+        for (int y = 0; y < raw.rows; ++y) {
+            const std::uint8_t* row = raw.ptr<std::uint8_t>(y);
+            for (int x = 0; x < raw.cols; ++x) {
+                if (std::size_t(row[x]) < configLabels)
+                    continue;
+                if (unknown++ == 0) {
+                    firstX = x;
+                    firstY = y;
+                    firstValue = row[x];
+                }
+            }
+        }
+        if (unknown > 0) {
+            const std::string known = configLabels == 0
+                ? "it lists no labels"
+                : "its " + std::to_string(configLabels) + " labels are values 0 to " + std::to_string(configLabels - 1);
+            throw DataError(file.string(),
+                            "pixel (" + std::to_string(firstX) + ", " + std::to_string(firstY) + ") has label value "
+                                + std::to_string(firstValue) + ", which " + config.string() + " does not list (" + known
+                                + "); " + std::to_string(unknown)
+                                + " pixel(s) of this map have such values: import with the config they were made with");
+        }
+    }
+    cv::Mat mapped;
+    cv::LUT(raw, lookup, mapped);
+    return mapped;
+}
+
 Split splitNamed(const std::string& name)
 {
     if (name == "train" || name == "training")
@@ -132,7 +176,7 @@ Project RasterFormatImporter::importMapillary(const fs::path& root, const fs::pa
     if (found.empty())
         throw DataError(root.string(), "no Mapillary layout (expected training/images/ or validation/images/)");
     return ImportJob(projectFile, ClassSchema(classes), progress).run(found, [&](const fs::path& labelFile, cv::Size size) {
-        return readMappedIndices(labelFile, size, lookup);
+        return readMapillaryLabels(labelFile, size, lookup, labels.size(), config);
     });
 }
 

@@ -9,12 +9,16 @@ namespace segstudio::pack {
 class PackError : public std::runtime_error {
 public:
     PackError(const std::string& path, const std::string& problem)
-        : std::runtime_error(path + ": " + problem), m_path(path) {}
+        : std::runtime_error(path + ": " + problem), m_path(path), m_problem(problem) {}
 
     const std::string& path() const { return m_path; }
+    // The problem without the path, for a wrapper that names the file itself: what() already
+    // begins with it, and "path: " + what() names it twice.
+    const std::string& problem() const { return m_problem; }
 
 private:
     std::string m_path;
+    std::string m_problem;
 };
 
 }  // namespace segstudio::pack

@@ -62,8 +62,17 @@ void PackReader::readHeader()
     if (header.version < kOldestPackVersion || header.version > kPackVersion)
         throw PackError(m_path, "pack format version " + std::to_string(header.version) + " is not supported (this build reads versions "
                                     + std::to_string(kOldestPackVersion) + " to " + std::to_string(kPackVersion) + ")");
-    if (header.numClasses == 0 || header.numClasses > kMaxClasses || header.headerBytes != packHeaderBytes(header.numClasses))
-        throw PackError(m_path, "bad header: class count " + std::to_string(header.numClasses));
+    if (header.numClasses == 0 || header.numClasses > kMaxClasses)
+        throw PackError(m_path,
+                        "bad header: class count " + std::to_string(header.numClasses) + " (a pack has 1 to "
+                            + std::to_string(kMaxClasses) + ")");
+    // Either field may be the flipped one: the message gives both, not only the class count.
+    if (header.headerBytes != packHeaderBytes(header.numClasses))
+        throw PackError(m_path,
+                        "bad header: its header size field says " + std::to_string(header.headerBytes)
+                            + " bytes, but its class count " + std::to_string(header.numClasses)
+                            + " implies a header of " + std::to_string(packHeaderBytes(header.numClasses))
+                            + " bytes: one of the two is corrupt");
     if (header.headerBytes > m_fileSize)
         throw PackError(m_path, "truncated: the header alone promises " + std::to_string(header.headerBytes) + " bytes, file has "
                                     + std::to_string(m_fileSize));

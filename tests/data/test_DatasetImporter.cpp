@@ -4,6 +4,7 @@
 #include "data/DatasetStatistics.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
+#include "data/RasterFormatImporter.h"
 
 #include <QDir>
 #include <QtTest>
@@ -298,6 +299,41 @@ private slots:
             QCOMPARE(statistics.classPixels(c), expected[c]);
         QCOMPARE(statistics.unlabelledPixels(), expected[11]);
         QVERIFY(expected[3] > expected[9]);  // sanity: road is far more common than pedestrians
+    }
+
+    // Issue 46.12: Mapillary label values that the config does not list became unlabelled without
+    // a word. The import is refused naming the label map, the value and the config, and leaves
+    // nothing behind.
+    void mapillaryValueMissingFromTheConfigIsRefused()
+    {
+        QTemporaryDir dir;
+        const fs::path root = test::path(dir, "vistas");
+        test::writeBytes(
+            root / "config.json",
+            R"({"labels": [{"name": "construction--flat--road", "readable": "Road", "color": [128, 64, 128]},
+                                        {"name": "object--vehicle--car", "readable": "Car", "color": [0, 0, 142]},
+                                        {"name": "void--unlabeled", "readable": "Unlabeled", "color": [0, 0, 0]}]})");
+        fs::create_directories(root / "training/images");
+        data::writeImageRgb(root / "training/images/x.png", cv::Mat(4, 6, CV_8UC3, cv::Scalar(90, 90, 90)));
+        cv::Mat values(4, 6, CV_8UC1, cv::Scalar(1));
+        values.row(2).setTo(7);  // the config lists values 0 to 2
+        fs::create_directories(root / "training/labels");
+        QVERIFY(cv::imwrite((root / "training/labels/x.png").string(), values));
+        const fs::path projectFile = test::path(dir, "m.segstudio");
+        test::expectDataError([&] { data::RasterFormatImporter::importMapillary(root, projectFile); },
+                              root / "training/labels/x.png",
+                              QStringLiteral("pixel (0, 2) has label value 7, which %1 does not list")
+                                  .arg(QString::fromStdString((root / "config.json").string())));
+        QVERIFY(!fs::exists(projectFile));
+        QVERIFY(!fs::exists(test::path(dir, "m.labels")));
+
+        // Values the config lists, its "unlabeled" one included, still import.
+        values.row(2).setTo(2);
+        QVERIFY(cv::imwrite((root / "training/labels/x.png").string(), values));
+        const data::Project project = data::RasterFormatImporter::importMapillary(root, projectFile);
+        const cv::Mat labels = data::readLabelMap(project.labelMapPath(0), project.schema());
+        QCOMPARE(cv::countNonZero(labels == 1), 18);
+        QCOMPARE(cv::countNonZero(labels == 255), 6);
     }
 };
 

@@ -1,6 +1,7 @@
 #include "TestPacks.h"
 #include "TrainerProcess.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
@@ -40,6 +41,8 @@ private slots:
     void cudnnSearchIsOffUnlessAsked();
     void badArgumentsAreRefusedBeforeAnyWork_data();
     void badArgumentsAreRefusedBeforeAnyWork();
+    void initFromTakesARunFolder();
+    void exportWithAnotherClassListNamesTheClassesWithoutColour();
 
 private:
     QString run(const QStringList& arguments, int* exitCode);
@@ -253,6 +256,41 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
     QTest::newRow("evaluate --batch 0") << QStringList{QStringLiteral("evaluate"), QStringLiteral("-c"), good, QStringLiteral("-p"),
                                                        path(QStringLiteral("val.pack")), QStringLiteral("--batch"), QStringLiteral("0")}
                                         << "--batch";
+    // Issue 46, items 11-12: a word where a count belongs is "not a number", not "not in range";
+    // an empty value names its option; every size is positive and bounded (16384: ImageSide.h).
+    const auto command = [&](const QString& name, const QStringList& extra) {
+        return QStringList{name, QStringLiteral("-c"), good} + extra;
+    };
+    const QString never = path(QStringLiteral("never"));
+    QTest::newRow("demo --images abc") << demo(QStringLiteral("--images"), QStringLiteral("abc"))
+                                       << "--images: 'abc' is not a number";
+    QTest::newRow("--epochs 2.5") << train({QStringLiteral("--epochs"), QStringLiteral("2.5")})
+                                  << "--epochs: 2.5 is not a whole number";
+    QTest::newRow("evaluate --threads abc")
+        << command(QStringLiteral("evaluate"), {QStringLiteral("-p"), path(QStringLiteral("val.pack")),
+                                                QStringLiteral("--threads"), QStringLiteral("abc")})
+        << "--threads: 'abc' is not a number";
+    QTest::newRow("--time-budget= before the other options")
+        << QStringList{QStringLiteral("train"), QStringLiteral("--time-budget=")} + newRun(QStringLiteral("never")).mid(1)
+        << "--time-budget: the value is empty";
+    QTest::newRow("--time-budget ''") << train({QStringLiteral("--time-budget"), QString()})
+                                      << "--time-budget: the value is empty";
+    QTest::newRow("--crop-height 40000")
+        << train({QStringLiteral("--crop-height"), QStringLiteral("40000"), QStringLiteral("--crop-width"), QStringLiteral("8")})
+        << "--crop-height: 40000 is not in [0, 16384]";
+    QTest::newRow("export-model --height -5")
+        << command(QStringLiteral("export-model"), {QStringLiteral("-o"), never, QStringLiteral("--height"), QStringLiteral("-5")})
+        << "--height: -5 is not in [1, 16384]";
+    QTest::newRow("export-model --width 0")
+        << command(QStringLiteral("export-model"), {QStringLiteral("-o"), never, QStringLiteral("--width"), QStringLiteral("0")})
+        << "--width: 0 is not in [1, 16384]";
+    QTest::newRow("export-model --height 40000")
+        << command(QStringLiteral("export-model"), {QStringLiteral("-o"), never, QStringLiteral("--height"), QStringLiteral("40000")})
+        << "--height: 40000 is not in [1, 16384]";
+    QTest::newRow("predict --opacity nan")
+        << command(QStringLiteral("predict"), {QStringLiteral("-o"), never, QStringLiteral("--opacity"), QStringLiteral("nan"),
+                                               path(QStringLiteral("photo.png"))})
+        << "--opacity: nan is not a finite number";
 }
 
 void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork()
@@ -267,6 +305,49 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork()
     QVERIFY(!fs::exists(path(QStringLiteral("demo-never")).toStdString()));
     QVERIFY(!fs::exists(path(QStringLiteral("never")).toStdString()));
     QVERIFY(fs::last_write_time(path(QStringLiteral("good/checkpoints/last.pt")).toStdString()) == lastBefore);
+}
+
+// Issue 46.12: --init-from took only a checkpoint file, where every other command takes a run
+// folder too. It takes the folder's checkpoint as they do (best.pt: "good" validated), and the
+// new run's config.json names that file.
+void TestCheckpointCli::initFromTakesARunFolder()
+{
+    int code = -1;
+    const QString output =
+        run(newRun(QStringLiteral("from-folder")) << QStringLiteral("--init-from") << path(QStringLiteral("good"))
+                                                  << QStringLiteral("--max-iterations") << QStringLiteral("1"),
+            &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    QFile config(path(QStringLiteral("from-folder/config.json")));
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    const QString initFrom =
+        QJsonDocument::fromJson(config.readAll()).object().value(QStringLiteral("initFrom")).toString();
+    QCOMPARE(QFileInfo(initFrom).canonicalFilePath(),
+             QFileInfo(path(QStringLiteral("good/checkpoints/best.pt"))).canonicalFilePath());
+}
+
+// Issue 46.12: export-model -P with a project of other classes wrote a file without colours and
+// said nothing. It still writes the model, and warns naming the classes left without a colour.
+void TestCheckpointCli::exportWithAnotherClassListNamesTheClassesWithoutColour()
+{
+    QVERIFY(QDir().mkpath(path(QStringLiteral("shots"))));
+    QVERIFY(QFile::copy(path(QStringLiteral("photo.png")), path(QStringLiteral("shots/photo.png"))));
+    int code = -1;
+    const QString project = path(QStringLiteral("camvid-classes.segstudio"));
+    QString output = run({QStringLiteral("import"), QStringLiteral("images"), path(QStringLiteral("shots")),
+                          QStringLiteral("-o"), project},
+                         &code);
+    QVERIFY2(code == 0, qPrintable(output));  // CamVid's 11 classes; the model knows class0..class2
+    const QString onnx = path(QStringLiteral("good.onnx"));
+    output = run({QStringLiteral("export-model"), QStringLiteral("-c"), path(QStringLiteral("good")),
+                  QStringLiteral("-o"), onnx, QStringLiteral("--height"), QStringLiteral("64"),
+                  QStringLiteral("--width"), QStringLiteral("96"), QStringLiteral("-P"), project},
+                 &code);
+    QVERIFY2(code == 0 && QFileInfo::exists(onnx), qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("warning: ") + project), qPrintable(output));
+    QVERIFY2(output.contains(
+                 QStringLiteral("3 of the model's 3 classes get no colour in the file ('class0', 'class1', 'class2')")),
+             qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestCheckpointCli)

@@ -1,4 +1,5 @@
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -20,9 +21,13 @@ private slots:
     void errorsNameTheFile();
     void importsCamVid();
     void projectIsPositionalOrOptionAndLogsHaveLines();
+    void badSizesAndFractionsAreRefusedNamingTheOption_data();
+    void badSizesAndFractionsAreRefusedNamingTheOption();
+    void failedPackWriteNamesThePackOnce();
 
 private:
     QString run(const QStringList& arguments, int* exitCode = nullptr);
+    QString importedProject(const QString& name);
     nlohmann::json runJson(const QStringList& arguments);
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
@@ -221,6 +226,93 @@ void TestDataCli::projectIsPositionalOrOptionAndLogsHaveLines()
     QVERIFY2(!packed.contains(QLatin1Char('\r')), qPrintable(packed));
     const QString exported = run({QStringLiteral("export"), project, QStringLiteral("-o"), path(QStringLiteral("both-out"))}, &code);
     QVERIFY2(code == 0 && !exported.contains(QLatin1Char('\r')), qPrintable(exported));
+}
+
+// The SegNet folder of initTestCase imported once as `name`.
+QString TestDataCli::importedProject(const QString& name)
+{
+    const QString project = path(name);
+    if (!QFileInfo::exists(project))
+        run({QStringLiteral("import"), QStringLiteral("segnet"), path(QStringLiteral("set")), QStringLiteral("-o"),
+             project});
+    return project;
+}
+
+// Issue 46, items 11-12: pack --height 40000 (a pack of 4 x 40000 x 40000 x 4 bytes) and split
+// --train inf were accepted. Sizes are whole numbers in [1, 16384], fractions finite numbers in
+// [0, 1], and the refusal names the option before anything is written.
+void TestDataCli::badSizesAndFractionsAreRefusedNamingTheOption_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("expected");
+    const QString out = path(QStringLiteral("never.pack"));
+    const auto pack = [&](const QString& option, const QString& value) {
+        return QStringList{QStringLiteral("pack"), QStringLiteral("-s"), QStringLiteral("train"), QStringLiteral("-o"), out}
+               << option << value;
+    };
+    const auto split = [](const QString& option, const QString& value) {
+        return QStringList{QStringLiteral("split"), option, value};
+    };
+    QTest::newRow("pack --height 40000") << pack(QStringLiteral("--height"), QStringLiteral("40000"))
+                                         << "--height: 40000 is not in [1, 16384]";
+    QTest::newRow("pack --width 0") << pack(QStringLiteral("--width"), QStringLiteral("0"))
+                                    << "--width: 0 is not in [1, 16384]";
+    QTest::newRow("pack --height -8") << pack(QStringLiteral("--height"), QStringLiteral("-8"))
+                                      << "--height: -8 is not in [1, 16384]";
+    QTest::newRow("pack --width abc") << pack(QStringLiteral("--width"), QStringLiteral("abc"))
+                                      << "--width: 'abc' is not a number";
+    QTest::newRow("split --train inf") << split(QStringLiteral("--train"), QStringLiteral("inf"))
+                                       << "--train: inf is not a finite number";
+    QTest::newRow("split --val nan") << split(QStringLiteral("--val"), QStringLiteral("nan"))
+                                     << "--val: nan is not a finite number";
+    QTest::newRow("split --test 1.5") << split(QStringLiteral("--test"), QStringLiteral("1.5"))
+                                      << "--test: 1.5 is not in [0, 1]";
+    QTest::newRow("split --train -0.5") << split(QStringLiteral("--train"), QStringLiteral("-0.5"))
+                                        << "--train: -0.5 is not in [0, 1]";
+}
+
+void TestDataCli::badSizesAndFractionsAreRefusedNamingTheOption()
+{
+    QFETCH(QStringList, options);
+    QFETCH(QString, expected);
+    const QString project = importedProject(QStringLiteral("checked.segstudio"));
+    QFile file(project);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray before = file.readAll();
+    file.close();
+    int code = -1;
+    const QString output = run(QStringList{options.front(), project} + options.mid(1), &code);
+    QVERIFY2(code == 1 && output.contains(expected), qPrintable(output));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), before);  // split saved nothing
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("never.pack"))));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("never.pack.partial"))));
+}
+
+// Issue 46.11: pack's disk-full error named the pack twice ("x.pack.partial: x.pack.partial:
+// write failed ..."). A file-size limit makes the same write fail for real on any machine: the
+// shell ignores SIGXFSZ, so the write returns EFBIG as a full disk returns ENOSPC, down the same path.
+void TestDataCli::failedPackWriteNamesThePackOnce()
+{
+    const QString project = importedProject(QStringLiteral("limited.segstudio"));
+    const QString out = path(QStringLiteral("limited.pack"));
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(QStringLiteral("/bin/sh"),
+                  {QStringLiteral("-c"), QStringLiteral("ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\""),
+                   QStringLiteral(SEGSTUDIO_TRAIN_EXE), QStringLiteral("pack"), project, QStringLiteral("-s"),
+                   QStringLiteral("train"), QStringLiteral("-o"), out, QStringLiteral("--height"), QStringLiteral("64"),
+                   QStringLiteral("--width"), QStringLiteral("64")});
+    QVERIFY(process.waitForFinished(120000));
+    const QString output = QString::fromUtf8(process.readAll());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(process.exitCode() == 1, qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("segstudio-train: ") + out
+                             + QStringLiteral(".partial: write failed: File too large")),
+             qPrintable(output));
+    QVERIFY2(output.count(out) == 1, qPrintable(output));
+    QVERIFY(!QFileInfo::exists(out));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral(".partial")));
 }
 
 QTEST_GUILESS_MAIN(TestDataCli)

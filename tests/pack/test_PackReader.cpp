@@ -231,6 +231,18 @@ private slots:
         writePack(dir);
         QCOMPARE(pack::PackReader(dir.filePath(QStringLiteral("t.pack")).toStdString()).size(), std::size_t(3));
     }
+
+    // Issue 46.11: a flipped header size field was reported as "bad header: class count 2", a
+    // count that is fine. The refusal says which fields disagree and gives both numbers.
+    void headerSizeThatDisagreesWithTheClassCountIsNamed()
+    {
+        QTemporaryDir dir;
+        const std::string file = writePack(dir);
+        QCOMPARE(pack::packHeaderBytes(2), std::uint32_t(4096));
+        corrupt(file, 13, 0x20);  // headerBytes (offset 12, little-endian): 0x1000 -> 0x2000
+        expectRefusal(file, QStringLiteral("header size field says 8192 bytes"));
+        expectRefusal(file, QStringLiteral("class count 2 implies a header of 4096 bytes"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPackReader)
