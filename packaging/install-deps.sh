@@ -11,7 +11,7 @@ packages=(
   libopencv-dev libpng-dev libdeflate-dev
   libonnx-dev libprotobuf-dev python3-onnx
   nlohmann-json3-dev libcli11-dev
-  python3-torch python3-numpy
+  python3-torch python3-numpy python3-pil
   xvfb xauth fonts-dejavu-core
   librsvg2-bin desktop-file-utils shared-mime-info dpkg-dev binutils
 )

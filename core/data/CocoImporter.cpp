@@ -1,11 +1,11 @@
 #include "CocoImporter.h"
 
+#include "CocoPolygonRle.h"
 #include "CocoRle.h"
 #include "DataError.h"
 #include "DistinctColor.h"
 #include "ImageHeader.h"
 #include "ImportJob.h"
-#include "PolygonFill.h"
 #include "run/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
@@ -242,9 +242,10 @@ private:
                              std::to_string(size.width) + "]");
         std::vector<std::uint32_t> runs;
         try {
-            runs = runsOf(segmentation);
-        } catch (const std::invalid_argument& error) {
-            fail(record, error.what());
+            runs = runsOf(segmentation, std::uint64_t(size.area()));
+        } catch (const DataError& error) {
+            // CocoRle knows no file or record: name both, and the id a user can search the file for.
+            fail(record + idText(annotation), error.problem());
         }
         const auto covered = std::accumulate(runs.begin(), runs.end(), 0ull);
         if (covered != std::uint64_t(size.area()))
@@ -266,13 +267,22 @@ private:
         }
     }
 
-    static std::vector<std::uint32_t> runsOf(const json& rle)
+    // " (id 17)" for an annotation with an integer id, else nothing.
+    static std::string idText(const json& annotation)
+    {
+        if (!annotation.contains("id") || !annotation["id"].is_number_integer())
+            return {};
+        return " (id " + annotation["id"].dump() + ")";
+    }
+
+    // Throws DataError without a file (the caller names it and the record).
+    static std::vector<std::uint32_t> runsOf(const json& rle, std::uint64_t pixels)
     {
         const json& counts = rle["counts"];
         if (counts.is_string())
-            return CocoRle::decompress(counts.get<std::string>());
+            return CocoRle::decompress(counts.get<std::string>(), pixels);
         if (!counts.is_array())
-            throw std::invalid_argument("RLE counts are neither a string nor a list");
+            throw DataError({}, "RLE counts are neither a string nor a list");
         return counts.get<std::vector<std::uint32_t>>();
     }
 
@@ -281,14 +291,15 @@ private:
         const std::uint8_t value = m_classOf.at(annotation["category_id"].get<long long>());
         const json& segmentation = annotation["segmentation"];
         if (!segmentation.is_array()) {
-            CocoRle::paint(runsOf(segmentation), labels, value);
+            CocoRle::paint(runsOf(segmentation, labels.total()), labels, value);
             return;
         }
+        // As pycocotools' annToMask: each polygon rasterised by rleFrPoly, the annotation their union.
         for (const json& polygon : segmentation) {
             std::vector<cv::Point2d> points;
             for (std::size_t k = 0; k < polygon.size(); k += 2)
                 points.emplace_back(polygon[k].get<double>(), polygon[k + 1].get<double>());
-            fillPolygonByCentres(labels, points, value);
+            CocoRle::paint(CocoPolygonRle::runsOf(points, labels.size()), labels, value);
         }
     }
 
@@ -314,7 +325,7 @@ private:
     void paintPanoptic(const json& annotation, cv::Mat& labels) const
     {
         const fs::path file = panopticFolder() / annotation["file_name"].get<std::string>();
-        const cv::Mat bgr = cv::imread(file.string(), cv::IMREAD_COLOR);
+        const cv::Mat bgr = cv::imread(file.string(), cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
         if (bgr.empty())
             throw DataError(file.string(), "not a readable PNG");
         if (bgr.size() != labels.size())

@@ -15,7 +15,12 @@ class CocoRle {
 public:
     static std::string encode(const cv::Mat& mask);
     static std::vector<std::uint32_t> runsOf(const cv::Mat& mask);
-    static std::vector<std::uint32_t> decompress(const std::string& counts);  // throws std::invalid_argument
+    // The runs of a compressed counts string for a mask of `pixels` pixels (height x width). Throws
+    // DataError (no file: the caller names it) for a malformed string: a character outside
+    // '0'..'o', a string that ends inside a count, a count of more than 7 chunks, or a run that is
+    // negative, overflows 32 bits or goes past `pixels`. Runs that cover fewer pixels are returned
+    // (paint() refuses them).
+    static std::vector<std::uint32_t> decompress(const std::string& counts, std::uint64_t pixels);
     // Sets value into `target` where the runs say inside; std::invalid_argument when the runs do
     // not cover exactly target's pixels.
     static void paint(const std::vector<std::uint32_t>& runs, cv::Mat& target, std::uint8_t value);

@@ -4,6 +4,7 @@
 #include "DataError.h"
 #include "ImageIO.h"
 #include "LabelMapIO.h"
+#include "PilDraw.h"
 #include "run/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
@@ -100,6 +101,30 @@ json rleAnnotation(const cv::Mat& mask, std::size_t id, std::size_t imageId, int
             {"segmentation", {{"size", {mask.rows, mask.cols}}, {"counts", CocoRle::encode(mask)}}}};
 }
 
+// The region with its holes filled: what its outer outline encloses (holes are drawn over it by
+// the smaller shapes that come after it). The 4-connected region's outside is 8-connected.
+cv::Mat withHolesFilled(const cv::Mat& mask)
+{
+    cv::Mat outside;
+    cv::copyMakeBorder(mask, outside, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::floodFill(outside, cv::Point(0, 0), cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
+    return outside(cv::Rect(1, 1, mask.cols, mask.rows)) != 128;
+}
+
+// Whether PIL's fill of `outline` (labelme's own drawing) covers the region `mask` (of the box at
+// `origin`, holes filled) closely enough: all but a pixel in 500 of the region agree.
+bool drawsTheRegion(const std::vector<cv::Point>& outline, const cv::Mat& region, cv::Point origin)
+{
+    const cv::Mat mask = withHolesFilled(region);
+    cv::Mat drawn(mask.size(), CV_8UC1, cv::Scalar(0));
+    std::vector<cv::Point2d> points;
+    for (const cv::Point& p : outline)
+        points.emplace_back(p.x - origin.x, p.y - origin.y);
+    PilDraw(drawn).polygon(points, 255);
+    const int differing = cv::countNonZero(drawn != mask);
+    return differing * 500 <= std::max(1, cv::countNonZero(mask));
+}
+
 // One labelme shape per connected region of every class, and of unlabelled pixels enclosed by
 // others (holes), larger regions first so each smaller one is drawn over the region around it.
 json labelmeShapes(const cv::Mat& labels, const ClassSchema& schema, double tolerance)
@@ -126,6 +151,10 @@ json labelmeShapes(const cv::Mat& labels, const ClassSchema& schema, double tole
             cv::findContours(components(box) == n, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE, box.tl());
             std::vector<cv::Point> simplified;
             cv::approxPolyDP(contours.front(), simplified, tolerance, true);
+            // labelme draws polygons with PIL (PilDraw): keep the simplified outline only while
+            // PIL's fill of it gives back the region, else the whole traced outline.
+            if (simplified.size() >= 3 && !drawsTheRegion(simplified, components(box) == n, box.tl()))
+                simplified = contours.front();
             // One or two pixels have no polygon: labelme's rectangle (corners inclusive) holds them.
             const bool rectangle = simplified.size() < 3;
             if (rectangle)

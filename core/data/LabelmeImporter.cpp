@@ -3,15 +3,20 @@
 #include "Base64.h"
 #include "DataError.h"
 #include "DistinctColor.h"
+#include "ImageHeader.h"
 #include "ImportJob.h"
+#include "PilDraw.h"
 #include "run/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
-#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <optional>
+#include <sstream>
 
 namespace segstudio::data {
 
@@ -22,11 +27,31 @@ namespace {
 
 constexpr const char* kIgnore = "__ignore__";
 constexpr const char* kBackground = "_background_";
+// labelme's shape_to_mask: lines and line strips 10 px wide, a point a disc of radius 5.
+constexpr int kLineWidth = 10;
+constexpr double kPointRadius = 5;
 
-enum class ShapeKind { Polygon, Rectangle, Circle };
+enum class ShapeKind { Polygon, Rectangle, Circle, Line, LineStrip, Point };
+
+// The shape types labelme2voc draws, with the point counts shape_to_mask asserts (a polygon needs
+// more than 2; a line strip of one point draws nothing there, so it is let through).
+struct ShapeType {
+    const char* name;
+    ShapeKind kind;
+    std::size_t fewest;
+    std::size_t most;
+};
+constexpr std::size_t kAnyNumber = std::numeric_limits<std::size_t>::max();
+constexpr ShapeType kShapeTypes[] = {{"polygon", ShapeKind::Polygon, 3, kAnyNumber},
+                                     {"rectangle", ShapeKind::Rectangle, 2, 2},
+                                     {"circle", ShapeKind::Circle, 2, 2},
+                                     {"line", ShapeKind::Line, 2, 2},
+                                     {"linestrip", ShapeKind::LineStrip, 1, kAnyNumber},
+                                     {"point", ShapeKind::Point, 1, 1}};
 
 struct Shape {
     ShapeKind kind = ShapeKind::Polygon;
+    std::string name;  // "shape 3 ('car')", for messages
     std::string label;
     std::vector<cv::Point2d> points;
 };
@@ -34,10 +59,48 @@ struct Shape {
 struct LabelmeFile {
     fs::path json;
     fs::path image;
-    std::string embeddedImage;  // bytes, when the image is not beside the JSON
-    cv::Size size;
+    std::string embeddedImage;             // bytes, when the image is not beside the JSON
+    std::optional<cv::Size2d> declaredSize;  // imageWidth x imageHeight, when the file gives both
+    cv::Size size;                         // the image's own, read before anything is drawn
     std::vector<Shape> shapes;
 };
+
+// 5000, 12.5, 1e+10: a coordinate as a person would write it.
+std::string numberText(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+std::string sizeText(cv::Size size)
+{
+    return std::to_string(size.width) + "x" + std::to_string(size.height);
+}
+
+// "shape 3 ('car')", or "shape 3" when its label is not a string.
+std::string shapeName(const json& shape, std::size_t number)
+{
+    std::string name = "shape " + std::to_string(number);
+    if (shape.is_object() && shape.contains("label") && shape["label"].is_string())
+        name += " ('" + shape["label"].get<std::string>() + "')";
+    return name;
+}
+
+std::string shapeTypeOf(const json& shape)
+{
+    if (!shape.contains("shape_type") || shape["shape_type"].is_null())
+        return "polygon";  // what labelme draws a shape without a type as
+    return shape["shape_type"].get<std::string>();
+}
+
+const ShapeType* findShapeType(const std::string& name)
+{
+    for (const ShapeType& type : kShapeTypes)
+        if (name == type.name)
+            return &type;
+    return nullptr;
+}
 
 std::vector<fs::path> jsonFilesIn(const fs::path& folder)
 {
@@ -63,39 +126,111 @@ std::vector<std::string> readLabelsFile(const fs::path& file)
     return names;
 }
 
+// Follows the parser through labelme's "shapes" list, so that a file it cannot read is named with
+// the shape it stops in: labelme (Python's json) writes a non-finite coordinate as NaN or
+// Infinity, which JSON has not, and 1e999 overflows a double. Depths as nlohmann's callback gives
+// them: the top object's keys 1, the list's shapes 2, a shape's keys and values 3.
+class ShapeLocator {
+public:
+    bool follow(int depth, json::parse_event_t event, const json& parsed)
+    {
+        using Event = json::parse_event_t;
+        if (event == Event::key && depth == 1) {
+            m_atShapes = isString(parsed, "shapes");
+        } else if (depth == 1 && (event == Event::array_start || event == Event::array_end)) {
+            m_inShapes = event == Event::array_start && m_atShapes;
+        } else if (m_inShapes && event == Event::object_start && depth == 2) {
+            ++m_started;
+            m_label.reset();
+        } else if (m_inShapes && event == Event::key && depth == 3) {
+            m_atLabel = isString(parsed, "label");
+        } else if (m_inShapes && event == Event::value && depth == 3 && m_atLabel && parsed.is_string()) {
+            m_label = parsed.get<std::string>();
+        }
+        return true;
+    }
+
+    // "shape 3 ('car')" while inside a shape, else empty.
+    std::string where() const
+    {
+        if (!m_inShapes || m_started == 0)
+            return {};
+        return "shape " + std::to_string(m_started - 1) + (m_label ? " ('" + *m_label + "')" : std::string());
+    }
+
+private:
+    static bool isString(const json& value, const char* text)
+    {
+        return value.is_string() && value.get<std::string>() == text;
+    }
+
+    bool m_atShapes = false, m_inShapes = false, m_atLabel = false;
+    std::size_t m_started = 0;
+    std::optional<std::string> m_label;
+};
+
 class LabelmeReader {
 public:
     explicit LabelmeReader(LabelmeImportSummary& summary) : m_summary(summary) {}
 
     LabelmeFile read(const fs::path& path)
     {
-        json document;
-        try {
-            document = json::parse(run::readFile(path));
-        } catch (const json::parse_error& error) {
-            throw DataError(path.string(), std::string("not valid JSON (truncated?): ") + error.what());
-        }
+        const json document = parse(path);
         if (!document.is_object() || !document.contains("shapes") || !document.contains("imagePath"))
             throw DataError(path.string(), "not a labelme file (no 'shapes' and 'imagePath')");
         LabelmeFile file;
         file.json = path;
         try {
             readImage(document, file);
-            const json& shapes = document["shapes"];
-            for (std::size_t s = 0; s < shapes.size(); ++s)
-                readShape(shapes[s], s, file);
         } catch (const json::exception& error) {
             throw DataError(path.string(), error.what());
+        }
+        const json& shapes = document["shapes"];
+        if (!shapes.is_array())
+            throw DataError(path.string(), "'shapes' is not a list");
+        for (std::size_t s = 0; s < shapes.size(); ++s) {
+            try {
+                readShape(shapes[s], s, file);
+            } catch (const json::exception& error) {
+                throw DataError(path.string(), shapeName(shapes[s], s) + ": " + error.what());
+            }
         }
         return file;
     }
 
 private:
+    // Parsed once; a file that fails is parsed again with a ShapeLocator to say where it failed.
+    static json parse(const fs::path& path)
+    {
+        const std::string text = run::readFile(path);
+        try {
+            return json::parse(text);
+        } catch (const json::exception& error) {
+            ShapeLocator locator;
+            const auto follow = [&locator](int depth, json::parse_event_t event, json& parsed) {
+                return locator.follow(depth, event, parsed);
+            };
+            const bool failsAgain = json::parse(text, follow, /*allow_exceptions=*/false).is_discarded();
+            const std::string where = failsAgain ? locator.where() : std::string();
+            if (where.empty())
+                throw DataError(path.string(), std::string("not valid JSON (truncated?): ") + error.what());
+            throw DataError(path.string(),
+                            where + ": not valid JSON (a coordinate NaN, Infinity or out of range?): " + error.what());
+        }
+    }
+
+    static std::optional<cv::Size2d> declaredSize(const json& document)
+    {
+        const auto given = [&](const char* key) { return document.contains(key) && !document[key].is_null(); };
+        if (!given("imageWidth") || !given("imageHeight"))
+            return std::nullopt;
+        return cv::Size2d(document["imageWidth"].get<double>(), document["imageHeight"].get<double>());
+    }
+
     void readImage(const json& document, LabelmeFile& file)
     {
         file.image = file.json.parent_path() / document["imagePath"].get<std::string>();
-        if (document.contains("imageHeight") && document.contains("imageWidth") && !document["imageHeight"].is_null())
-            file.size = cv::Size(document["imageWidth"].get<int>(), document["imageHeight"].get<int>());
+        file.declaredSize = declaredSize(document);
         if (fs::exists(file.image))
             return;
         if (!document.contains("imageData") || !document["imageData"].is_string())
@@ -108,52 +243,97 @@ private:
 
     void readShape(const json& shape, std::size_t number, LabelmeFile& file)
     {
-        const std::string record = "shape " + std::to_string(number);
-        const std::string type = shape.value("shape_type", std::string("polygon"));
+        const std::string typeName = shapeTypeOf(shape);
+        const ShapeType* type = findShapeType(typeName);
+        if (!type) {
+            ++m_summary.ignoredShapes;  // mask (or a type labelme2voc does not know): not drawn
+            return;
+        }
         Shape parsed;
+        parsed.kind = type->kind;
+        parsed.name = shapeName(shape, number);
         parsed.label = shape.at("label").get<std::string>();
         for (const json& point : shape.at("points"))
             parsed.points.emplace_back(point.at(0).get<double>(), point.at(1).get<double>());
-        if (type == "polygon")
-            parsed.kind = ShapeKind::Polygon;
-        else if (type == "rectangle")
-            parsed.kind = ShapeKind::Rectangle;
-        else if (type == "circle")
-            parsed.kind = ShapeKind::Circle;
-        else {
-            ++m_summary.ignoredShapes;  // line, linestrip, point, points, mask: no area to fill
-            return;
-        }
-        const std::size_t needed = parsed.kind == ShapeKind::Polygon ? 3 : 2;
-        if (parsed.points.size() < needed)
-            throw DataError(file.json.string(), record + ": " + type + " with " + std::to_string(parsed.points.size()) + " points");
+        const std::size_t count = parsed.points.size();
+        if (count < type->fewest || count > type->most)
+            throw DataError(file.json.string(),
+                            parsed.name + ": " + typeName + " with " + std::to_string(count) + " points");
         file.shapes.push_back(std::move(parsed));
     }
 
     LabelmeImportSummary& m_summary;
 };
 
-// labelme draws with PIL at integer pixel centres; OpenCV's fill does the same, 3 fractional bits kept.
-void drawShape(const Shape& shape, cv::Mat& labels, std::uint8_t value)
+// imageWidth/imageHeight must be the image's own size: shapes drawn for another size are drawn
+// wrong, and the label map is allocated at the image's size, never at the file's word for it.
+void checkDeclaredSize(const LabelmeFile& file)
 {
-    constexpr int kShift = 3;
-    auto fixed = [](const cv::Point2d& p) { return cv::Point(int(std::lround(p.x * 8)), int(std::lround(p.y * 8))); };
-    switch (shape.kind) {
-    case ShapeKind::Polygon: {
-        std::vector<cv::Point> points;
-        for (const auto& p : shape.points)
-            points.push_back(fixed(p));
-        cv::fillPoly(labels, std::vector<std::vector<cv::Point>>{points}, cv::Scalar(value), cv::LINE_8, kShift);
-        break;
+    if (!file.declaredSize)
+        return;
+    const cv::Size2d said = *file.declaredSize;
+    if (said.width == file.size.width && said.height == file.size.height)
+        return;
+    std::string problem = "imageWidth x imageHeight say " + numberText(said.width) + "x" + numberText(said.height) +
+                          ", but " + file.image.string() + " is " + sizeText(file.size);
+    if (said.width == file.size.height && said.height == file.size.width)
+        problem += " (turned by an EXIF orientation? SegStudio labels the pixels as stored)";
+    throw DataError(file.json.string(), problem);
+}
+
+// A point more than a pixel outside the image is a wrong file, not an annotation (labelme keeps
+// points on the image; a pixel of slack for tools that round). A circle may reach past the image,
+// but not past its diagonal, so nothing drawn is ever larger than a few images.
+void checkShape(const LabelmeFile& file, const Shape& shape)
+{
+    const auto fail = [&](const std::string& problem) {
+        throw DataError(file.json.string(), shape.name + ": " + problem);
+    };
+    const cv::Size size = file.size;
+    for (std::size_t k = 0; k < shape.points.size(); ++k) {
+        if (shape.kind == ShapeKind::Circle && k == 1)
+            continue;  // a point on the circle: its radius is checked below
+        const cv::Point2d& p = shape.points[k];
+        // Written so that NaN fails too.
+        if (!(p.x >= -1 && p.y >= -1 && p.x <= size.width + 1 && p.y <= size.height + 1))
+            fail("point (" + numberText(p.x) + ", " + numberText(p.y) + ") is outside the " + sizeText(size) +
+                 " image");
     }
+    if (shape.kind == ShapeKind::Circle) {
+        const double radius = std::hypot(shape.points[1].x - shape.points[0].x, shape.points[1].y - shape.points[0].y);
+        const double diagonal = std::hypot(double(size.width), double(size.height));
+        if (!(radius <= diagonal))
+            fail("circle of radius " + numberText(radius) + " reaches past the " + sizeText(size) +
+                 " image's diagonal (" + numberText(diagonal) + ")");
+    }
+}
+
+// labelme's shape_to_mask (labelme/utils/shape.py) on the label map: PIL's ImageDraw with outline
+// and fill the same, points as pixel coordinates.
+void drawShape(const Shape& shape, PilDraw& draw, std::uint8_t value)
+{
+    const std::vector<cv::Point2d>& p = shape.points;
+    switch (shape.kind) {
+    case ShapeKind::Polygon:
+        draw.polygon(p, value);
+        break;
     case ShapeKind::Rectangle:
-        cv::rectangle(labels, fixed(shape.points[0]), fixed(shape.points[1]), cv::Scalar(value), cv::FILLED, cv::LINE_8, kShift);
+        draw.rectangle(p[0], p[1], value);
         break;
     case ShapeKind::Circle: {
-        const double radius = cv::norm(shape.points[1] - shape.points[0]);
-        cv::circle(labels, fixed(shape.points[0]), int(std::lround(radius * 8)), cv::Scalar(value), cv::FILLED, cv::LINE_8, kShift);
+        // d = sqrt((cx - px) ** 2 + (cy - py) ** 2), as labelme computes it
+        const double d = std::sqrt((p[0].x - p[1].x) * (p[0].x - p[1].x) + (p[0].y - p[1].y) * (p[0].y - p[1].y));
+        draw.ellipse({p[0].x - d, p[0].y - d}, {p[0].x + d, p[0].y + d}, value);
         break;
     }
+    case ShapeKind::Line:
+    case ShapeKind::LineStrip:
+        draw.line(p, kLineWidth, value);
+        break;
+    case ShapeKind::Point:
+        draw.ellipse({p[0].x - kPointRadius, p[0].y - kPointRadius}, {p[0].x + kPointRadius, p[0].y + kPointRadius},
+                     value);
+        break;
     }
 }
 
@@ -248,12 +428,17 @@ Project LabelmeImporter::import(const LabelmeImportRequest& request, const fs::p
             file.embeddedImage.clear();
             ++summary.embeddedImages;
         }
+        file.size = readImageSize(file.image);  // its header: nothing is decoded
+        checkDeclaredSize(file);
+        for (const Shape& shape : file.shapes)
+            checkShape(file, shape);
         items.push_back({file.image, request.split, !file.shapes.empty() || background != kUnlabelled, file.size});
     }
     Project project = ImportJob(projectFile, ClassSchema(classes), progress).run(items, [&](std::size_t n, cv::Size size) {
         cv::Mat labels(size, CV_8UC1, cv::Scalar(background));
+        PilDraw draw(labels);
         for (const Shape& shape : files[n].shapes)
-            drawShape(shape, labels, valueOf.at(shape.label));
+            drawShape(shape, draw, valueOf.at(shape.label));
         return labels;
     });
     embedded.keep();

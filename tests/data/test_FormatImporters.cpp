@@ -35,6 +35,23 @@ cv::Mat labelsOf(const data::Project& project, std::size_t index)
 
 std::uint8_t at(const cv::Mat& labels, int x, int y) { return labels.at<std::uint8_t>(y, x); }
 
+// A PNG of `size` as base64, encoded by hand (the tests must not share the importer's decoder).
+std::string pngAsBase64(cv::Size size)
+{
+    std::vector<unsigned char> png;
+    cv::imencode(".png", cv::Mat(size, CV_8UC3, cv::Scalar(1, 2, 3)), png);
+    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string encoded;
+    for (std::size_t i = 0; i < png.size(); i += 3) {
+        const unsigned n = (png[i] << 16) | ((i + 1 < png.size() ? png[i + 1] : 0) << 8) | (i + 2 < png.size() ? png[i + 2] : 0);
+        encoded += alphabet[(n >> 18) & 63];
+        encoded += alphabet[(n >> 12) & 63];
+        encoded += i + 1 < png.size() ? alphabet[(n >> 6) & 63] : '=';
+        encoded += i + 2 < png.size() ? alphabet[n & 63] : '=';
+    }
+    return encoded;
+}
+
 // A 40x30 image with a large "road" square and a small "car" square inside it, listed first so
 // only the area order can put the car on top; a second image with no annotation.
 json twoImageCoco()
@@ -66,11 +83,71 @@ private slots:
         QCOMPARE(data::CocoRle::encode(mask), std::string("63204"));
         cv::Mat big(300, 200, CV_8UC1, cv::Scalar(0));
         cv::circle(big, {90, 140}, 70, cv::Scalar(1), cv::FILLED);
-        const auto runs = data::CocoRle::decompress(data::CocoRle::encode(big));
+        const auto runs = data::CocoRle::decompress(data::CocoRle::encode(big), big.total());
         cv::Mat back(big.size(), CV_8UC1, cv::Scalar(0));
         data::CocoRle::paint(runs, back, 1);
         QVERIFY(test::sameMat(back, big));
-        QVERIFY_EXCEPTION_THROWN(data::CocoRle::decompress("6\x7f"), std::invalid_argument);
+    }
+
+    // Known answers from pycocotools' rleToString/rleFrString (maskApi.c) followed by hand in
+    // Python, not from this code: runs above 2^20 take several 5-bit chunks, and counts after the
+    // third are differences from the count two before, here negative (-3 and -2999996).
+    void rleLongCountsAndNegativeDifferencesMatchPycocotools()
+    {
+        const std::vector<std::uint32_t> runs{1200000, 5, 3000000, 2, 4, 2500000};
+        QCOMPARE(data::CocoRle::decompress("PlcT15Pfak2MTZ^TMn\\Y\\2", 6700011), runs);
+        // The largest 32-bit count takes the most chunks a count may have (7).
+        QCOMPARE(data::CocoRle::decompress("oooooo3", 4294967295u), std::vector<std::uint32_t>{4294967295u});
+    }
+
+    // A 1536x1024 mask (1.5 M pixels): a 3x4 box, one 10-pixel column piece, and the last 124
+    // columns, so runs of 1.2 M and 153490 zeros give differences of +1221210 and -1069252.
+    void rleRoundTripsAMaskWithLongRuns()
+    {
+        cv::Mat mask(1536, 1024, CV_8UC1, cv::Scalar(0));
+        mask(cv::Rect(2, 10, 3, 4)).setTo(1);
+        mask(cv::Rect(800, 100, 1, 10)).setTo(1);
+        mask(cv::Rect(900, 0, 124, 1536)).setTo(1);
+        const std::vector<std::uint32_t> runs{3082, 4, 1532, 4, 1532, 4, 1222742, 10, 153490, 190464};
+        QCOMPARE(data::CocoRle::runsOf(mask), runs);
+        const std::string counts = "ZP34l_1000jbXU16li[oNfoi5";
+        QCOMPARE(data::CocoRle::encode(mask), counts);
+        QCOMPARE(data::CocoRle::decompress(counts, mask.total()), runs);
+        cv::Mat back(mask.size(), CV_8UC1, cv::Scalar(0));
+        data::CocoRle::paint(data::CocoRle::decompress(counts, mask.total()), back, 1);
+        QVERIFY(test::sameMat(back, mask));
+    }
+
+    void rleMalformedCountsAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("counts");
+        QTest::addColumn<qulonglong>("pixels");
+        QTest::addColumn<QString>("expected");
+        // Each chunk with the continuation bit ('P' = 48 + 0x20): without a limit the decoder
+        // shifted by 5 x 19 = 95 bits.
+        QTest::newRow("20 chunks") << QByteArray("PPPPPPPPPPPPPPPPPPPP0") << 1000ull
+                                   << "RLE count 0 has more than 7 5-bit chunks";
+        QTest::newRow("8 chunks") << QByteArray("0PPPPPPP0") << 1000ull << "RLE count 1 has more than 7 5-bit chunks";
+        QTest::newRow("past the mask")
+            << QByteArray("PlcT15Pfak2MTZ^TMn\\Y\\2") << 6700010ull
+            << "RLE count 5 decodes to a run of 2500000 pixels after 4200011: past the mask's 6700010 pixels";
+        // 0, 2^32 - 1, 0, then (2^32 - 1) + (2^32 - 1).
+        QTest::newRow("32-bit overflow")
+            << QByteArray("0oooooo30oooooo3") << ~0ull
+            << "RLE count 3 decodes to a run of 8589934590 pixels, more than a 32-bit count holds";
+        QTest::newRow("negative run") << QByteArray("050J") << 1000ull << "RLE count 3 decodes to a negative run (-1)";
+        QTest::newRow("ends inside a count") << QByteArray("6P") << 1000ull
+                                             << "the counts string ends inside RLE count 1";
+        QTest::newRow("outside '0'..'o'") << QByteArray("6\x7f") << 1000ull << "RLE count 1 holds a character outside";
+    }
+
+    void rleMalformedCountsAreRefused()
+    {
+        QFETCH(QByteArray, counts);
+        QFETCH(qulonglong, pixels);
+        QFETCH(QString, expected);
+        // No file: the importer names it (cocoErrorsNameTheRecordAndWriteNothing).
+        test::expectDataError([&] { data::CocoRle::decompress(counts.toStdString(), pixels); }, {}, expected);
     }
 
     void cocoPolygonsSmallerOnTopAndEmptyImagesUnlabelled()
@@ -158,6 +235,11 @@ private slots:
         QTest::newRow("truncated") << "truncated" << "not valid JSON";
         QTest::newRow("wrong type") << "wrongType" << "annotation 0: ";
         QTest::newRow("image size") << "imageSize" << "image 0: ";
+        QTest::newRow("malformed RLE") << "malformedRle"
+                                       << "annotation 0 (id 1): RLE count 0 has more than 7 5-bit chunks";
+        QTest::newRow("RLE past the image")
+            << "rlePastImage"
+            << "annotation 0 (id 1): RLE count 0 decodes to a run of 4294967295 pixels after 0: past the mask's 1200 pixels";
     }
 
     void cocoErrorsNameTheRecordAndWriteNothing()
@@ -183,6 +265,10 @@ private slots:
             coco["annotations"][0]["area"] = "big";
         else if (change == "imageSize")
             coco["images"][0]["width"] = 41;
+        else if (change == "malformedRle")
+            coco["annotations"][0]["segmentation"] = {{"size", {30, 40}}, {"counts", "PPPPPPPPPPPPPPPPPPPP0"}};
+        else if (change == "rlePastImage")
+            coco["annotations"][0]["segmentation"] = {{"size", {30, 40}}, {"counts", "oooooo3"}};
         text = coco.dump();
         if (change == "truncated")
             text = text.substr(0, text.size() / 2);
@@ -203,13 +289,14 @@ private slots:
                    {{{"label", "road"}, {"shape_type", "rectangle"}, {"points", {{0, 0}, {19, 19}}}},
                     {{"label", "car"}, {"shape_type", "polygon"}, {"points", {{5, 5}, {10, 5}, {10, 10}, {5, 10}}}},
                     {{"label", "__ignore__"}, {"shape_type", "circle"}, {"points", {{30, 20}, {33, 20}}}},
-                    {{"label", "car"}, {"shape_type", "line"}, {"points", {{0, 29}, {39, 29}}}}}}};
+                    {{"label", "car"}, {"shape_type", "line"}, {"points", {{0, 29}, {39, 29}}}},
+                    {{"label", "car"}, {"shape_type", "mask"}, {"points", {{0, 0}, {3, 3}}}, {"mask", "iVBORw0KGgo="}}}}};
         writeJson(test::path(dir, "set/a.json"), a);
         test::writeBytes(test::path(dir, "labels.txt"), "__ignore__\n_background_\ncar\nroad\n");
         data::LabelmeImportSummary summary;
         const auto project = data::LabelmeImporter::import({test::path(dir, "set"), test::path(dir, "labels.txt"), {}},
                                                            test::path(dir, "l.segstudio"), {}, &summary);
-        QCOMPARE(summary.ignoredShapes, std::size_t(1));
+        QCOMPARE(summary.ignoredShapes, std::size_t(1));  // the mask; the line is drawn
         QCOMPARE(project.schema().size(), std::size_t(3));
         QCOMPARE(project.schema().find(0)->name, std::string("_background_"));
         const cv::Mat labels = labelsOf(project, 0);
@@ -218,7 +305,12 @@ private slots:
         QCOMPARE(int(at(labels, 19, 19)), 2);  // the rectangle includes its corner pixel
         QCOMPARE(int(at(labels, 30, 20)), 255);  // __ignore__ circle
         QCOMPARE(int(at(labels, 25, 5)), 0);   // background fills the rest
-        QCOMPARE(cv::countNonZero(labels == 1), 36);  // polygon 5..10 inclusive, as PIL draws it
+        // Counts from labelme's shape_to_mask run on this file with Pillow 9.4 (python3-pil): the
+        // polygon 5..10 inclusive (36), the line 10 px wide as PIL draws it, rows 25..29 (200).
+        QCOMPARE(cv::countNonZero(labels == 1), 36 + 200);
+        QCOMPARE(int(at(labels, 5, 24)), 0);
+        QCOMPARE(int(at(labels, 5, 25)), 1);
+        QCOMPARE(cv::countNonZero(labels == 255), 37);  // the __ignore__ circle of radius 3
     }
 
     void labelmeEmbeddedImagesAndClassesInOrderOfAppearance()
@@ -267,7 +359,7 @@ private slots:
         twoPoints["shapes"][0]["points"] = {{0, 0}, {5, 5}};
         writeJson(test::path(dir, "set/a.json"), twoPoints);
         test::expectDataError([&] { data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "x.segstudio")); },
-                              test::path(dir, "set/a.json"), "shape 0: polygon with 2 points");
+                              test::path(dir, "set/a.json"), "shape 0 ('car'): polygon with 2 points");
         json noImage = good;
         noImage["imagePath"] = "gone.png";
         writeJson(test::path(dir, "set/a.json"), noImage);
@@ -278,6 +370,104 @@ private slots:
                               test::path(dir, "set/a.json"), "not valid JSON");
         QVERIFY(!fs::exists(test::path(dir, "x.segstudio")));
         QVERIFY(!fs::exists(test::path(dir, "x.labels")));
+    }
+
+    // Issue 46.11: each file is checked against its image before any label map is allocated, and
+    // an error names the file and the shape. The old importer accepted every one of these (or,
+    // for 1e999, let nlohmann's out_of_range escape), allocating the label map at the file's size.
+    void labelmeShapesAreCheckedAgainstTheImage_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("imageWidth") << "imageWidth"
+                                    << QStringList{"a.json: imageWidth x imageHeight say 41x30, but ", "a.png is 40x30"};
+        QTest::newRow("a huge imageHeight/imageWidth")
+            << "hugeSize" << QStringList{"imageWidth x imageHeight say 1e+09x1e+09, but ", "a.png is 40x30"};
+        QTest::newRow("swapped (EXIF)") << "swapped" << QStringList{"say 30x40, but ", "a.png is 40x30", "EXIF orientation"};
+        QTest::newRow("embedded image") << "embedded"
+                                        << QStringList{"say 13x8, but ", "x.images/a.png is 12x8"};
+        QTest::newRow("far point") << "farPoint"
+                                   << QStringList{"a.json: shape 1 ('car'): point (5000, 5000) is outside the 40x30 image"};
+        QTest::newRow("rectangle corner 1.5 px out")
+            << "rectangleCorner" << QStringList{"shape 1 ('car'): point (-1.5, 3) is outside the 40x30 image"};
+        QTest::newRow("point shape") << "pointShape"
+                                     << QStringList{"shape 1 ('car'): point (41.5, 10) is outside the 40x30 image"};
+        QTest::newRow("circle past the diagonal")
+            << "circle" << QStringList{"shape 1 ('car'): circle of radius 999980 reaches past the 40x30 image's diagonal (50)"};
+        QTest::newRow("NaN") << "NaN" << QStringList{"a.json: shape 1 ('car'): not valid JSON"};
+        QTest::newRow("Infinity") << "Infinity" << QStringList{"a.json: shape 1 ('car'): not valid JSON"};
+        QTest::newRow("1e999") << "1e999" << QStringList{"a.json: shape 1 ('car'): not valid JSON"};
+    }
+
+    void labelmeShapesAreCheckedAgainstTheImage()
+    {
+        QFETCH(QString, change);
+        QFETCH(QStringList, expected);
+        QTemporaryDir dir;
+        writeImage(test::path(dir, "set/a.png"), {40, 30});
+        json file = {{"imagePath", "a.png"}, {"imageHeight", 30}, {"imageWidth", 40},
+                     {"shapes", {{{"label", "road"}, {"shape_type", "rectangle"}, {"points", {{0, 0}, {19, 19}}}},
+                                 {{"label", "car"}, {"shape_type", "polygon"}, {"points", {{5, 5}, {10, 5}, {12.25, 10}}}}}}};
+        json& car = file["shapes"][1];
+        if (change == "imageWidth") {
+            file["imageWidth"] = 41;
+        } else if (change == "hugeSize") {
+            file["imageWidth"] = 1000000000;
+            file["imageHeight"] = 1000000000;
+        } else if (change == "swapped") {
+            file["imageWidth"] = 30;
+            file["imageHeight"] = 40;
+        } else if (change == "embedded") {
+            fs::remove(test::path(dir, "set/a.png"));
+            file["imagePath"] = "../elsewhere/a.png";
+            file["imageData"] = pngAsBase64({12, 8});
+            file["imageWidth"] = 13;
+            file["imageHeight"] = 8;
+            file["shapes"] = {{{"label", "car"}, {"shape_type", "point"}, {"points", {{3, 3}}}}};
+        } else if (change == "farPoint") {
+            car["points"][2] = {5000, 5000};
+        } else if (change == "rectangleCorner") {
+            car = {{"label", "car"}, {"shape_type", "rectangle"}, {"points", {{-1.5, 3}, {10, 10}}}};
+        } else if (change == "pointShape") {
+            car = {{"label", "car"}, {"shape_type", "point"}, {"points", {{41.5, 10}}}};
+        } else if (change == "circle") {
+            car = {{"label", "car"}, {"shape_type", "circle"}, {"points", {{20, 15}, {1000000, 15}}}};
+        }
+        std::string text = file.dump();
+        if (change == "NaN" || change == "Infinity" || change == "1e999")  // as Python's json writes them, and an overflow
+            text.replace(text.find("12.25"), 5, change.toStdString());
+        test::writeBytes(test::path(dir, "set/a.json"), text);
+        const fs::path project = test::path(dir, "x.segstudio");
+        try {
+            data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, project);
+            QFAIL("the file was accepted");
+        } catch (const data::DataError& error) {
+            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(test::path(dir, "set/a.json").string()));
+            for (const QString& part : expected)
+                QVERIFY2(QString::fromStdString(error.what()).contains(part), error.what());
+        }
+        QVERIFY(!fs::exists(project));
+        QVERIFY(!fs::exists(test::path(dir, "x.labels")));
+        QVERIFY(!fs::exists(test::path(dir, "x.images")));  // an embedded image written for the check is removed
+    }
+
+    // The limits' other side: points up to a pixel past the border (labelme's own reach the far
+    // edge, x = width) and a circle that leaves the image within its diagonal are drawn.
+    void labelmeShapesWithinAPixelOfTheImageAreDrawn()
+    {
+        QTemporaryDir dir;
+        writeImage(test::path(dir, "set/a.png"), {40, 30});
+        json file = {{"imagePath", "a.png"}, {"imageHeight", 30}, {"imageWidth", 40},
+                     {"shapes", {{{"label", "road"}, {"shape_type", "polygon"}, {"points", {{-1, -1}, {41, -0.5}, {40.9, 31}}}},
+                                 {{"label", "car"}, {"shape_type", "circle"}, {"points", {{39, 29}, {0, 0}}}}}}};
+        writeJson(test::path(dir, "set/a.json"), file);
+        const auto project = data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "w.segstudio"));
+        const cv::Mat labels = labelsOf(project, 0);
+        QCOMPARE(labels.size(), cv::Size(40, 30));
+        // As labelme's shape_to_mask draws it with Pillow 9.4: the circle (radius 48.6, drawn
+        // last) covers all but the corner pixel its rim passes through, which the polygon took.
+        QCOMPARE(int(at(labels, 0, 0)), 0);
+        QCOMPARE(cv::countNonZero(labels == 1), 40 * 30 - 1);
     }
 
     void cityscapesLabelIdsBecomeTrainingClasses()
