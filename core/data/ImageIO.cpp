@@ -35,7 +35,10 @@ cv::Mat decodeImage(const std::filesystem::path& path, int flags)
 
 cv::Mat readImageRgb(const std::filesystem::path& path)
 {
-    cv::Mat image = decodeImage(path, cv::IMREAD_COLOR);
+    // The pixels as stored, whatever the EXIF orientation says (issue 47.4): a label map is made
+    // for the stored grid, and the header that sizes it (readImageSize) does not rotate either.
+    // One convention for the whole program, as dataset tools keep it (docs/FORMATS.md).
+    cv::Mat image = decodeImage(path, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
     // BGR to RGB in place, rows in parallel: no second buffer (36 MB for a 12 MP image), and the
     // editor's open, the floor of which is this decode, stays at the decoder's own cost.
     cv::parallel_for_(cv::Range(0, image.rows), [&image](const cv::Range& rows) {

@@ -102,6 +102,42 @@ private slots:
         }
     }
 
+    // Issue 47.4: a phone's JPEG with an EXIF orientation imported (sized by its header), then
+    // could not be packed: the decode rotated it. Every reader keeps the stored pixels.
+    void exifOrientationIsIgnoredEverywhere_data()
+    {
+        QTest::addColumn<int>("orientation");
+        for (const int orientation : {1, 3, 6, 8})
+            QTest::newRow(qPrintable(QStringLiteral("orientation %1").arg(orientation))) << orientation;
+    }
+
+    void exifOrientationIsIgnoredEverywhere()
+    {
+        QFETCH(int, orientation);
+        QTemporaryDir dir;
+        // 120x80 stored: the left half red, the right half blue.
+        cv::Mat bgr(80, 120, CV_8UC3, cv::Scalar(255, 0, 0));
+        bgr(cv::Rect(0, 0, 60, 80)).setTo(cv::Scalar(0, 0, 255));
+        std::vector<unsigned char> jpeg;
+        QVERIFY(cv::imencode(".jpg", bgr, jpeg, {cv::IMWRITE_JPEG_QUALITY, 95}));
+        // An APP1 Exif segment after SOI: big-endian TIFF, one IFD entry, Orientation (0x0112) = n.
+        const unsigned char o = static_cast<unsigned char>(orientation);
+        const std::vector<unsigned char> app1{0xFF, 0xE1, 0x00, 34, 'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0x00, 0x2A, 0, 0, 0, 8,
+                                              0x00, 0x01, 0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, 0x00, o, 0, 0, 0, 0, 0, 0};
+        jpeg.insert(jpeg.begin() + 2, app1.begin(), app1.end());
+        const fs::path file = test::path(dir, "photo.jpg");
+        test::writeBytes(file, std::string(jpeg.begin(), jpeg.end()));
+        // The tag is really there: OpenCV's own default decode applies it.
+        const cv::Mat rotated = cv::imread(file.string(), cv::IMREAD_COLOR);
+        QCOMPARE(rotated.cols, orientation >= 5 ? 80 : 120);
+
+        QCOMPARE(data::readImageSize(file), cv::Size(120, 80));
+        const cv::Mat rgb = data::readImageRgb(file);
+        QCOMPARE(rgb.size(), cv::Size(120, 80));
+        QVERIFY(rgb.at<cv::Vec3b>(40, 10)[0] > 200 && rgb.at<cv::Vec3b>(40, 10)[2] < 50);   // red stays left
+        QVERIFY(rgb.at<cv::Vec3b>(40, 110)[2] > 200 && rgb.at<cv::Vec3b>(40, 110)[0] < 50);  // blue stays right
+    }
+
     void aMissingOrForeignFileHasNoSize()
     {
         QTemporaryDir dir;
