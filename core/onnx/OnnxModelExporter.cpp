@@ -10,6 +10,7 @@
 #include <onnx/defs/attr_proto_util.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace segstudio::onnxexport {
@@ -48,6 +49,37 @@ engine::GraphValue normalisedInput(OnnxGraphWriter& writer, const torch::Tensor&
     return {normalised, engine::normaliseImages(image.to(torch::kFloat), false)};
 }
 
+std::string shapeText(const std::vector<std::int64_t>& shape)
+{
+    std::string text;
+    for (const auto size : shape)
+        text += (text.empty() ? "" : "x") + std::to_string(size);
+    return text;
+}
+
+// Names the graph's output "logits" and declares it. It must be the value the model's writeGraph()
+// returned (plus the prior correction), with the promised shape, and computed by the graph's last
+// node: a model that writes a step after its logits, or returns a value no node computes, is
+// refused, where renaming "the last node's output" would ship another tensor under that name.
+void declareLogitsOutput(onnx::GraphProto& graph, const engine::GraphValue& logits,
+                         const std::vector<std::int64_t>& shape)
+{
+    if (logits.value.sizes().vec() != shape)
+        throw std::invalid_argument("the model's final value is " + shapeText(logits.value.sizes().vec()) +
+                                    ", not the 1xKxHxW logits " + shapeText(shape));
+    if (graph.node_size() == 0)
+        throw std::invalid_argument("the graph has no node");
+    auto* last = graph.mutable_node(graph.node_size() - 1);
+    const auto& outputs = last->output();
+    const auto found = std::find(outputs.begin(), outputs.end(), logits.name);
+    if (found == outputs.end())
+        throw std::invalid_argument("the graph's last node (" + last->op_type() + " " + last->name() +
+                                    ") does not compute the logits (" + logits.name +
+                                    "): the model writes a step after them");
+    last->set_output(int(found - outputs.begin()), "logits");
+    declare(graph.add_output(), "logits", onnx::TensorProto::FLOAT, shape);
+}
+
 }  // namespace
 
 OnnxExportResult OnnxModelExporter::exportModel(const OnnxExportRequest& request)
@@ -84,15 +116,17 @@ OnnxExportResult OnnxModelExporter::exportModel(const OnnxExportRequest& request
     } catch (const std::exception& error) {
         throw std::runtime_error(request.checkpoint.string() + ": cannot write " + loaded.name + " as ONNX: " + error.what());
     }
+    try {  // before the comparison, which a value of another shape would broadcast against
+        declareLogitsOutput(graph, logits, {1, classes, result.height, result.width});
+    } catch (const std::invalid_argument& error) {
+        throw std::runtime_error(request.checkpoint.string() + ": cannot write " + loaded.name + " as ONNX: " +
+                                 error.what());
+    }
     const auto reference = loaded.decisionLogits(engine::normaliseImages(image.to(torch::kFloat), false));
     result.maxGraphDifference = (logits.value - reference).abs().max().item<double>();
     if (!(result.maxGraphDifference < 1e-3))
         throw std::runtime_error(request.checkpoint.string() + ": the written graph computes other logits than the model (max difference " +
                                  std::to_string(result.maxGraphDifference) + ")");
-    // The last node's output is the graph's: rename it "logits".
-    auto* last = graph.mutable_node(graph.node_size() - 1);
-    last->set_output(0, "logits");
-    declare(graph.add_output(), "logits", onnx::TensorProto::FLOAT, {1, classes, result.height, result.width});
     result.nodes = std::size_t(graph.node_size());
 
     nlohmann::json names = loaded.classNames, colors = nlohmann::json::object();

@@ -26,7 +26,8 @@ struct OnnxExportResult {
 // Writes a trained model as an ONNX file (opset 13, IR 8): input "image" uint8 1x3xHxW RGB 0..255,
 // the engine's ImageNet normalisation inside the graph, output "logits" float 1xKxHxW. The graph
 // is the model's own writeGraph() steps; the export checks that those steps compute what forward()
-// computes on a random image, then runs ONNX's checker and strict shape inference, then writes the
+// computes on a random image (and that the graph's last node computes the 1xKxHxW value the model
+// returned, which becomes "logits"), then runs ONNX's checker and strict shape inference, then writes the
 // file atomically. Metadata (metadata_props): segstudio.classes (JSON names), segstudio.colors
 // (JSON, when known), segstudio.model, segstudio.input, segstudio.mean / segstudio.std.
 // Throws std::runtime_error naming the checkpoint or the output on any failure.

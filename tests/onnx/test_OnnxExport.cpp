@@ -1,7 +1,8 @@
 // Every model in the registry, written as ONNX and run by OpenCV's DNN module: its logits equal
 // LibTorch's within 1e-4 on the demo's street scenes, at a size the network divides evenly and at
 // one it pads (SegNet) or rounds (DeepLabV3+'s stride 16); the file passes ONNX's checker (and
-// python3-onnx's full check where it is installed) and carries the classes in its metadata.
+// python3-onnx's full check where it is installed) and carries the classes in its metadata; its
+// output "logits" is the value the model computes last, and a graph with a step after it is refused.
 #include "data/SyntheticDatasetGenerator.h"
 #include "deploy/OpenCvOnnxModel.h"
 #include "engine/Checkpoint.h"
@@ -16,11 +17,72 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <onnx/onnx_pb.h>
 #include <opencv2/imgproc.hpp>
 
 using namespace segstudio;
 namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kTrailingStepModel = "test-trailing-step";
+
+// A 1x1 classifier whose graph writes one more step after its logits (a value computed and
+// dropped), so the graph's last node is not the logits': what the export must refuse.
+class TrailingStepModelImpl : public engine::SegmentationModelImpl {
+public:
+    explicit TrailingStepModelImpl(int classes) : m_classes(classes)
+    {
+        m_classifier = register_module("classifier", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, classes, 1)));
+    }
+
+    torch::Tensor forward(torch::Tensor images) override { return m_classifier->forward(images); }
+    int classes() const override { return m_classes; }
+    double forwardFlops(std::int64_t height, std::int64_t width) const override
+    {
+        return 2.0 * 3 * m_classes * height * width;
+    }
+
+    engine::GraphValue writeGraph(engine::GraphWriter& writer, const engine::GraphValue& images) override
+    {
+        const auto logits = writer.conv(images, *m_classifier);
+        writer.relu(logits);
+        return logits;
+    }
+
+private:
+    int m_classes;
+    torch::nn::Conv2d m_classifier{nullptr};
+};
+
+std::vector<std::int64_t> declaredShape(const onnx::ValueInfoProto& value)
+{
+    std::vector<std::int64_t> dims;
+    for (const auto& dim : value.type().tensor_type().shape().dim())
+        dims.push_back(dim.dim_value());
+    return dims;
+}
+
+const onnx::NodeProto* producerOf(const onnx::GraphProto& graph, const std::string& name)
+{
+    for (const auto& node : graph.node())
+        for (const auto& output : node.output())
+            if (output == name)
+                return &node;
+    return nullptr;
+}
+
+const onnx::TensorProto* initializerOf(const onnx::GraphProto& graph, const std::string& name)
+{
+    for (const auto& initializer : graph.initializer())
+        if (initializer.name() == name)
+            return &initializer;
+    return nullptr;
+}
+
+}  // namespace
 
 class TestOnnxExport : public QObject {
     Q_OBJECT
@@ -69,6 +131,8 @@ private slots:
         QTest::addColumn<int>("height");
         QTest::addColumn<int>("width");
         for (const auto& info : engine::availableModels()) {
+            if (info.name == kTrailingStepModel)
+                continue;  // made to be refused (aGraphWithAStepAfterTheLogitsIsRefused)
             const QByteArray name = QByteArray::fromStdString(info.name);
             QTest::newRow(name + " 64x96") << QString::fromStdString(info.name) << 64 << 96;
             QTest::newRow(name + " 72x100") << QString::fromStdString(info.name) << 72 << 100;
@@ -149,6 +213,61 @@ private slots:
         QVERIFY(check.waitForFinished(120000));
         QVERIFY2(check.exitCode() == 0, check.readAllStandardError().constData());
         QCOMPARE(check.readAllStandardOutput().trimmed(), QByteArray(R"({"class1":[1,2,3]})"));
+    }
+
+    // The output named "logits" is the value the model computes last: declared 1xKxHxW, made by
+    // one node, the last, here the prior correction's Add (one offset per class) on the value of
+    // the classifier convolution (K filters). segnet-tiny at 64x96 needs no pad, so no crop.
+    void theLogitsOutputIsTheClassifiersValue()
+    {
+        constexpr int kClasses = 4;
+        const std::string checkpoint = checkpointOf("segnet-tiny", kClasses);
+        const fs::path file = fs::path(m_dir.path().toStdString()) / "logits-output.onnx";
+        onnxexport::OnnxModelExporter::exportModel({checkpoint, file, 64, 96, {}});
+        onnx::ModelProto model;
+        std::ifstream stream(file, std::ios::binary);
+        QVERIFY(model.ParseFromIstream(&stream));
+        const auto& graph = model.graph();
+        QCOMPARE(graph.output_size(), 1);
+        QCOMPARE(graph.output(0).name(), std::string("logits"));
+        QCOMPARE(declaredShape(graph.output(0)), (std::vector<std::int64_t>{1, kClasses, 64, 96}));
+        const onnx::NodeProto* correction = producerOf(graph, "logits");
+        QVERIFY(correction == &graph.node(graph.node_size() - 1));
+        QCOMPARE(correction->output_size(), 1);
+        QCOMPARE(correction->op_type(), std::string("Add"));
+        const onnx::TensorProto* offsets = initializerOf(graph, correction->input(1));
+        QVERIFY(offsets && offsets->name().rfind("class_prior_correction", 0) == 0);
+        QCOMPARE(offsets->dims(1), std::int64_t(kClasses));
+        const onnx::NodeProto* classifier = producerOf(graph, correction->input(0));
+        QVERIFY(classifier && classifier->op_type() == "Conv");
+        const onnx::TensorProto* filters = initializerOf(graph, classifier->input(1));
+        QVERIFY(filters);
+        QCOMPARE(filters->dims(0), std::int64_t(kClasses));
+    }
+
+    // A graph whose last node is not the logits is refused, not written with that node's output
+    // renamed "logits". The checkpoint has no class weights: the prior correction's Add would
+    // otherwise be the last node and hide the trailing step.
+    void aGraphWithAStepAfterTheLogitsIsRefused()
+    {
+        engine::ModelRegistry::instance().add(kTrailingStepModel, "a model whose graph ends after its logits (test)",
+                                              [](int classes) {
+                                                  return std::make_shared<TrailingStepModelImpl>(classes);
+                                              });
+        auto model = engine::ModelRegistry::instance().create(kTrailingStepModel, 3);
+        const fs::path dir = m_dir.path().toStdString();
+        const std::string checkpoint = (dir / "trailing.pt").string();
+        engine::Checkpoint::save(checkpoint, *model, nullptr,
+                                 {{"model", kTrailingStepModel}, {"classNames", {"a", "b", "c"}}, {"height", 16},
+                                  {"width", 16}});
+        try {
+            onnxexport::OnnxModelExporter::exportModel({checkpoint, dir / "trailing.onnx", 16, 16, {}});
+            QFAIL("a graph whose last node is not the logits was exported");
+        } catch (const std::runtime_error& error) {
+            QVERIFY2(QString(error.what()).contains("does not compute the logits"), error.what());
+            QVERIFY2(QString(error.what()).contains("trailing.pt"), error.what());
+        }
+        QVERIFY(!fs::exists(dir / "trailing.onnx"));
     }
 
     void aMissingCheckpointIsNamed()

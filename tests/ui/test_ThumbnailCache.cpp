@@ -103,12 +103,67 @@ private slots:
         }
         const QStringList files = QDir(cacheDir.path()).entryList({QStringLiteral("*.jpg")});
         QCOMPARE(files.size(), 1);
-        const QString key = ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), QSize(160, 120), true);
+        const auto schema = m_project.schema();
+        const QString key =
+            ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), schema, QSize(160, 120), true);
         QCOMPARE(files.first(), key + QStringLiteral(".jpg"));
         // The plain and overlay thumbnails are different files; a changed image gets a new key.
-        QVERIFY(key != ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), QSize(160, 120), false));
+        QVERIFY(key != ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), schema, QSize(160, 120), false));
         std::filesystem::last_write_time(m_project.imagePath(0), std::filesystem::file_time_type::clock::now() + std::chrono::hours(1));
-        QVERIFY(key != ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), QSize(160, 120), true));
+        QVERIFY(key != ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), schema, QSize(160, 120), true));
+    }
+
+    // A recolour reaches the cache as new sources with the new schema (ImageListModel::
+    // onSchemaChanged): the overlay must be drawn again in the new colour, not read back from the
+    // disk cache file of the old one (a render is exact; the JPEG of the old colour is far off).
+    void recolouredClassIsRenderedAnew()
+    {
+        QTemporaryDir cacheDir;
+        ThumbnailCache cache;
+        cache.setDiskCacheDir(cacheDir.path());
+        cache.setThumbnailSize(QSize(40, 30));
+        cache.setSources(sources(), m_project.schema());
+        QSignalSpy ready(&cache, &ThumbnailCache::thumbnailReady);
+        QVERIFY(cache.thumbnail(0, true).isNull());
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 10000);
+        const QColor photo =
+            ThumbnailRenderer::render(m_project.imagePath(0), {}, m_project.schema(), QSize(40, 30), false).pixelColor(5, 5);
+        const QColor before = cache.thumbnail(0, true).pixelColor(5, 5);  // top half: "car" (64, 0, 128)
+        QVERIFY2(qAbs(before.red() - (photo.red() + 64) / 2) <= 1, qPrintable(before.name()));
+
+        segstudio::data::ClassSchema recoloured = m_project.schema();
+        segstudio::data::LabelClass car = *recoloured.find(1);
+        car.color = segstudio::data::Rgb{255, 255, 0};
+        recoloured.update(car);
+        cache.setSources(sources(), recoloured);
+        QVERIFY(cache.thumbnail(0, true).isNull());  // the memory cache went with the old schema
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 10000);
+        const QColor after = cache.thumbnail(0, true).pixelColor(5, 5);
+        QVERIFY2(qAbs(after.red() - (photo.red() + 255) / 2) <= 1, qPrintable(after.name()));
+        QVERIFY2(qAbs(after.green() - (photo.green() + 255) / 2) <= 1, qPrintable(after.name()));
+        // One file per palette; the plain thumbnail does not depend on the colours.
+        QCOMPARE(QDir(cacheDir.path()).entryList({QStringLiteral("*.jpg")}).size(), 2);
+        const auto plainKey = [&](const segstudio::data::ClassSchema& schema) {
+            return ThumbnailRenderer::cacheKey(m_project.imagePath(0), m_project.labelMapPath(0), schema, QSize(40, 30), false);
+        };
+        QCOMPARE(plainKey(recoloured), plainKey(m_project.schema()));
+    }
+
+    // A render under way when the size changes is dropped, not cached as a thumbnail of the new
+    // size. No sleep is needed to catch it under way: its result reaches the cache only through
+    // this thread's event loop, which does not run between the request and the size change.
+    void aSizeChangeDropsRendersUnderWayAtTheOldSize()
+    {
+        ThumbnailCache cache;
+        cache.setThumbnailSize(QSize(20, 20));
+        cache.setSources(sources(), m_project.schema());
+        QSignalSpy ready(&cache, &ThumbnailCache::thumbnailReady);
+        QVERIFY(cache.thumbnail(0, false).isNull());  // a 20x20 render starts on a worker
+        cache.setThumbnailSize(QSize(40, 30));
+        QVERIFY(cache.thumbnail(0, false).isNull());  // the view asks again at the new size
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 10000);
+        QCOMPARE(cache.thumbnail(0, false).size(), QSize(40, 30));
+        QCOMPARE(cache.pendingCount(), 0);
     }
 
 private:

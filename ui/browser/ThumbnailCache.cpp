@@ -61,6 +61,14 @@ void ThumbnailCache::setThumbnailSize(QSize size)
         return;
     m_size = size;
     m_memory.clear();
+    // Renders under way are at the old size: a new generation drops them when they finish (a view
+    // asks for those rows again), so none is cached as if it were the new size. Rows still queued
+    // have not started and render at the new size.
+    ++m_generation;
+    m_inFlight = 0;
+    m_queued = QSet<Key>(m_queue.begin(), m_queue.end());
+    // The dropped renders will not call dispatch(): start the queued rows now.
+    dispatch();
 }
 
 void ThumbnailCache::setMemoryBudget(qint64 bytes)
@@ -126,7 +134,7 @@ void ThumbnailCache::dispatch()
             try {
                 const QString cacheKey = diskDir.isEmpty()
                     ? QString()
-                    : ThumbnailRenderer::cacheKey(source.image, source.labelMap, size, overlay);
+                    : ThumbnailRenderer::cacheKey(source.image, source.labelMap, *schema, size, overlay);
                 const QString cacheFile = cacheKey.isEmpty() ? QString() : diskDir + u'/' + cacheKey + QStringLiteral(".jpg");
                 if (!cacheFile.isEmpty() && QFile::exists(cacheFile))
                     image = QImage(cacheFile).convertToFormat(QImage::Format_RGB888);

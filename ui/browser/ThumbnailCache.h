@@ -34,6 +34,7 @@ public:
 
     void setSources(std::vector<Source> sources, data::ClassSchema schema);
     void setDiskCacheDir(const QString& dir);  // empty: memory only
+    // Renders under way at the old size are dropped (no signal for them): a view asks again.
     void setThumbnailSize(QSize size);
     QSize thumbnailSize() const { return m_size; }
     void setMemoryBudget(qint64 bytes);

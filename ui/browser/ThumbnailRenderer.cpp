@@ -6,6 +6,9 @@
 
 #include <QCryptographicHash>
 
+#include <algorithm>
+#include <vector>
+
 namespace segstudio::ui {
 
 namespace {
@@ -24,6 +27,19 @@ QByteArray fileStamp(const std::filesystem::path& path)
     return QByteArray::number(qulonglong(size)) + '@' + QByteArray::number(qlonglong(time));
 }
 
+// The class ids and colours an overlay is drawn with, by id: a recoloured class must not be served
+// the thumbnail of its old colour from the disk cache.
+QByteArray paletteStamp(const data::ClassSchema& schema)
+{
+    std::vector<data::LabelClass> classes = schema.classes();
+    std::sort(classes.begin(), classes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    QByteArray text;
+    for (const data::LabelClass& labelClass : classes)
+        text += QByteArray::number(labelClass.id) + '=' + QByteArray::number(labelClass.color.r) + ',' +
+                QByteArray::number(labelClass.color.g) + ',' + QByteArray::number(labelClass.color.b) + ';';
+    return text;
+}
+
 }  // namespace
 
 QImage ThumbnailRenderer::render(const std::filesystem::path& image, const std::filesystem::path& labelMap,
@@ -39,7 +55,7 @@ QImage ThumbnailRenderer::render(const std::filesystem::path& image, const std::
 }
 
 QString ThumbnailRenderer::cacheKey(const std::filesystem::path& image, const std::filesystem::path& labelMap,
-                                    QSize size, bool overlay)
+                                    const data::ClassSchema& schema, QSize size, bool overlay)
 {
     std::error_code error;
     if (!std::filesystem::exists(image, error))
@@ -48,7 +64,8 @@ QString ThumbnailRenderer::cacheKey(const std::filesystem::path& image, const st
     text += '|' + fileStamp(image) + '|' + QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height());
     text += '|' + QByteArray::number(kRenderVersion);
     if (overlay)
-        text += "|overlay|" + QByteArray::fromStdString(labelMap.string()) + '|' + fileStamp(labelMap);
+        text += "|overlay|" + QByteArray::fromStdString(labelMap.string()) + '|' + fileStamp(labelMap) + '|' +
+                paletteStamp(schema);
     return QString::fromLatin1(QCryptographicHash::hash(text, QCryptographicHash::Sha1).toHex());
 }
 

@@ -18,10 +18,11 @@ public:
     static QImage render(const std::filesystem::path& image, const std::filesystem::path& labelMap,
                          const data::ClassSchema& schema, QSize size, bool overlay);
 
-    // A key that changes whenever a file the thumbnail depends on changes (path, size, mtime) or
-    // the rendering does; empty when the image does not exist (nothing worth caching).
-    static QString cacheKey(const std::filesystem::path& image, const std::filesystem::path& labelMap, QSize size,
-                            bool overlay);
+    // A key that changes whenever a file the thumbnail depends on changes (path, size, mtime), the
+    // rendering does, or (with overlay) a class id or colour of the schema; empty when the image
+    // does not exist (nothing worth caching).
+    static QString cacheKey(const std::filesystem::path& image, const std::filesystem::path& labelMap,
+                            const data::ClassSchema& schema, QSize size, bool overlay);
 };
 
 }  // namespace segstudio::ui
