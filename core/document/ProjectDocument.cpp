@@ -86,7 +86,15 @@ void ProjectDocument::adoptLock(std::unique_ptr<data::ProjectLock> lock, data::P
 
 ProjectDocument::~ProjectDocument()
 {
-    waitForIdle();
+    // No event loop here (issue 47.9): whatever runs during a destructor may reach a half-gone
+    // window. A job still under way is cancelled if it can roll itself back, and waited for, so
+    // its worker never outlives the flag and the project it uses; its finish does not run (a
+    // relabel left unfinished is rolled back or finished by the next open, RelabelTransaction).
+    if (m_busy) {
+        if (m_cancellable)
+            m_cancel = true;
+        m_job.waitForFinished();
+    }
     if (m_autosave->isActive())
         save();
     m_undoStack->clear();  // the commands' backups go with them
@@ -409,7 +417,7 @@ void ProjectDocument::runJob(const QString& label, Work work, std::function<void
         setBusy(false);
         finish(error);
     });
-    watcher->setFuture(QtConcurrent::run(workerPool(), [self, label, work = std::move(work), cancel = &m_cancel]() -> QString {
+    m_job = QtConcurrent::run(workerPool(), [self, label, work = std::move(work), cancel = &m_cancel]() -> QString {
         auto progress = [self, label, cancel](std::size_t done, std::size_t total) {
             // Queued: the worker never touches the document's signals directly.
             QMetaObject::invokeMethod(self.data(), [self, label, done, total] {
@@ -424,7 +432,8 @@ void ProjectDocument::runJob(const QString& label, Work work, std::function<void
         } catch (const std::exception& e) {
             return fromStd(e.what());
         }
-    }));
+    });
+    watcher->setFuture(m_job);
 }
 
 void ProjectDocument::cancelJob() { m_cancel = true; }

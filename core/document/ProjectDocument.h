@@ -8,6 +8,7 @@
 #include "paint/PredictionAcceptance.h"
 #include "paint/WriteGuard.h"
 
+#include <QFuture>
 #include <QObject>
 #include <QString>
 
@@ -105,7 +106,10 @@ public:
     // Jobs.
     bool isBusy() const { return m_busy; }
     void cancelJob();                         // a running merge/delete stops and rolls back
-    bool waitForIdle(int timeoutMs = 60000);  // spins the event loop (tests, benchmarks, shutdown)
+    // Spins the event loop until the job's finish has run (tests, benchmarks, closing a project
+    // while its views are attached). The destructor does not spin: it cancels what can be
+    // cancelled and waits for the worker without running its finish.
+    bool waitForIdle(int timeoutMs = 60000);
     using Work = std::function<void(const std::function<bool(std::size_t, std::size_t)>& progress)>;
     // Runs work on a worker while the document is busy; then finish(error) on this thread ("" on
     // success). For the commands. Only a job that can roll itself back is cancellable (the first
@@ -188,6 +192,7 @@ private:
     bool m_busy = false;
     bool m_cancellable = false;
     std::atomic<bool> m_cancel{false};
+    QFuture<QString> m_job;  // the job under way: the destructor waits for it (the worker holds &m_cancel)
     QString m_lastError;
     BeforeLabelMapsChange m_beforeLabelMapsChange;
 };

@@ -12,7 +12,10 @@
 #include <opencv2/imgcodecs.hpp>
 #include <QtTest>
 
+#include <QTimer>
+#include <atomic>
 #include <functional>
+#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <map>
@@ -241,6 +244,35 @@ private slots:
         doc->undoStack()->undo();
         QVERIFY(doc->waitForIdle());
         QCOMPARE(added.takeFirst().at(0).toInt(), 2);
+    }
+
+    // Issue 47.9: the destructor spun the event loop for up to 60 s, and a job still running after
+    // that kept a pointer to the freed cancel flag. Now it cancels a job that can be cancelled and
+    // waits for its worker, running no event (a timer due at once must not fire) and no finish.
+    void destroyingADocumentWaitsForItsJobWithoutAnEventLoop()
+    {
+        QTemporaryDir dir;
+        auto doc = makeDocument(dir);
+        ProjectDocument* raw = doc.get();
+        std::atomic<bool> sawCancel{false};
+        bool finished = false;
+        raw->runJob(
+            QStringLiteral("waits"),
+            [raw, &sawCancel](const auto&) {
+                while (!raw->jobCancelled())
+                    std::this_thread::yield();
+                sawCancel = true;
+            },
+            [&finished](const QString&) { finished = true; }, /*cancellable=*/true);
+        QVERIFY(raw->isBusy());
+        bool eventRan = false;
+        QTimer::singleShot(0, [&eventRan] { eventRan = true; });
+        doc.reset();
+        QVERIFY(sawCancel);
+        QVERIFY(!finished);
+        QVERIFY(!eventRan);
+        QCoreApplication::processEvents();
+        QVERIFY(eventRan);
     }
 
     void cancelledMergeChangesNothing()
