@@ -58,11 +58,8 @@ private slots:
     {
         QCOMPARE(LiveFineTuner::liveRunName(QStringLiteral("20261125-101010")), QStringLiteral("20261125-101010-live"));
         QCOMPARE(LiveFineTuner::liveRunName(QStringLiteral("camvid-live")), QStringLiteral("camvid-live"));
-        // The samples of one fine-tune are bounded: few images get more epochs, at most 40.
-        QCOMPARE(LiveFineTuner::epochsFor(10, 1600), 40);
-        QCOMPARE(LiveFineTuner::epochsFor(100, 1600), 16);
-        QCOMPARE(LiveFineTuner::epochsFor(367, 1600), 5);
-        QCOMPARE(LiveFineTuner::epochsFor(5000, 1600), 1);
+        // A fine-tune is sized by time (issue 47.11), two minutes unless told otherwise.
+        QCOMPARE(LiveFineTuner().budgetSeconds(), 120);
         const QStringList arguments = segstudio::ui::TrainerArguments::fineTune(QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
                                                                     QStringLiteral("/p/runs/.base-live.next/train.pack"),
                                                                     QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3);
@@ -76,7 +73,8 @@ private slots:
         QCOMPARE(valueOf("--train-pack"), QStringLiteral("/p/runs/.base-live.next/train.pack"));
         QCOMPARE(valueOf("--val-pack"), QString());  // no validation: every minute goes to learning
         QCOMPARE(valueOf("-o"), QStringLiteral("/p/runs/.base-live.next"));
-        QCOMPARE(valueOf("--epochs"), QStringLiteral("7"));
+        QCOMPARE(valueOf("--time-budget"), QStringLiteral("7s"));
+        QCOMPARE(valueOf("--epochs"), QStringLiteral("<absent>"));
         QCOMPARE(valueOf("--lr"), QStringLiteral("0.001"));
     }
 
@@ -127,7 +125,7 @@ private slots:
         tuner.setProject(&project);
         tuner.setBaseRun(base);
         tuner.setInterval(2);
-        tuner.setSamplesPerLearn(4);
+        tuner.setBudgetSeconds(3);
         int saves = 0;
         tuner.setBeforeLearning([&] {
             project.save();
@@ -156,6 +154,10 @@ private slots:
         QCOMPARE(saves, 1);
         QVERIFY(tuner.state() == LiveFineTuner::State::Packing);
         QVERIFY2(tuner.statusText().contains(QStringLiteral("4 labelled")), qPrintable(tuner.statusText()));
+        // While it learns the status says for how long, and then how far it is.
+        QTRY_VERIFY_WITH_TIMEOUT(tuner.state() == LiveFineTuner::State::Learning || !learned.isEmpty(), 600000);
+        if (learned.isEmpty())
+            QVERIFY2(tuner.statusText().contains(QStringLiteral("for 3 s")), qPrintable(tuner.statusText()));
         QVERIFY(learned.wait(600000) || !learned.isEmpty());
         QCOMPARE(learned.size(), 1);
 
@@ -236,6 +238,104 @@ private slots:
         project.setStatus(4, LabelStatus::Labelled);
         tuner.labelsChanged();
         QTRY_COMPARE_WITH_TIMEOUT(calls(), 2, 60000);
+    }
+
+    // Issue 47.2: selecting another run while a fine-tune runs trained with the new base's
+    // config and checkpoint on a pack that was not there, and lost the finished model ("cannot
+    // move the new model"). A step keeps the paths of the base it started from; the next counts
+    // against the run selected meanwhile. The fake trainer waits at a gate, so the switch
+    // happens while the pack step runs.
+    void selectingAnotherRunDuringAFineTuneKeepsItsModel()
+    {
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        const auto makeRun = [&](const QString& name) {
+            const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/") + name);
+            QDir().mkpath(run + QStringLiteral("/checkpoints"));
+            QFile checkpoint(run + QStringLiteral("/checkpoints/last.pt"));
+            checkpoint.open(QIODevice::WriteOnly);
+            segstudio::data::PackOptions options;
+            options.height = 32;
+            options.width = 48;
+            segstudio::data::DatasetPacker::pack(project, Split::Train, (run + QStringLiteral("/train.pack")).toStdString(), options);
+            return run;
+        };
+        const QString first = makeRun(QStringLiteral("first"));
+        const QString second = makeRun(QStringLiteral("second"));
+        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("gated-trainer"));
+        QFile script(trainer);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\necho \"$*\" >> \"$0.calls\"\nwhile [ ! -e \"$0.go\" ]; do sleep 0.05; done\nexit 0\n");
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+
+        LiveFineTuner tuner;
+        tuner.setTrainer(trainer);
+        tuner.setProject(&project);
+        tuner.setBaseRun(first);
+        tuner.setInterval(1);
+        tuner.setEnabled(true);
+        QSignalSpy learned(&tuner, &LiveFineTuner::learned);
+        project.setStatus(3, LabelStatus::Labelled);
+        project.setStatus(4, LabelStatus::InProgress);  // packed too: said in what was learned
+        tuner.labelsChanged();
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Packing);
+        tuner.setBaseRun(second);  // what a click on another run in the Predictions panel does
+        QFile gate(trainer + QStringLiteral(".go"));
+        QVERIFY(gate.open(QIODevice::WriteOnly));
+        gate.close();
+        QVERIFY(learned.wait(60000) || !learned.isEmpty());
+        QCOMPARE(learned.at(0).at(0).toString(), QDir(dir.path()).filePath(QStringLiteral("runs/first-live")));
+        QVERIFY(QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/first-live"))));
+        QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/.first-live.next"))));
+        QFile calls(trainer + QStringLiteral(".calls"));
+        QVERIFY(calls.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(calls.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[1].contains(checkpointOf(first)) && !lines[1].contains(QStringLiteral("runs/second")), qPrintable(lines[1]));
+        const QJsonObject record = readJson(QDir(dir.path()).filePath(QStringLiteral("runs/.first-live.json")));
+        QCOMPARE(record.value(QStringLiteral("baseRun")).toString(), first);
+        QCOMPARE(record.value(QStringLiteral("learnedFrom")).toArray().size(), 4);  // a, b, d and e (in progress)
+        // From now on the selected run is the base: nothing labelled since it was chosen.
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Counting);
+        QCOMPARE(tuner.newlyLabelled(), 0);
+        QCOMPARE(tuner.liveRunDirectory(), QDir(dir.path()).filePath(QStringLiteral("runs/second-live")));
+    }
+
+    // Unticking stops the fine-tune and removes its staging folder (a pack and a model).
+    void turningItOffRemovesTheFineTunesStaging()
+    {
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        const QString base = QDir(dir.path()).filePath(QStringLiteral("runs/base"));
+        QDir().mkpath(base + QStringLiteral("/checkpoints"));
+        QFile checkpoint(base + QStringLiteral("/checkpoints/last.pt"));
+        QVERIFY(checkpoint.open(QIODevice::WriteOnly));
+        checkpoint.close();
+        segstudio::data::PackOptions options;
+        options.height = 32;
+        options.width = 48;
+        segstudio::data::DatasetPacker::pack(project, Split::Train, (base + QStringLiteral("/train.pack")).toStdString(), options);
+        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("gated-trainer"));
+        QFile script(trainer);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nwhile [ ! -e \"$0.go\" ]; do sleep 0.05; done\n");
+        script.close();
+        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        LiveFineTuner tuner;
+        tuner.setTrainer(trainer);
+        tuner.setProject(&project);
+        tuner.setBaseRun(base);
+        tuner.setInterval(1);
+        tuner.setEnabled(true);
+        project.setStatus(3, LabelStatus::Labelled);
+        tuner.labelsChanged();
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Packing);
+        const QString staging = QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.next"));
+        QVERIFY(QFileInfo::exists(staging));
+        tuner.setEnabled(false);
+        QCOMPARE(tuner.state(), LiveFineTuner::State::Off);
+        QVERIFY(!QFileInfo::exists(staging));
     }
 };
 

@@ -76,7 +76,7 @@ QStringList TrainerArguments::resume(const QString& runDir, int epochs, int minu
 }
 
 QStringList TrainerArguments::fineTune(const QString& baseRunDir, const QString& initFrom, const QString& packFile,
-                                       const QString& runDir, int epochs, double learningRate)
+                                       const QString& runDir, int budgetSeconds, double learningRate)
 {
     // The base run's own config (model, crops, augmentation, class weighting, device, threads);
     // what differs for a fine-tune is given after it, and options given override the config.
@@ -86,7 +86,7 @@ QStringList TrainerArguments::fineTune(const QString& baseRunDir, const QString&
             QStringLiteral("--train-pack"), packFile,
             QStringLiteral("--val-pack"), QString(),
             QStringLiteral("-o"), runDir,
-            QStringLiteral("--epochs"), QString::number(epochs),
+            QStringLiteral("--time-budget"), QStringLiteral("%1s").arg(budgetSeconds),
             QStringLiteral("--max-iterations"), QStringLiteral("0"),
             QStringLiteral("--lr"), QString::number(learningRate, 'g', 6),
             QStringLiteral("--warmup"), QStringLiteral("-1")};

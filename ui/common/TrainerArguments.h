@@ -21,9 +21,9 @@ public:
     // total of training time (a time-budgeted run); give at most one of them.
     static QStringList resume(const QString& runDir, int epochs = 0, int minutes = 0);
     // train from a run's checkpoint with that run's config: the live fine-tune (no validation,
-    // the given epochs and rate, no warm-up).
+    // a time budget in seconds, the given rate, automatic warm-up).
     static QStringList fineTune(const QString& baseRunDir, const QString& initFrom, const QString& packFile,
-                                const QString& runDir, int epochs, double learningRate);
+                                const QString& runDir, int budgetSeconds, double learningRate);
     // predict with confidence maps into a prediction cache folder: a project's split ("val",
     // "all", ...) or the named images of it.
     static QStringList predictSplit(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile,

@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QLocale>
 #include <QSaveFile>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -57,8 +58,11 @@ QString labelledImages(int count)
 
 }  // namespace
 
-LiveFineTuner::LiveFineTuner(QObject* parent) : QObject(parent), m_process(new TrainerProcess(this))
+LiveFineTuner::LiveFineTuner(QObject* parent)
+    : QObject(parent), m_process(new TrainerProcess(this)), m_progressTimer(new QTimer(this))
 {
+    m_progressTimer->setInterval(1000);
+    connect(m_progressTimer, &QTimer::timeout, this, &LiveFineTuner::readProgress);
     // The lowest CPU priority: labeling stays responsive, and any other work of the user's wins.
     m_process->setLaunch(TrainerProcess::Launch::LowestPriority);
     connect(m_process, &TrainerProcess::output, this, &LiveFineTuner::output);
@@ -119,31 +123,33 @@ QString LiveFineTuner::liveRunName(const QString& baseRunName)
     return baseRunName.endsWith(kLiveSuffix) ? baseRunName : baseRunName + kLiveSuffix;
 }
 
-QString LiveFineTuner::liveRunDirectory() const
+QString LiveFineTuner::liveRunDirectory() const { return liveRunDirectoryOf(m_baseRun); }
+
+QString LiveFineTuner::liveRunDirectoryOf(const QString& baseRun)
 {
-    if (m_baseRun.isEmpty())
+    if (baseRun.isEmpty())
         return {};
-    const QFileInfo base(m_baseRun);
+    const QFileInfo base(baseRun);
     return base.dir().filePath(liveRunName(base.fileName()));
 }
 
-QString LiveFineTuner::recordFile() const
+QString LiveFineTuner::recordFileOf(const QString& baseRun)
 {
-    const QFileInfo live(liveRunDirectory());
+    const QFileInfo live(liveRunDirectoryOf(baseRun));
     return live.dir().filePath(QStringLiteral(".%1.json").arg(live.fileName()));
 }
 
-QString LiveFineTuner::stagingDirectory() const
+QString LiveFineTuner::stagingDirectoryOf(const QString& baseRun)
 {
-    const QFileInfo live(liveRunDirectory());
+    const QFileInfo live(liveRunDirectoryOf(baseRun));
     return live.dir().filePath(QStringLiteral(".%1.next").arg(live.fileName()));
 }
 
-QString LiveFineTuner::baseCheckpoint() const
+QString LiveFineTuner::checkpointOf(const QString& baseRun)
 {
-    if (m_baseRun.isEmpty())
+    if (baseRun.isEmpty())
         return {};
-    const QString file = path(run::RunLayout(m_baseRun.toStdString()).checkpointToUse());
+    const QString file = path(run::RunLayout(baseRun.toStdString()).checkpointToUse());
     return QFileInfo::exists(file) ? file : QString();
 }
 
@@ -156,6 +162,20 @@ QSet<QString> LiveFineTuner::labelledTrainingImages() const
         if (entry.split == data::Split::Train &&
             (entry.status == data::LabelStatus::Labelled || entry.status == data::LabelStatus::Reviewed))
             images.insert(QString::fromStdString(entry.image));
+    return images;
+}
+
+QSet<QString> LiveFineTuner::packedTrainingImages() const
+{
+    QSet<QString> images;
+    if (!m_project)
+        return images;
+    for (std::size_t i = 0; i < m_project->size(); ++i) {
+        const auto& entry = m_project->entry(i);
+        if (entry.split == data::Split::Train && entry.status != data::LabelStatus::Unlabelled &&
+            QFileInfo::exists(path(m_project->labelMapPath(i))))
+            images.insert(QString::fromStdString(entry.image));
+    }
     return images;
 }
 
@@ -195,8 +215,9 @@ void LiveFineTuner::writeRecord(const QSet<QString>& images, const QDateTime& wh
     QJsonObject record;
     record.insert(QStringLiteral("learnedFrom"), QJsonArray::fromStringList(sorted));
     record.insert(QStringLiteral("learnedAt"), when.isValid() ? when.toString(Qt::ISODate) : QString());
-    record.insert(QStringLiteral("baseRun"), m_baseRun);
-    QSaveFile file(recordFile());
+    const QString base = m_stepBase.isEmpty() ? m_baseRun : m_stepBase;
+    record.insert(QStringLiteral("baseRun"), base);
+    QSaveFile file(recordFileOf(base));
     if (file.open(QIODevice::WriteOnly)) {
         file.write(QJsonDocument(record).toJson());
         file.commit();  // a failure only costs the count of new images, never labels
@@ -238,15 +259,7 @@ void LiveFineTuner::userTrainingStarted()
     if (m_step == Step::Idle)
         return;
     stopProcess();
-    QDir(stagingDirectory()).removeRecursively();
     setState(State::Waiting);
-}
-
-int LiveFineTuner::epochsFor(int images, int samplesPerLearn)
-{
-    if (images <= 0)
-        return 1;
-    return std::clamp((samplesPerLearn + images - 1) / images, 1, 40);
 }
 
 void LiveFineTuner::startLearning()
@@ -260,17 +273,18 @@ void LiveFineTuner::startLearning()
         fail(tr("the training pack of %1 is missing, so its image size is unknown").arg(QFileInfo(m_baseRun).fileName()));
         return;
     }
-    m_learning = labelledTrainingImages();
-    QDir(stagingDirectory()).removeRecursively();  // a fine-tune interrupted earlier
-    if (!QDir().mkpath(stagingDirectory())) {
-        fail(tr("cannot create %1").arg(stagingDirectory()));
+    m_stepBase = m_baseRun;  // the step's paths, whatever is selected while it runs
+    m_learning = packedTrainingImages();
+    const QString staging = stagingDirectoryOf(m_stepBase);
+    QDir(staging).removeRecursively();  // a fine-tune interrupted earlier
+    if (!QDir().mkpath(staging)) {
+        fail(tr("cannot create %1").arg(staging));
         return;
     }
     m_step = Step::Pack;
     setState(State::Packing);
     startStep(TrainerArguments::pack(path(m_project->file()), QStringLiteral("train"),
-                                     QDir(stagingDirectory()).filePath(QStringLiteral("train.pack")), size->first,
-                                     size->second));
+                                     QDir(staging).filePath(QStringLiteral("train.pack")), size->first, size->second));
 }
 
 void LiveFineTuner::startStep(const QStringList& arguments)
@@ -285,52 +299,98 @@ void LiveFineTuner::startTraining()
 {
     // A fifth of the base run's rate; a live run's config already holds the fine-tune's rate
     // (dividing again would shrink it with every fine-tune).
-    const auto config = run::RunConfigFile::read(m_baseRun.toStdString());
+    const auto config = run::RunConfigFile::read(m_stepBase.toStdString());
     const double configRate = config && config->learningRate ? *config->learningRate : 5e-3;
-    const bool continuesLiveRun = QFileInfo(m_baseRun).fileName().endsWith(kLiveSuffix);
+    const bool continuesLiveRun = QFileInfo(m_stepBase).fileName().endsWith(kLiveSuffix);
     const double rate = continuesLiveRun ? configRate : configRate / 5.0;
+    const QString staging = stagingDirectoryOf(m_stepBase);
     m_step = Step::Train;
+    m_progress = {};
+    m_metrics = std::make_unique<run::MetricsReader>(run::RunLayout(staging.toStdString()).metricsFile());
+    m_progressTimer->start();
     setState(State::Learning);
-    startStep(TrainerArguments::fineTune(m_baseRun, baseCheckpoint(),
-                                         QDir(stagingDirectory()).filePath(QStringLiteral("train.pack")),
-                                         stagingDirectory(), epochsFor(int(m_learning.size()), m_samplesPerLearn), rate));
+    startStep(TrainerArguments::fineTune(m_stepBase, checkpointOf(m_stepBase), QDir(staging).filePath(QStringLiteral("train.pack")),
+                                         staging, m_budgetSeconds, rate));
+}
+
+void LiveFineTuner::readProgress()
+{
+    if (!m_metrics)
+        return;
+    try {
+        const auto records = m_metrics->poll();
+        if (m_metrics->restarted())
+            m_progress = {};
+        m_progress.add(records);
+    } catch (const std::exception&) {
+        return;  // unreadable for now: the next tick tries again
+    }
+    emit stateChanged();
+}
+
+QString LiveFineTuner::progressText() const
+{
+    if (m_state != State::Learning || m_progress.iteration() <= 0)
+        return {};
+    const auto minutes = [](double seconds) {
+        return seconds < 90 ? tr("%1 s").arg(std::lround(seconds)) : tr("%1 min").arg(seconds / 60.0, 0, 'f', 1);
+    };
+    return tr("%1 of %2").arg(minutes(m_progress.elapsedSeconds()), minutes(m_budgetSeconds));
 }
 
 void LiveFineTuner::stepFinished(const TrainerProcess::Exit& exit)
 {
     const Step step = m_step;
     m_step = Step::Idle;
+    m_progressTimer->stop();
+    m_metrics.reset();
     if (!exit.ok) {
         fail(exit.message);
+        followBaseRun();
         return;
     }
     if (step == Step::Pack) {
         startTraining();
         return;
     }
-    if (!replaceLiveRun())
+    if (!replaceLiveRun()) {
+        followBaseRun();
         return;
+    }
     m_learnedFrom = m_learning;
     m_learnedAt = QDateTime::currentDateTime();
     m_failedAt = -1;
     writeRecord(m_learnedFrom, m_learnedAt);
+    const QString live = liveRunDirectoryOf(m_stepBase);
+    followBaseRun();
     setState(State::Counting);
-    emit learned(liveRunDirectory());
+    emit learned(live);
     labelsChanged();  // labelled enough again while it learned
+}
+
+// The step is over: from now on the selected run is the base, and its own record counts.
+void LiveFineTuner::followBaseRun()
+{
+    const bool moved = m_stepBase != m_baseRun;
+    m_stepBase.clear();
+    if (moved) {
+        m_failedAt = -1;
+        readRecord();
+    }
 }
 
 // The staging folder becomes runs/<base>-live; the previous live run is removed only once the
 // new one is in place.
 bool LiveFineTuner::replaceLiveRun()
 {
-    const QString live = liveRunDirectory();
+    const QString live = liveRunDirectoryOf(m_stepBase);
     const QString old = QFileInfo(live).dir().filePath(QStringLiteral(".%1.old").arg(QFileInfo(live).fileName()));
     QDir(old).removeRecursively();
     if (QFileInfo::exists(live) && !QDir().rename(live, old)) {
         fail(tr("cannot replace %1").arg(live));
         return false;
     }
-    if (!QDir().rename(stagingDirectory(), live)) {
+    if (!QDir().rename(stagingDirectoryOf(m_stepBase), live)) {
         QDir().rename(old, live);
         fail(tr("cannot move the new model to %1").arg(live));
         return false;
@@ -348,12 +408,19 @@ void LiveFineTuner::fail(const QString& reason)
 
 void LiveFineTuner::stopProcess()
 {
-    if (!m_process->isRunning())
+    if (m_step == Step::Idle)
         return;
-    // A fine-tune is disposable (it trains into the staging folder): no checkpoint to wait for.
+    // A fine-tune is disposable (it trains into the staging folder): no checkpoint to wait for,
+    // and its staging folder (a pack and a model, hundreds of MB) goes with it.
     m_step = Step::Idle;
-    const QSignalBlocker blocker(m_process);
-    m_process->kill();
+    m_progressTimer->stop();
+    m_metrics.reset();
+    if (m_process->isRunning()) {
+        const QSignalBlocker blocker(m_process);
+        m_process->kill();
+    }
+    QDir(stagingDirectoryOf(m_stepBase)).removeRecursively();
+    followBaseRun();
 }
 
 void LiveFineTuner::setState(State state)
@@ -373,8 +440,14 @@ QString LiveFineTuner::statusText() const
     case State::Waiting:
         return tr("Waits for your training to end (%1 new).").arg(labelledImages(fresh));
     case State::Packing:
-    case State::Learning:
-        return tr("Learning from %1 (training split), at low priority…").arg(labelledImages(int(m_learning.size())));
+        return tr("Packing %1 (training split, in progress included) to learn from…").arg(labelledImages(int(m_learning.size())));
+    case State::Learning: {
+        const QString done = progressText();
+        return tr("Learning from %1 (training split) at low priority for %2%3…")
+            .arg(labelledImages(int(m_learning.size())),
+                 m_budgetSeconds < 90 ? tr("%1 s").arg(m_budgetSeconds) : tr("%1 min").arg(m_budgetSeconds / 60.0, 0, 'f', 1),
+                 done.isEmpty() ? QString() : tr(": %1").arg(done));
+    }
     case State::Failed:
         return tr("Learning failed: %1. It tries again after the next labelled image.").arg(m_failure);
     case State::Counting:

@@ -8,7 +8,14 @@
 #include <QString>
 #include <QStringList>
 
+#include "run/MetricsReader.h"
+#include "run/RunProgress.h"
+
+#include <algorithm>
 #include <functional>
+#include <memory>
+
+class QTimer;
 
 namespace segstudio::data {
 class Project;
@@ -23,7 +30,7 @@ namespace segstudio::ui {
 // The fine-tune is segstudio-train itself, in two steps, niced to the lowest priority: pack the
 // train split's labelled images at the base run's size, then train from the base run's
 // checkpoint (--init-from) with its own config, a fifth of its learning rate, no validation and a
-// bounded number of samples. It trains into a hidden staging folder and replaces
+// time budget (two minutes), its progress read from its run folder and said in the status. It trains into a hidden staging folder and replaces
 // runs/<base>-live only when it succeeded, so a failed or interrupted fine-tune never leaves a
 // broken run behind. A record beside it (runs/.<base>-live.json) keeps which images the model
 // has learned from and when, so the count of "new" images survives a restart.
@@ -50,8 +57,10 @@ public:
     bool isEnabled() const { return m_enabled; }
     void setInterval(int images);  // newly labelled training images between fine-tunes, >= 1
     int interval() const { return m_interval; }
-    // Samples seen per fine-tune (images x epochs): bounds its time whatever the project's size.
-    void setSamplesPerLearn(int samples) { m_samplesPerLearn = samples; }
+    // A fine-tune trains for this long (its time budget, whatever the project's size and the
+    // machine's load): on a loaded two-core machine an epoch count took 18 minutes (issue 47.11).
+    void setBudgetSeconds(int seconds) { m_budgetSeconds = std::max(1, seconds); }
+    int budgetSeconds() const { return m_budgetSeconds; }
     // Called before packing (the main window saves the labels); false postpones the fine-tune.
     void setBeforeLearning(std::function<bool()> saveLabels) { m_beforeLearning = std::move(saveLabels); }
     // Whether the user's own training runs: the tuner waits for it to end.
@@ -70,7 +79,6 @@ public:
 
     // Pure, for tests: the live run's name for a base run, and the epochs of one fine-tune.
     static QString liveRunName(const QString& baseRunName);
-    static int epochsFor(int images, int samplesPerLearn);
 
 signals:
     void learned(const QString& liveRunDir);
@@ -81,9 +89,16 @@ private:
     enum class Step { Idle, Pack, Train };
 
     QSet<QString> labelledTrainingImages() const;
-    QString baseCheckpoint() const;
-    QString recordFile() const;
-    QString stagingDirectory() const;
+    QSet<QString> packedTrainingImages() const;  // what `pack` packs: in progress included
+    // The paths of a base run's fine-tunes. A step uses those of the base it started from
+    // (m_stepBase), whatever run is selected while it runs (issue 47.2).
+    static QString liveRunDirectoryOf(const QString& baseRun);
+    static QString recordFileOf(const QString& baseRun);
+    static QString stagingDirectoryOf(const QString& baseRun);
+    static QString checkpointOf(const QString& baseRun);
+    QString baseCheckpoint() const { return checkpointOf(m_baseRun); }
+    QString recordFile() const { return recordFileOf(m_baseRun); }
+    void followBaseRun();  // after a step: the record of the run selected meanwhile
     void readRecord();
     void writeRecord(const QSet<QString>& images, const QDateTime& when) const;
     void startLearning();
@@ -95,12 +110,18 @@ private:
     void fail(const QString& reason);
     void stopProcess();
     void updateState();
+    void readProgress();
+    QString progressText() const;  // "45 s of 2 min", or empty before the first step
 
     const data::Project* m_project = nullptr;
     QString m_baseRun;
+    QString m_stepBase;  // the base run of the step under way (pack, then train)
     bool m_enabled = false;
     int m_interval = 10;
-    int m_samplesPerLearn = 1600;
+    int m_budgetSeconds = 120;
+    QTimer* m_progressTimer;                       // while it learns: reads the fine-tune's run
+    std::unique_ptr<run::MetricsReader> m_metrics;  // the staging run's metrics.jsonl
+    run::RunProgress m_progress;                    // how far the fine-tune is
     std::function<bool()> m_beforeLearning;
     std::function<bool()> m_userTrainingBusy;
     TrainerProcess* m_process;
