@@ -76,8 +76,10 @@ std::vector<PredictionScore> scorePredictions(const Project& project, const Pred
             if (hasTruth) {
                 const auto scored = scorePrediction(prediction->classes, truth, project.schema().maxId() + 1);
                 score.wrongPixels = scored.wrongPixels();
-                if (scored.labelledPixels() > 0)
+                if (scored.labelledPixels() > 0) {
                     score.iou = scored.meanIoU;
+                    score.confusion = scored.confusion;
+                }
                 if (!std::isnan(scored.meanBoundaryF1))
                     score.boundaryF1 = scored.meanBoundaryF1;
                 score.suspectFraction = suspectShare(*prediction, truth, options.suspectConfidence);
@@ -88,6 +90,22 @@ std::vector<PredictionScore> scorePredictions(const Project& project, const Pred
         scores.push_back(std::move(score));
     }
     return scores;
+}
+
+std::optional<metrics::SegmentationMetrics> datasetMetrics(const std::vector<PredictionScore>& scores,
+                                                           const std::function<bool(std::size_t index)>& include)
+{
+    std::optional<metrics::ConfusionCounts> total;
+    for (const PredictionScore& score : scores) {
+        if (!score.confusion || !include(score.index))
+            continue;
+        if (!total)
+            total.emplace(score.confusion->classes());
+        total->add(*score.confusion);
+    }
+    if (!total)
+        return std::nullopt;
+    return total->metrics();
 }
 
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <opencv2/core.hpp>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ struct ScoringOptions {
 struct PredictionScore {
     std::size_t index = 0;             // project entry
     std::optional<double> iou;         // mean IoU; empty: no label map, nothing labelled, or a problem
+    std::optional<metrics::ConfusionCounts> confusion;  // the image's counts, when iou is set
     std::optional<double> boundaryF1;  // mean BF score; empty as iou, or when no class has one
     std::int64_t wrongPixels = -1;     // -1: not scored
     // The labeling queue's key: mean normalised entropy (0..1) over the pixels not labelled yet
@@ -42,6 +44,12 @@ struct PredictionScore {
 // label maps. An image with a label map but no (current) prediction gets the problem "no
 // prediction"; an image without a label map gets only its uncertainty. Never throws for one bad
 // file: its problem is in the score.
+// The data set's metrics over the scored images that `include` accepts (their confusion counts
+// summed: docs/METRICS.md's one "mean IoU", the run's and the evaluation report's, not a mean of
+// per-image IoUs); empty when none was scored.
+std::optional<metrics::SegmentationMetrics> datasetMetrics(const std::vector<PredictionScore>& scores,
+                                                           const std::function<bool(std::size_t index)>& include);
+
 std::vector<PredictionScore> scorePredictions(const Project& project, const PredictionCache& cache,
                                               const std::vector<std::size_t>& indices, const ScoringOptions& options = {});
 

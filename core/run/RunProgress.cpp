@@ -64,7 +64,10 @@ void RunProgress::add(const MetricsRecord& record)
     }
     if (record.kind != MetricsRecord::Kind::Run && record.epoch > 0)
         m_epoch = record.epoch;
-    if (record.kind == MetricsRecord::Kind::Train || record.kind == MetricsRecord::Kind::Val)
+    // A state record carries the position too: a run stopped at iteration 13 between two log
+    // lines (every 10) says "Iteration 13", as its stop reason does (issue 47.14).
+    if (record.kind == MetricsRecord::Kind::Train || record.kind == MetricsRecord::Kind::Val ||
+        record.kind == MetricsRecord::Kind::State)
         m_iteration = std::max(m_iteration, record.iteration);
     noteTime(record);
 }

@@ -2,6 +2,7 @@
 
 #include "MetricsRecord.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -38,7 +39,13 @@ public:
     int plannedEpochs() const;
     int epochsDone() const;
     std::int64_t iteration() const { return m_iteration; }
-    std::int64_t totalIterations() const { return m_runInfo.totalIterations; }
+    // The planned end, never behind the position: a budgeted run records only re-plans that move
+    // its end by more than 1 %, so it may finish a little past the last one recorded (never
+    // "Iteration 10307 of 10264").
+    std::int64_t totalIterations() const
+    {
+        return m_runInfo.totalIterations > 0 ? std::max(m_runInfo.totalIterations, m_iteration) : m_runInfo.totalIterations;
+    }
     double fractionDone() const;  // 0-1
     std::optional<double> learningRate() const { return m_learningRate; }
     double elapsedSeconds() const { return m_elapsed; }

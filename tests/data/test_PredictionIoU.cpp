@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -111,6 +112,26 @@ private slots:
     {
         QVERIFY_THROWS_EXCEPTION(data::DataError, data::scorePrediction(row({0, 1}), row({0, 1, 2}), 3));
         QVERIFY_THROWS_EXCEPTION(data::DataError, data::scorePrediction(row({0, 7}), row({0, 1}), 3));  // beyond the classes
+    }
+
+    // Issue 47.13: the Predictions panel printed the mean of per-image IoUs (0.671) where the run
+    // and the report said the data set's (0.691). One "mean IoU": the summed counts'.
+    void theDataSetsMeanIoUSumsTheCounts()
+    {
+        data::PredictionScore a, b;
+        a.index = 0;
+        b.index = 1;
+        a.confusion.emplace(2);
+        a.confusion->addCount(0, 0, 90);
+        a.confusion->addCount(1, 1, 10);  // every pixel right: the image's mean IoU is 1
+        b.confusion.emplace(2);
+        b.confusion->addCount(1, 0, 10);  // every pixel wrong: 0
+        const auto all = data::datasetMetrics({a, b}, [](std::size_t) { return true; });
+        QVERIFY(all);
+        QVERIFY2(std::abs(all->meanIoU - 0.7) < 1e-12, qPrintable(QString::number(all->meanIoU)));  // (90/100 + 10/20) / 2
+        const auto first = data::datasetMetrics({a, b}, [](std::size_t index) { return index == 0; });
+        QCOMPARE(first->meanIoU, 1.0);
+        QVERIFY(!data::datasetMetrics({a, b}, [](std::size_t) { return false; }));
     }
 };
 

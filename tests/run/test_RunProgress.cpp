@@ -47,6 +47,27 @@ class TestRunProgress : public QObject {
 private slots:
     // Issue 27, item 7: a session bounded by --max-iterations plans fewer epochs than configured,
     // and a run shorter than the log interval still knows its learning rate from its last step.
+    // Issue 47.14: "Iteration 10307 of 10264" on a finished budgeted run (its last re-plan, under
+    // 1 %, was not recorded), and "Iteration 10 of 386" while the stop reason said iteration 13.
+    void theCountersAgreeWithTheRunsEnd()
+    {
+        RunProgress budgeted;
+        budgeted.add(runRecord(0, 100, 100));
+        budgeted.add(MetricsRecord::plan(1, 10, 10264, 103, 1800.0, {}));
+        budgeted.add(train(10300, 1790.0));
+        budgeted.add(MetricsRecord::stateChange(RunState::Finished, 103, 10307, "finished"));
+        QCOMPARE(budgeted.iteration(), std::int64_t(10307));
+        QCOMPARE(budgeted.totalIterations(), std::int64_t(10307));
+        QCOMPARE(budgeted.fractionDone(), 1.0);
+
+        RunProgress stopped;
+        stopped.add(runRecord(0, 10, 386));
+        stopped.add(train(10, 5.0));
+        stopped.add(MetricsRecord::stateChange(RunState::Stopped, 1, 13, "stopped at iteration 13"));
+        QCOMPARE(stopped.iteration(), std::int64_t(13));
+        QCOMPARE(stopped.totalIterations(), std::int64_t(3860));
+    }
+
     void plannedEpochsFollowAnIterationLimit()
     {
         RunProgress progress;

@@ -8,6 +8,8 @@
 #include "data/DataError.h"
 #include "data/ImageIO.h"
 #include "data/PredictionCache.h"
+#include "metrics/EvaluationReportFiles.h"
+#include "predictions/EvaluationReportView.h"
 
 #include <QDir>
 #include <QFile>
@@ -203,6 +205,36 @@ private slots:
         QCOMPARE(args.value(args.indexOf(QStringLiteral("-c")) + 1), QDir(run).filePath(QStringLiteral("checkpoints/best.pt")));
         QCOMPARE(args.value(args.indexOf(QStringLiteral("-o")) + 1), QDir(run).filePath(QStringLiteral("predictions/best")));
         QCOMPARE(dock.service()->cacheFolder(), QDir(run).filePath(QStringLiteral("predictions/best")));
+    }
+
+    // Issue 47.14: the evaluation report was gone after the project was reopened; it is kept
+    // with the run (evaluation/<checkpoint>/report.json) and comes back when the run is chosen.
+    void aSavedEvaluationReportComesBackWithItsRun()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        QDir().mkpath(QDir(run).filePath(QStringLiteral("checkpoints")));
+        QFile weights(QDir(run).filePath(QStringLiteral("checkpoints/best.pt")));
+        QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights") > 0);
+        weights.close();
+        segstudio::metrics::EvaluationReport report({"road", "car", "sky"});
+        const std::vector<std::uint8_t> truth{0, 0, 1, 1}, predicted{0, 1, 1, 1};
+        report.addImage("beta", truth.data(), predicted.data(), 2, 2);
+        segstudio::metrics::writeEvaluationReport(report, QDir(run).filePath(QStringLiteral("evaluation/best")).toStdString());
+
+        segstudio::document::ProjectDocument document(project);
+        PredictionsDock dock;
+        dock.setTrainer(writeFakeTrainer(dir.path()));
+        dock.setDocument(&document);
+        QVERIFY(!dock.reportView()->report());
+        QSignalSpy restored(&dock, &PredictionsDock::reportRestored);
+        QSignalSpy shown(&dock, &PredictionsDock::reportShown);
+        dock.setRunDirectory(run);
+        QVERIFY(restored.wait(60000));
+        QVERIFY(dock.reportView()->report());
+        QVERIFY(dock.reportView()->report()->toJson() == report.toJson());
+        QVERIFY(shown.isEmpty());  // in the view, not popped up
     }
 
     void aRunWithoutCheckpointIsQuiet()

@@ -192,6 +192,7 @@ void PredictionsDock::checkpointChanged()
     m_service->setCheckpoint(m_runDir, checkpointFile());
     updateButtons();
     scoreExistingPredictions();
+    restoreSavedReport();
 }
 
 QString PredictionsDock::checkpointFile() const
@@ -303,6 +304,32 @@ bool PredictionsDock::predictValidation()
                     tr("Predicting %n image(s)…", nullptr, int(toPredict)));
 }
 
+bool PredictionsDock::predictImages(const QList<std::size_t>& entries)
+{
+    if (isBusy() || !m_project || m_runDir.isEmpty() || m_process->program().isEmpty() || entries.isEmpty())
+        return false;
+    QStringList images;
+    for (const std::size_t index : entries)
+        images << QString::fromStdString(m_project->imagePath(index).string());
+    m_indices.assign(entries.begin(), entries.end());
+    m_service->setCheckpoint(m_runDir, checkpointFile());
+    return startJob(TrainerArguments::predictImages(checkpointFile(), predictionsFolder(),
+                                                    QString::fromStdString(m_project->file().string()), images),
+                    tr("Predicting %n image(s)…", nullptr, int(entries.size())));
+}
+
+QList<std::size_t> PredictionsDock::unpredicted(const QList<std::size_t>& entries) const
+{
+    QList<std::size_t> missing;
+    if (!m_project || m_runDir.isEmpty())
+        return entries;
+    const data::PredictionCache cache(m_runDir.toStdString(), checkpointFile().toStdString());
+    for (const std::size_t index : entries)
+        if (!cache.contains(data::PredictionCache::keyOf(*m_project, index)))
+            missing << index;
+    return missing;
+}
+
 bool PredictionsDock::startJob(const QStringList& arguments, const QString& status)
 {
     m_jobGeneration = m_generation;
@@ -367,20 +394,36 @@ bool PredictionsDock::evaluate()
     return started;
 }
 
-void PredictionsDock::showReport()
+void PredictionsDock::showReport() { readReport(true); }
+
+// The report an earlier Evaluate… wrote into the run folder comes back with the run (issue
+// 47.14: it was gone after the project was reopened); it is shown in the view, not popped up.
+void PredictionsDock::restoreSavedReport()
+{
+    const QString file = QDir(evaluationFolder()).filePath(QStringLiteral("report.json"));
+    if (!evaluationFolder().isEmpty() && QFileInfo::exists(file))
+        readReport(false);
+}
+
+void PredictionsDock::readReport(bool reveal)
 {
     // Read on a worker (thousands of images make a report of megabytes); shown when read.
     auto* watcher = new QFutureWatcher<std::pair<std::optional<metrics::EvaluationReport>, QString>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation = m_generation] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, reveal, generation = m_generation] {
         watcher->deleteLater();
         const auto [report, problem] = watcher->result();
         if (generation != m_generation)
             return;
         if (!report) {
-            finish(false, problem);
+            if (reveal)
+                finish(false, problem);
             return;
         }
         m_reportView->setReport(*report);
+        if (!reveal) {
+            emit reportRestored();
+            return;
+        }
         // Its own window, unless the report view was placed elsewhere (the window's Review
         // workspace docks it).
         if (m_reportView->window() == m_reportWindow) {
@@ -442,13 +485,9 @@ void PredictionsDock::scoringFinished()
     emit scoresChanged(m_lastScores);
     listSuspects();
     int scored = 0, missing = 0;
-    double sum = 0.0;
     for (const auto& score : scores) {
         const bool val = m_project->entry(score.index).split == data::Split::Val;
-        if (score.iou && val) {
-            ++scored;
-            sum += *score.iou;
-        }
+        scored += score.iou && val ? 1 : 0;
         if (score.problem.empty())
             continue;
         if (val)
@@ -459,9 +498,12 @@ void PredictionsDock::scoringFinished()
     if (missing > 0)
         m_log->appendPlainText(tr("%n labelled image(s) outside the validation split have no prediction yet (predict All images)",
                                   nullptr, missing));
-    finish(true, scored == 0 ? tr("No labelled validation image to score.")
-                             : tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored)
-                                   .arg(sum / scored, 0, 'f', 3));
+    // The data set's mean IoU, as the run and the evaluation report say it (issue 47.13).
+    const auto metrics = data::datasetMetrics(
+        scores, [this](std::size_t index) { return m_project->entry(index).split == data::Split::Val; });
+    finish(true, !metrics ? tr("No labelled validation image to score.")
+                          : tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored)
+                                .arg(metrics->meanIoU, 0, 'f', 3));
 }
 
 void PredictionsDock::listSuspects()

@@ -52,6 +52,9 @@ public:
     // Predicts the split chosen in the panel (validation images by default, or all images) with
     // the chosen checkpoint into its cache, then scores every image; false when it cannot start.
     bool predictValidation();
+    bool predictImages(const QList<std::size_t>& entries);  // these images, into the cache
+    // Of these entries, those without a prediction of the chosen checkpoint in the cache.
+    QList<std::size_t> unpredicted(const QList<std::size_t>& entries) const;
     void setPredictAll(bool all);  // the split choice: all images (for the labeling queue) or val
 
     // MATLAB's evaluateSemanticSegmentation for the val split and the chosen checkpoint, in the
@@ -93,6 +96,7 @@ signals:
     void scoresChanged(const std::vector<data::PredictionScore>& scores);
     void openImageRequested(std::size_t index);  // a suspect clicked: open it with the error map
     void reportShown();
+    void reportRestored();  // a report saved with the run is in the view again (not popped up)
 
 private:
     void scoreExistingPredictions();
@@ -105,6 +109,8 @@ private:
     void listSuspects();
     bool startJob(const QStringList& arguments, const QString& status);  // predict or evaluate into the cache
     void showReport();
+    void restoreSavedReport();
+    void readReport(bool reveal);
     void showProgress();
 
     const document::ProjectDocument* m_document = nullptr;

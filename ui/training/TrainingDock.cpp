@@ -40,6 +40,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <utility>
 
 namespace segstudio::ui {
 
@@ -491,6 +492,10 @@ bool TrainingDock::confirmClose(QWidget* parent)
         m_launcher->stop();  // packing saves nothing: the next start packs again
         return true;
     }
+    // Stop was asked already: nothing to choose, the window waits for the checkpoint (which
+    // can still be left running from the progress dialog). Issue 46.12.
+    if (m_launcher->isStopping())
+        return stopAndWait(parent);
     QMessageBox box(QMessageBox::Question, tr("Training"),
                     tr("A training is running in %1.").arg(QDir::toNativeSeparators(m_launcher->runDirectory())),
                     QMessageBox::NoButton, parent);
@@ -545,11 +550,17 @@ void TrainingDock::updateButtons()
     const QSet<int> sent = background ? m_backgroundSignals.value(*background) : QSet<int>();
     if (!background && !m_backgroundSignals.isEmpty()) {  // the trainer we asked to stop has ended
         m_backgroundSignals.clear();
+        m_shownBackground.reset();
         m_status->setText(tr("The background training has ended; its checkpoint is saved: Resume continues the run."));
     }
-    if (background && !sent.contains(SIGTERM) && !sent.contains(SIGUSR1))
+    if (!background && m_shownBackground) {  // it ended by itself: the line must not stay (issue 47.14)
+        m_status->setText(tr("The background training (process %1) has ended.").arg(*std::exchange(m_shownBackground, std::nullopt)));
+    }
+    if (background && !sent.contains(SIGTERM) && !sent.contains(SIGUSR1)) {
+        m_shownBackground = *background;
         m_status->setText(tr("Training in the background (process %1): Stop and Stop after epoch reach it from here.")
                               .arg(*background));
+    }
     m_stopButton->setEnabled(busy || (background && !sent.contains(SIGTERM)));
     if (!busy)
         m_stopAfterEpochAsked = false;

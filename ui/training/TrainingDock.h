@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class QFileSystemWatcher;
 class QLabel;
@@ -134,6 +135,7 @@ private:
     std::function<void()> m_beforeTrainDialog;
     bool m_stopAfterEpochAsked = false;
     QHash<qint64, QSet<int>> m_backgroundSignals;
+    std::optional<qint64> m_shownBackground;  // the background trainer the status line names
     QTimer m_backgroundPoll;  // re-checks the buttons while a background trainer is in view  // what each background trainer was sent (once each)
     // What the launcher said when its process ended, for the run it ran: shown while the file
     // does not say the run ended (a trainer that failed before writing, or was killed).
