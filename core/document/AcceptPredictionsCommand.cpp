@@ -2,6 +2,8 @@
 
 #include "ProjectDocument.h"
 
+#include <algorithm>
+
 
 namespace segstudio::document {
 
@@ -19,18 +21,26 @@ void AcceptPredictionsCommand::start(ProjectDocument* document, const data::Pred
 {
     auto batch = std::make_shared<paint::PredictionBatch>(document->newBackupFolder());
     auto pixels = std::make_shared<std::int64_t>(0);
+    // Images without a prediction of this checkpoint are left as they are: said afterwards, not
+    // skipped in silence (issue 47.10).
+    const auto unpredicted = int(std::count_if(indices.begin(), indices.end(), [&](std::size_t index) {
+        return !cache.contains(data::PredictionCache::keyOf(document->project(), index));
+    }));
+    const QString skipped =
+        unpredicted == 0 ? QString()
+                         : QObject::tr("; %n selected image(s) without a prediction were left as they are", nullptr, unpredicted);
     document->runJob(
         QObject::tr("Accepting the prediction"),
         [batch, pixels, cache, indices = std::move(indices), options, guard, project = document->project()](const auto& progress) {
             *pixels = batch->apply(project, cache, indices, options, guard, progress);
         },
-        [document, batch, pixels](const QString& error) {
+        [document, batch, pixels, skipped](const QString& error) {
             if (!error.isEmpty() || batch->changed().empty()) {
                 batch->discard();  // on a failure the batch put back what it had replaced (kept if it could not)
                 if (!error.isEmpty())
                     document->reportError(QObject::tr("Accept prediction failed, nothing was changed: %1").arg(error));
                 else
-                    emit document->message(QObject::tr("Nothing to accept: no current prediction, or nothing the locks allow"));
+                    emit document->message(QObject::tr("Nothing to accept: no current prediction, or nothing the locks allow") + skipped);
                 document->announceLabelMaps(batch->changed(), {});
                 return;
             }
@@ -38,7 +48,7 @@ void AcceptPredictionsCommand::start(ProjectDocument* document, const data::Pred
             document->pushLabelMapsEdit(new AcceptPredictionsCommand(document, batch, text));
             document->announceLabelMaps(batch->changed(), {});
             document->announceReplacedMaps(batch->changed());
-            emit document->message(QObject::tr("%1: %2 pixels (Undo takes it back)").arg(text).arg(*pixels));
+            emit document->message(QObject::tr("%1: %2 pixels%3 (Undo takes it back)").arg(text).arg(*pixels).arg(skipped));
         },
         /*cancellable=*/true);
 }

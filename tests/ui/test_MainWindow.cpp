@@ -21,6 +21,8 @@
 #include "data/LabelMapIO.h"
 #include "data/PredictionCache.h"
 #include "data/RecoveryStore.h"
+#include "data/DatasetRelabeler.h"
+#include "data/RelabelTransaction.h"
 #include "run/AtomicFile.h"
 
 #include <QAction>
@@ -43,6 +45,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QUndoGroup>
+#include <QUndoStack>
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
@@ -418,6 +422,19 @@ private slots:
         QVERIFY2(second.readOnlyBanner()->text().contains(QStringLiteral("open in another SegStudio")),
                  qPrintable(second.readOnlyBanner()->text()));
         QVERIFY(!second.editor()->canvas()->isEditable());
+        // Issue 47.12: what cannot act is disabled, and a click says why the first time.
+        for (QAction* tool : second.editor()->toolActions())
+            QVERIFY2(!tool->isEnabled(), qPrintable(tool->text()));
+        for (QPushButton* button : second.findChildren<QPushButton*>())
+            if (button->text() == QStringLiteral("Add…") || button->text() == QStringLiteral("Delete…")) {
+                QVERIFY(!button->isEnabled());
+                QVERIFY2(button->toolTip().contains(QStringLiteral("open in another SegStudio")), qPrintable(button->toolTip()));
+            }
+        QSignalSpy said(second.editor(), &segstudio::ui::LabelEditor::statusMessage);
+        QTest::mouseClick(second.editor()->canvas(), Qt::LeftButton, {}, second.editor()->canvas()->rect().center());
+        QVERIFY(!said.isEmpty());
+        QVERIFY2(said.last().at(0).toString().contains(QStringLiteral("open in another SegStudio")),
+                 qPrintable(said.last().at(0).toString()));
         const QString labels = QString::fromStdString(second.document()->project().labelMapPath(0).string());
         const QByteArray before = readAll(labels);
         const QByteArray project = readAll(file);
@@ -516,6 +533,70 @@ private slots:
         QCOMPARE(cv::countNonZero(editor->document()->labels() != painted), 0);
     }
 
+    // Issue 47.1: switching projects crashed in UndoRouter::update. The project stack's last
+    // signals (clear() in the document's destructor) made it the group's active stack after it
+    // had left the group, and the group kept it after it was freed. Four switches between two
+    // projects, each with a project edit undone (the stack holds a command to redo) and a stroke.
+    void switchingProjectsWithUndoHistoryKeepsNoStaleStack()
+    {
+        QTemporaryDir first, second;
+        QVERIFY(first.isValid() && second.isValid());
+        for (const QTemporaryDir* dir : {&first, &second})
+            segstudio::test::writeProject(dir->path(), {{"alpha.png", Split::Unassigned, LabelStatus::InProgress, {0, 1}, 1},
+                                                        {"beta.png", Split::Unassigned, LabelStatus::Labelled, {1, 2}, 0}});
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QUndoGroup* group = window.editor()->undoGroup();
+        const auto activeIsAlive = [group] { return !group->activeStack() || group->stacks().contains(group->activeStack()); };
+        for (int round = 0; round < 4; ++round) {
+            const QTemporaryDir& dir = round % 2 == 0 ? first : second;
+            QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+            QVERIFY(activeIsAlive());
+            auto* editor = window.editor();
+            QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
+            const cv::Mat labels = editor->document()->labels().clone();
+            editor->document()->paintRegion(segstudio::paint::RegionMask::ofValue(labels, 255), 0, segstudio::paint::WriteGuard(),
+                                            QStringLiteral("stroke"));
+            QVERIFY(editor->save());  // (switching then asks nothing)
+            QVERIFY(window.document()->setSplit({0, 1}, Split::Train));
+            QVERIFY2(window.undoAction()->text().contains(QStringLiteral("Move")), qPrintable(window.undoAction()->text()));
+            window.undoAction()->trigger();  // the split undone: the project stack has a redo
+            QVERIFY(window.redoAction()->isEnabled());
+            QVERIFY(activeIsAlive());
+        }
+        QVERIFY(window.closeProject());
+        QVERIFY(activeIsAlive());
+        QVERIFY(!window.undoAction()->isEnabled());
+        QVERIFY(!window.redoAction()->isEnabled());
+    }
+
+    // Issue 46.12: a change killed part way (here a merge's journal left "changing") is put back
+    // when the project opens, and the window says so in a note that stays until it is read.
+    void anInterruptedChangePutBackOnOpenIsSaid()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0}});
+        segstudio::data::DatasetRelabeler relabeler;
+        relabeler.map(1, 0);
+        segstudio::data::ClassSchema after = project.schema();
+        after.remove(1);
+        segstudio::data::RelabelTransaction step(segstudio::data::RelabelTransaction::undoRoot(project.file()) / "crashed");
+        QVERIFY(!step.apply(project, relabeler, project.schema(), after).changed.empty());
+        project.setSchema(after);
+        project.save();  // ... and the process dies here
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("recoveredBox"));
+        QVERIFY(box);
+        QVERIFY(box->isVisible());
+        QVERIFY2(box->text().contains(QStringLiteral("put back as they were")), qPrintable(box->text()));
+        QVERIFY(window.project()->schema().contains(1));
+        box->accept();
+    }
+
     void aFailedOpenKeepsTheOpenProject()
     {
         const QString corrupt = m_dir.filePath(QStringLiteral("corrupt.segstudio"));
@@ -603,8 +684,14 @@ private slots:
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
         const std::string alphaBefore = segstudio::run::readFile(project.labelMapPath(0));
 
+        // Issue 47.10: the image without a prediction is counted before acting and named after.
+        QCOMPARE(window.predictions()->unpredicted({0, 1, 2}), QList<std::size_t>{2});
+        QSignalSpy said(window.document(), &segstudio::document::ProjectDocument::message);
         QVERIFY(window.acceptPredictions({0, 1, 2}, /*unlabelledOnly=*/true));
         QVERIFY(window.document()->waitForIdle());  // a document job: the window keeps painting meanwhile
+        QVERIFY(!said.isEmpty());
+        QVERIFY2(said.last().at(0).toString().contains(QStringLiteral("1 selected image(s) without a prediction were left as they are")),
+                 qPrintable(said.last().at(0).toString()));
         // alpha: its unlabelled half became tree, its road half stays; beta got a map; gamma has no prediction.
         const cv::Mat alpha = segstudio::data::readLabelMap(project.labelMapPath(0), project.schema());
         QCOMPARE(int(alpha.at<std::uint8_t>(0, 0)), 0);

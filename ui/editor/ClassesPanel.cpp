@@ -55,6 +55,7 @@ ClassesPanel::ClassesPanel(ToolSettings* settings, QWidget* parent)
         auto* button = new QPushButton(text, this);
         connect(button, &QPushButton::clicked, this, slot);
         buttons->addWidget(button, row, column);
+        m_editButtons << button;
     };
     addButton(tr("Add…"), 0, 0, &ClassesPanel::askAdd);
     addButton(tr("Rename…"), 0, 1, &ClassesPanel::askRename);
@@ -76,6 +77,14 @@ ClassesPanel::ClassesPanel(ToolSettings* settings, QWidget* parent)
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &ClassesPanel::onSelectionChanged);
     connect(m_onlyUnlabelled, &QCheckBox::toggled, m_settings, &ToolSettings::setOnlyUnlabelled);
     connect(m_settings, &ToolSettings::currentClassChanged, this, &ClassesPanel::selectCurrentClass);
+}
+
+void ClassesPanel::setEditable(bool editable, const QString& why)
+{
+    for (QPushButton* button : m_editButtons) {
+        button->setEnabled(editable);
+        button->setToolTip(editable ? QString() : why);
+    }
 }
 
 void ClassesPanel::setSchema(const data::ClassSchema& schema)

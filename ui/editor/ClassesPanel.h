@@ -9,6 +9,7 @@
 #include <set>
 
 class QCheckBox;
+class QPushButton;
 class QTableWidget;
 
 namespace segstudio::ui {
@@ -30,6 +31,8 @@ public:
 
     void setSchema(const data::ClassSchema& schema);
     void setCounts(const data::LabelCounts& counts);
+    // Read-only or busy: the buttons that edit classes are disabled, their tooltip says why.
+    void setEditable(bool editable, const QString& why = {});
     int rowOf(int classId) const;  // -1 when absent
     void showClass(int classId);   // selects it (the class to paint with) and scrolls it into view
     QColor distinctColour() const; // for a new class: far from every class's colour
@@ -65,6 +68,7 @@ private:
     QCheckBox* m_onlyUnlabelled;
     std::set<int> m_hidden;  // survives rebuilds (rename, recolour), as the canvas's state does
     bool m_rebuilding = false;
+    QList<QPushButton*> m_editButtons;
 };
 
 }  // namespace segstudio::ui

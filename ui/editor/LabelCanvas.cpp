@@ -520,6 +520,8 @@ void LabelCanvas::mousePressEvent(QMouseEvent* event)
     }
     if (toolTakesInput())
         m_tool->mousePressed(event, mapToImage(event->position()));
+    else if (m_tool && m_document && event->button() == Qt::LeftButton)
+        emit editRefused();  // the editor says why: a click must never do nothing silently
 }
 
 void LabelCanvas::mouseMoveEvent(QMouseEvent* event)

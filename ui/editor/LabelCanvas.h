@@ -115,6 +115,7 @@ public:
 signals:
     void hoverChanged(std::optional<QPoint> pixel);
     void scaleChanged(double scale);
+    void editRefused();  // a tool was used while the canvas takes no edits (read-only, busy)
 
 protected:
     void paintEvent(QPaintEvent* event) override;

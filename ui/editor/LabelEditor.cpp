@@ -228,6 +228,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     connect(m_d->keeper, &RecoveryKeeper::writeFailed, this,
             [this](const QString& message) { reportError(tr("Could not write the recovery copy: %1").arg(message)); });
 
+    connect(m_d->canvas, &LabelCanvas::editRefused, this, [this] { emit statusMessage(whyNotEditable()); });
     connect(m_d->canvas, &LabelCanvas::hoverChanged, this, &LabelEditor::updateStatus);
     connect(m_d->canvas, &LabelCanvas::scaleChanged, this, &LabelEditor::updateStatus);
     connect(m_d->classesPanel, &ClassesPanel::addRequested, this, &LabelEditor::addClass);
@@ -451,6 +452,24 @@ void LabelEditor::updateEditable()
     const document::ProjectDocument* doc = m_d->projectDocument;
     const bool writable = !doc || (!doc->isBusy() && !doc->isReadOnly());
     m_d->canvas->setEditable(writable && !m_d->openPending);
+    // What cannot act is disabled (issue 47.12): a read-only window's tools and class buttons,
+    // with the reason in their tooltips; the canvas says it on the first click.
+    const bool readOnly = doc && doc->isReadOnly();
+    for (QAction* tool : m_d->toolActions)
+        tool->setEnabled(!readOnly);
+    m_d->classesPanel->setEditable(writable, whyNotEditable());
+}
+
+QString LabelEditor::whyNotEditable() const
+{
+    const document::ProjectDocument* doc = m_d->projectDocument;
+    if (doc && doc->isReadOnly())
+        return doc->readOnlyReason();
+    if (doc && doc->isBusy())
+        return tr("The label maps are being rewritten: edits wait until that job ends.");
+    if (m_d->openPending)
+        return tr("The image is still opening.");
+    return {};
 }
 
 void LabelEditor::connectDocument()

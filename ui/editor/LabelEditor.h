@@ -138,6 +138,7 @@ private:
     bool startOpen(std::size_t index);
     void cancelOpen();
     void updateEditable();
+    QString whyNotEditable() const;  // one sentence: read-only, busy or opening; empty when editable
     std::vector<std::string> projectImages() const;  // for matching recovery copies by key
     bool finishOpen(quint64 generation);
     void createTools();

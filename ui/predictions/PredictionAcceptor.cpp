@@ -15,14 +15,32 @@ PredictionAcceptor::PredictionAcceptor(PredictionsDock* predictions, QObject* pa
 
 void PredictionAcceptor::ask(const QList<std::size_t>& entries, QWidget* parent)
 {
-    QMessageBox box(QMessageBox::Question, tr("Accept prediction"),
-                    tr("Copy the predicted classes of %n image(s) into their labels? Locked classes keep their pixels; "
-                       "Undo takes it back.", nullptr, int(entries.size())),
-                    QMessageBox::Cancel, parent);
-    QPushButton* unlabelled = box.addButton(tr("Into unlabelled pixels"), QMessageBox::AcceptRole);
-    QPushButton* everywhere = box.addButton(tr("Everywhere"), QMessageBox::AcceptRole);
+    // How many have a prediction is said before acting (issue 47.10): the others would be left
+    // as they are, so predicting them first is offered.
+    const QList<std::size_t> missing = m_predictions->unpredicted(entries);
+    const int predicted = int(entries.size() - missing.size());
+    QString text = tr("Copy the predicted classes of %n image(s) into their labels? Locked classes keep their pixels; "
+                      "Undo takes it back.", nullptr, predicted);
+    if (!missing.isEmpty())
+        text = predicted == 0 ? tr("None of the %n selected image(s) has a prediction of the chosen checkpoint yet.", nullptr,
+                                   int(entries.size()))
+                              : tr("%1 of the %n selected image(s) have a prediction; the other %2 would be left as they are.",
+                                   nullptr, int(entries.size()))
+                                        .arg(predicted)
+                                        .arg(missing.size()) +
+                                    QLatin1Char(' ') + text;
+    QMessageBox box(QMessageBox::Question, tr("Accept prediction"), text, QMessageBox::Cancel, parent);
+    QPushButton* predictFirst =
+        missing.isEmpty() ? nullptr : box.addButton(tr("Predict %n Image(s) First", nullptr, int(missing.size())), QMessageBox::ActionRole);
+    QPushButton* unlabelled = predicted > 0 ? box.addButton(tr("Into unlabelled pixels"), QMessageBox::AcceptRole) : nullptr;
+    QPushButton* everywhere = predicted > 0 ? box.addButton(tr("Everywhere"), QMessageBox::AcceptRole) : nullptr;
     box.exec();
-    if (box.clickedButton() == unlabelled || box.clickedButton() == everywhere)
+    if (predictFirst && box.clickedButton() == predictFirst) {
+        if (m_predictions->predictImages(missing))
+            emit statusMessage(tr("Predicting %n image(s); accept again when they are done.", nullptr, int(missing.size())));
+        return;
+    }
+    if (box.clickedButton() && (box.clickedButton() == unlabelled || box.clickedButton() == everywhere))
         accept(entries, box.clickedButton() == unlabelled);
 }
 

@@ -44,8 +44,15 @@ void DatasetActions::setEnabled(bool enabled)
 {
     for (QAction* action : m_exportActions)
         action->setEnabled(enabled);
-    m_addImages->setEnabled(enabled);
-    m_removeProblems->setEnabled(enabled);
+    m_addImages->setEnabled(enabled && m_editable);
+    m_removeProblems->setEnabled(enabled && m_editable);
+}
+
+// Read-only: exporting still reads the project; adding or removing images would change it.
+void DatasetActions::setEditable(bool editable)
+{
+    m_editable = editable;
+    setEnabled(!m_exportActions.empty() && m_exportActions.front()->isEnabled());
 }
 
 QString DatasetActions::exportTitle(data::ExportFormat format)

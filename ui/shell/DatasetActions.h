@@ -32,6 +32,7 @@ public:
     QAction* addImagesAction() const { return m_addImages; }
     QAction* removeProblemsAction() const { return m_removeProblems; }
     void setEnabled(bool enabled);
+    void setEditable(bool editable);  // false: a read-only project (exports stay)
 
     void exportLabels(data::ExportFormat format);
     void addImages();
@@ -52,6 +53,7 @@ private:
     DatasetBrowser* m_browser;
     QWidget* m_window;
     std::vector<QAction*> m_exportActions;
+    bool m_editable = true;
     QAction* m_addImages;
     QAction* m_removeProblems;
 };

@@ -252,6 +252,7 @@ void MainWindow::connectParts()
     connect(m_session, &ProjectSession::opened, this, &MainWindow::projectOpened);
     connect(m_session, &ProjectSession::recentProjectsChanged, this, &MainWindow::updateRecentMenu);
     connect(m_session, &ProjectSession::statusMessage, this, &MainWindow::showStatus);
+    connect(m_session, &ProjectSession::recovered, this, &MainWindow::showRecovered);
     connect(m_datasetActions, &DatasetActions::statusMessage, this, &MainWindow::showStatus);
     connect(m_acceptor, &PredictionAcceptor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
     connect(m_browser, &DatasetBrowser::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
@@ -331,6 +332,20 @@ void MainWindow::showAlert(const QString& title, const QString& text)
     box->open();
 }
 
+// Not modal: the window is usable at once, and the note stays until it is read (issue 46.12:
+// a rolled-back batch accept was said only in a status line that the next message replaced).
+void MainWindow::showRecovered(const QStringList& steps)
+{
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Interrupted change put back"),
+                                tr("The project's last session ended in the middle of a change. It was put back to the "
+                                   "labels before it:\n\n%1").arg(steps.join(QLatin1Char('\n'))),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("recoveredBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
 void MainWindow::showStatus(const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); }
 
 void MainWindow::updateRecentMenu(const QStringList& files)
@@ -372,6 +387,11 @@ void MainWindow::updateActions()
     for (QAction* action : {m_saveAction, m_closeAction, m_browser->nextAction(), m_browser->previousAction(),
                             m_browser->nextUnlabelledAction(), m_browser->nextInQueueAction()})
         action->setEnabled(open);
+    // A read-only window saves nothing: Save is off, and says why where it is shown.
+    const bool readOnly = open && document()->isReadOnly();
+    m_saveAction->setEnabled(open && !readOnly);
+    m_saveAction->setToolTip(readOnly ? document()->readOnlyReason() : QString());
+    m_datasetActions->setEditable(!readOnly);
     m_datasetActions->setEnabled(open);
 }
 

@@ -96,6 +96,7 @@ private:
     void attachDocument(document::ProjectDocument* document);
     void followBusy(bool busy);
     void showAlert(const QString& title, const QString& text);
+    void showRecovered(const QStringList& steps);
     void showStatus(const QString& text, int timeoutMs);
     void updateRecentMenu(const QStringList& files);
     void updateTitle();

@@ -61,6 +61,9 @@ signals:
     void opened(const QString& file);
     void recentProjectsChanged(const QStringList& files);
     void statusMessage(const QString& text, int timeoutMs);
+    // What opening put back after an interrupted change (a batch accept or a merge killed part
+    // way), one line each: worth more than a status line the next message replaces.
+    void recovered(const QStringList& steps);
 
 private:
     void show(std::unique_ptr<document::ProjectDocument> document);
