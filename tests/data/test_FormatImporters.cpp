@@ -316,19 +316,7 @@ private slots:
     void labelmeEmbeddedImagesAndClassesInOrderOfAppearance()
     {
         QTemporaryDir dir;
-        cv::Mat image(8, 12, CV_8UC3, cv::Scalar(1, 2, 3));
-        std::vector<unsigned char> png;
-        QVERIFY(cv::imencode(".png", image, png));
-        // Base64 by hand (the test must not share the importer's decoder).
-        static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        std::string encoded;
-        for (std::size_t i = 0; i < png.size(); i += 3) {
-            const unsigned n = (png[i] << 16) | ((i + 1 < png.size() ? png[i + 1] : 0) << 8) | (i + 2 < png.size() ? png[i + 2] : 0);
-            encoded += alphabet[(n >> 18) & 63];
-            encoded += alphabet[(n >> 12) & 63];
-            encoded += i + 1 < png.size() ? alphabet[(n >> 6) & 63] : '=';
-            encoded += i + 2 < png.size() ? alphabet[n & 63] : '=';
-        }
+        const std::string encoded = pngAsBase64(cv::Size(12, 8));
         json b = {{"imagePath", "../elsewhere/b.png"}, {"imageData", encoded}, {"imageHeight", 8}, {"imageWidth", 12},
                   {"shapes", {{{"label", "tree"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}},
                               {{"label", "sky"}, {"shape_type", "polygon"}, {"points", {{0, 7}, {3, 7}, {0, 4}}}}}}};

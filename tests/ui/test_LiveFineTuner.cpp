@@ -47,6 +47,43 @@ segstudio::data::Project tinyProject(const QString& dir)
                                                {"e.png", Split::Train, LabelStatus::Unlabelled, {1, 0}, 0}});
 }
 
+// A run as the tuner needs one: a checkpoint (its bytes do not matter to a fake trainer) and the
+// train pack whose size the fine-tune packs at.
+QString writeRun(const QString& dir, const QString& name, const segstudio::data::Project& project)
+{
+    const QString run = QDir(dir).filePath(QStringLiteral("runs/") + name);
+    QDir().mkpath(run + QStringLiteral("/checkpoints"));
+    QFile checkpoint(run + QStringLiteral("/checkpoints/last.pt"));
+    checkpoint.open(QIODevice::WriteOnly);
+    segstudio::data::PackOptions options;
+    options.height = 32;
+    options.width = 48;
+    segstudio::data::DatasetPacker::pack(project, Split::Train, (run + QStringLiteral("/train.pack")).toStdString(), options);
+    return run;
+}
+
+// A stand-in for segstudio-train: a shell script of that body.
+QString writeTrainerScript(const QString& dir, const QString& name, const QByteArray& body)
+{
+    const QString file = QDir(dir).filePath(name);
+    QFile script(file);
+    script.open(QIODevice::WriteOnly);
+    script.write("#!/bin/sh\n" + body);
+    script.close();
+    script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+    return file;
+}
+
+// The tuner as the Predictions panel sets it up, learning after every labelled image.
+void setUp(LiveFineTuner& tuner, const QString& trainer, const segstudio::data::Project& project, const QString& base)
+{
+    tuner.setTrainer(trainer);
+    tuner.setProject(&project);
+    tuner.setBaseRun(base);
+    tuner.setInterval(1);
+    tuner.setEnabled(true);
+}
+
 }  // namespace
 
 // "Predict as I label" (issue 23, item 3): the fine-tune of the selected run as labels come.
@@ -200,28 +237,13 @@ private slots:
     {
         QTemporaryDir dir;
         auto project = tinyProject(dir.path());
-        const QString base = QDir(dir.path()).filePath(QStringLiteral("runs/base"));
-        QVERIFY(QDir().mkpath(base + QStringLiteral("/checkpoints")));
-        QFile checkpoint(base + QStringLiteral("/checkpoints/last.pt"));
-        QVERIFY(checkpoint.open(QIODevice::WriteOnly));
-        checkpoint.close();
-        segstudio::data::PackOptions options;
-        options.height = 32;
-        options.width = 48;
-        segstudio::data::DatasetPacker::pack(project, Split::Train, (base + QStringLiteral("/train.pack")).toStdString(), options);
-        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("failing-trainer"));
-        QFile script(trainer);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\necho \"$0 was called $*\" >> \"$0.calls\"\necho \"train.pack: No space left on device\"\nexit 2\n");
-        script.close();
-        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        const QString base = writeRun(dir.path(), QStringLiteral("base"), project);
+        const QString trainer = writeTrainerScript(
+            dir.path(), QStringLiteral("failing-trainer"),
+            "echo \"$0 was called $*\" >> \"$0.calls\"\necho \"train.pack: No space left on device\"\nexit 2\n");
 
         LiveFineTuner tuner;
-        tuner.setTrainer(trainer);
-        tuner.setProject(&project);
-        tuner.setBaseRun(base);
-        tuner.setInterval(1);
-        tuner.setEnabled(true);
+        setUp(tuner, trainer, project, base);
         QSignalSpy changed(&tuner, &LiveFineTuner::stateChanged);
         project.setStatus(3, LabelStatus::Labelled);
         tuner.labelsChanged();
@@ -249,32 +271,13 @@ private slots:
     {
         QTemporaryDir dir;
         auto project = tinyProject(dir.path());
-        const auto makeRun = [&](const QString& name) {
-            const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/") + name);
-            QDir().mkpath(run + QStringLiteral("/checkpoints"));
-            QFile checkpoint(run + QStringLiteral("/checkpoints/last.pt"));
-            checkpoint.open(QIODevice::WriteOnly);
-            segstudio::data::PackOptions options;
-            options.height = 32;
-            options.width = 48;
-            segstudio::data::DatasetPacker::pack(project, Split::Train, (run + QStringLiteral("/train.pack")).toStdString(), options);
-            return run;
-        };
-        const QString first = makeRun(QStringLiteral("first"));
-        const QString second = makeRun(QStringLiteral("second"));
-        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("gated-trainer"));
-        QFile script(trainer);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\necho \"$*\" >> \"$0.calls\"\nwhile [ ! -e \"$0.go\" ]; do sleep 0.05; done\nexit 0\n");
-        script.close();
-        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        const QString first = writeRun(dir.path(), QStringLiteral("first"), project);
+        const QString second = writeRun(dir.path(), QStringLiteral("second"), project);
+        const QString trainer = writeTrainerScript(dir.path(), QStringLiteral("gated-trainer"),
+                                                   "echo \"$*\" >> \"$0.calls\"\nwhile [ ! -e \"$0.go\" ]; do sleep 0.05; done\nexit 0\n");
 
         LiveFineTuner tuner;
-        tuner.setTrainer(trainer);
-        tuner.setProject(&project);
-        tuner.setBaseRun(first);
-        tuner.setInterval(1);
-        tuner.setEnabled(true);
+        setUp(tuner, trainer, project, first);
         QSignalSpy learned(&tuner, &LiveFineTuner::learned);
         project.setStatus(3, LabelStatus::Labelled);
         project.setStatus(4, LabelStatus::InProgress);  // packed too: said in what was learned
@@ -307,27 +310,11 @@ private slots:
     {
         QTemporaryDir dir;
         auto project = tinyProject(dir.path());
-        const QString base = QDir(dir.path()).filePath(QStringLiteral("runs/base"));
-        QDir().mkpath(base + QStringLiteral("/checkpoints"));
-        QFile checkpoint(base + QStringLiteral("/checkpoints/last.pt"));
-        QVERIFY(checkpoint.open(QIODevice::WriteOnly));
-        checkpoint.close();
-        segstudio::data::PackOptions options;
-        options.height = 32;
-        options.width = 48;
-        segstudio::data::DatasetPacker::pack(project, Split::Train, (base + QStringLiteral("/train.pack")).toStdString(), options);
-        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("gated-trainer"));
-        QFile script(trainer);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\nwhile [ ! -e \"$0.go\" ]; do sleep 0.05; done\n");
-        script.close();
-        script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+        const QString base = writeRun(dir.path(), QStringLiteral("base"), project);
+        const QString trainer =
+            writeTrainerScript(dir.path(), QStringLiteral("gated-trainer"), "while [ ! -e \"$0.go\" ]; do sleep 0.05; done\n");
         LiveFineTuner tuner;
-        tuner.setTrainer(trainer);
-        tuner.setProject(&project);
-        tuner.setBaseRun(base);
-        tuner.setInterval(1);
-        tuner.setEnabled(true);
+        setUp(tuner, trainer, project, base);
         project.setStatus(3, LabelStatus::Labelled);
         tuner.labelsChanged();
         QCOMPARE(tuner.state(), LiveFineTuner::State::Packing);
