@@ -19,9 +19,14 @@ using nlohmann::json;
 
 namespace {
 
+// Absolute, without a trailing "/", symbolic links resolved (a link to a folder is the folder:
+// the staging folder goes beside the real one, on its file system).
 fs::path normalised(const fs::path& path)
 {
-    fs::path p = fs::absolute(path).lexically_normal();
+    std::error_code error;
+    fs::path p = fs::weakly_canonical(fs::absolute(path), error);
+    if (error)
+        p = fs::absolute(path).lexically_normal();
     return p.filename().empty() ? p.parent_path() : p;
 }
 
@@ -36,14 +41,22 @@ bool isWithin(const fs::path& path, const fs::path& folder)
     return end == f.end() || (std::next(end) == f.end() && end->empty());  // (a trailing "/" of f)
 }
 
-// Every regular file under folder, as generic relative paths.
-std::set<std::string> filesUnder(const fs::path& folder)
+// Everything under folder that is not a folder holding something (files, links, empty folders as
+// "name/"), as generic relative paths: what an export wrote, or what replacing it would remove.
+std::set<std::string> entriesUnder(const fs::path& folder)
 {
-    std::set<std::string> files;
-    for (const auto& entry : fs::recursive_directory_iterator(folder))
-        if (!entry.is_directory())
-            files.insert(entry.path().lexically_relative(folder).generic_string());
-    return files;
+    std::set<std::string> entries;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        const std::string name = entry.path().lexically_relative(folder).generic_string();
+        std::error_code error;
+        if (!entry.is_symlink() && entry.is_directory()) {
+            if (fs::is_empty(entry.path(), error))
+                entries.insert(name + "/");
+        } else {
+            entries.insert(name);
+        }
+    }
+    return entries;
 }
 
 std::optional<json> readMarker(const fs::path& folder)
@@ -71,11 +84,16 @@ void exchange(const fs::path& staging, const fs::path& destination)
 #endif
     const fs::path aside = staging.string() + "-old";
     std::error_code error;
+    fs::remove_all(aside, error);  // (what a crash between the two renames below left)
     fs::rename(destination, aside, error);
-    if (!error)
-        fs::rename(staging, destination, error);
     if (error)
         throw DataError(destination.string(), "cannot replace the earlier export: " + error.message());
+    fs::rename(staging, destination, error);
+    if (error) {
+        std::error_code back;
+        fs::rename(aside, destination, back);  // the earlier export stays where it was
+        throw DataError(destination.string(), "cannot replace the earlier export: " + error.message());
+    }
     fs::rename(aside, staging, error);  // the old export goes where the caller removes it
 }
 
@@ -86,7 +104,7 @@ ExportDestination::ExportDestination(const Project& project, const fs::path& des
       m_staging(m_destination.parent_path() / ("." + m_destination.filename().string() + ".export-partial")),
       m_format(format),
       m_projectFile(project.file().string()),
-      m_claim(m_destination)
+      m_claim(m_destination.parent_path() / ("." + m_destination.filename().string() + ".export"))
 {
     refuseProjectFolders(project);
     m_created.create(m_destination.parent_path());
@@ -97,7 +115,12 @@ ExportDestination::ExportDestination(const Project& project, const fs::path& des
     if (!fs::create_directory(m_staging, error))
         throw DataError(m_staging.string(), "cannot create the export's staging folder: " +
                                                 (error ? error.message() : std::string("it exists")));
-    writeMarker(false);
+    try {
+        writeMarker(false);
+    } catch (...) {
+        fs::remove_all(m_staging, error);  // (no destructor runs for a constructor that throws)
+        throw;
+    }
 }
 
 ExportDestination::~ExportDestination()
@@ -120,7 +143,7 @@ void ExportDestination::claim()
                                                     ")");
     }
     if (result == Result::NotWritable)
-        throw DataError(m_destination.string(), "cannot be written: " + m_claim.failure());
+        throw DataError(m_destination.parent_path().string(), "cannot be written: " + m_claim.failure());
 }
 
 void ExportDestination::refuseProjectFolders(const Project& project) const
@@ -130,6 +153,8 @@ void ExportDestination::refuseProjectFolders(const Project& project) const
     };
     if (isWithin(project.file(), m_destination))
         refuse("holds the project " + project.file().string());
+    if (isWithin(project.labelRoot(), m_destination))
+        refuse("holds the project's label folder " + project.labelRoot().string());
     if (isWithin(m_destination, project.labelRoot()))
         refuse("is inside the project's label folder " + project.labelRoot().string());
     for (std::size_t i = 0; i < project.size(); ++i)
@@ -144,7 +169,7 @@ void ExportDestination::checkDestinationIsReplaceable() const
         return;
     if (!fs::is_directory(m_destination, error))
         throw DataError(m_destination.string(), "is a file, not a folder: an export never replaces it");
-    const std::set<std::string> present = filesUnder(m_destination);
+    const std::set<std::string> present = entriesUnder(m_destination);
     if (present.empty())
         return;
     const auto marker = readMarker(m_destination);
@@ -155,7 +180,7 @@ void ExportDestination::checkDestinationIsReplaceable() const
     const std::set<std::string> listed = (*marker)["files"].get<std::set<std::string>>();
     for (const std::string& file : present)
         if (file != kMarker && listed.count(file) == 0)
-            throw DataError((m_destination / file).string(),
+            throw DataError((m_destination / fs::path(file).lexically_normal()).string(),
                             "was not written by the export that made this folder: an export never replaces it "
                             "(move it away, or export into a new folder)");
 }
@@ -176,7 +201,7 @@ void ExportDestination::writeMarker(bool complete) const
 {
     std::set<std::string> files;
     if (complete)
-        files = filesUnder(m_staging);
+        files = entriesUnder(m_staging);
     files.erase(kMarker);
     const json marker = {{"segstudio_export", m_format}, {"project", m_projectFile}, {"complete", complete}, {"files", files}};
     run::writeFileAtomically(m_staging / kMarker, marker.dump(2) + "\n", run::Durability::Deferred);
@@ -184,6 +209,7 @@ void ExportDestination::writeMarker(bool complete) const
 
 void ExportDestination::publish()
 {
+    checkDestinationIsReplaceable();  // again: the user may have put a file into it meanwhile
     writeMarker(true);
     run::syncFolder(m_staging);
     std::error_code error;

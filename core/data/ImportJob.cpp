@@ -13,14 +13,19 @@ namespace fs = std::filesystem;
 namespace {
 
 // Project files are JSON, whose strings are UTF-8: a file name in another encoding (an old
-// Latin-1 "m\xfcnster") cannot be named in one.
+// Latin-1 "m\xfcnster") cannot be named in one. Well-formed UTF-8 as RFC 3629 (and nlohmann's
+// writer) define it: no overlong forms, no surrogates, nothing past U+10FFFF.
 bool isValidUtf8(const std::string& text)
 {
     std::size_t i = 0;
     while (i < text.size()) {
         const auto c = static_cast<unsigned char>(text[i]);
-        const std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (length == 0 || i + length > text.size() || (length == 2 && c < 0xC2))
+        const std::size_t length = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >> 4) == 0xE ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+        if (length == 0 || i + length > text.size())
+            return false;
+        const auto second = static_cast<unsigned char>(text[i + (length > 1 ? 1 : 0)]);
+        if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
+            (c == 0xF4 && second > 0x8F))
             return false;
         for (std::size_t k = 1; k < length; ++k)
             if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2)
@@ -45,11 +50,19 @@ std::string ImportJob::labelFolderOf(const fs::path& projectFile)
     return projectFile.stem().string() + ".labels";
 }
 
-Project ImportJob::run(const std::vector<ImportItem>& items, const LabelsOf& labelsOf)
+void ImportJob::claim()
 {
+    if (m_claimed)
+        return;
     m_created.create(m_project.root());
     claimProjectFile();
     checkLabelFolderIsFree();
+    m_claimed = true;
+}
+
+Project ImportJob::run(const std::vector<ImportItem>& items, const LabelsOf& labelsOf)
+{
+    claim();
     prepareStaging();
     try {
         // The project starts empty: item n is entry n.

@@ -54,6 +54,10 @@ public:
 
     static std::string labelFolderOf(const std::filesystem::path& projectFile);
 
+    // Claims the project file and checks the label folder (run() does it when not done yet):
+    // before an importer writes anything of its own beside the project (labelme's images).
+    void claim();
+
     Project run(const std::vector<ImportItem>& items, const LabelsOf& labelsOf);
 
     // The pairs as items (a listed label file must exist), each label file read by readLabels.
@@ -78,6 +82,7 @@ private:
     CreatedFolders m_created;  // (declared before the claim: its lock file goes first)
     ProjectLock m_claim;
     bool m_labelFolderPublished = false;
+    bool m_claimed = false;
 };
 
 }  // namespace segstudio::data

@@ -341,7 +341,8 @@ void drawShape(const Shape& shape, PilDraw& draw, std::uint8_t value)
 class EmbeddedImages {
 public:
     explicit EmbeddedImages(const fs::path& projectFile)
-        : m_folder(fs::absolute(projectFile).parent_path() / (projectFile.stem().string() + ".images"))
+        : m_folder(fs::absolute(projectFile).parent_path() / (projectFile.stem().string() + ".images")),
+          m_projectName(projectFile.filename().string())
     {
     }
     ~EmbeddedImages()
@@ -357,9 +358,8 @@ public:
 
     fs::path write(const LabelmeFile& file)
     {
-        if (m_written.empty() && fs::is_directory(m_folder) && !fs::is_empty(m_folder))
-            throw DataError(m_folder.string(), "holds files this import did not write; choose another project name");
-        fs::create_directories(m_folder);
+        if (m_written.empty())
+            prepareFolder();
         const std::string extension = fs::path(file.image).extension().empty() ? ".png" : file.image.extension().string();
         fs::path target = m_folder / (file.json.stem().string() + extension);
         for (int n = 2; std::find(m_written.begin(), m_written.end(), target) != m_written.end(); ++n)
@@ -368,10 +368,33 @@ public:
         m_written.push_back(target);
         return target;
     }
-    void keep() { m_kept = true; }
+    void keep()
+    {
+        m_kept = true;
+        std::error_code error;
+        fs::remove(m_folder / ImportJob::kMarker, error);  // the import is finished: the folder is the project's
+    }
 
 private:
+    // A folder an interrupted import of this same project file left (its marker says so) is
+    // cleared; any other that holds files is refused. The marker goes when the import succeeds.
+    void prepareFolder()
+    {
+        std::error_code error;
+        if (fs::is_directory(m_folder, error) && !fs::is_empty(m_folder, error)) {
+            const fs::path marker = m_folder / ImportJob::kMarker;
+            const bool ours = fs::is_regular_file(marker, error) && run::readFile(marker) == m_projectName + "\n";
+            if (!ours)
+                throw DataError(m_folder.string(), "holds files this import did not write; choose another project name");
+            fs::remove_all(m_folder, error);
+        }
+        fs::create_directories(m_folder);
+        run::writeFileAtomically(m_folder / ImportJob::kMarker, m_projectName + "\n");
+        m_written.push_back(m_folder / ImportJob::kMarker);
+    }
+
     fs::path m_folder;
+    std::string m_projectName;
     std::vector<fs::path> m_written;
     bool m_kept = false;
 };
@@ -420,6 +443,10 @@ Project LabelmeImporter::import(const LabelmeImportRequest& request, const fs::p
     }
     const auto background = valueOf.count(kBackground) ? valueOf[kBackground] : kUnlabelled;
 
+    // The project file is claimed before anything is written, embedded images included: two
+    // imports of one project never write into the same <name>.images/.
+    ImportJob job(projectFile, ClassSchema(classes), progress);
+    job.claim();
     EmbeddedImages embedded(projectFile);
     std::vector<ImportItem> items;
     for (LabelmeFile& file : files) {
@@ -434,7 +461,7 @@ Project LabelmeImporter::import(const LabelmeImportRequest& request, const fs::p
             checkShape(file, shape);
         items.push_back({file.image, request.split, !file.shapes.empty() || background != kUnlabelled, file.size});
     }
-    Project project = ImportJob(projectFile, ClassSchema(classes), progress).run(items, [&](std::size_t n, cv::Size size) {
+    Project project = job.run(items, [&](std::size_t n, cv::Size size) {
         cv::Mat labels(size, CV_8UC1, cv::Scalar(background));
         PilDraw draw(labels);
         for (const Shape& shape : files[n].shapes)

@@ -151,6 +151,7 @@ struct Trainer::Impl {
     void initialiseFrom(const std::string& checkpoint);
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
+    void openRunRecords(bool resuming);
     void restore(const std::string& checkpoint);
     void restorePosition(const nlohmann::json& saved);
 
@@ -326,9 +327,20 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
             throw EngineError(config.runDir + ": already holds a run; resume it (--resume) or choose another directory");
         fs::remove(files.metricsFile(), error);  // leftovers of a run that never checkpointed
     }
+}
+
+// After a resume was accepted: a refused one leaves config.json, log.txt and metrics.jsonl as
+// they were (issue 46.10).
+void Trainer::Impl::openRunRecords(bool resuming)
+{
+    if (!leader())
+        return;
+    const run::RunLayout files = layout();
     saveTrainConfig(config, files.configFile().string());
     logFile = std::make_unique<run::AppendOnlyFile>(files.logFile().string());
     metricsLog = std::make_unique<run::MetricsWriter>(files.metricsFile());
+    if (resuming)
+        metricsLog->forgetAfter(iteration);  // the iterations it logged after the checkpoint come again
 }
 
 nlohmann::json Trainer::Impl::state() const
@@ -337,6 +349,7 @@ nlohmann::json Trainer::Impl::state() const
             {"batchInEpoch", batchInEpoch},
             {"worldSize", world},
             {"iteration", iteration},
+            {"lastValidatedEpoch", validationCadence.lastEpoch()},
             {"bestMeanIoU", bestMeanIoU},
             {"elapsedSeconds", elapsed()},
             {"lossScale", scaler ? scaler->scale() : 1.0},
@@ -369,13 +382,14 @@ void Trainer::Impl::restore(const std::string& checkpoint)
     } catch (const nlohmann::json::exception& error) {  // a NaN saved as null, a missing key
         throw EngineError(checkpoint + ": the checkpoint's training state is damaged (" + error.what() + ")");
     }
-    if (metricsLog)
-        metricsLog->forgetAfter(iteration);  // the iterations it logged after the checkpoint come again
 }
 
 void Trainer::Impl::restorePosition(const nlohmann::json& saved)
 {
     epoch = saved.at("epoch").get<int>();
+    // A resume goes on counting from the last validation (a run stopped every few epochs must
+    // still validate); a checkpoint from before the count was kept: the last multiple.
+    validationCadence = ValidationCadence(saved.value("lastValidatedEpoch", epoch - epoch % std::max(1, config.valEpochs)));
     batchInEpoch = saved.at("batchInEpoch").get<std::int64_t>();
     // Another world size splits an epoch into another number of batches: continue after the
     // same number of samples (rounded down: a few may be seen twice, none skipped).
@@ -1060,6 +1074,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     // written: the run it belongs to keeps its record as it was (issue 46.10).
     if (resuming)
         d.restore(d.layout().lastCheckpoint().string());
+    d.openRunRecords(resuming);
     try {
         // Steps done plus steps left in this world's size: after a resume with another number of
         // ranks the logged iteration count and the position in the data no longer agree.
@@ -1186,13 +1201,20 @@ TrainOutcome Trainer::Impl::train()
     d.sessionStart = d.clock();
     d.checkpointCadence = std::make_unique<CheckpointCadence>(d.config.checkpointIntervalSeconds, d.device.is_cuda());
     d.checkpointCadence->started(d.sessionStart);
-    d.validationCadence = ValidationCadence(d.epoch);
     // A run that ended at its budget, resumed with a larger one: its saved plan ends here, so the
     // rest of the new budget is planned now from the last session's pace (issue 46.8), the
     // schedule re-planned from where it ended.
     if (d.budgeted() && d.plan && d.plan->totalIterations <= d.position() && d.config.timeBudgetSeconds > d.elapsedBefore) {
         d.say(format("the run had reached the end of its earlier plan; %.0f s of the %.0f s budget are left: planning them",
                      d.config.timeBudgetSeconds - d.elapsedBefore, d.config.timeBudgetSeconds));
+        // The schedule had run out (the cosine at its floor, 0 by default: the extension would not
+        // learn). It goes on as if the larger budget had been planned from the start: at the
+        // share of it already trained.
+        auto anchor = d.schedule->anchor();
+        anchor.from = d.position();
+        anchor.progress = std::clamp(d.elapsedBefore / d.config.timeBudgetSeconds, 0.0, 1.0);
+        anchor.total = d.position() + 1;
+        d.schedule->setAnchor(anchor);
         d.replan();
     }
     d.paceWindowOpen = false;

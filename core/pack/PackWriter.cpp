@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace segstudio::pack {
@@ -42,12 +43,26 @@ void PackWriter::refuseForeignFile() const
 // first's bytes. A crashed writer's lock goes with its process.
 void PackWriter::claimTempFile()
 {
-    const int fd = ::open(m_tempPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-        throw PackError(m_tempPath, std::string("cannot create: ") + std::strerror(errno));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    int fd = -1;
+    // The lock is on the file opened: if another writer renamed or removed that file between our
+    // open and our lock (it finished, or gave up), the lock holds a file that is no longer the
+    // temp file (a finished pack, under its final name): let go and open the name again.
+    for (int attempt = 0; fd < 0; ++attempt) {
+        fd = ::open(m_tempPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0)
+            throw PackError(m_tempPath, std::string("cannot create: ") + std::strerror(errno));
+        if (::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+            ::close(fd);
+            throw PackError(m_path, "another pack is being written to it (" + m_tempPath + " is locked); wait for it to finish");
+        }
+        struct stat opened {}, named {};
+        if (::fstat(fd, &opened) == 0 && ::stat(m_tempPath.c_str(), &named) == 0 && opened.st_ino == named.st_ino &&
+            opened.st_dev == named.st_dev)
+            break;
         ::close(fd);
-        throw PackError(m_path, "another pack is being written to it (" + m_tempPath + " is locked); wait for it to finish");
+        fd = -1;
+        if (attempt == 100)
+            throw PackError(m_tempPath, "keeps being replaced by another writer");
     }
     if (::ftruncate(fd, 0) != 0 || !(m_file = ::fdopen(fd, "w+b"))) {
         const std::string reason = std::strerror(errno);
@@ -65,12 +80,13 @@ PackWriter::~PackWriter()
 
 void PackWriter::abandon()
 {
+    // Removed while still locked: a writer waiting for the name never locks a file about to go.
+    if (m_ownsTempFile)
+        std::remove(m_tempPath.c_str());
     if (m_file) {
         std::fclose(m_file);
         m_file = nullptr;
     }
-    if (m_ownsTempFile)
-        std::remove(m_tempPath.c_str());
 }
 
 void PackWriter::writeAt(std::uint64_t offset, const void* data, std::size_t size)

@@ -11,7 +11,9 @@
 #include <fstream>
 #include <functional>
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <string>
+#include <vector>
 
 namespace segstudio::test {
 
@@ -62,6 +64,23 @@ inline void expectDataError(const std::function<void()>& action, const std::file
         QVERIFY2(QString::fromStdString(error.what()).contains(expected), error.what());
         QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(file.string()));
     }
+}
+
+// A PNG of `size` as base64, encoded by hand (the tests must not share the importer's decoder).
+inline std::string pngAsBase64(cv::Size size)
+{
+    std::vector<unsigned char> png;
+    cv::imencode(".png", cv::Mat(size, CV_8UC3, cv::Scalar(1, 2, 3)), png);
+    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string encoded;
+    for (std::size_t i = 0; i < png.size(); i += 3) {
+        const unsigned n = (png[i] << 16) | ((i + 1 < png.size() ? png[i + 1] : 0) << 8) | (i + 2 < png.size() ? png[i + 2] : 0);
+        encoded += alphabet[(n >> 18) & 63];
+        encoded += alphabet[(n >> 12) & 63];
+        encoded += i + 1 < png.size() ? alphabet[(n >> 6) & 63] : '=';
+        encoded += i + 2 < png.size() ? alphabet[n & 63] : '=';
+    }
+    return encoded;
 }
 
 inline std::filesystem::path camVidDir() { return SEGSTUDIO_CAMVID_DIR; }

@@ -35,23 +35,6 @@ cv::Mat labelsOf(const data::Project& project, std::size_t index)
 
 std::uint8_t at(const cv::Mat& labels, int x, int y) { return labels.at<std::uint8_t>(y, x); }
 
-// A PNG of `size` as base64, encoded by hand (the tests must not share the importer's decoder).
-std::string pngAsBase64(cv::Size size)
-{
-    std::vector<unsigned char> png;
-    cv::imencode(".png", cv::Mat(size, CV_8UC3, cv::Scalar(1, 2, 3)), png);
-    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string encoded;
-    for (std::size_t i = 0; i < png.size(); i += 3) {
-        const unsigned n = (png[i] << 16) | ((i + 1 < png.size() ? png[i + 1] : 0) << 8) | (i + 2 < png.size() ? png[i + 2] : 0);
-        encoded += alphabet[(n >> 18) & 63];
-        encoded += alphabet[(n >> 12) & 63];
-        encoded += i + 1 < png.size() ? alphabet[(n >> 6) & 63] : '=';
-        encoded += i + 2 < png.size() ? alphabet[n & 63] : '=';
-    }
-    return encoded;
-}
-
 // A 40x30 image with a large "road" square and a small "car" square inside it, listed first so
 // only the area order can put the car on top; a second image with no annotation.
 json twoImageCoco()
@@ -316,7 +299,7 @@ private slots:
     void labelmeEmbeddedImagesAndClassesInOrderOfAppearance()
     {
         QTemporaryDir dir;
-        const std::string encoded = pngAsBase64(cv::Size(12, 8));
+        const std::string encoded = test::pngAsBase64(cv::Size(12, 8));
         json b = {{"imagePath", "../elsewhere/b.png"}, {"imageData", encoded}, {"imageHeight", 8}, {"imageWidth", 12},
                   {"shapes", {{{"label", "tree"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}},
                               {{"label", "sky"}, {"shape_type", "polygon"}, {"points", {{0, 7}, {3, 7}, {0, 4}}}}}}};
@@ -408,7 +391,7 @@ private slots:
         } else if (change == "embedded") {
             fs::remove(test::path(dir, "set/a.png"));
             file["imagePath"] = "../elsewhere/a.png";
-            file["imageData"] = pngAsBase64({12, 8});
+            file["imageData"] = test::pngAsBase64({12, 8});
             file["imageWidth"] = 13;
             file["imageHeight"] = 8;
             file["shapes"] = {{{"label", "car"}, {"shape_type", "point"}, {"points", {{3, 3}}}}};

@@ -10,10 +10,12 @@
 #include "data/ImageIO.h"
 #include "data/ImportJob.h"
 #include "data/LabelMapIO.h"
+#include "data/LabelmeImporter.h"
 #include "data/ProjectLock.h"
 #include "data/SyntheticDatasetGenerator.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 using namespace segstudio;
@@ -151,7 +153,7 @@ private slots:
         writeDataset(test::path(dir, "d"), 2);
         const data::Project project = importDataset(test::path(dir, "d"), test::path(dir, "d/p.segstudio"));
         const fs::path out = test::path(dir, "out");
-        data::ProjectLock holder(out);  // what the first export holds while it writes
+        data::ProjectLock holder(test::path(dir, ".out.export"));  // what the first export holds while it writes
         QCOMPARE(holder.acquire(), data::ProjectLock::Result::Acquired);
         test::expectDataError([&] { data::exportLabels(data::ExportFormat::Coco, project, out); }, out,
                               QStringLiteral("another export is writing it (process %1").arg(::getpid()));
@@ -230,6 +232,38 @@ private slots:
         QVERIFY(!fs::exists(file));
         QVERIFY(!fs::exists(test::path(dir, "x.labels")));
         fs::remove(odd);  // (QTemporaryDir cannot name it to remove it)
+    }
+
+    // labelme's embedded images go into <name>.images/ after the project file is claimed, with the
+    // import's marker: what a killed import left there is cleared by the retry; another's is not.
+    void aLabelmeImportsEmbeddedImagesFolderIsClaimedAndRetried()
+    {
+        QTemporaryDir dir;
+        const nlohmann::json document = {{"imagePath", "gone.png"},
+                                         {"imageData", test::pngAsBase64({12, 8})},
+                                         {"imageHeight", 8},
+                                         {"imageWidth", 12},
+                                         {"shapes", {{{"label", "car"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}}}}};
+        test::writeBytes(test::path(dir, "set/a.json"), document.dump());
+        const fs::path left = test::path(dir, "x.images");
+        test::writeBytes(left / data::ImportJob::kMarker, "x.segstudio\n");
+        test::writeBytes(left / "a.png", "half an image");
+        const auto project = data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "x.segstudio"));
+        QCOMPARE(project.size(), std::size_t(1));
+        QCOMPARE(data::readImageRgb(project.imagePath(0)).size(), cv::Size(12, 8));
+        QVERIFY(!fs::exists(left / data::ImportJob::kMarker));
+        const fs::path other = test::path(dir, "y.images");
+        test::writeBytes(other / data::ImportJob::kMarker, "z.segstudio\n");
+        test::writeBytes(other / "a.png", "z's");
+        test::expectDataError([&] { data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "y.segstudio")); },
+                              other, "did not write");
+        QCOMPARE(test::readBytes(other / "a.png"), std::string("z's"));
+        // Claimed first: with the project file held by another import nothing is written.
+        data::ProjectLock holder(test::path(dir, "w.segstudio"));
+        QCOMPARE(holder.acquire(), data::ProjectLock::Result::Acquired);
+        test::expectDataError([&] { data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "w.segstudio")); },
+                              test::path(dir, "w.segstudio"), "another import");
+        QVERIFY(!fs::exists(test::path(dir, "w.images")));
     }
 
     // 46.7: a failed import into NEW/sub/ leaves neither folder.

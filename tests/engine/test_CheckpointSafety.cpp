@@ -120,15 +120,17 @@ void TestCheckpointSafety::flippedWeightByteIsRefusedEverywhere()
     expectRefusal(last, [&] { Predictor(last, "cpu", 1); });
     expectRefusal(last, [&] { evaluateCheckpoint(last, config.valPack, EvaluateOptions{"cpu", 4, 1}); });
     // A refused resume writes nothing into the run (issue 46.10: it appended a "failed" record).
-    const auto metricsFile = segstudio::run::RunLayout(config.runDir).metricsFile();
-    const auto readMetrics = [&] {
-        std::ifstream in(metricsFile, std::ios::binary);
+    const segstudio::run::RunLayout files(config.runDir);
+    const auto read = [](const fs::path& file) {
+        std::ifstream in(file, std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(in), {});
     };
-    const std::string before = readMetrics();
-    QVERIFY(!before.empty());
-    expectRefusal(last, [&] { Trainer::resume(config.runDir, 2); });
-    QCOMPARE(readMetrics(), before);
+    const std::string metrics = read(files.metricsFile()), settings = read(files.configFile()), log = read(files.logFile());
+    QVERIFY(!metrics.empty() && !settings.empty());
+    expectRefusal(last, [&] { Trainer::resume(config.runDir, 2); });  // 2 epochs: config.json would say so
+    QCOMPARE(read(files.metricsFile()), metrics);
+    QCOMPARE(read(files.configFile()), settings);
+    QCOMPARE(read(files.logFile()), log);
 }
 
 void TestCheckpointSafety::checkpointsWithoutChecksumStillLoad()

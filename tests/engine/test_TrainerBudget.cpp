@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -175,6 +176,13 @@ private slots:
                  qPrintable(QStringLiteral("%1 after %2").arg(extended.iterations).arg(first)));
         QVERIFY2(now <= 2 * kBudget, qPrintable(QString::number(now)));
         QVERIFY2(extended.message.find("of the 80 s budget") != std::string::npos, extended.message.c_str());
+        // It learns: the schedule goes on from the share of the budget already trained (the
+        // cosine had reached its floor, 0), back at most to the middle of the curve.
+        double highest = 0.0;
+        for (const auto& record : readRecords("extended"))
+            if (record.kind == run::MetricsRecord::Kind::Train && record.iteration > first && record.learningRate)
+                highest = std::max(highest, *record.learningRate);
+        QVERIFY2(highest > 0.3 * kRate && highest < 0.8 * kRate, qPrintable(QString::number(highest)));
     }
 
 private:

@@ -31,6 +31,7 @@ private slots:
     void stopAfterEpochFinishesTheEpochAndResumesExactly();
     void stateRecordsTellTheRunsStory();
     void valIntervalDividingTheEpochValidatesOnce();
+    void validationCadenceCarriesOverAResume();
 
 private:
     TrainConfig config(const std::string& runName, int epochs) const;
@@ -242,6 +243,33 @@ void TestTrainerResume::valIntervalDividingTheEpochValidatesOnce()
         if (record.kind == segstudio::run::MetricsRecord::Kind::Val)
             validated.push_back(record.iteration);
     QCOMPARE(validated, (std::vector<std::int64_t>{2, 4}));
+}
+
+// A run stopped every two epochs with a validation every three still validates at epoch 3: the
+// count since the last validation is kept in the checkpoint, not restarted by the resume.
+void TestTrainerResume::validationCadenceCarriesOverAResume()
+{
+    TrainConfig c = config("cadence", 6);
+    c.valEpochs = 3;
+    const auto stopAt = [](std::int64_t at) {
+        return [at](std::int64_t iteration) {
+            if (iteration == at)
+                requestStop();
+        };
+    };
+    Trainer first(c);
+    first.setIterationHook(stopAt(4));  // the end of epoch 2 (2 batches an epoch)
+    QCOMPARE(int(first.run().status), int(TrainOutcome::Status::Stopped));
+    clearStopRequest();
+    auto second = Trainer::resume(path("cadence"));
+    second->setIterationHook(stopAt(8));  // the end of epoch 4
+    QCOMPARE(int(second->run().status), int(TrainOutcome::Status::Stopped));
+    clearStopRequest();
+    std::vector<int> validated;
+    for (const auto& record : segstudio::run::MetricsReader::readAll(segstudio::run::RunLayout(path("cadence")).metricsFile()))
+        if (record.kind == segstudio::run::MetricsRecord::Kind::Val)
+            validated.push_back(record.epoch);
+    QCOMPARE(validated, (std::vector<int>{3}));
 }
 
 QTEST_GUILESS_MAIN(TestTrainerResume)

@@ -344,17 +344,15 @@ void LiveFineTuner::stepFinished(const TrainerProcess::Exit& exit)
     m_step = Step::Idle;
     m_progressTimer->stop();
     m_metrics.reset();
-    if (!exit.ok) {
-        fail(exit.message);
+    if (!exit.ok || (step == Step::Train && !replaceLiveRun())) {
+        if (!exit.ok)
+            fail(exit.message);
+        QDir(stagingDirectoryOf(m_stepBase)).removeRecursively();  // a failed fine-tune's pack and model
         followBaseRun();
         return;
     }
     if (step == Step::Pack) {
         startTraining();
-        return;
-    }
-    if (!replaceLiveRun()) {
-        followBaseRun();
         return;
     }
     m_learnedFrom = m_learning;

@@ -17,6 +17,10 @@ void PredictionAcceptor::ask(const QList<std::size_t>& entries, QWidget* parent)
 {
     // How many have a prediction is said before acting (issue 47.10): the others would be left
     // as they are, so predicting them first is offered.
+    if (m_predictions->checkpointFile().isEmpty()) {
+        emit statusMessage(tr("Choose a run with predictions first (Training panel)"));
+        return;
+    }
     const QList<std::size_t> missing = m_predictions->unpredicted(entries);
     const int predicted = int(entries.size() - missing.size());
     QString text = tr("Copy the predicted classes of %n image(s) into their labels? Locked classes keep their pixels; "
@@ -36,8 +40,9 @@ void PredictionAcceptor::ask(const QList<std::size_t>& entries, QWidget* parent)
     QPushButton* everywhere = predicted > 0 ? box.addButton(tr("Everywhere"), QMessageBox::AcceptRole) : nullptr;
     box.exec();
     if (predictFirst && box.clickedButton() == predictFirst) {
-        if (m_predictions->predictImages(missing))
-            emit statusMessage(tr("Predicting %n image(s); accept again when they are done.", nullptr, int(missing.size())));
+        emit statusMessage(m_predictions->predictImages(missing)
+                               ? tr("Predicting %n image(s); accept again when they are done.", nullptr, int(missing.size()))
+                               : tr("The Predictions panel is busy (predicting or evaluating): try again when it is done."));
         return;
     }
     if (box.clickedButton() && (box.clickedButton() == unlabelled || box.clickedButton() == everywhere))
