@@ -15,10 +15,15 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHA
 
 usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 
+# configure_and_build [TARGET...]: every target when none is named.
 configure_and_build() {
   "$here/install-deps.sh"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
-  cmake --build "$build" -j "$jobs"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  if [ $# -gt 0 ]; then
+    cmake --build "$build" -j "$jobs" --target "$@"
+  else
+    cmake --build "$build" -j "$jobs"
+  fi
 }
 
 has_display() { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }
@@ -26,7 +31,8 @@ has_display() { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }
 cmd="${1:-}"; shift || true
 case "$cmd" in
   run)
-    configure_and_build
+    # Only the two programs and what they link: the tests and benchmarks wait for `test`.
+    configure_and_build segstudio segstudio-train
     if [ "${1:-}" = "--headless" ] || ! has_display; then
       has_display || echo "dev.sh: no display found: running the headless demo (segstudio-train demo)"
       exec "$build/app/segstudio-train/segstudio-train" demo --dir "${DEMO_DIR:-$build/demo}"
