@@ -136,11 +136,7 @@ void ExportDestination::claim()
     using Result = ProjectLock::Result;
     const Result result = m_claim.acquire();
     if (result == Result::HeldByOther) {
-        const auto owner = m_claim.owner();
-        throw DataError(m_destination.string(), "another export is writing it (" +
-                                                    (owner ? "process " + std::to_string(owner->pid) + " on " + owner->host
-                                                           : std::string("a process starting up")) +
-                                                    ")");
+        throw DataError(m_destination.string(), "another export is writing it (" + m_claim.holderText() + ")");
     }
     if (result == Result::NotWritable)
         throw DataError(m_destination.parent_path().string(), "cannot be written: " + m_claim.failure());

@@ -107,11 +107,7 @@ void ImportJob::claimProjectFile()
     const Result claimed = m_claim.acquire();
     const std::string file = m_project.file().string();
     if (claimed == Result::HeldByOther) {
-        const auto owner = m_claim.owner();
-        throw DataError(file, "is being written by another import or is open in SegStudio (" +
-                                  (owner ? "process " + std::to_string(owner->pid) + " on " + owner->host
-                                         : std::string("a process starting up")) +
-                                  ")");
+        throw DataError(file, "is being written by another import or is open in SegStudio (" + m_claim.holderText() + ")");
     }
     if (claimed == Result::NotWritable)
         throw DataError(file, "cannot be written: " + m_claim.failure());
@@ -131,7 +127,7 @@ void ImportJob::checkLabelFolderIsFree() const
     if (!fs::is_directory(folder, error))
         throw DataError(folder.string(), "is a file of yours, not a label folder: an import never replaces it; "
                                          "choose another project name, or move it away");
-    if (isOwnInterruptedImport(folder)) {
+    if (isMarkedFor(folder, m_project.file())) {
         fs::remove_all(folder, error);
         if (error)
             throw DataError(folder.string(), "cannot clear what an interrupted import left: " + error.message());
@@ -144,17 +140,19 @@ void ImportJob::checkLabelFolderIsFree() const
                                              "choose another project name, or move them away");
 }
 
-bool ImportJob::isOwnInterruptedImport(const fs::path& folder) const
+bool ImportJob::isMarkedFor(const fs::path& folder, const fs::path& projectFile)
 {
     std::error_code error;
     if (!fs::is_regular_file(folder / kMarker, error))
         return false;
     try {
-        return run::readFile(folder / kMarker) == m_project.file().filename().string() + "\n";
+        return run::readFile(folder / kMarker) == markerText(projectFile);
     } catch (const std::exception&) {
         return false;
     }
 }
+
+std::string ImportJob::markerText(const fs::path& projectFile) { return projectFile.filename().string() + "\n"; }
 
 // Label maps are written into a hidden folder beside the label folder and moved into place in one
 // rename when all are durable: an import killed half-way (kill -9, power) leaves no label folder
@@ -167,7 +165,7 @@ void ImportJob::prepareStaging()
     fs::create_directories(m_staging, error);
     if (error)
         throw DataError(m_staging.string(), "cannot create the import's label folder: " + error.message());
-    run::writeFileAtomically(m_staging / kMarker, m_project.file().filename().string() + "\n", run::Durability::Staged);
+    run::writeFileAtomically(m_staging / kMarker, markerText(m_project.file()), run::Durability::Staged);
 }
 
 void ImportJob::publishStaging()

@@ -65,11 +65,14 @@ public:
     Project run(const std::vector<ImportFilePair>& pairs, const ReadLabelFile& readLabels);
 
     static constexpr const char* kMarker = ".segstudio-import";
+    // Whether folder carries the marker of an import of projectFile (one that has not finished),
+    // and the marker's text for it.
+    static bool isMarkedFor(const std::filesystem::path& folder, const std::filesystem::path& projectFile);
+    static std::string markerText(const std::filesystem::path& projectFile);
 
 private:
     void claimProjectFile();
     void checkLabelFolderIsFree() const;
-    bool isOwnInterruptedImport(const std::filesystem::path& folder) const;
     void prepareStaging();
     void publishStaging();
     void publish();

@@ -342,7 +342,7 @@ class EmbeddedImages {
 public:
     explicit EmbeddedImages(const fs::path& projectFile)
         : m_folder(fs::absolute(projectFile).parent_path() / (projectFile.stem().string() + ".images")),
-          m_projectName(projectFile.filename().string())
+          m_projectFile(projectFile)
     {
     }
     ~EmbeddedImages()
@@ -382,19 +382,17 @@ private:
     {
         std::error_code error;
         if (fs::is_directory(m_folder, error) && !fs::is_empty(m_folder, error)) {
-            const fs::path marker = m_folder / ImportJob::kMarker;
-            const bool ours = fs::is_regular_file(marker, error) && run::readFile(marker) == m_projectName + "\n";
-            if (!ours)
+            if (!ImportJob::isMarkedFor(m_folder, m_projectFile))
                 throw DataError(m_folder.string(), "holds files this import did not write; choose another project name");
             fs::remove_all(m_folder, error);
         }
         fs::create_directories(m_folder);
-        run::writeFileAtomically(m_folder / ImportJob::kMarker, m_projectName + "\n");
+        run::writeFileAtomically(m_folder / ImportJob::kMarker, ImportJob::markerText(m_projectFile));
         m_written.push_back(m_folder / ImportJob::kMarker);
     }
 
     fs::path m_folder;
-    std::string m_projectName;
+    fs::path m_projectFile;
     std::vector<fs::path> m_written;
     bool m_kept = false;
 };

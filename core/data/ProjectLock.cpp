@@ -114,4 +114,10 @@ void ProjectLock::release()
     m_fd = -1;
 }
 
+std::string ProjectLock::holderText() const
+{
+    const auto holder = owner();
+    return holder ? "process " + std::to_string(holder->pid) + " on " + holder->host : std::string("a process starting up");
+}
+
 }  // namespace segstudio::data

@@ -34,6 +34,8 @@ public:
     void release();    // only ever releases and removes a lock this object holds
     bool held() const { return m_fd >= 0; }
     std::optional<Owner> owner() const;  // who the lock file names now, if it names anybody
+    // "process 123 on host", or "a process starting up" while the holder has not named itself.
+    std::string holderText() const;
     const std::string& failure() const { return m_failure; }  // why NotWritable
 
     static Owner currentProcess();
