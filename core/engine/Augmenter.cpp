@@ -4,13 +4,13 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <utility>
 
 namespace segstudio::engine {
 
 namespace {
 
 constexpr int kUnlabelled = 255;
-constexpr double kUnlabelledFill = kUnlabelled;
 
 double uniform(std::mt19937_64& random, double low, double high)
 {
@@ -28,15 +28,129 @@ double fitShift(std::int64_t size, std::int64_t target, double where)
     return size < target ? offset : 0.0;
 }
 
-// The source row (or column) of each of `target` pixels resized from `size`, nearest neighbour by
-// pixel centres: min(floor((i + 0.5) * size / target), size - 1), what torch's nearest-exact
-// computes. Labels are ids, never blended, and indexing keeps them exact in their own type.
-// (LibTorch 1.13's F::interpolate warns about align_corners on every call in nearest-exact mode,
-// which flooded a scaled run's log: one line per sample.)
-torch::Tensor nearestSources(std::int64_t size, std::int64_t target, const torch::Device& device)
+// The source row (or column) of output pixel `index` of `target` pixels resized from `size`,
+// nearest neighbour by pixel centres: min(floor((i + 0.5) * size / target), size - 1), what
+// torch's nearest-exact computes (in double, as it does). Labels are ids, never blended, and
+// indexing keeps them exact in their own type. (LibTorch 1.13's F::interpolate warns about
+// align_corners on every call in nearest-exact mode.)
+std::int64_t nearestSource(std::int64_t size, std::int64_t target, std::int64_t index)
 {
-    const auto centres = (torch::arange(target, torch::kFloat64) + 0.5) * (double(size) / double(target));
-    return centres.floor_().clamp_max_(double(size - 1)).to(torch::kLong).to(device);
+    const double centre = (double(index) + 0.5) * (double(size) / double(target));
+    return std::int64_t(std::min(std::floor(centre), double(size - 1)));
+}
+
+// The arithmetic of the source coordinate in LibTorch's bilinear resize (align_corners=false),
+// so that the batched resize blends with its weights: the CPU kernel of LibTorch 1.x computes it
+// in double, the kernels of 2.x in float.
+#if TORCH_VERSION_MAJOR >= 2
+using SourceCoordinate = float;
+#else
+using SourceCoordinate = double;
+#endif
+
+// Where the height x width training crop starts in a full x full sample: at the transform's
+// window position, or around its anchor (anchorX/Y: where the anchor is now).
+std::pair<std::int64_t, std::int64_t> windowOrigin(std::int64_t fullHeight, std::int64_t fullWidth,
+                                                   const SampleTransform& transform, std::int64_t height,
+                                                   std::int64_t width, double anchorY, double anchorX)
+{
+    auto origin = [&](std::int64_t full, std::int64_t size, double where, double anchor) -> std::int64_t {
+        if (size >= full)
+            return 0;
+        if (!transform.anchored)
+            return std::min(full - size, std::int64_t(std::floor(where * double(full - size + 1))));
+        // The anchor lands in the window's middle half, at a place the window position draws.
+        const double inWindow = (0.25 + 0.5 * where) * double(size - 1);
+        return std::clamp<std::int64_t>(std::llround(anchor - inWindow), 0, full - size);
+    };
+    return {origin(fullHeight, height, transform.windowY, anchorY),
+            origin(fullWidth, width, transform.windowX, anchorX)};
+}
+
+// One sample's geometry along one axis (rows or columns), in the order the steps act: the scale
+// from `input` to `scaled` pixels, fitTo (`scaled` to `fitted`, the content moved by `fitShift`),
+// the flip, the shift, then the window from `origin`.
+struct AxisSteps {
+    std::int64_t input = 0;
+    bool scaling = false;
+    std::int64_t scaled = 0;
+    std::int64_t fitted = 0;
+    std::int64_t fitShift = 0;
+    bool flip = false;
+    std::int64_t shift = 0;
+    std::int64_t origin = 0;
+};
+
+// Where each of the `count` output pixels of one sample along one axis comes from. Each array
+// has `count` entries to fill: the nearest source pixel (labels, and images without a scale); the
+// two source pixels and weights of the bilinear resize (images; without a scale both are the
+// nearest pixel, weights 1 and 0); 1 where the pixel has no source (shifted or padded in: the
+// indices are then 0, any valid one, and the fill replaces what they gather).
+struct AxisMap {
+    std::int64_t* nearest;
+    std::int64_t* tap0;
+    std::int64_t* tap1;
+    float* weight0;
+    float* weight1;
+    std::int64_t* outside;
+};
+
+// Fills `map` (the taps and weights only when `taps`); true if some pixel has no source.
+bool mapAxis(const AxisSteps& steps, std::int64_t count, bool taps, const AxisMap& map)
+{
+    // As area_pixel_compute_scale: float(input) / output.
+    const float ratio = float(steps.input) / float(steps.scaled);
+    bool anyOutside = false;
+    for (std::int64_t i = 0; i < count; ++i) {
+        // Backwards through the steps: the window, the shift, the flip, fitTo.
+        std::int64_t p = steps.origin + i - steps.shift;
+        bool inside = p >= 0 && p < steps.fitted;
+        if (steps.flip)
+            p = steps.fitted - 1 - p;
+        p -= steps.fitShift;
+        inside = inside && p >= 0 && p < steps.scaled;
+        if (!inside)
+            p = 0;
+        anyOutside = anyOutside || !inside;
+        map.outside[i] = inside ? 0 : 1;
+        map.nearest[i] = steps.scaling ? nearestSource(steps.input, steps.scaled, p) : p;
+        if (!taps)
+            continue;
+        std::int64_t tap0 = p, tap1 = p;
+        float weight1 = 0.0f;
+        if (steps.scaling && steps.scaled != steps.input) {
+            // compute_source_index_and_lambda of LibTorch's UpSample.h (equal sizes: a copy), with
+            // ratio * (p + 0.5) - 0.5 as one multiply-add, as its FMA builds (x86 AVX2, CUDA) do.
+            const SourceCoordinate real =
+                std::max(std::fma(SourceCoordinate(ratio), SourceCoordinate(p) + SourceCoordinate(0.5),
+                                  SourceCoordinate(-0.5)),
+                         SourceCoordinate(0));
+            tap0 = std::min(std::int64_t(real), steps.input - 1);
+            tap1 = tap0 + (tap0 < steps.input - 1 ? 1 : 0);
+            weight1 = float(std::clamp(real - SourceCoordinate(tap0), SourceCoordinate(0), SourceCoordinate(1)));
+        }
+        map.tap0[i] = tap0;
+        map.tap1[i] = tap1;
+        map.weight0[i] = 1.0f - weight1;
+        map.weight1[i] = weight1;
+    }
+    return anyOutside;
+}
+
+// images: N x 3 x H x W in 0..255; factors: N x 1 x 1 x 1 each, in torchvision's order; the
+// result clamped to 0..255. The operations of the per-sample formula, on the whole batch.
+torch::Tensor jitterColour(const torch::Tensor& images, const torch::Tensor& brightness, const torch::Tensor& contrast,
+                           const torch::Tensor& saturation)
+{
+    // ITU-R 601 luma, as torchvision's rgb_to_grayscale.
+    const auto grey = [](const torch::Tensor& rgb) {
+        return (0.299 * rgb.select(1, 0) + 0.587 * rgb.select(1, 1) + 0.114 * rgb.select(1, 2)).unsqueeze(1);
+    };
+    auto out = (images * brightness).clamp(0.0, 255.0);
+    const auto mean = grey(out).mean({1, 2, 3}, /*keepdim=*/true);
+    out = (mean + contrast * (out - mean)).clamp(0.0, 255.0);
+    const auto luma = grey(out);
+    return (luma + saturation * (out - luma)).clamp(0.0, 255.0);
 }
 
 }  // namespace
@@ -129,121 +243,162 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
                                                          const std::vector<SampleTransform>& transforms) const
 {
     TORCH_CHECK(images.size(0) == std::int64_t(transforms.size()), "Augmenter: one transform per sample");
+    TORCH_CHECK(images.dim() == 4 && labels.dim() == 3 && labels.size(0) == images.size(0) &&
+                    labels.size(1) == images.size(2) && labels.size(2) == images.size(3) &&
+                    labels.device() == images.device(),
+                "Augmenter: N x 3 x H x W images and N x H x W labels on one device");
+    const std::int64_t samples = images.size(0), channels = images.size(1);
     const std::int64_t height = images.size(2), width = images.size(3);
     const bool cropping = m_options.cropHeight > 0;
     const std::int64_t windowHeight = cropping ? std::min<std::int64_t>(m_options.cropHeight, height) : height;
     const std::int64_t windowWidth = cropping ? std::min<std::int64_t>(m_options.cropWidth, width) : width;
-    std::vector<torch::Tensor> outImages, outLabels;
-    for (std::size_t i = 0; i < transforms.size(); ++i) {
-        const auto& t = transforms[i];
-        auto image = images[std::int64_t(i)];
-        auto label = labels[std::int64_t(i)];
-        // The anchor pixel, followed through each geometric step (pixel centres).
+    const std::int64_t rows = windowHeight, columns = windowWidth;  // the output's size
+    const bool jitter = m_options.colorJitter > 0;
+    const bool scaling =
+        std::any_of(transforms.begin(), transforms.end(), [](const auto& t) { return t.scale != 1.0; });
+
+    // Every step is separable and integer but the image's resize: output pixel (y, x) of sample n
+    // is source pixel (rows[n][y], columns[n][x]), or the fill where either has none; with a
+    // scale, the image blends two rows and two columns. The maps are tiny (N x (rows + columns)):
+    // drawn up here on the host, one copy per type to the device (asynchronous from pinned memory
+    // on CUDA), then a fixed handful of batched operations, whatever the batch size.
+    std::int64_t intCount = 0, floatCount = 0;
+    const auto takeInts = [&](std::int64_t count) { return std::exchange(intCount, intCount + count); };
+    const auto takeFloats = [&](std::int64_t count) { return std::exchange(floatCount, floatCount + count); };
+    const std::int64_t sampleAt = takeInts(samples), channelAt = takeInts(channels);
+    const std::int64_t rowAt = takeInts(samples * rows), columnAt = takeInts(samples * columns);
+    const std::int64_t rowOutsideAt = takeInts(samples * rows), columnOutsideAt = takeInts(samples * columns);
+    const std::int64_t tapSize = scaling ? 1 : 0;  // the bilinear taps only where some sample is scaled
+    const std::int64_t rowTap0At = takeInts(tapSize * samples * rows), rowTap1At = takeInts(tapSize * samples * rows);
+    const std::int64_t columnTap0At = takeInts(tapSize * samples * columns);
+    const std::int64_t columnTap1At = takeInts(tapSize * samples * columns);
+    const std::int64_t jitterSize = jitter ? samples : 0;
+    const std::int64_t brightnessAt = takeFloats(jitterSize), contrastAt = takeFloats(jitterSize);
+    const std::int64_t saturationAt = takeFloats(jitterSize);
+    const std::int64_t rowWeight0At = takeFloats(tapSize * samples * rows);
+    const std::int64_t rowWeight1At = takeFloats(tapSize * samples * rows);
+    const std::int64_t columnWeight0At = takeFloats(tapSize * samples * columns);
+    const std::int64_t columnWeight1At = takeFloats(tapSize * samples * columns);
+
+    const auto device = images.device();
+    const auto host = torch::TensorOptions().pinned_memory(device.is_cuda());
+    auto hostInts = torch::empty({intCount}, host.dtype(torch::kLong));
+    auto hostFloats = torch::empty({floatCount}, host.dtype(torch::kFloat));
+    std::int64_t* ints = hostInts.data_ptr<std::int64_t>();
+    float* floats = hostFloats.data_ptr<float>();
+    bool anyOutside = false;
+    for (std::int64_t c = 0; c < channels; ++c)
+        ints[channelAt + c] = c;
+    for (std::int64_t i = 0; i < samples; ++i) {
+        const auto& t = transforms[std::size_t(i)];
+        ints[sampleAt + i] = i;
+        if (jitter) {
+            floats[brightnessAt + i] = float(t.brightness);
+            floats[contrastAt + i] = float(t.contrast);
+            floats[saturationAt + i] = float(t.saturation);
+        }
+        AxisSteps y, x;
+        y.input = y.scaled = y.fitted = height;
+        x.input = x.scaled = x.fitted = width;
+        x.flip = t.flip;
+        y.shift = t.dy;
+        x.shift = t.dx;
+        // The anchor pixel, followed through each geometric step (pixel centres), in the
+        // arithmetic of the per-sample steps, so the windows are exactly theirs.
         double anchorX = t.anchorX, anchorY = t.anchorY;
-        // Before any geometric step, so the black pixels shifted or padded in stay black.
-        if (m_options.colorJitter > 0)
-            image = jitterColour(image, t);
         if (t.scale != 1.0) {
-            const std::int64_t h = std::max<std::int64_t>(1, std::llround(double(height) * t.scale));
-            const std::int64_t w = std::max<std::int64_t>(1, std::llround(double(width) * t.scale));
-            namespace F = torch::nn::functional;
-            image = F::interpolate(image.unsqueeze(0), F::InterpolateFuncOptions()
-                                                           .size(std::vector<std::int64_t>{h, w})
-                                                           .mode(torch::kBilinear)
-                                                           .align_corners(false))
-                        .squeeze(0);
-            label = label.index_select(-2, nearestSources(height, h, label.device()))
-                        .index_select(-1, nearestSources(width, w, label.device()));
+            y.scaling = x.scaling = true;
+            y.scaled = std::max<std::int64_t>(1, std::llround(double(height) * t.scale));
+            x.scaled = std::max<std::int64_t>(1, std::llround(double(width) * t.scale));
             // Without a training crop the sample goes back to the batch's size. With one, the scaled
             // image stays whole and the window is cut from it, padded only up to the window: a
             // zoomed-out sample (0.5x) is seen whole, not as a window that is mostly padding.
-            const std::int64_t fitHeight = cropping ? std::max(h, windowHeight) : height;
-            const std::int64_t fitWidth = cropping ? std::max(w, windowWidth) : width;
-            anchorX = (anchorX + 0.5) * double(w) / double(width) - 0.5 + fitShift(w, fitWidth, t.cropX);
-            anchorY = (anchorY + 0.5) * double(h) / double(height) - 0.5 + fitShift(h, fitHeight, t.cropY);
-            image = fitTo(image, fitHeight, fitWidth, t.cropY, t.cropX, 0.0);
-            label = fitTo(label, fitHeight, fitWidth, t.cropY, t.cropX, kUnlabelledFill);
+            y.fitted = cropping ? std::max(y.scaled, windowHeight) : height;
+            x.fitted = cropping ? std::max(x.scaled, windowWidth) : width;
+            const double shiftY = fitShift(y.scaled, y.fitted, t.cropY), shiftX = fitShift(x.scaled, x.fitted, t.cropX);
+            y.fitShift = std::int64_t(shiftY);
+            x.fitShift = std::int64_t(shiftX);
+            anchorX = (anchorX + 0.5) * double(x.scaled) / double(width) - 0.5 + shiftX;
+            anchorY = (anchorY + 0.5) * double(y.scaled) / double(height) - 0.5 + shiftY;
         }
-        if (t.flip) {
-            image = image.flip({-1});
-            label = label.flip({-1});
-            anchorX = double(image.size(-1) - 1) - anchorX;
-        }
+        if (t.flip)
+            anchorX = double(x.fitted - 1) - anchorX;
         if (t.dx != 0 || t.dy != 0) {
-            image = shift(image, t.dy, t.dx, 0.0);
-            label = shift(label, t.dy, t.dx, kUnlabelledFill);
             anchorX += t.dx;
             anchorY += t.dy;
         }
-        if (cropping) {
-            const auto [top, left] =
-                windowOrigin(image.size(-2), image.size(-1), t, windowHeight, windowWidth, anchorY, anchorX);
-            image = image.narrow(-2, top, windowHeight).narrow(-1, left, windowWidth);
-            label = label.narrow(-2, top, windowHeight).narrow(-1, left, windowWidth);
-        }
-        outImages.push_back(image);
-        outLabels.push_back(label);
+        if (cropping)
+            std::tie(y.origin, x.origin) =
+                windowOrigin(y.fitted, x.fitted, t, windowHeight, windowWidth, anchorY, anchorX);
+        // Sample i's entries of each table (the taps' tables are empty without a scale, and unused).
+        const auto axisMap = [&](std::int64_t count, std::int64_t at, std::int64_t outsideAt, std::int64_t tap0At,
+                                 std::int64_t tap1At, std::int64_t weight0At, std::int64_t weight1At) {
+            const std::int64_t entry = i * count;
+            if (!scaling)
+                return AxisMap{ints + at + entry, nullptr, nullptr, nullptr, nullptr, ints + outsideAt + entry};
+            return AxisMap{ints + at + entry,         ints + tap0At + entry,     ints + tap1At + entry,
+                           floats + weight0At + entry, floats + weight1At + entry, ints + outsideAt + entry};
+        };
+        anyOutside = mapAxis(y, rows, scaling, axisMap(rows, rowAt, rowOutsideAt, rowTap0At, rowTap1At, rowWeight0At,
+                                                       rowWeight1At)) ||
+                     anyOutside;
+        anyOutside = mapAxis(x, columns, scaling,
+                             axisMap(columns, columnAt, columnOutsideAt, columnTap0At, columnTap1At, columnWeight0At,
+                                     columnWeight1At)) ||
+                     anyOutside;
     }
-    return {torch::stack(outImages), torch::stack(outLabels)};
-}
+    const auto deviceInts = hostInts.to(device, torch::kLong, /*non_blocking=*/true);
+    const auto deviceFloats =
+        floatCount > 0 ? hostFloats.to(device, images.scalar_type(), /*non_blocking=*/true) : torch::Tensor();
+    const auto intTable = [&](std::int64_t at, std::int64_t count) { return deviceInts.narrow(0, at, count); };
+    const auto floatTable = [&](std::int64_t at, std::int64_t count) { return deviceFloats.narrow(0, at, count); };
 
-torch::Tensor Augmenter::jitterColour(const torch::Tensor& image, const SampleTransform& transform)
-{
-    // ITU-R 601 luma, as torchvision's rgb_to_grayscale.
-    const auto grey = [](const torch::Tensor& rgb) {
-        return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]).unsqueeze(0);
+    const auto sample = intTable(sampleAt, samples);
+    const auto rowSource = intTable(rowAt, samples * rows);
+    const auto columnSource = intTable(columnAt, samples * columns);
+    auto outLabels = labels.index({sample.view({samples, 1, 1}), rowSource.view({samples, rows, 1}),
+                                   columnSource.view({samples, 1, columns})});
+
+    // Before any geometric step, so the black pixels shifted or padded in stay black.
+    auto source = images;
+    if (jitter) {
+        const auto factor = [&](std::int64_t at) { return floatTable(at, samples).view({samples, 1, 1, 1}); };
+        source = jitterColour(images, factor(brightnessAt), factor(contrastAt), factor(saturationAt));
+    }
+    // Sample n, every channel, rows[n] x columns[n]: one gather, N x 3 x rows x columns.
+    const auto gather = [&](const torch::Tensor& rowIndex, const torch::Tensor& columnIndex) {
+        return source.index({sample.view({samples, 1, 1, 1}), intTable(channelAt, channels).view({1, channels, 1, 1}),
+                             rowIndex.view({samples, 1, rows, 1}), columnIndex.view({samples, 1, 1, columns})});
     };
-    auto out = (image * transform.brightness).clamp(0.0, 255.0);
-    const auto mean = grey(out).mean();
-    out = (mean + transform.contrast * (out - mean)).clamp(0.0, 255.0);
-    const auto luma = grey(out);
-    return (luma + transform.saturation * (out - luma)).clamp(0.0, 255.0);
-}
-
-std::pair<std::int64_t, std::int64_t> Augmenter::windowOrigin(std::int64_t fullHeight, std::int64_t fullWidth,
-                                                               const SampleTransform& transform, std::int64_t height,
-                                                               std::int64_t width, double anchorY, double anchorX)
-{
-    auto origin = [&](std::int64_t full, std::int64_t size, double where, double anchor) -> std::int64_t {
-        if (size >= full)
-            return 0;
-        if (!transform.anchored)
-            return std::min(full - size, std::int64_t(std::floor(where * double(full - size + 1))));
-        // The anchor lands in the window's middle half, at a place the window position draws.
-        const double inWindow = (0.25 + 0.5 * where) * double(size - 1);
-        return std::clamp<std::int64_t>(std::llround(anchor - inWindow), 0, full - size);
-    };
-    return {origin(fullHeight, height, transform.windowY, anchorY), origin(fullWidth, width, transform.windowX, anchorX)};
-}
-
-torch::Tensor Augmenter::shift(const torch::Tensor& tensor, int dy, int dx, double fill)
-{
-    const std::int64_t height = tensor.size(-2), width = tensor.size(-1);
-    const std::int64_t padY = std::abs(dy), padX = std::abs(dx);
-    auto padded = torch::constant_pad_nd(tensor, {padX, padX, padY, padY}, fill);
-    // out[y] = in[y - dy], i.e. padded[y - dy + padY].
-    return padded.narrow(-2, padY - dy, height).narrow(-1, padX - dx, width);
-}
-
-torch::Tensor Augmenter::fitTo(const torch::Tensor& tensor, std::int64_t height, std::int64_t width, double cropY,
-                               double cropX, double fill)
-{
-    auto fitAxis = [&](torch::Tensor t, std::int64_t dim, std::int64_t target, double where) {
-        const std::int64_t size = t.size(dim);
-        const std::int64_t offset = std::int64_t(std::floor(where * double(std::abs(size - target))));
-        if (size > target)
-            return t.narrow(dim, std::min(offset, size - target), target);
-        if (size < target) {
-            std::vector<std::int64_t> pad(std::size_t(2 * t.dim()), 0);
-            // constant_pad_nd lists the last dimension first: (left, right) per dimension.
-            const std::size_t slot = std::size_t(2 * (t.dim() - 1 - (dim < 0 ? t.dim() + dim : dim)));
-            pad[slot] = offset;
-            pad[slot + 1] = target - size - offset;
-            return torch::constant_pad_nd(t, pad, fill);
-        }
-        return t;
-    };
-    return fitAxis(fitAxis(tensor, -2, height, cropY), -1, width, cropX);
+    torch::Tensor outImages;
+    if (!scaling) {
+        outImages = gather(rowSource, columnSource);
+    } else {
+        const auto rowTap0 = intTable(rowTap0At, samples * rows), rowTap1 = intTable(rowTap1At, samples * rows);
+        const auto columnTap0 = intTable(columnTap0At, samples * columns);
+        const auto columnTap1 = intTable(columnTap1At, samples * columns);
+        const auto rowWeight = [&](std::int64_t at) {
+            return floatTable(at, samples * rows).view({samples, 1, rows, 1});
+        };
+        const auto columnWeight = [&](std::int64_t at) {
+            return floatTable(at, samples * columns).view({samples, 1, 1, columns});
+        };
+        const auto column0 = columnWeight(columnWeight0At), column1 = columnWeight(columnWeight1At);
+        // As upsample_bilinear2d blends: the two columns of each row, then the two rows; separate
+        // multiplications and additions, so a sample's result does not depend on its batch. An
+        // unscaled sample blends a pixel with itself at weights 1 and 0: exactly the pixel.
+        auto top = gather(rowTap0, columnTap0).mul_(column0).add_(gather(rowTap0, columnTap1).mul_(column1));
+        auto bottom = gather(rowTap1, columnTap0).mul_(column0).add_(gather(rowTap1, columnTap1).mul_(column1));
+        outImages = top.mul_(rowWeight(rowWeight0At)).add_(bottom.mul_(rowWeight(rowWeight1At)));
+    }
+    if (anyOutside) {
+        const auto outside = intTable(rowOutsideAt, samples * rows)
+                                 .view({samples, rows, 1})
+                                 .logical_or(intTable(columnOutsideAt, samples * columns).view({samples, 1, columns}));
+        outLabels.masked_fill_(outside, kUnlabelled);
+        outImages.masked_fill_(outside.unsqueeze(1), 0.0);
+    }
+    return {outImages, outLabels};
 }
 
 }  // namespace segstudio::engine

@@ -62,7 +62,11 @@ public:
     // samples' labels (N x H x W uint8 on the host); deterministic in (labels, seed).
     std::vector<SampleTransform> draw(const torch::Tensor& hostLabels, std::uint64_t seed) const;
 
-    // images: N x 3 x H x W float; labels: N x H x W (any integer type). Returns transformed copies.
+    // images: N x 3 x H x W float; labels: N x H x W (any integer type), on the same device.
+    // Returns transformed copies. Batched: a fixed handful of tensor operations whatever the batch
+    // size (each sample's flip, shift, crop and scale compose into per-sample row and column maps
+    // built on the host, gathered on the device). A sample's result does not depend on the rest of its
+    // batch (with colour jitter, up to the rounding of its mean grey).
     std::pair<torch::Tensor, torch::Tensor> apply(const torch::Tensor& images, const torch::Tensor& labels,
                                                   const std::vector<SampleTransform>& transforms) const;
 
@@ -85,16 +89,6 @@ private:
     // label, or false where none is labelled.
     static bool drawAnchor(const std::uint8_t* label, std::int64_t height, std::int64_t width, std::uint64_t seed,
                            double& x, double& y);
-    // image: 3 x H x W in 0..255; the factors in torchvision's order, the result clamped to 0..255.
-    static torch::Tensor jitterColour(const torch::Tensor& image, const SampleTransform& transform);
-    // Where the height x width training crop starts in a full x full sample: at the transform's
-    // window position, or around its anchor (anchorX/Y: where the anchor is now).
-    static std::pair<std::int64_t, std::int64_t> windowOrigin(std::int64_t fullHeight, std::int64_t fullWidth,
-                                                              const SampleTransform& transform, std::int64_t height,
-                                                              std::int64_t width, double anchorY, double anchorX);
-    static torch::Tensor shift(const torch::Tensor& tensor, int dy, int dx, double fill);
-    static torch::Tensor fitTo(const torch::Tensor& tensor, std::int64_t height, std::int64_t width, double cropY,
-                               double cropX, double fill);
 
     AugmentOptions m_options;
 };

@@ -1,7 +1,10 @@
 #include "engine/Augmenter.h"
 
+#include "ReferenceAugmenter.h"
+
 #include <QtTest>
 
+#include <random>
 #include <set>
 
 using segstudio::engine::AugmentOptions;
@@ -25,6 +28,10 @@ private slots:
     void classCropsHoldTheDrawnClass_data();
     void classCropsHoldTheDrawnClass();
     void classCropsLeaveTheOtherDrawsAlone();
+    void batchedApplyMatchesThePerSampleSteps_data();
+    void batchedApplyMatchesThePerSampleSteps();
+    void aSampleDoesNotDependOnItsBatch_data();
+    void aSampleDoesNotDependOnItsBatch();
 };
 
 namespace {
@@ -352,6 +359,153 @@ void TestAugmenter::classCropsLeaveTheOtherDrawsAlone()
     }
     QVERIFY(!withAnchors[3].anchored);
     QVERIFY2(anchored >= 3 && anchored <= 13, qPrintable(QString::number(anchored)));
+}
+
+namespace {
+
+// The option sets both batched tests run through.
+void addOptionRows()
+{
+    QTest::addColumn<bool>("flip");
+    QTest::addColumn<int>("translate");
+    QTest::addColumn<bool>("scale");  // 0.5-1.5
+    QTest::addColumn<int>("cropHeight");
+    QTest::addColumn<int>("cropWidth");
+    QTest::addColumn<double>("classCrops");
+    QTest::addColumn<double>("jitter");
+    QTest::newRow("flip") << true << 0 << false << 0 << 0 << 0.0 << 0.0;
+    QTest::newRow("translate") << false << 10 << false << 0 << 0 << 0.0 << 0.0;
+    QTest::newRow("flip, translate") << true << 10 << false << 0 << 0 << 0.0 << 0.0;
+    QTest::newRow("crop") << true << 6 << false << 12 << 20 << 0.0 << 0.0;
+    QTest::newRow("crop taller than the samples") << true << 6 << false << 100 << 16 << 0.0 << 0.0;
+    QTest::newRow("class-uniform crops") << true << 10 << false << 12 << 20 << 0.7 << 0.0;
+    QTest::newRow("scale") << true << 10 << true << 0 << 0 << 0.0 << 0.0;
+    QTest::newRow("scale, crop") << true << 10 << true << 12 << 20 << 0.0 << 0.0;
+    QTest::newRow("scale, class-uniform crops") << true << 10 << true << 12 << 20 << 0.7 << 0.0;
+    QTest::newRow("jitter") << false << 0 << false << 0 << 0 << 0.0 << 0.4;
+    QTest::newRow("jitter, flip, translate, crop") << true << 10 << false << 12 << 20 << 0.0 << 0.4;
+    QTest::newRow("everything") << true << 10 << true << 12 << 20 << 0.5 << 0.4;
+}
+
+AugmentOptions fetchOptions()
+{
+    QFETCH(bool, flip);
+    QFETCH(int, translate);
+    QFETCH(bool, scale);
+    QFETCH(int, cropHeight);
+    QFETCH(int, cropWidth);
+    QFETCH(double, classCrops);
+    QFETCH(double, jitter);
+    AugmentOptions options{flip, translate, scale, 0.5, 1.5};
+    options.cropHeight = cropHeight;
+    options.cropWidth = cropWidth;
+    options.classCrops = classCrops;
+    options.colorJitter = jitter;
+    return options;
+}
+
+// n random samples: images of noise over the whole 0..255 range, labels of 6 classes with about
+// one pixel in 7 unlabelled (uint8, on the host, as the class-uniform draw reads them).
+std::pair<torch::Tensor, torch::Tensor> randomBatch(std::int64_t n, std::int64_t height, std::int64_t width,
+                                                    std::uint64_t seed)
+{
+    torch::manual_seed(seed);
+    auto images = torch::rand({n, 3, height, width}) * 255.0;
+    auto labels = torch::randint(0, 7, {n, height, width}, torch::kUInt8);
+    labels.masked_fill_(labels.eq(6), 255);
+    return {images, labels};
+}
+
+// Within float rounding of the per-sample bilinear resize and colour jitter.
+bool closeImages(const torch::Tensor& got, const torch::Tensor& expected)
+{
+    return torch::allclose(got, expected, /*rtol=*/1e-5, /*atol=*/1e-4);
+}
+
+double largestDifference(const torch::Tensor& got, const torch::Tensor& expected)
+{
+    return got.numel() == 0 ? 0.0 : (got - expected).abs().max().item<double>();
+}
+
+}  // namespace
+
+void TestAugmenter::batchedApplyMatchesThePerSampleSteps_data()
+{
+    addOptionRows();
+}
+
+// The batched apply gives what the per-sample steps gave (ReferenceAugmenter.h, the code before
+// issue 48): labels exactly, images exactly where only integer steps move them, and within float
+// rounding where they are resized or jittered. Random sizes, batch sizes, label types and
+// transforms, and a few transforms forced to the edge cases.
+void TestAugmenter::batchedApplyMatchesThePerSampleSteps()
+{
+    const AugmentOptions options = fetchOptions();
+    const Augmenter augmenter(options);
+    const bool exactImages = !options.scaleCrop && options.colorJitter == 0;
+    std::mt19937_64 random(48);
+    for (std::uint64_t seed = 0; seed < 16; ++seed) {
+        const std::int64_t n = 1 + std::int64_t(random() % 9);
+        const std::int64_t height = 16 + std::int64_t(random() % 25), width = 20 + std::int64_t(random() % 37);
+        const auto [images, hostLabels] = randomBatch(n, height, width, seed);
+        if (seed % 7 == 3)
+            hostLabels[n - 1].fill_(255);  // nothing labelled: never anchored
+        auto transforms = augmenter.draw(hostLabels, seed);
+        if (options.scaleCrop && n > 1 && seed % 4 == 1)
+            transforms[0].scale = 1.0;  // an unscaled sample among scaled ones
+        if (options.scaleCrop && seed % 4 == 3)
+            transforms[std::size_t(n - 1)].scale = 1.001;  // scaled, but back to its own size
+        if (options.translate > 0 && seed % 5 == 2)
+            transforms[0].dx = 2 * int(width) + 3;  // out of even a 1.5x sample: all fill
+        if (options.scaleCrop && seed % 6 == 5)
+            transforms[std::size_t(n - 1)].cropX = transforms[std::size_t(n - 1)].cropY = 0.0;
+        const auto labels = seed % 3 == 0 ? hostLabels.to(torch::kLong) : hostLabels;
+
+        const auto [gotImages, gotLabels] = augmenter.apply(images, labels, transforms);
+        const auto [expectedImages, expectedLabels] =
+            segstudio::engine::reference::apply(options, images, labels, transforms);
+        const QString where = QStringLiteral("seed %1: %2 samples of %3x%4").arg(seed).arg(n).arg(height).arg(width);
+        QCOMPARE(gotLabels.sizes(), expectedLabels.sizes());
+        QCOMPARE(gotLabels.scalar_type(), expectedLabels.scalar_type());
+        QVERIFY2(torch::equal(gotLabels, expectedLabels), qPrintable(where));
+        QCOMPARE(gotImages.sizes(), expectedImages.sizes());
+        QCOMPARE(gotImages.scalar_type(), expectedImages.scalar_type());
+        const double difference = largestDifference(gotImages, expectedImages);
+        QVERIFY2(exactImages ? torch::equal(gotImages, expectedImages) : closeImages(gotImages, expectedImages),
+                 qPrintable(QStringLiteral("%1: images differ by up to %2").arg(where).arg(difference)));
+    }
+}
+
+void TestAugmenter::aSampleDoesNotDependOnItsBatch_data()
+{
+    addOptionRows();
+}
+
+// Sample i of a batch of 8 is what the same sample alone, with the same transform, becomes: the
+// maps are per sample, and no operation mixes samples (but the jitter's mean grey, a reduction
+// that may round differently over a batch).
+void TestAugmenter::aSampleDoesNotDependOnItsBatch()
+{
+    const AugmentOptions options = fetchOptions();
+    const Augmenter augmenter(options);
+    for (std::uint64_t seed = 100; seed < 104; ++seed) {
+        const auto [images, labels] = randomBatch(8, 30, 44, seed);
+        auto transforms = augmenter.draw(labels, seed);
+        if (options.scaleCrop)
+            transforms[2].scale = 1.0;  // alone, an unscaled sample skips the resize
+        const auto [batchImages, batchLabels] = augmenter.apply(images, labels, transforms);
+        for (std::int64_t i = 0; i < 8; ++i) {
+            const auto [image, label] =
+                augmenter.apply(images.narrow(0, i, 1), labels.narrow(0, i, 1), {transforms[std::size_t(i)]});
+            const QString where = QStringLiteral("seed %1, sample %2").arg(seed).arg(i);
+            QVERIFY2(torch::equal(label[0], batchLabels[i]), qPrintable(where));
+            const bool same = options.colorJitter > 0 ? closeImages(image[0], batchImages[i])
+                                                      : torch::equal(image[0], batchImages[i]);
+            QVERIFY2(same, qPrintable(QStringLiteral("%1: images differ by up to %2")
+                                          .arg(where)
+                                          .arg(largestDifference(image[0], batchImages[i]))));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestAugmenter)
