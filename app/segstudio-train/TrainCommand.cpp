@@ -163,6 +163,9 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--device", c.device, "device", "auto | cpu | cuda | cuda:N");
     bindOption(command, o, "--amp", c.amp, "amp", "mixed precision: none | bf16 (CUDA, or a CPU with AVX512-BF16/AMX) | fp16 (CUDA)");
     bindOption(command, o, "--threads", c.threads, "threads", "CPU threads (0 = all cores)");
+    bindOption(command, o, "--data-on-device", c.dataOnDevice, "dataOnDevice",
+               "auto | on | off: upload the training pack to the device once (auto: on a GPU\n"
+               "when it takes at most a third of its memory)");
     bindOption(command, o, "--log-interval", c.logInterval, "logInterval", "iterations between progress lines");
     bindOption(command, o, "--val-interval", c.valInterval, "valInterval", "also validate every N iterations (0 = never)");
     bindOption(command, o, "--val-epochs", c.valEpochs, "valEpochs", "validate after every N-th epoch and the last");

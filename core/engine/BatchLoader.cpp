@@ -92,14 +92,18 @@ HostBatch BatchLoader::gather(const std::vector<std::int64_t>& order, std::int64
     const auto options = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(m_options.pinMemory);
     HostBatch result;
     result.index = batch;
-    result.images = torch::empty({count, spec.height, spec.width, spec.channels}, options);
-    result.labels = torch::empty({count, spec.height, spec.width}, options);
-    auto* images = result.images.data_ptr<std::uint8_t>();
-    auto* labels = result.labels.data_ptr<std::uint8_t>();
-    for (std::int64_t i = 0; i < count; ++i) {
-        const auto record = std::size_t(order[std::size_t(begin + i)]);
-        std::memcpy(images + i * spec.imageBytes(), m_reader.image(record), spec.imageBytes());
-        std::memcpy(labels + i * spec.labelBytes(), m_reader.label(record), spec.labelBytes());
+    result.records.assign(order.begin() + begin, order.begin() + begin + count);
+    if (m_options.copyImages) {
+        result.images = torch::empty({count, spec.height, spec.width, spec.channels}, options);
+        auto* images = result.images.data_ptr<std::uint8_t>();
+        for (std::int64_t i = 0; i < count; ++i)
+            std::memcpy(images + i * spec.imageBytes(), m_reader.image(std::size_t(result.records[i])), spec.imageBytes());
+    }
+    if (m_options.copyLabels) {
+        result.labels = torch::empty({count, spec.height, spec.width}, options);
+        auto* labels = result.labels.data_ptr<std::uint8_t>();
+        for (std::int64_t i = 0; i < count; ++i)
+            std::memcpy(labels + i * spec.labelBytes(), m_reader.label(std::size_t(result.records[i])), spec.labelBytes());
     }
     return result;
 }

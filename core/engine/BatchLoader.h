@@ -17,9 +17,11 @@ namespace segstudio::engine {
 
 // A batch as it sits in host memory: straight copies of pack records, no decoding.
 struct HostBatch {
-    torch::Tensor images;  // N x H x W x 3 uint8 RGB
-    torch::Tensor labels;  // N x H x W uint8, 255 = unlabelled
+    torch::Tensor images;  // N x H x W x 3 uint8 RGB (undefined: Options::copyImages off)
+    torch::Tensor labels;  // N x H x W uint8, 255 = unlabelled (undefined: Options::copyLabels off)
+    std::vector<std::int64_t> records;  // the pack records of the batch, in order
     std::int64_t index = 0;  // batch number within its epoch
+    std::int64_t size() const { return std::int64_t(records.size()); }
 };
 
 // Gathers batches from a memory-mapped pack on a background thread, prefetch batches ahead, into
@@ -43,6 +45,10 @@ public:
         // it off, so no image is counted twice.
         bool padToEqual = true;
         torch::Device device{torch::kCPU};  // the training device: pinned buffers belong to its GPU
+        // Off when the pack is on the device already (DeviceResidentPack): the batch names its
+        // records, and holds the labels only where the host needs them (class-uniform crops).
+        bool copyImages = true;
+        bool copyLabels = true;
     };
 
     BatchLoader(const pack::PackReader& reader, Options options);

@@ -117,7 +117,8 @@ void readModel(torch::serialize::InputArchive& archive, SegmentationModelImpl& m
 }  // namespace
 
 void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,
-                      const nlohmann::json& state, const std::vector<torch::Tensor>* average)
+                      const nlohmann::json& state, const std::vector<torch::Tensor>* average,
+                      const torch::Tensor* cpuRngState)
 {
     torch::serialize::OutputArchive archive;
     torch::serialize::OutputArchive modelArchive;
@@ -135,7 +136,7 @@ void Checkpoint::save(const std::string& path, SegmentationModelImpl& model, con
     }
     const std::string stateText = state.dump();
     archive.write("state", c10::IValue(stateText));
-    archive.write("rng_cpu", at::detail::getDefaultCPUGenerator().get_state());
+    archive.write("rng_cpu", cpuRngState ? *cpuRngState : at::detail::getDefaultCPUGenerator().get_state());
     // The checksum is taken over the storages as serialised, then written as one more string:
     // a string adds no storage, so the second serialisation holds the same storages.
     std::string checksum;

@@ -18,9 +18,11 @@ namespace segstudio::engine {
 //   (EngineError naming it). Checkpoints written before the checksum load without the check.
 class Checkpoint {
 public:
-    // average: the run's weight average (WeightAverage::tensors()), kept for resuming.
+    // average: the run's weight average (WeightAverage::tensors()), kept for resuming;
+    // cpuRngState: the CPU generator's state to store (null: its state now).
     static void save(const std::string& path, SegmentationModelImpl& model, const torch::optim::Optimizer* optimizer,
-                     const nlohmann::json& state, const std::vector<torch::Tensor>* average = nullptr);
+                     const nlohmann::json& state, const std::vector<torch::Tensor>* average = nullptr,
+                     const torch::Tensor* cpuRngState = nullptr);
     // Returns the JSON state; throws EngineError naming the file when it is missing or unreadable.
     static nlohmann::json readState(const std::string& path);
     // Loads parameters (and optimiser state when optimizer is not null) onto device, restores the

@@ -1,32 +1,16 @@
 #include "FusedAdamW.h"
 
 #include "AdamWKernel.h"
+#include "OptimizerStateKey.h"
 
 #include <ATen/Parallel.h>
 
 #include <cmath>
-#include <sstream>
-#include <string>
-#include <type_traits>
 #include <utility>
 
 namespace segstudio::engine {
 
 namespace {
-
-// The optimizer's state is keyed by the parameter's TensorImpl: as its address printed in
-// LibTorch 1.13, as the pointer itself in 2.x.
-template <typename Key>
-Key stateKey(const torch::Tensor& parameter)
-{
-    if constexpr (std::is_same_v<Key, std::string>) {
-        std::ostringstream key;
-        key << parameter.unsafeGetTensorImpl();
-        return key.str();
-    } else {
-        return static_cast<Key>(parameter.unsafeGetTensorImpl());
-    }
-}
 
 bool fusable(const torch::Tensor& parameter, const torch::Tensor& gradient, const torch::optim::AdamWParamState& state)
 {
@@ -51,7 +35,7 @@ std::pair<double, double> advance(torch::optim::AdamWParamState& state, const to
 torch::optim::AdamWParamState& FusedAdamW::stateOf(const torch::Tensor& parameter)
 {
     using Key = typename std::decay_t<decltype(state())>::key_type;
-    auto& slot = state()[stateKey<Key>(parameter)];
+    auto& slot = state()[optimizerStateKey<Key>(parameter)];
     if (!slot) {
         auto fresh = std::make_unique<torch::optim::AdamWParamState>();
         fresh->step(0);

@@ -18,7 +18,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack,
                                                 weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
                                                 minLearningRate, warmupIterations, flip, translate, scaleCrop,
                                                 scaleMin, scaleMax, cropHeight, cropWidth, cropStartScale, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
-                                                cudnnBenchmark, deterministic, threads, prefetch, logInterval,
+                                                cudnnBenchmark, deterministic, threads, prefetch, dataOnDevice, verdictLag, logInterval,
                                                 valInterval, valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate,
                                                 gradientSync, collectiveTimeoutSeconds, accumulate,
                                                 debugNanAtIteration)
@@ -119,6 +119,8 @@ void TrainConfig::validate() const
     require(oneOf(amp, {"none", "bf16", "fp16", "auto"}), "amp must be none, bf16, fp16 or auto, not '" + amp + "'");
     require(threads >= 0, "threads must be >= 0");
     require(prefetch >= 1, "prefetch must be >= 1");
+    require(verdictLag >= -1 && verdictLag <= 8, "verdictLag must be -1 (automatic) or 0-8");
+    require(oneOf(dataOnDevice, {"auto", "on", "off"}), "dataOnDevice must be auto, on or off, not '" + dataOnDevice + "'");
     require(logInterval > 0, "logInterval must be positive");
     require(valInterval >= 0, "valInterval must be >= 0");
     require(valEpochs >= 1, "valEpochs must be >= 1");

@@ -98,6 +98,14 @@ struct TrainConfig {
     bool deterministic = false;
     int threads = 0;   // CPU threads, 0 = all cores
     int prefetch = 2;  // batches prepared ahead by the loader thread
+    // Steps the host may read a step's NaN/stop flags late (StepVerdicts): -1 = automatic (1 on a
+    // GPU, 0 on a CPU); tests set 1 on a CPU to run the GPU's order of events.
+    int verdictLag = -1;
+    // The training pack uploaded once to the training device (DeviceResidentPack), so a step
+    // gathers its batch there instead of copying it from the host: auto = on a CUDA device when
+    // the pack takes at most a third of its memory; on (also on a CPU: one copy in memory, for
+    // tests); off = batches from the host loader.
+    std::string dataOnDevice = "auto";
     int logInterval = 10;  // iterations between metrics.jsonl lines
     int valInterval = 0;   // iterations between extra validations, 0 = none
     int valEpochs = 1;     // validate after every N-th epoch (and always after the last)

@@ -2,24 +2,28 @@
 
 #include "Augmenter.h"
 #include "CropSchedule.h"
+#include "DeviceResidentPack.h"
 #include "BatchLoader.h"
+#include "BudgetController.h"
 #include "Checkpoint.h"
 #include "CheckpointCadence.h"
+#include "CheckpointSnapshot.h"
+#include "CheckpointWriter.h"
 #include "Communicator.h"
 #include "GradientSync.h"
 #include "EncoderWeights.h"
 #include "EngineError.h"
-#include "FusedAdamW.h"
 #include "GpuMonitor.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
 #include "ModelRegistry.h"
 #include "NonFiniteParameters.h"
+#include "OptimizerFactory.h"
 #include "Runtime.h"
 #include "SegNet.h"
 #include "SegmentationLoss.h"
+#include "StepVerdicts.h"
 #include "StopFlag.h"
-#include "TimeBudgetPlanner.h"
 #include "ValidationCadence.h"
 #include "Validation.h"
 #include "Version.h"
@@ -64,11 +68,19 @@ std::uint64_t mix(std::uint64_t x)  // splitmix64 finaliser: well-spread per-bat
     return x ^ (x >> 31);
 }
 
-// The run folder is a trainer's until run() wrote its last record (also on failure); then another
-// trainer, a resume in this same process too, may take it.
+// The run folder is a trainer's until run() wrote its last record and its last checkpoint (also on
+// failure); then another trainer, a resume in this same process too, may take it.
 struct LockRelease {
     std::unique_ptr<run::RunLock>& lock;
-    ~LockRelease() { lock.reset(); }
+    CheckpointWriter& checkpoints;
+    ~LockRelease()
+    {
+        try {
+            checkpoints.wait();  // a failure already on its way out: the write's own error is second
+        } catch (...) {
+        }
+        lock.reset();
+    }
 };
 
 }  // namespace
@@ -97,6 +109,9 @@ struct Trainer::Impl {
     double stepCost = 1.0;
     void fitCropToProgress();
     std::unique_ptr<BatchLoader> loader;
+    std::unique_ptr<DeviceResidentPack> residentTrain;  // null: batches come from the host loader
+    std::string dataNote;                               // which, and why (said at the start)
+    void placeTrainingData();
     std::unique_ptr<LrSchedule> schedule;
     std::unique_ptr<LossScaler> scaler;
     std::unique_ptr<run::MetricsWriter> metricsLog;
@@ -113,6 +128,7 @@ struct Trainer::Impl {
     double bestMeanIoU = -1.0;
     double elapsedBefore = 0.0;
     bool stopAgreed = false;  // every rank saw a stop request at the same step
+    TrainOutcome outcome;     // of this session, so far (a divergence ends it from anywhere)
     std::string startNote;    // said before training: why this session starts where it does
     std::string amp = "none";  // config.amp as this device runs it (resolveAmp)
     std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
@@ -122,28 +138,17 @@ struct Trainer::Impl {
     };
     double sessionStart = clock();
     std::unique_ptr<CheckpointCadence> checkpointCadence;  // when an epoch's end writes last.pt
+    std::unique_ptr<CheckpointWriter> checkpointWriter;    // writes them off the training thread
+    std::unique_ptr<CheckpointSnapshot> makeCheckpointSnapshot() const;
 
-    // Time-budgeted runs (config.timeBudgetSeconds > 0): the planner, its current plan, and the
-    // window of steps whose time gives the pace (it starts after the session's first step, which
-    // carries one-off costs; validations inside it are timed apart and left out).
-    std::unique_ptr<TimeBudgetPlanner> planner;
-    std::optional<BudgetPlan> plan;
-    std::int64_t firstPlannedIterations = 0;
-    bool paceWindowOpen = false;
-    std::int64_t paceWindowIteration = 0;
-    double paceWindowStart = 0.0;
-    double paceWindowValidating = 0.0;  // seconds of validation inside the window
-    double paceWindowWork = 0.0;        // its steps in full-crop steps (progressive crops)
+    // Time-budgeted runs (config.timeBudgetSeconds > 0): their pace and plan.
+    std::unique_ptr<BudgetController> budget;
     bool budgeted() const { return config.timeBudgetSeconds > 0; }
+    const std::optional<BudgetPlan>& plan() const;
     int epochLimit() const;
-    void createPlanner();
-    void restartPaceWindow();
-    void observePace();
-    void replan();
-    void applyPlan(BudgetPlan next);
-    void recordPlan();
-    nlohmann::json budgetState() const;
-    void restoreBudget(const nlohmann::json& saved);
+    void createBudget();
+    void agreeOnPlan(BudgetPlan& plan);
+    void recordPlan(const BudgetPlan& plan);
 
     void openPacks();
     void computeClassWeights();
@@ -163,13 +168,12 @@ struct Trainer::Impl {
     bool epochCheckpointDue();
     void requireFiniteModel(const fs::path& file);
     TrainOutcome endDiverged(const std::string& message);
-    // The step's mean loss stays on the device; the return value says whether every rank's loss
-    // was finite (else no rank stepped).
-    struct StepResult {
-        bool finite = true;
-        torch::Tensor loss;  // 0-dim double on the device
-    };
-    StepResult trainStep(const HostBatch& batch, bool measureAccuracy);
+    // The step's NaN/stop flags, read a step late on a GPU (StepVerdicts).
+    std::unique_ptr<StepVerdicts> verdicts;
+    void heed(const std::optional<StepVerdicts::Verdict>& verdict);
+    void settleVerdicts();  // every step's flags read: before a checkpoint, a validation, the end
+    // Returns the step's mean loss (0-dim double, on the device).
+    torch::Tensor trainStep(const HostBatch& batch, bool measureAccuracy);
     torch::Tensor forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
                                   bool measureAccuracy);
     bool leader() const { return rank == 0; }
@@ -240,6 +244,17 @@ void Trainer::Impl::openPacks()
                           (world > 1 ? " on each of " + std::to_string(world) + " ranks" : std::string()));
 }
 
+void Trainer::Impl::placeTrainingData()
+{
+    double deviceMemory = 0.0;
+    if (device.is_cuda() && config.dataOnDevice == "auto")
+        if (const auto monitor = GpuMonitor::open({device.has_index() ? int(device.index()) : 0}))
+            for (const auto& gpu : monitor->sample())
+                deviceMemory = gpu.memoryTotal;
+    if (DeviceResidentPack::wanted(config.dataOnDevice, *trainPack, device, deviceMemory, dataNote))
+        residentTrain = std::make_unique<DeviceResidentPack>(*trainPack, device);
+}
+
 void Trainer::Impl::computeClassWeights()
 {
     std::vector<std::uint64_t> pixels, imagePixels;
@@ -292,22 +307,19 @@ void Trainer::Impl::initialiseFrom(const std::string& checkpoint)
 
 void Trainer::Impl::buildOptimizer()
 {
-    auto parameters = model->parameters();
-    const double weightDecay = config.effectiveWeightDecay();
-    if (config.optimizer == "sgd") {
-        optimizer = std::make_unique<torch::optim::SGD>(
-            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(weightDecay));
-    } else if (config.optimizer == "adam") {
-        optimizer = std::make_unique<torch::optim::Adam>(
-            parameters, torch::optim::AdamOptions(config.learningRate)
-                            .betas(std::make_tuple(config.beta1, config.beta2))
-                            .weight_decay(weightDecay));
-    } else {
-        optimizer = std::make_unique<FusedAdamW>(
-            parameters, torch::optim::AdamWOptions(config.learningRate)
-                            .betas(std::make_tuple(config.beta1, config.beta2))
-                            .weight_decay(weightDecay));
-    }
+    optimizer = makeOptimizer(config, model->parameters());
+}
+
+std::unique_ptr<CheckpointSnapshot> Trainer::Impl::makeCheckpointSnapshot() const
+{
+    // The copy's architecture comes from the registry; its random initialisation must not move the
+    // run's random stream (the seed decides the shuffle and the augmentation), so it is put back.
+    auto generator = at::detail::getDefaultCPUGenerator();
+    const auto randomState = generator.get_state();
+    auto copy = ModelRegistry::instance().create(config.model, config.classes);
+    generator.set_state(randomState);
+    auto optimizerCopy = makeOptimizer(config, copy->parameters(), /*fusedSteps=*/false);
+    return std::make_unique<CheckpointSnapshot>(copy, std::move(optimizerCopy), device.is_cuda());
 }
 
 void Trainer::Impl::prepareRunDirectory(bool resuming)
@@ -360,7 +372,7 @@ nlohmann::json Trainer::Impl::state() const
             {"height", trainPack->spec().height},
             {"width", trainPack->spec().width},
             {"config", toJson(config)},
-            {"budget", budgetState()}};
+            {"budget", budget ? budget->state() : nlohmann::json()}};
 }
 
 void Trainer::Impl::restore(const std::string& checkpoint)
@@ -399,7 +411,8 @@ void Trainer::Impl::restorePosition(const nlohmann::json& saved)
     iteration = saved.at("iteration").get<std::int64_t>();
     bestMeanIoU = saved.value("bestMeanIoU", -1.0);
     elapsedBefore = saved.value("elapsedSeconds", 0.0);
-    restoreBudget(saved.value("budget", nlohmann::json()));
+    if (budget)
+        budget->restore(saved.value("budget", nlohmann::json()));
     if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
         scaler->setScale(saved.value("lossScale", scaler->scale()));
 }
@@ -437,20 +450,22 @@ void Trainer::Impl::resolvePrecision(bool resuming)
 
 void Trainer::Impl::saveCheckpoint(const fs::path& file)
 {
+    settleVerdicts();  // no file of a run that diverged meanwhile
     synchroniseBuffers();  // a collective: every rank takes part, rank 0 writes
     requireFiniteModel(file);  // on every rank: their parameters and buffers are the same
     // Only last.pt resumes, so only it carries the optimiser's state and the weight average:
     // best.pt is what evaluate, predict, export and fine-tunes read, and without the state it is
-    // a half (SGD momentum) to a third (AdamW) of the size. On a GPU its write holds the step up:
-    // SegNet's 236 MB best.pt took 1.67 s, 57 s of the recipe's 275 (docs/SCALING.md).
+    // a half (SGD momentum) to a third (AdamW) of the size. The write itself runs on the
+    // checkpoint writer's thread; the training thread pays for a copy to host memory.
     const bool resumable = file == layout().lastCheckpoint();
     const double started = clock();
     if (leader())
-        Checkpoint::save(file.string(), *model, resumable ? optimizer.get() : nullptr, state(),
-                         average && resumable ? &average->tensors() : nullptr);
+        checkpointWriter->write(file.string(), *model, resumable ? optimizer.get() : nullptr, state(),
+                                average && resumable ? &average->tensors() : nullptr);
     if (resumable && checkpointCadence) {
         const double now = clock();
-        double writeSeconds = leader() ? now - started : 0.0;
+        // Paced by what a write costs, on whichever thread: on a CPU the writer shares the cores.
+        double writeSeconds = leader() ? std::max(now - started, checkpointWriter->lastWriteSeconds()) : 0.0;
         if (communicator) {
             // Only rank 0 writes: every rank paces the next write by its time.
             auto shared = torch::tensor(writeSeconds, torch::kDouble).to(device);
@@ -497,9 +512,13 @@ TrainOutcome Trainer::Impl::endDiverged(const std::string& message)
 {
     if (loader)
         loader->stop();
-    TrainOutcome outcome;
     outcome.status = TrainOutcome::Status::Diverged;
     outcome.message = message;
+    try {
+        checkpointWriter->wait();
+    } catch (const std::exception& error) {
+        outcome.message += std::string("; the checkpoint write before it failed too: ") + error.what();
+    }
     outcome.epochsCompleted = epoch;
     outcome.iterations = iteration;
     outcome.bestMeanIoU = bestMeanIoU;
@@ -566,11 +585,18 @@ void Trainer::Impl::checkSamePacksEverywhere()
         throw EngineError(config.valPack + ": the validation pack differs between ranks; give every rank the same file");
 }
 
-Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
+torch::Tensor Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
 {
     model->train();
-    auto images = imagesToDevice(batch.images, device);
-    auto labels = batch.labels.to(device, /*non_blocking=*/batch.labels.is_pinned()).to(torch::kLong);
+    torch::Tensor images, labels;
+    if (residentTrain) {
+        std::tie(images, labels) = residentTrain->gather(batch.records);
+        images = imagesToDevice(images, device);
+    } else {
+        images = imagesToDevice(batch.images, device);
+        labels = batch.labels.to(device, /*non_blocking=*/batch.labels.is_pinned());
+    }
+    labels = labels.to(torch::kLong);
     fitCropToProgress();
     if (augmenter->enabled()) {
         // The transforms depend only on (seed, epoch, batch, rank): resuming redraws them exactly,
@@ -578,7 +604,9 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
         std::uint64_t seed = mix(mix(config.seed) ^ mix(std::uint64_t(epoch) << 32 | std::uint64_t(batch.index)));
         if (rank > 0)
             seed = mix(seed ^ std::uint64_t(rank));
-        std::tie(images, labels) = augmenter->apply(images, labels, augmenter->draw(batch.labels, seed));
+        // Labels on the host only where the draw reads them (class-uniform crops).
+        const auto transforms = batch.labels.defined() ? augmenter->draw(batch.labels, seed) : augmenter->draw(batch.size(), seed);
+        std::tie(images, labels) = augmenter->apply(images, labels, transforms);
     }
     const auto input = normaliseImages(images, channelsLast());
 
@@ -610,24 +638,41 @@ Trainer::Impl::StepResult Trainer::Impl::trainStep(const HostBatch& batch, bool 
     if (config.debugNanAtIteration >= 0 && iteration == config.debugNanAtIteration)
         meanLoss = meanLoss * std::numeric_limits<double>::quiet_NaN();
     // Decisions that end a step or the run are agreed by every rank, so none is left alone in a
-    // collective: a NaN/Inf loss anywhere, a stop request anywhere. Both travel in one 2-value
-    // tensor, and reading it is the step's only wait for the device (as PyTorch's GradScaler
-    // reads its found-inf flag); the losses themselves are fetched at log intervals.
-    auto control = torch::stack({meanLoss.isfinite().logical_not().to(torch::kDouble),
-                                 torch::full({}, stopRequested() ? 1.0 : 0.0, meanLoss.options())});
-    if (communicator)
-        communicator->sum(control);
-    const auto agreed = control.cpu();
-    const bool nonFinite = agreed[0].item<double>() > 0;
-    stopAgreed = agreed[1].item<double>() > 0;
-    if (nonFinite)
-        return {false, meanLoss};  // no step
+    // collective: a NaN/Inf loss anywhere, a stop request anywhere. On a GPU the host reads them a
+    // step late (the device is never waited for here); on a CPU at once, and then a non-finite
+    // loss is never stepped on. A diverged run ends without saving what its last steps did.
+    verdicts->post(iteration, position(), meanLoss, stopRequested());
+    heed(verdicts->take());
     if (scaler->unscaleAndCheck(model->parameters())) {
         optimizer->step();
         if (average)
             average->update(iteration);
     }
-    return {true, meanLoss};
+    return meanLoss;
+}
+
+void Trainer::Impl::heed(const std::optional<StepVerdicts::Verdict>& verdict)
+{
+    if (!verdict)
+        return;
+    stopAgreed = stopAgreed || verdict->stop;
+    if (!verdict->nonFinite)
+        return;
+    const double lossValue = verdict->loss.item<double>();
+    const std::string what = std::isnan(lossValue)   ? "NaN"
+                             : std::isinf(lossValue) ? "infinite"
+                                                     : "NaN/infinite on another rank";
+    const std::int64_t perEpoch = loader->batchesPerEpoch();
+    iteration = verdict->iteration;  // the steps before it are the run's
+    throw TrainingDiverged("loss became " + what + " at iteration " + std::to_string(verdict->iteration + 1) +
+                           " (epoch " + std::to_string(verdict->position / perEpoch + 1) +
+                           "); stopped, the last good checkpoint is kept. Try a lower learning rate.");
+}
+
+void Trainer::Impl::settleVerdicts()
+{
+    while (!verdicts->empty())
+        heed(verdicts->drain());
 }
 
 void Trainer::Impl::fitCropToProgress()
@@ -677,6 +722,7 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     settings.channelsLast = channelsLast();
     settings.pinMemory = device.is_cuda();
     settings.communicator = communicator.get();
+    settleVerdicts();
     recordState(run::RunState::Validating);
     lastValidatedIteration = iteration;
     validationCadence.validated(epoch + (batchInEpoch >= loader->batchesPerEpoch() ? 1 : 0));
@@ -685,11 +731,8 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     WeightAverage::Scope averaged(average.get());
     synchroniseBuffers();
     const auto metrics = validate(*model, *valPack, *loss, settings);
-    if (planner) {
-        const double seconds = clock() - started;
-        planner->observeValidation(seconds);
-        paceWindowValidating += seconds;  // a validation is not training pace
-    }
+    if (budget)
+        budget->validationTook(clock() - started);
     if (metricsLog) {
         auto record = run::MetricsRecord::val(epoch + 1, iteration);
         record.loss = metrics.loss;
@@ -719,6 +762,7 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
 
 void Trainer::Impl::logTraining()
 {
+    settleVerdicts();  // a line never shows the loss of a step that diverged
     const double seconds = clock() - window.start;
     // Global figures: losses and accuracy are means over every rank, images/s their sum.
     auto totals = torch::stack({window.lossSum.defined() ? window.lossSum.to(torch::kCPU) : torch::zeros({}, torch::kDouble),
@@ -770,9 +814,9 @@ void Trainer::Impl::recordRun(std::int64_t total)
     record.run.device = device.str();
     record.run.worldSize = world;
     record.run.batch = config.batchSize;
-    record.run.epochs = budgeted() ? (plan ? plan->epochs : 0) : config.epochs;
+    record.run.epochs = budgeted() ? (plan() ? plan()->epochs : 0) : config.epochs;
     record.run.iterationsPerEpoch = loader->batchesPerEpoch();
-    record.run.totalIterations = budgeted() && !plan ? 0 : total;  // 0: not planned yet
+    record.run.totalIterations = budgeted() && !plan() ? 0 : total;  // 0: not planned yet
     record.run.timeBudgetSeconds = config.timeBudgetSeconds;
     record.run.resumedAtEpoch = epoch + 1;
     record.run.started = started;
@@ -864,166 +908,72 @@ std::int64_t Trainer::Impl::totalIterations() const
 {
     // A budgeted run without a plan yet (its first steps measure the pace) has no end so far.
     const std::int64_t all = !budgeted() ? std::int64_t(config.epochs) * loader->batchesPerEpoch()
-                             : plan     ? plan->totalIterations
-                                        : std::numeric_limits<std::int64_t>::max() / 4;
+                             : budget   ? budget->totalIterations()
+                                        : BudgetController::kNoEnd;
     return config.maxIterations > 0 ? std::min(all, config.maxIterations) : all;
 }
 
 int Trainer::Impl::epochLimit() const
 {
-    if (!budgeted())
-        return config.epochs;
-    return plan ? plan->epochs : std::numeric_limits<int>::max();
+    return !budgeted() ? config.epochs : budget ? budget->epochLimit() : std::numeric_limits<int>::max();
 }
 
-void Trainer::Impl::createPlanner()
+const std::optional<BudgetPlan>& Trainer::Impl::plan() const
 {
-    TimeBudgetPlanner::Settings settings;
+    static const std::optional<BudgetPlan> none;
+    return budget ? budget->plan() : none;
+}
+
+void Trainer::Impl::createBudget()
+{
+    BudgetController::Settings settings;
     settings.budgetSeconds = config.timeBudgetSeconds;
     settings.iterationsPerEpoch = loader->batchesPerEpoch();
     settings.valEpochs = config.valEpochs;
+    settings.logInterval = config.logInterval;
+    settings.warmupIterations = config.warmupIterations;
     settings.validates = valPack != nullptr;
-    planner = std::make_unique<TimeBudgetPlanner>(settings);
-}
-
-void Trainer::Impl::restartPaceWindow()
-{
-    paceWindowOpen = true;
-    paceWindowIteration = iteration;
-    paceWindowStart = clock();
-    paceWindowValidating = 0.0;
-    paceWindowWork = 0.0;
-}
-
-void Trainer::Impl::observePace()
-{
-    // The session's first step pays for allocations and cold caches: the pace is timed after it.
-    if (!paceWindowOpen) {
-        restartPaceWindow();
-        return;
-    }
-    // A first plan after three timed steps; then re-plans at every log interval, and more often
-    // near the end (a quarter of the steps left): a first plan made at a slow start must not end
-    // the run before a re-plan has seen the real pace. Counted in steps, which every rank shares.
-    paceWindowWork += stepCost;  // the step just done
-    const std::int64_t steps = iteration - paceWindowIteration;
-    const std::int64_t every = !planner->hasPace() ? 3
-                               : std::clamp<std::int64_t>((totalIterations() - position()) / 4, 1, config.logInterval);
-    if (steps < every)
-        return;
-    planner->observeTraining(paceWindowWork, clock() - paceWindowStart - paceWindowValidating);
-    if (!plan && valPack) {
-        // One validation pass before one has been timed: its images at the training pace per
-        // pixel. Forward only, yet on CamVid (2 CPU threads, whole 360x480 images against
-        // 180x240 crops) a pass took as long per pixel as training: 26 s against this 25 s.
-        // Replaced by the first real one.
-        const auto& spec = valPack->spec();
+    if (valPack) {
+        const auto& train = trainPack->spec();
         const double trainPixels = config.cropHeight > 0 ? double(config.cropHeight) * config.cropWidth
-                                                         : double(trainPack->spec().height) * trainPack->spec().width;
-        const double perTrainingImage = planner->secondsPerIteration() / double(config.batchSize);
+                                                         : double(train.height) * train.width;
         const double imagesPerRank = std::ceil(double(valPack->size()) / double(world));
-        planner->setValidationGuess(imagesPerRank * perTrainingImage * double(spec.height) * spec.width / trainPixels);
+        const auto& val = valPack->spec();
+        settings.validationStepsGuess =
+            imagesPerRank / double(config.batchSize) * double(val.height) * double(val.width) / trainPixels;
     }
-    restartPaceWindow();
-    replan();
+    BudgetController::Hooks hooks;
+    hooks.clock = [this] { return clock(); };
+    hooks.agree = [this](BudgetPlan& next) { agreeOnPlan(next); };
+    hooks.say = [this](const std::string& line) { say(line); };
+    hooks.record = [this](const BudgetPlan& next) { recordPlan(next); };
+    budget = std::make_unique<BudgetController>(settings, *schedule, *crops, std::move(hooks));
 }
 
-void Trainer::Impl::replan()
+void Trainer::Impl::agreeOnPlan(BudgetPlan& next)
 {
-    // With progressive crops the pace is per full-crop step and the steps ahead cost less.
-    const double remainingCost = crops->meanCost(schedule->progress(position()));  // 1 without progressive crops
-    BudgetPlan next = planner->plan(position(), elapsed(), remainingCost);
-    if (communicator) {
-        // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in.
-        auto values = torch::tensor({leader() ? double(next.totalIterations) : 0.0,
-                                     leader() && next.validateOnlyAtEnd ? 1.0 : 0.0,
-                                     leader() ? double(next.validationEpochs) : 0.0},
-                                    torch::kDouble)
-                          .to(device);
-        communicator->sum(values);
-        values = values.cpu();
-        next.totalIterations = std::int64_t(values[0].item<double>());
-        next.validateOnlyAtEnd = values[1].item<double>() > 0.0;
-        next.validationEpochs = std::max(1, int(values[2].item<double>()));
-        const std::int64_t perEpoch = loader->batchesPerEpoch();
-        next.epochs = int((next.totalIterations + perEpoch - 1) / perEpoch);
-    }
-    applyPlan(std::move(next));
-}
-
-void Trainer::Impl::applyPlan(BudgetPlan next)
-{
-    const bool first = !plan;
-    // Recorded when it matters to a reader (the first plan, a move of the end by more than 1 %,
-    // validations dropped); the schedule follows every re-plan, so it ends where the run ends.
-    const bool worthRecording = first || next.validateOnlyAtEnd != plan->validateOnlyAtEnd ||
-                                next.validationEpochs != plan->validationEpochs ||
-                                std::llabs(next.totalIterations - plan->totalIterations) * 100 > plan->totalIterations;
-    schedule->replan(position(), next.totalIterations);
-    if (first) {
-        firstPlannedIterations = next.totalIterations;
-        if (config.warmupIterations > next.totalIterations / 2) {
-            auto anchor = schedule->anchor();
-            anchor.warmup = std::max<std::int64_t>(1, next.totalIterations / 10);
-            schedule->setAnchor(anchor);
-            say(format("the warm-up of %.0f iterations does not fit the %.0f the budget allows: warming up over %.0f",
-                       config.warmupIterations, double(next.totalIterations), double(anchor.warmup)));
-        }
-    }
-    plan = std::move(next);
-    if (!worthRecording)
+    if (!communicator)
         return;
-    recordPlan();
-    say(format("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration", double(plan->totalIterations),
-               plan->epochs, config.timeBudgetSeconds, plan->secondsPerIteration) +
-        (crops->progressive() ? std::string(" on the full crop") : std::string()) +
-        (valPack ? format(" and %.1f s per validation", plan->secondsPerValidation) : std::string()) +
-        (plan->note.empty() ? std::string() : "; " + plan->note));
+    // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in.
+    auto values = torch::tensor({leader() ? double(next.totalIterations) : 0.0,
+                                 leader() && next.validateOnlyAtEnd ? 1.0 : 0.0,
+                                 leader() ? double(next.validationEpochs) : 0.0},
+                                torch::kDouble)
+                      .to(device);
+    communicator->sum(values);
+    values = values.cpu();
+    next.totalIterations = std::int64_t(values[0].item<double>());
+    next.validateOnlyAtEnd = values[1].item<double>() > 0.0;
+    next.validationEpochs = std::max(1, int(values[2].item<double>()));
+    const std::int64_t perEpoch = loader->batchesPerEpoch();
+    next.epochs = int((next.totalIterations + perEpoch - 1) / perEpoch);
 }
 
-void Trainer::Impl::recordPlan()
+void Trainer::Impl::recordPlan(const BudgetPlan& next)
 {
     if (metricsLog)
-        metricsLog->write(run::MetricsRecord::plan(epoch + 1, iteration, plan->totalIterations, plan->epochs,
-                                                   config.timeBudgetSeconds, plan->note));
-}
-
-nlohmann::json Trainer::Impl::budgetState() const
-{
-    if (!plan)
-        return nullptr;
-    const auto anchor = schedule->anchor();
-    return {{"plannedIterations", plan->totalIterations},
-            {"plannedEpochs", plan->epochs},
-            {"validateOnlyAtEnd", plan->validateOnlyAtEnd},
-            {"validationEpochs", plan->validationEpochs},
-            {"firstPlannedIterations", firstPlannedIterations},
-            {"secondsPerIteration", planner->secondsPerIteration()},
-            {"secondsPerValidation", planner->secondsPerValidation()},
-            {"scheduleFrom", anchor.from},
-            {"scheduleProgress", anchor.progress},
-            {"scheduleTotal", anchor.total},
-            {"warmup", anchor.warmup}};
-}
-
-void Trainer::Impl::restoreBudget(const nlohmann::json& saved)
-{
-    if (!planner || !saved.is_object())
-        return;
-    BudgetPlan restored;
-    restored.totalIterations = saved.at("plannedIterations").get<std::int64_t>();
-    restored.epochs = saved.at("plannedEpochs").get<int>();
-    restored.validateOnlyAtEnd = saved.at("validateOnlyAtEnd").get<bool>();
-    restored.validationEpochs = saved.value("validationEpochs", config.valEpochs);
-    restored.secondsPerIteration = saved.at("secondsPerIteration").get<double>();
-    restored.secondsPerValidation = saved.at("secondsPerValidation").get<double>();
-    firstPlannedIterations = saved.at("firstPlannedIterations").get<std::int64_t>();
-    // The last session's pace until this one has measured its own (another machine may differ).
-    planner->observeTraining(1, restored.secondsPerIteration);
-    planner->observeValidation(restored.secondsPerValidation);
-    schedule->setAnchor({saved.at("scheduleFrom").get<std::int64_t>(), saved.at("scheduleProgress").get<double>(),
-                         saved.at("scheduleTotal").get<std::int64_t>(), saved.at("warmup").get<std::int64_t>()});
-    plan = restored;
+        metricsLog->write(run::MetricsRecord::plan(epoch + 1, iteration, next.totalIterations, next.epochs,
+                                                   config.timeBudgetSeconds, next.note));
 }
 
 Trainer::Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator)
@@ -1050,6 +1000,9 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.computeClassWeights();
     d.buildModel(resuming);
     d.buildOptimizer();
+    d.verdicts = std::make_unique<StepVerdicts>(d.device, d.communicator.get(),
+                                                d.config.verdictLag >= 0 ? std::optional<int>(d.config.verdictLag) : std::nullopt);
+    d.checkpointWriter = std::make_unique<CheckpointWriter>([&d] { return d.makeCheckpointSnapshot(); });
     d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device, d.config.hardPixelFraction);
     d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
                                                              d.config.scaleMin, d.config.scaleMax,
@@ -1064,10 +1017,13 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     options.prefetch = d.config.prefetch;
     options.rank = d.rank;
     options.worldSize = d.world;
+    d.placeTrainingData();
+    options.copyImages = !d.residentTrain;
+    options.copyLabels = !d.residentTrain || (d.config.classCrops > 0 && d.config.cropHeight > 0);
     d.loader = std::make_unique<BatchLoader>(*d.trainPack, options);
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
     if (d.budgeted())
-        d.createPlanner();
+        d.createBudget();
     d.scaler = std::make_unique<LossScaler>(d.amp == "fp16" && d.device.is_cuda());
     d.prepareRunDirectory(resuming);
     // A checkpoint that cannot be resumed (damaged, another model) is refused before anything is
@@ -1079,8 +1035,8 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
         // Steps done plus steps left in this world's size: after a resume with another number of
         // ranks the logged iteration count and the position in the data no longer agree.
         d.recordRun(d.iteration + std::max<std::int64_t>(0, d.totalIterations() - d.position()));
-        if (d.plan)  // a resumed budgeted run goes on with its plan until it has measured its pace
-            d.recordPlan();
+        if (d.plan())  // a resumed budgeted run goes on with its plan until it has measured its pace
+            d.recordPlan(*d.plan());
         d.recordState(run::RunState::Starting);
         if (d.channelsLast()) {
             torch::NoGradGuard noGrad;
@@ -1182,10 +1138,10 @@ std::string Trainer::bestCheckpointPath() const
 
 TrainOutcome Trainer::run()
 {
-    const LockRelease release{m_impl->runLock};
+    const LockRelease release{m_impl->runLock, *m_impl->checkpointWriter};
     try {
         return m_impl->train();
-    } catch (const NonFiniteParameters& error) {
+    } catch (const TrainingDiverged& error) {
         return m_impl->endDiverged(error.what());
     } catch (const std::exception& error) {
         m_impl->recordFailure(error.what());
@@ -1196,7 +1152,7 @@ TrainOutcome Trainer::run()
 TrainOutcome Trainer::Impl::train()
 {
     auto& d = *this;
-    TrainOutcome outcome;
+    outcome = TrainOutcome{};
     outcome.bestMeanIoU = d.bestMeanIoU;
     d.sessionStart = d.clock();
     d.checkpointCadence = std::make_unique<CheckpointCadence>(d.config.checkpointIntervalSeconds, d.device.is_cuda());
@@ -1204,22 +1160,13 @@ TrainOutcome Trainer::Impl::train()
     // A run that ended at its budget, resumed with a larger one: its saved plan ends here, so the
     // rest of the new budget is planned now from the last session's pace (issue 46.8), the
     // schedule re-planned from where it ended.
-    if (d.budgeted() && d.plan && d.plan->totalIterations <= d.position() && d.config.timeBudgetSeconds > d.elapsedBefore) {
-        d.say(format("the run had reached the end of its earlier plan; %.0f s of the %.0f s budget are left: planning them",
-                     d.config.timeBudgetSeconds - d.elapsedBefore, d.config.timeBudgetSeconds));
-        // The schedule had run out (the cosine at its floor, 0 by default: the extension would not
-        // learn). It goes on as if the larger budget had been planned from the start: at the
-        // share of it already trained.
-        auto anchor = d.schedule->anchor();
-        anchor.from = d.position();
-        anchor.progress = std::clamp(d.elapsedBefore / d.config.timeBudgetSeconds, 0.0, 1.0);
-        anchor.total = d.position() + 1;
-        d.schedule->setAnchor(anchor);
-        d.replan();
-    }
-    d.paceWindowOpen = false;
+    if (d.budget && d.plan() && d.plan()->totalIterations <= d.position() && d.config.timeBudgetSeconds > d.elapsedBefore)
+        d.budget->extendPastTheEnd(d.position(), d.elapsedBefore, d.elapsed());
+    if (d.budget)
+        d.budget->startSession();
     if (!d.startNote.empty())
         d.say(d.startNote);
+    d.say("data: " + d.dataNote);
     const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
                                              : std::string();
     d.say("training " + d.config.model + " on " + d.device.str() + ranks + (d.amp == "none" ? "" : " in " + d.amp) + ": " + std::to_string(d.trainPack->size()) +
@@ -1237,6 +1184,7 @@ TrainOutcome Trainer::Impl::train()
     torch::Tensor lastLoss;  // on the device until the run ends
     auto finish = [&](TrainOutcome::Status status, std::string message) {
         d.loader->stop();
+        d.checkpointWriter->wait();  // "finished" and "stopped" promise a checkpoint on disk
         if (lastLoss.defined())
             outcome.lastLoss = lastLoss.item<double>();
         outcome.status = status;
@@ -1266,31 +1214,25 @@ TrainOutcome Trainer::Impl::train()
             // its loss and learning rate (the same on every rank: the limit is shared).
             const bool lastStep = std::int64_t(d.epoch) * d.loader->batchesPerEpoch() + batch->index + 1 >= d.totalIterations();
             const bool logNow = (d.iteration + 1) % d.config.logInterval == 0 || lastStep;
-            const auto step = d.trainStep(*batch, logNow);
-            if (!step.finite) {
-                const double lossValue = step.loss.item<double>();
-                const std::string what = std::isnan(lossValue) ? "NaN" : std::isinf(lossValue) ? "infinite" : "NaN/infinite on another rank";
-                return finish(TrainOutcome::Status::Diverged,
-                              "loss became " + what + " at iteration " + std::to_string(d.iteration + 1) + " (epoch " +
-                                  std::to_string(d.epoch + 1) +
-                                  "); stopped, the last good checkpoint is kept. Try a lower learning rate.");
-            }
+            const auto stepLoss = d.trainStep(*batch, logNow);
             ++d.iteration;
             d.batchInEpoch = batch->index + 1;
             if (first)
-                outcome.firstLoss = step.loss.item<double>();  // once per session
+                outcome.firstLoss = stepLoss.item<double>();  // once per session
             first = false;
-            lastLoss = step.loss;
-            sessionImages += batch->images.size(0);
-            d.window.images += batch->images.size(0);
-            d.window.lossSum = d.window.lossSum.defined() ? d.window.lossSum + step.loss : step.loss;
+            lastLoss = stepLoss;
+            sessionImages += batch->size();
+            d.window.images += batch->size();
+            d.window.lossSum = d.window.lossSum.defined() ? d.window.lossSum + stepLoss : stepLoss;
             ++d.window.steps;
             if (logNow)
                 d.logTraining();
-            if (d.hook)
+            if (d.hook) {
+                d.checkpointWriter->wait();  // the hook sees the run folder settled
                 d.hook(d.iteration);
-            if (d.planner)
-                d.observePace();  // may move the end (a collective in data parallel: every rank, same step)
+            }
+            if (d.budget)  // may move the end (a collective in data parallel: every rank, same step)
+                d.budget->stepDone(d.position(), d.elapsed(), d.stepCost, d.totalIterations());
             // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
             // the same position; one process honours a request at once. After an epoch's last
             // batch the epoch is closed first (its validation, the epoch count), so the checkpoint
@@ -1311,8 +1253,8 @@ TrainOutcome Trainer::Impl::train()
         d.loader->stop();
         const bool epochDone = d.batchInEpoch >= d.loader->batchesPerEpoch();
         const bool lastEpoch = d.epoch + 1 >= d.epochLimit() || d.position() >= d.totalIterations();
-        const bool epochValidation = !(d.plan && d.plan->validateOnlyAtEnd);
-        const int validationEpochs = d.plan ? d.plan->validationEpochs : d.config.valEpochs;
+        const bool epochValidation = !(d.plan() && d.plan()->validateOnlyAtEnd);
+        const int validationEpochs = d.plan() ? d.plan()->validationEpochs : d.config.valEpochs;
         // --val-interval may have validated this very iteration already (it divides the epoch).
         const bool validated = d.lastValidatedIteration == d.iteration;
         const bool periodDue = epochDone && d.validationCadence.dueAfterEpoch(d.epoch + 1, validationEpochs);
@@ -1340,7 +1282,7 @@ TrainOutcome Trainer::Impl::train()
         d.valPack ? format("best val mIoU %.4f", d.bestMeanIoU) : std::string("no validation (no validation pack)");
     const std::string budget =
         d.budgeted() ? format("; %.0f s of the %.0f s budget (first planned %.0f iterations)", d.elapsed(),
-                              d.config.timeBudgetSeconds, double(d.firstPlannedIterations))
+                              d.config.timeBudgetSeconds, double(d.budget->firstPlannedIterations()))
                      : std::string();
     return finish(TrainOutcome::Status::Finished,
                   format("finished: %.0f epochs, %.0f iterations, last loss %.4f, ", d.epoch, double(d.iteration),

@@ -62,7 +62,9 @@ public:
     ~Trainer();
 
     void setProgress(ProgressFunction progress);
-    void setIterationHook(IterationHook hook);  // called after every iteration (tests, UI)
+    // Called after every iteration (tests), with the run folder settled: no checkpoint write is in
+    // flight, so what it finds in checkpoints/ is what the run has written so far.
+    void setIterationHook(IterationHook hook);
     // The clock of the run's training time, in seconds (default: steady_clock). Tests of time
     // budgets give a fake one that the iteration hook advances.
     void setClock(std::function<double()> secondsNow);

@@ -31,7 +31,11 @@ private slots:
     void trainsInBf16OnACpu();
     void refusesBadPacks_data();
     void refusesBadPacks();
+    void nanLossStopsAndKeepsLastGoodCheckpoint_data();
     void nanLossStopsAndKeepsLastGoodCheckpoint();
+    void readingTheFlagsAStepLateTrainsTheSame();
+    void dataOnTheDeviceTrainsAsTheHostLoaderDoes_data();
+    void dataOnTheDeviceTrainsAsTheHostLoaderDoes();
     void refusesToOverwriteARun();
     void startsFromAnotherRunsWeights();
     void refusesWeightsOfAnotherModelOrClassCount();
@@ -282,9 +286,20 @@ void TestTrainer::refusesBadPacks()
     QVERIFY(!fs::exists(fs::path(config.runDir) / "checkpoints" / "last.pt"));
 }
 
+void TestTrainer::nanLossStopsAndKeepsLastGoodCheckpoint_data()
+{
+    // Issue 48: on a GPU the host reads a step's NaN flag a step late (StepVerdicts); the run
+    // must end the same way, at the same iteration, with the same checkpoint kept.
+    QTest::addColumn<int>("verdictLag");
+    QTest::newRow("read at once (CPU)") << 0;
+    QTest::newRow("read a step late (GPU's order)") << 1;
+}
+
 void TestTrainer::nanLossStopsAndKeepsLastGoodCheckpoint()
 {
-    TrainConfig config = tinyConfig("nan");
+    QFETCH(int, verdictLag);
+    TrainConfig config = tinyConfig("nan-" + std::to_string(verdictLag));
+    config.verdictLag = verdictLag;
     config.epochs = 3;
     config.debugNanAtIteration = 3;  // the 4th step, in epoch 2 (2 batches per epoch)
     Trainer trainer(config);
@@ -299,6 +314,79 @@ void TestTrainer::nanLossStopsAndKeepsLastGoodCheckpoint()
     const auto state = Checkpoint::readState(trainer.lastCheckpointPath());
     QCOMPARE(state.at("iteration").get<int>(), 2);
     QCOMPARE(state.at("epoch").get<int>(), 1);
+}
+
+namespace {
+
+std::vector<torch::Tensor> parametersOf(const std::string& checkpoint)
+{
+    const int classes = Checkpoint::readState(checkpoint).at("classes").get<int>();
+    auto model = ModelRegistry::instance().create("segnet-tiny", classes);
+    Checkpoint::loadWeights(checkpoint, *model, torch::kCPU);
+    return model->parameters();
+}
+
+bool sameParameters(const std::string& a, const std::string& b)
+{
+    const auto first = parametersOf(a), second = parametersOf(b);
+    if (first.size() != second.size())
+        return false;
+    for (std::size_t i = 0; i < first.size(); ++i)
+        if (!torch::equal(first[i], second[i]))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+void TestTrainer::readingTheFlagsAStepLateTrainsTheSame()
+{
+    TrainConfig atOnce = tinyConfig("lag-0");
+    atOnce.verdictLag = 0;
+    TrainConfig late = tinyConfig("lag-1");
+    late.verdictLag = 1;
+    Trainer first(atOnce);
+    Trainer second(late);
+    QCOMPARE(int(first.run().status), int(TrainOutcome::Status::Finished));
+    QCOMPARE(int(second.run().status), int(TrainOutcome::Status::Finished));
+    QVERIFY(sameParameters(first.lastCheckpointPath(), second.lastCheckpointPath()));
+}
+
+void TestTrainer::dataOnTheDeviceTrainsAsTheHostLoaderDoes_data()
+{
+    QTest::addColumn<bool>("classCrops");
+    QTest::newRow("flips and shifts") << false;
+    QTest::newRow("class-uniform crops (labels read on the host)") << true;
+}
+
+void TestTrainer::dataOnTheDeviceTrainsAsTheHostLoaderDoes()
+{
+    // Issue 48: the pack uploaded once (DeviceResidentPack) gives each step the batch the host
+    // loader would: the same weights, bit for bit, on the CPU where CI can run both.
+    QFETCH(bool, classCrops);
+    const std::string suffix = classCrops ? "-crops" : "";
+    std::vector<std::string> checkpoints;
+    std::vector<std::string> firstLines;
+    for (const char* placement : {"off", "on"}) {
+        TrainConfig config = tinyConfig(std::string("data-") + placement + suffix);
+        config.dataOnDevice = placement;
+        if (classCrops) {
+            config.cropHeight = 8;
+            config.cropWidth = 8;
+            config.classCrops = 0.5;
+        }
+        Trainer trainer(config);
+        std::vector<std::string> lines;
+        trainer.setProgress([&](const std::string& line) { lines.push_back(line); });
+        QCOMPARE(int(trainer.run().status), int(TrainOutcome::Status::Finished));
+        checkpoints.push_back(trainer.lastCheckpointPath());
+        const auto said = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("data: ", 0) == 0; });
+        QVERIFY(said != lines.end());
+        firstLines.push_back(*said);
+    }
+    QVERIFY2(firstLines[0].find("host loader") != std::string::npos, firstLines[0].c_str());
+    QVERIFY2(firstLines[1].find("training pack") != std::string::npos, firstLines[1].c_str());
+    QVERIFY(sameParameters(checkpoints[0], checkpoints[1]));
 }
 
 void TestTrainer::refusesToOverwriteARun()

@@ -1,0 +1,26 @@
+#include "OptimizerFactory.h"
+
+#include "FusedAdamW.h"
+
+namespace segstudio::engine {
+
+std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters,
+                                                       bool fusedSteps)
+{
+    const double weightDecay = config.effectiveWeightDecay();
+    if (config.optimizer == "sgd")
+        return std::make_unique<torch::optim::SGD>(
+            parameters, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum).weight_decay(weightDecay));
+    if (config.optimizer == "adam")
+        return std::make_unique<torch::optim::Adam>(parameters, torch::optim::AdamOptions(config.learningRate)
+                                                                    .betas(std::make_tuple(config.beta1, config.beta2))
+                                                                    .weight_decay(weightDecay));
+    const auto options = torch::optim::AdamWOptions(config.learningRate)
+                             .betas(std::make_tuple(config.beta1, config.beta2))
+                             .weight_decay(weightDecay);
+    if (fusedSteps)
+        return std::make_unique<FusedAdamW>(parameters, options);
+    return std::make_unique<torch::optim::AdamW>(parameters, options);
+}
+
+}  // namespace segstudio::engine
