@@ -80,7 +80,7 @@ SimulatedAnnotator::SimulatedAnnotator(Mode mode, Options options) : m_mode(mode
 
 std::optional<SimulatedAnnotator::Mode> SimulatedAnnotator::modeNamed(const std::string& name)
 {
-    for (Mode mode : {Mode::Superpixel, Mode::Polygon, Mode::Prediction, Mode::Smart, Mode::GrabCut})
+    for (Mode mode : {Mode::Superpixel, Mode::Polygon, Mode::Prediction, Mode::Smart, Mode::GrabCut, Mode::Propagate})
         if (nameOf(mode) == name)
             return mode;
     return std::nullopt;
@@ -94,6 +94,7 @@ std::string SimulatedAnnotator::nameOf(Mode mode)
     case Mode::Prediction: return "prediction";
     case Mode::Smart: return "smart";
     case Mode::GrabCut: return "grabcut";
+    case Mode::Propagate: return "propagate";
     }
     return {};
 }
@@ -177,7 +178,8 @@ int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& 
         paint::GrabCutSegmenter::fromRect(image.rgb, box).paint(labels, truthClass, anything);
         return 1;
     }
-    case Mode::Smart: {
+    case Mode::Smart:
+    case Mode::Propagate: {
         // The session's own excess is taken back with a negative click; anything else is a
         // positive click of the true class, in the session when it has that class.
         const bool excess = session && target.currentLabel == session->classId() && !session->region().empty() &&
@@ -193,12 +195,15 @@ int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& 
     return 0;
 }
 
-SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image) const
+SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv::Mat& start) const
 {
     Trace trace;
     const bool fromPrediction = m_mode == Mode::Prediction || m_mode == Mode::Smart;
-    cv::Mat labels = fromPrediction ? image.predicted.clone() : cv::Mat(image.truth.size(), CV_8UC1, cv::Scalar(kVoid));
-    trace.startActions = fromPrediction ? 1 : 0;
+    const bool fromStart = m_mode == Mode::Propagate && !start.empty();
+    cv::Mat labels = fromPrediction ? image.predicted.clone()
+                     : fromStart    ? start.clone()
+                                    : cv::Mat(image.truth.size(), CV_8UC1, cv::Scalar(kVoid));
+    trace.startActions = fromPrediction || fromStart ? 1 : 0;
     trace.startAccuracy = pixelAccuracy(labels, image.truth);
 
     const auto prepareStart = Clock::now();
@@ -206,7 +211,7 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image) const
     if (m_mode == Mode::Superpixel || m_mode == Mode::Prediction)
         superpixels = paint::SuperpixelMap::compute(image.rgb, m_options.superpixelSize);
     paint::SmartClickSegmenter smart;
-    if (m_mode == Mode::Smart)
+    if (m_mode == Mode::Smart || m_mode == Mode::Propagate)
         smart = paint::SmartClickSegmenter(image.scores, image.rgb, m_options.smart);
     trace.prepareMilliseconds = millisecondsSince(prepareStart);
 

@@ -18,10 +18,13 @@ namespace segstudio::bench {
 // largest connected error region (pixels of one true class whose label differs; void ignored),
 // clicked at its interior point farthest from its border (the click simulation of Xu et al. 2016
 // and RITM's NoC protocol), with that region's true class. One action = one click, one stroke, one
-// box, one polygon vertex, or accepting the prediction.
+// box, one polygon vertex, or accepting the prediction (or the labels carried from the frame
+// before, issue 51).
 class SimulatedAnnotator {
 public:
-    enum class Mode { Superpixel, Polygon, Prediction, Smart, GrabCut };
+    // Propagate: the image starts from the labels carried from the previous frame of its sequence
+    // (label()'s start), then is finished with smart clicks as Smart is.
+    enum class Mode { Superpixel, Polygon, Prediction, Smart, GrabCut, Propagate };
 
     struct Image {
         cv::Mat rgb;        // CV_8UC3
@@ -48,7 +51,7 @@ public:
 
     struct Trace {
         double startAccuracy = 0;
-        int startActions = 0;   // accepting the prediction counts one
+        int startActions = 0;  // accepting the prediction (or the carried labels) counts one
         std::vector<Step> steps;
         double prepareMilliseconds = 0;  // per-image work before the first action (superpixels, smart features)
         // The labels after at most 5, 10 and 20 actions (for mIoU at those budgets).
@@ -73,7 +76,8 @@ public:
     static std::optional<Mode> modeNamed(const std::string& name);
     static std::string nameOf(Mode mode);
 
-    Trace label(const Image& image) const;
+    // start (Propagate): the labels the image starts from, accepting them one action; empty: none.
+    Trace label(const Image& image, const cv::Mat& start = cv::Mat()) const;
 
     // The policy's next click, or nothing when no error is left.
     static std::optional<Target> nextTarget(const cv::Mat& labels, const cv::Mat& truth);

@@ -3,11 +3,17 @@
 // and smart modes. Results and commands in docs/BENCHMARKS.md ("Labeling effort").
 //   bench_annotator --dataset ../shared/datasets/camvid --split val --images 20
 //       --modes superpixel,prediction,smart,grabcut --checkpoint RUN --json   (one command line)
+// Along a sequence (issue 51): --sequence takes N consecutive frames of one sequence, in order, and
+// the propagate mode starts each frame from the labels carried from the frame before as the
+// annotator left it (paint::LabelPropagator), then finishes it with smart clicks:
+//   bench_annotator --split val --images 20 --sequence --modes smart,propagate --checkpoint RUN --json
 #include "SimulatedAnnotator.h"
 
 #include "data/ClassSchema.h"
+#include "data/FrameSequence.h"
 #include "data/ImageIO.h"
 #include "data/PredictionCache.h"
+#include "paint/LabelPropagator.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -41,6 +47,7 @@ struct Arguments {
     int largeActions = 10;  // actions timed at 4000x3000 per mode (on the first image)
     std::string plot;
     bool json = false;
+    bool sequence = false;
     double margin = -1;
     double smoothness = -1;
     double reach = -1;
@@ -101,6 +108,34 @@ std::vector<std::string> imageStems(const fs::path& folder, int count)
     return stems;
 }
 
+// The first `count` frames, in order, of the split's first sequence (by id) that has that many,
+// else of its longest; `id` gets the sequence's id.
+std::vector<std::string> sequenceStems(const fs::path& folder, int count, std::string& id)
+{
+    const std::vector<std::string> all = imageStems(folder, 0);
+    std::vector<std::string> names;
+    for (const auto& stem : all)
+        names.push_back(stem + ".png");
+    const segstudio::data::FrameSequence frames(names);
+    const std::vector<std::size_t>* chosen = nullptr;
+    for (const auto& sequence : frames.sequences()) {
+        if (count > 0 && int(sequence.size()) >= count) {
+            chosen = &sequence;
+            break;
+        }
+        if (!chosen || sequence.size() > chosen->size())
+            chosen = &sequence;
+    }
+    std::vector<std::string> stems;
+    if (!chosen)
+        return stems;
+    id = segstudio::data::FrameSequence::keyOf(names[chosen->front()]).sequence;
+    for (const std::size_t index : *chosen)
+        if (count <= 0 || int(stems.size()) < count)
+            stems.push_back(all[index]);
+    return stems;
+}
+
 // The prediction cache the editor would show, made by the same `segstudio-train predict --confidence`.
 void predict(const Arguments& args, const fs::path& images, const std::vector<std::string>& stems, const fs::path& out)
 {
@@ -134,6 +169,8 @@ struct ModeResult {
     std::vector<double> latency, prepare, largeLatency, largePrepare;
     std::vector<double> noc;
     std::vector<SimulatedAnnotator::Trace> traces;
+    // Propagate: the propagation's time per frame, and how right each carried start was.
+    std::vector<double> propagate, carriedAccuracy, largePropagate;
 };
 
 // Connected true regions of at least minArea pixels, one class each.
@@ -215,6 +252,13 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["latency_4000x3000_ms_max"] = *std::max_element(r.largeLatency.begin(), r.largeLatency.end());
         out["prepare_4000x3000_ms"] = r.largePrepare.front();
     }
+    if (!r.propagate.empty()) {
+        out["propagate_ms_median"] = percentile(r.propagate, 0.5);
+        out["propagate_ms_max"] = *std::max_element(r.propagate.begin(), r.propagate.end());
+        out["carried_start_accuracy_median"] = percentile(r.carriedAccuracy, 0.5);
+    }
+    if (!r.largePropagate.empty())
+        out["propagate_4000x3000_ms"] = r.largePropagate.front();
     if (!r.noc.empty()) {
         out["noc90_objects"] = r.noc.size();
         out["noc90_median"] = percentile(r.noc, 0.5);
@@ -233,7 +277,10 @@ int main(int argc, char** argv)
     app.add_option("--dataset", args.dataset, "dataset in SegNet layout")->capture_default_str();
     app.add_option("--split", args.split, "split folder (val, train, test)")->capture_default_str();
     app.add_option("--images", args.images, "the first N images of the split (sorted by name)")->capture_default_str();
-    app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut")->capture_default_str();
+    app.add_flag("--sequence", args.sequence,
+                 "--images N takes N consecutive frames of one sequence of the split, in order");
+    app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate")
+        ->capture_default_str();
     app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
     app.add_option("--predictions", args.predictions, "prediction cache folder (default: <run>/annotator-predictions)");
     app.add_option("--target", args.target, "stop at this pixel accuracy")->capture_default_str();
@@ -262,13 +309,23 @@ int main(int argc, char** argv)
         modes.push_back(*mode);
     }
     const bool needsModel = std::any_of(modes.begin(), modes.end(), [](auto m) {
-        return m == SimulatedAnnotator::Mode::Prediction || m == SimulatedAnnotator::Mode::Smart;
+        return m == SimulatedAnnotator::Mode::Prediction || m == SimulatedAnnotator::Mode::Smart
+            || m == SimulatedAnnotator::Mode::Propagate;
     });
     if (needsModel && args.checkpoint.empty()) {
-        std::cerr << "bench_annotator: the prediction and smart modes need --checkpoint\n";
+        std::cerr << "bench_annotator: the prediction, smart and propagate modes need --checkpoint\n";
         return 2;
     }
-    const auto stems = imageStems(imagesDir, args.images);
+    const bool propagates = std::count(modes.begin(), modes.end(), SimulatedAnnotator::Mode::Propagate) > 0;
+    if (propagates && !args.sequence) {
+        std::cerr << "bench_annotator: the propagate mode needs --sequence\n";
+        return 2;
+    }
+    std::string sequenceId;
+    const auto stems =
+        args.sequence ? sequenceStems(imagesDir, args.images, sequenceId) : imageStems(imagesDir, args.images);
+    if (args.sequence)
+        std::cerr << "sequence " << sequenceId << ": " << stems.size() << " frames\n";
     const fs::path cache = args.predictions.empty() ? fs::path(args.checkpoint) / "annotator-predictions" : fs::path(args.predictions);
     if (needsModel)
         predict(args, imagesDir, stems, cache);
@@ -306,8 +363,19 @@ int main(int argc, char** argv)
         ModeResult& r = results[name];
         r.atBudget.resize(options.budgets.size());
         const auto censored = [&](int n) { return double(n < 0 ? args.maxActions + 1 : n); };
+        const segstudio::paint::LabelPropagator propagator;
+        cv::Mat previous;  // the frame before, as the annotator left it
         for (std::size_t i = 0; i < images.size(); ++i) {
-            auto trace = annotator.label(images[i]);
+            cv::Mat start;
+            if (mode == SimulatedAnnotator::Mode::Propagate && i > 0) {
+                const auto began = std::chrono::steady_clock::now();
+                start = propagator.propagate(images[i - 1].rgb, previous, images[i].rgb).labels;
+                r.propagate.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+                r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
+            }
+            auto trace = annotator.label(images[i], start);
+            previous = trace.finalLabels;
             r.to90.push_back(censored(trace.actionsTo(0.90)));
             r.to95.push_back(censored(trace.actionsTo(0.95)));
             r.to98.push_back(censored(trace.actionsTo(0.98)));
@@ -346,6 +414,16 @@ int main(int argc, char** argv)
             for (const auto& step : trace.steps)
                 r.largeLatency.push_back(step.milliseconds);
             r.largePrepare.push_back(trace.prepareMilliseconds);
+            if (mode == SimulatedAnnotator::Mode::Propagate && images.size() > 1) {
+                // The labels of the first frame carried to the second, both at 4000x3000.
+                cv::Mat next, labels;
+                cv::resize(images[1].rgb, next, {4000, 3000}, 0, 0, cv::INTER_LINEAR);
+                cv::resize(images[0].truth, labels, {4000, 3000}, 0, 0, cv::INTER_NEAREST);
+                const auto began = std::chrono::steady_clock::now();
+                propagator.propagate(large.rgb, labels, next);
+                r.largePropagate.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+            }
         }
     }
 
@@ -354,6 +432,8 @@ int main(int argc, char** argv)
     out["split"] = args.split;
     out["images"] = images.size();
     out["checkpoint"] = args.checkpoint;
+    if (args.sequence)
+        out["sequence"] = sequenceId;
     out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness}, {"reach", options.smart.reach}};
     for (const auto& [name, r] : results)
         out["modes"][name] = summary(r, truths, options.budgets);

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "DenseFlow.h"
+#include "WriteGuard.h"
+
+#include <opencv2/core.hpp>
+
+#include <cstdint>
+
+namespace segstudio::paint {
+
+// Labels that travel along a sequence (issue 51): the open frame takes the labels of the frame
+// before it, where the optical flow can be trusted. Each pixel of the open frame looks up, at full
+// size, the nearest source pixel the backward flow says it came from (labels are categories:
+// never blended), if the flow there passes the forward-backward check (DenseFlow::consistent) and
+// is steady (no motion boundary near), or if every label its doubt could mean is the same. Any
+// other pixel (occluded, come into view, matched wrongly, at a moving object's edge) and a pixel
+// from outside the source is left unlabelled rather than guessed; given the model's prediction of
+// the open frame, such a pixel takes the predicted class where the model is sure enough, and a
+// carried label that a sure prediction contradicts is marked for review (the label is still
+// carried: the flow saw the user's own labels). What the user left unlabelled in the source stays
+// unlabelled, prediction or not.
+// Requirements: frames CV_8UC3 RGB (as data::readImageRgb reads them; BGR gives nearly the same
+//   flow, as long as both frames agree) or CV_8UC1 grey, of one size; label maps CV_8UC1 of that
+//   size with data::kUnlabelled (255) for unlabelled. propagate() is const and safe on any thread;
+//   it changes no OpenCV setting (DIS uses cv::getNumThreads() threads).
+// Guarantees: the open frame's own labels are never replaced where the guard forbids it, never
+//   erased (a pixel that carries nothing keeps what it had), and never replaced by the model; the
+//   same inputs give the same result at the same cv::getNumThreads().
+class LabelPropagator {
+public:
+    struct Parameters {
+        DenseFlow::Parameters flow;
+        double consistencyAlpha = 0.01;  // Sundaram et al. 2010: |wb + wf|^2 < alpha (|wb|^2 + |wf|^2) + beta
+        double consistencyBeta = 0.5;  // squared pixels at the flow's working size
+        // How much a pixel's flow may vary within 8 working pixels (DIS's reach) and still be
+        // taken as it is. More means a motion boundary is near, where DIS blends the two motions
+        // and the forward and backward flows can agree on a wrong answer.
+        double steadySpread = 1.0;
+        // A pixel that fails the check, or whose flow is not steady, still takes its label when
+        // every source pixel within its doubt (error + spread) of where the flow points has that
+        // label: the doubt cannot change the answer (a plain road or sky, where DIS wanders and
+        // the labels do not). false: such pixels stay unlabelled.
+        bool trustUniformLabels = true;
+        int minConfidence = 128;  // 0..255: the prediction counts where it is at least this sure
+    };
+
+    // The model's prediction of the open frame (optional): class ids, and how sure it is as
+    // CV_8UC1 0..255 (data::PredictionCache's confidence) or CV_32FC1 0..1.
+    struct Prediction {
+        cv::Mat classes;
+        cv::Mat confidence;
+    };
+
+    struct Result {
+        cv::Mat labels;  // CV_8UC1: the open frame's labels with the carried and filled ones written in
+        cv::Mat review;  // CV_8UC1: 255 where a carried label and a sure prediction disagree
+        std::int64_t carried = 0;  // pixels that took a label from the source
+        std::int64_t unlabelled = 0;  // pixels unlabelled afterwards
+        std::int64_t filledByModel = 0;  // pixels the flow could not carry that took the prediction
+        std::int64_t disagree = 0;  // pixels of review
+    };
+
+    LabelPropagator() = default;
+    explicit LabelPropagator(Parameters parameters) : m_parameters(parameters) { }
+
+    const Parameters& parameters() const { return m_parameters; }
+
+    // source: the labelled frame and its labels; target: the open frame and its labels so far
+    // (empty: none yet). Throws std::invalid_argument when the sizes or types do not fit.
+    Result propagate(const cv::Mat& sourceImage, const cv::Mat& sourceLabels, const cv::Mat& targetImage,
+                     const cv::Mat& targetLabels = cv::Mat(), const WriteGuard& guard = WriteGuard(),
+                     const Prediction& prediction = Prediction()) const;
+
+private:
+    Parameters m_parameters;
+};
+
+}  // namespace segstudio::paint

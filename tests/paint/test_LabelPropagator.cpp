@@ -1,0 +1,379 @@
+#include "paint/LabelPropagator.h"
+
+#include "data/LabelClass.h"
+
+#include <QtTest>
+
+#include <opencv2/imgproc.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+
+using namespace segstudio;
+
+namespace {
+
+constexpr std::uint8_t kUnlabelled = data::kUnlabelled;
+const cv::Size kFrame(320, 240);
+
+// A street-like scene larger than a frame: a texture of random grey blocks with noise, and
+// coloured rectangles on it (cars, signs), themselves textured so the flow has something to
+// follow everywhere. Labels: 0 for the background, i for the i-th rectangle.
+struct Scene {
+    cv::Mat rgb;
+    cv::Mat labels;
+};
+
+Scene makeScene(cv::Size size)
+{
+    cv::RNG rng(51);
+    cv::Mat blocks(size.height / 8 + 1, size.width / 8 + 1, CV_8UC3);
+    rng.fill(blocks, cv::RNG::UNIFORM, 30, 220);
+    cv::Mat texture;
+    cv::resize(blocks, texture, {blocks.cols * 8, blocks.rows * 8}, 0, 0, cv::INTER_NEAREST);
+    texture = texture(cv::Rect({0, 0}, size)).clone();
+    cv::Mat noise(size, CV_16SC3);
+    rng.fill(noise, cv::RNG::NORMAL, 0, 14);
+    cv::Mat textured;
+    texture.convertTo(textured, CV_16SC3);
+    textured += noise;
+    textured.convertTo(texture, CV_8UC3);
+    cv::GaussianBlur(texture, texture, {3, 3}, 0.8);
+
+    Scene scene {texture.clone(), cv::Mat(size, CV_8UC1, cv::Scalar(0))};
+    const cv::Rect objects[] = {
+        {60, 70, 90, 50}, {200, 40, 40, 110}, {120, 160, 140, 60}, {30, 200, 50, 60}, {250, 180, 60, 30}};
+    const cv::Scalar colours[] = {{220, 40, 40}, {40, 200, 60}, {50, 60, 230}, {230, 210, 40}, {200, 60, 200}};
+    int id = 1;
+    for (const cv::Rect& object : objects) {
+        cv::Mat area = scene.rgb(object);
+        cv::addWeighted(area, 0.45, cv::Mat(object.size(), CV_8UC3, colours[id - 1]), 0.55, 0, area);
+        scene.labels(object).setTo(id++);
+    }
+    return scene;
+}
+
+// Labels found in the 3x3 neighbourhood of (x, y) of `expected`: a carried label within one pixel
+// of where the shapes really are is right.
+bool nearlyRight(const cv::Mat& expected, int x, int y, std::uint8_t label)
+{
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            const int ex = x + dx, ey = y + dy;
+            if (ex >= 0 && ey >= 0 && ex < expected.cols && ey < expected.rows
+                && expected.at<std::uint8_t>(ey, ex) == label)
+                return true;
+        }
+    return false;
+}
+
+struct Check {
+    int wrong = 0;  // carried labels not within one pixel of the truth
+    int invented = 0;  // labels where the source has nothing to give (farther than 1.5 px outside it)
+    int missed = 0;  // pixels well inside that were not carried
+    int inside = 0;  // pixels well inside
+};
+
+// `from` gives each target pixel's true position in the source; `expected` the true labels.
+template <typename From>
+Check check(const cv::Mat& carried, const cv::Mat& expected, From from)
+{
+    Check c;
+    for (int y = 0; y < carried.rows; ++y)
+        for (int x = 0; x < carried.cols; ++x) {
+            const cv::Point2f p = from(x, y);
+            const std::uint8_t label = carried.at<std::uint8_t>(y, x);
+            const bool outside = p.x < -1.5f || p.y < -1.5f || p.x > carried.cols + 0.5f || p.y > carried.rows + 0.5f;
+            const bool wellInside = p.x >= 2 && p.y >= 2 && p.x <= carried.cols - 3 && p.y <= carried.rows - 3;
+            if (label != kUnlabelled && outside)
+                ++c.invented;
+            else if (label != kUnlabelled && !nearlyRight(expected, x, y, label))
+                ++c.wrong;
+            if (wellInside) {
+                ++c.inside;
+                if (label == kUnlabelled)
+                    ++c.missed;
+            }
+        }
+    return c;
+}
+
+// The same scene seen by two frames: the source at (16, 16) of the scene, the target moved so its
+// content is the source's shifted by (dx, dy).
+struct Pair {
+    cv::Mat sourceRgb, sourceLabels, targetRgb, expected;
+};
+
+Pair shifted(int dx, int dy)
+{
+    const Scene scene = makeScene(kFrame + cv::Size(32, 32));
+    const cv::Rect source({16, 16}, kFrame), target({16 - dx, 16 - dy}, kFrame);
+    Pair pair {scene.rgb(source).clone(), scene.labels(source).clone(), scene.rgb(target).clone(),
+               scene.labels(target).clone()};
+    return pair;
+}
+
+// A car of its own texture on a still street, at `from` in the source and `to` in the target.
+Pair movingCar(cv::Point from, cv::Point to)
+{
+    const Scene street = makeScene(kFrame + cv::Size(32, 32)), car = makeScene(kFrame + cv::Size(32, 32));
+    const cv::Size carSize(70, 50);
+    const auto frame = [&](cv::Point at, cv::Mat& rgb, cv::Mat& labels) {
+        rgb = street.rgb(cv::Rect({0, 0}, kFrame)).clone();
+        labels = cv::Mat(kFrame, CV_8UC1, cv::Scalar(0));
+        cv::Mat body;
+        car.rgb(cv::Rect({25, 25}, carSize)).convertTo(body, CV_8UC3, 0.5);
+        cv::add(body, cv::Scalar(120, 0, 0), body);
+        body.copyTo(rgb(cv::Rect(at, carSize)));
+        labels(cv::Rect(at, carSize)).setTo(1);
+    };
+    Pair pair;
+    frame(from, pair.sourceRgb, pair.sourceLabels);
+    frame(to, pair.targetRgb, pair.expected);
+    return pair;
+}
+
+}  // namespace
+
+// Labels carried along a sequence by optical flow: right where the flow is right, nothing where it
+// cannot say, and never over what the user protects.
+class TestLabelPropagator : public QObject {
+    Q_OBJECT
+
+private slots:
+    void shiftIsCarriedWithinOnePixel_data()
+    {
+        QTest::addColumn<int>("maxSide");
+        QTest::addColumn<int>("preset");
+        QTest::newRow("own size, medium") << 0 << int(paint::DenseFlow::Preset::Medium);
+        QTest::newRow("own size, fast") << 0 << int(paint::DenseFlow::Preset::Fast);
+        QTest::newRow("flow at half size") << 160 << int(paint::DenseFlow::Preset::Medium);
+    }
+
+    void shiftIsCarriedWithinOnePixel()
+    {
+        QFETCH(int, maxSide);
+        QFETCH(int, preset);
+        const int dx = 7, dy = 3;
+        const Pair pair = shifted(dx, dy);
+        paint::LabelPropagator::Parameters parameters;
+        parameters.flow.maxSide = maxSide;
+        parameters.flow.preset = paint::DenseFlow::Preset(preset);
+        const auto result =
+            paint::LabelPropagator(parameters).propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb);
+        const Check c = check(result.labels, pair.expected,
+                              [&](int x, int y) { return cv::Point2f(float(x - dx), float(y - dy)); });
+        QCOMPARE(c.wrong, 0);
+        QCOMPARE(c.invented, 0);
+        QVERIFY2(c.missed * 100 <= c.inside, qPrintable(QStringLiteral("%1 of %2 missed").arg(c.missed).arg(c.inside)));
+        QCOMPARE(result.carried, std::int64_t(cv::countNonZero(result.labels != kUnlabelled)));
+        QCOMPARE(result.unlabelled, std::int64_t(kFrame.area()) - result.carried);
+    }
+
+    void theStripComingIntoViewStaysUnlabelled()
+    {
+        const Pair pair = shifted(7, 3);
+        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb);
+        // Columns 0..6 and rows 0..2 show what the source never saw.
+        QCOMPARE(cv::countNonZero(result.labels(cv::Rect(0, 0, 7, kFrame.height)) != kUnlabelled), 0);
+        QCOMPARE(cv::countNonZero(result.labels(cv::Rect(0, 0, kFrame.width, 3)) != kUnlabelled), 0);
+    }
+
+    void rotationIsCarriedWithinOnePixel()
+    {
+        const cv::Size canvas = kFrame + cv::Size(64, 64);
+        const Scene scene = makeScene(canvas);
+        const cv::Point2f centre(float(canvas.width) / 2, float(canvas.height) / 2);
+        const cv::Mat rotation = cv::getRotationMatrix2D(centre, 2.0, 1.0);
+        Scene turned;
+        cv::warpAffine(scene.rgb, turned.rgb, rotation, canvas, cv::INTER_LINEAR, cv::BORDER_REFLECT);
+        cv::warpAffine(scene.labels, turned.labels, rotation, canvas, cv::INTER_NEAREST, cv::BORDER_CONSTANT,
+                       cv::Scalar(kUnlabelled));
+        const cv::Rect window({32, 32}, kFrame);
+        const auto result =
+            paint::LabelPropagator().propagate(scene.rgb(window), scene.labels(window), turned.rgb(window));
+
+        cv::Mat inverse;
+        cv::invertAffineTransform(rotation, inverse);
+        const auto from = [&](int x, int y) {
+            const double sx = x + window.x, sy = y + window.y;
+            return cv::Point2f(float(inverse.at<double>(0, 0) * sx + inverse.at<double>(0, 1) * sy
+                                     + inverse.at<double>(0, 2) - window.x),
+                               float(inverse.at<double>(1, 0) * sx + inverse.at<double>(1, 1) * sy
+                                     + inverse.at<double>(1, 2) - window.y));
+        };
+        const Check c = check(result.labels, turned.labels(window), from);
+        QCOMPARE(c.wrong, 0);
+        QCOMPARE(c.invented, 0);
+        QVERIFY2(c.missed * 100 <= c.inside, qPrintable(QStringLiteral("%1 of %2 missed").arg(c.missed).arg(c.inside)));
+    }
+
+    void whatTheCarUncoversIsNotCalledCar_data()
+    {
+        QTest::addColumn<QPoint>("motion");
+        QTest::newRow("right") << QPoint(12, 0);
+        QTest::newRow("left") << QPoint(-9, 0);
+        QTest::newRow("down and right") << QPoint(8, 5);
+    }
+
+    void whatTheCarUncoversIsNotCalledCar()
+    {
+        // The street the car leaves behind was hidden in the source: the forward-backward check
+        // (and the margin around what fails it) keeps the car's label from being dragged over it,
+        // and the street's from being dragged over the car's front.
+        QFETCH(QPoint, motion);
+        const cv::Point from(100, 90);
+        const Pair pair = movingCar(from, from + cv::Point(motion.x(), motion.y()));
+        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb);
+        const Check c =
+            check(result.labels, pair.expected, [](int x, int y) { return cv::Point2f(float(x), float(y)); });
+        QCOMPARE(c.wrong, 0);
+        cv::Mat uncovered = (pair.sourceLabels == 1) & (pair.expected == 0);
+        cv::erode(uncovered, uncovered, cv::Mat());
+        QCOMPARE(cv::countNonZero(uncovered & (result.labels == 1)), 0);
+        QVERIFY2(c.missed * 10 <= c.inside, qPrintable(QStringLiteral("%1 of %2 missed").arg(c.missed).arg(c.inside)));
+    }
+
+    void aPlainNoisySkyIsCarriedWhole()
+    {
+        // Sensor noise on a plain sky: DIS follows the noise, and the forward-backward check fails
+        // nearly everywhere there. The sky has one label, so wherever the flow points it is sky.
+        const int dx = 7, dy = 3;
+        Pair pair = shifted(dx, dy);
+        const cv::Rect top(0, 0, kFrame.width, 70);
+        cv::RNG rng(7);
+        for (cv::Mat* frame : {&pair.sourceRgb, &pair.targetRgb}) {
+            cv::Mat noise(top.size(), CV_8UC3);
+            rng.fill(noise, cv::RNG::UNIFORM, 0, 12);
+            (*frame)(top).setTo(cv::Scalar(150, 170, 200));
+            (*frame)(top) += noise;
+        }
+        pair.sourceLabels(top).setTo(9);
+        const cv::Rect sky(dx + 2, dy + 2, kFrame.width - dx - 4, top.height - 10);
+        paint::LabelPropagator::Parameters strict;
+        strict.trustUniformLabels = false;
+        const auto checkedOnly =
+            paint::LabelPropagator(strict).propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb);
+        QVERIFY(cv::countNonZero(checkedOnly.labels(sky) == kUnlabelled) > sky.area() / 2);  // why the rescue exists
+        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb);
+        QCOMPARE(cv::countNonZero((result.labels(sky) != 9) & (result.labels(sky) != kUnlabelled)), 0);
+        QVERIFY(cv::countNonZero(result.labels(sky) == kUnlabelled) * 10 < sky.area());
+    }
+
+    void identicalFramesGiveIdenticalLabels()
+    {
+        const Pair pair = shifted(0, 0);
+        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.sourceRgb);
+        QCOMPARE(cv::countNonZero(result.labels != pair.sourceLabels), 0);
+        QCOMPARE(result.carried, std::int64_t(kFrame.area()));
+        QCOMPARE(result.unlabelled, std::int64_t(0));
+        // And again: the same frames give the same labels.
+        const auto again = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.sourceRgb);
+        QCOMPARE(cv::countNonZero(again.labels != result.labels), 0);
+    }
+
+    void whatTheSourceLeftUnlabelledStaysSo()
+    {
+        const int dx = 7, dy = 3;
+        Pair pair = shifted(dx, dy);
+        const cv::Rect hole(100, 60, 80, 90);  // over the background, a car and a sign
+        pair.sourceLabels(hole).setTo(kUnlabelled);
+        // A sure model that would fill everything: it must not fill what the user left empty.
+        paint::LabelPropagator::Prediction prediction {cv::Mat(kFrame, CV_8UC1, cv::Scalar(3)),
+                                                       cv::Mat(kFrame, CV_8UC1, cv::Scalar(255))};
+        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb,
+                                                               cv::Mat(), paint::WriteGuard(), prediction);
+        const cv::Rect holeInTarget(hole.x + dx + 1, hole.y + dy + 1, hole.width - 2, hole.height - 2);
+        QCOMPARE(cv::countNonZero(result.labels(holeInTarget) != kUnlabelled), 0);
+    }
+
+    void theGuardIsRespected()
+    {
+        const Pair pair = shifted(7, 3);
+        cv::Mat target(kFrame, CV_8UC1, cv::Scalar(kUnlabelled));
+        const cv::Rect locked(60, 60, 60, 40), painted(180, 100, 50, 50), inTheStrip(0, 100, 5, 20);
+        target(locked).setTo(9);
+        target(painted).setTo(4);
+        target(inTheStrip).setTo(4);
+
+        paint::WriteGuard protectNine;
+        protectNine.setProtected(9, true);
+        auto result =
+            paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb, target, protectNine);
+        QCOMPARE(cv::countNonZero(result.labels(locked) != 9), 0);
+        QVERIFY(cv::countNonZero(result.labels(painted) != 4) > painted.area() / 2);  // class 4 is not locked
+        QCOMPARE(cv::countNonZero(result.labels(inTheStrip) != 4), 0);  // nothing carried: kept, not erased
+
+        paint::WriteGuard onlyUnlabelled;
+        onlyUnlabelled.setOnlyUnlabelled(true);
+        result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb, target,
+                                                    onlyUnlabelled);
+        QCOMPARE(cv::countNonZero(result.labels(locked) != 9), 0);
+        QCOMPARE(cv::countNonZero(result.labels(painted) != 4), 0);
+        QCOMPARE(cv::countNonZero(result.labels(inTheStrip) != 4), 0);
+        QVERIFY(result.carried > kFrame.area() / 2);
+    }
+
+    void theModelFillsWhereTheFlowFailsAndFlagsDisagreement_data()
+    {
+        QTest::addColumn<bool>("floatConfidence");
+        QTest::newRow("confidence 0..255") << false;
+        QTest::newRow("confidence 0..1") << true;
+    }
+
+    void theModelFillsWhereTheFlowFailsAndFlagsDisagreement()
+    {
+        QFETCH(bool, floatConfidence);
+        const int dx = 7, dy = 3;
+        const Pair pair = shifted(dx, dy);
+        paint::LabelPropagator::Prediction prediction {pair.expected.clone(),
+                                                       cv::Mat(kFrame, CV_8UC1, cv::Scalar(255))};
+        const cv::Rect strip(0, 0, dx, kFrame.height), wrongAndSure(150, 20, 30, 30), wrongButUnsure(20, 80, 30, 30);
+        prediction.classes(strip).setTo(6);
+        prediction.classes(wrongAndSure).setTo(7);
+        prediction.classes(wrongButUnsure).setTo(7);
+        prediction.confidence(wrongButUnsure).setTo(60);
+        if (floatConfidence)
+            prediction.confidence.convertTo(prediction.confidence, CV_32F, 1.0 / 255);
+
+        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb,
+                                                               cv::Mat(), paint::WriteGuard(), prediction);
+        QCOMPARE(cv::countNonZero(result.labels(strip) != 6), 0);  // the flow had nothing there
+        QVERIFY(result.filledByModel >= strip.area());
+        // The carried labels stay; the sure disagreement is flagged, the unsure one is not.
+        QCOMPARE(cv::countNonZero(result.labels(wrongAndSure) == 7), 0);
+        QCOMPARE(cv::countNonZero(result.review(wrongAndSure)), wrongAndSure.area());
+        QCOMPARE(cv::countNonZero(result.review(wrongButUnsure)), 0);
+        QCOMPARE(result.disagree, std::int64_t(cv::countNonZero(result.review)));
+        QVERIFY(result.disagree <= wrongAndSure.area() + 2 * kFrame.width);  // and little else: object edges at most
+        QCOMPARE(result.unlabelled, std::int64_t(cv::countNonZero(result.labels == kUnlabelled)));
+    }
+
+    void mismatchedInputsAreRefused()
+    {
+        const Pair pair = shifted(0, 0);
+        const paint::LabelPropagator propagator;
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            propagator.propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb(cv::Rect(0, 0, 100, 100))));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            propagator.propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb, cv::Mat(10, 10, CV_8UC1)));
+        paint::LabelPropagator::Prediction prediction {cv::Mat(kFrame, CV_8UC1, cv::Scalar(0)),
+                                                       cv::Mat(kFrame, CV_16UC1)};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 propagator.propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb, cv::Mat(),
+                                                      paint::WriteGuard(), prediction));
+    }
+
+    void tinyFramesAreTakenAsStill()
+    {
+        const cv::Mat rgb(8, 12, CV_8UC3, cv::Scalar(10, 20, 30));
+        const cv::Mat labels(8, 12, CV_8UC1, cv::Scalar(2));
+        const auto result = paint::LabelPropagator().propagate(rgb, labels, rgb);
+        QCOMPARE(cv::countNonZero(result.labels != 2), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLabelPropagator)
+#include "test_LabelPropagator.moc"
