@@ -18,11 +18,17 @@ struct EditorTestProject {
     std::unique_ptr<segstudio::document::ProjectDocument> document;
     const segstudio::data::Project* project = nullptr;  // the document's
 
-    EditorTestProject()
+    static segstudio::data::ClassSchema threeClasses()
+    {
+        return segstudio::data::ClassSchema(
+            {{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}, {2, "tree", {0, 128, 0}, "3"}});
+    }
+
+    // schema: another class list (CamVid's 11 classes, for the class keys and the classes panel).
+    explicit EditorTestProject(const segstudio::data::ClassSchema& schema = threeClasses())
     {
         using namespace segstudio::data;
         const std::filesystem::path root = dir.path().toStdString();
-        ClassSchema schema({{0, "road", {128, 64, 128}, "1"}, {1, "car", {64, 0, 128}, "2"}, {2, "tree", {0, 128, 0}, "3"}});
         Project made(root / "test.segstudio", schema);
         for (int i = 0; i < 2; ++i) {
             cv::Mat rgb(64, 64, CV_8UC3, cv::Scalar(40, 40, 40));

@@ -24,6 +24,9 @@
 #include "editor/SuperpixelTool.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QToolBar>
 #include <QFileInfo>
 #include <QDir>
 #include <QApplication>
@@ -56,6 +59,16 @@ class TestLabelEditor : public QObject {
 private:
     // The canvas is 256×256 showing a 64×64 image: 4 screen pixels per image pixel, no offset.
     static QPoint screenOf(cv::Point p) { return QPoint(p.x * 4 + 2, p.y * 4 + 2); }
+
+    // The model's class scores for Smart Click: road everywhere, unsure (0.55 road, 0.35 car) over
+    // the image's red rectangle (10,10)-(30,40).
+    static cv::Mat smartClickScores()
+    {
+        const auto nll = [](double p) { return std::uint8_t(std::lround(-std::log(p) * 16.0)); };
+        cv::Mat scores(64, 64, CV_8UC3, cv::Scalar(nll(0.9), nll(0.05), nll(0.05)));
+        scores(cv::Rect(cv::Point(10, 10), cv::Point(31, 41))).setTo(cv::Scalar(nll(0.55), nll(0.35), nll(0.1)));
+        return scores;
+    }
 
     // restore: the answer to "unsaved labels found" (the prompt records what it was shown).
     static std::unique_ptr<ui::LabelEditor> makeEditor(EditorTestProject& test, bool restore = true,
@@ -372,7 +385,7 @@ private slots:
         QVERIFY(!editor->setPrediction(1, classes, confidence, entropy));  // not the open image
         QVERIFY(!editor->setPrediction(0, cv::Mat(8, 8, CV_8UC1, cv::Scalar(0)), confidence, entropy));
         QVERIFY(editor->setPrediction(0, classes, confidence, entropy));
-        QVERIFY(editor->predictionBar()->isPredictionAvailable());
+        QVERIFY(editor->findChild<ui::PredictionBar*>(QStringLiteral("predictionBar"))->isPredictionAvailable());
 
         ui::LabelCanvas* canvas = editor->canvas();
         canvas->setPredictionView(ui::PredictionLayer::View::Classes);
@@ -418,7 +431,7 @@ private slots:
         // Another image: the prediction goes with the old one.
         QVERIFY(editor->openImage(1));
         QVERIFY(!canvas->hasPrediction());
-        QVERIFY(!editor->predictionBar()->isPredictionAvailable());
+        QVERIFY(!editor->findChild<ui::PredictionBar*>(QStringLiteral("predictionBar"))->isPredictionAvailable());
     }
 
     void hiddenClassIsNotDrawn()
@@ -522,9 +535,7 @@ private slots:
 
         // The model: road everywhere, unsure (0.55 road, 0.35 car) over the image's red rectangle.
         const cv::Rect red(cv::Point(10, 10), cv::Point(31, 41));
-        const auto nll = [](double p) { return std::uint8_t(std::lround(-std::log(p) * 16.0)); };
-        cv::Mat scores(64, 64, CV_8UC3, cv::Scalar(nll(0.9), nll(0.05), nll(0.05)));
-        scores(red).setTo(cv::Scalar(nll(0.55), nll(0.35), nll(0.1)));
+        const cv::Mat scores = smartClickScores();
         const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
         QVERIFY(editor->setPrediction(0, classes, confidence, confidence, scores));
         tool->waitUntilReady();
@@ -1137,6 +1148,162 @@ private slots:
         QVERIFY(!status.isEmpty());
         QVERIFY2(status.last().first().toString().contains(QStringLiteral("x 12, y 7")),
                  qPrintable(status.last().first().toString()));
+    }
+
+    // Issue 50, section 4: the hover preview of Smart Click follows the cursor only over the image:
+    // it stayed after the cursor left the canvas, and came back on the next image at the old spot
+    // once that image's prediction was ready, looking like labels that were not there.
+    void smartClickPreviewGoesWithTheCursor()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "smartclick");
+        auto* tool = qobject_cast<ui::SmartClickTool*>(editor->canvas()->tool());
+        QVERIFY(tool);
+        const cv::Mat scores = smartClickScores();
+        const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
+        QVERIFY(editor->setPrediction(0, classes, confidence, confidence, scores));
+        tool->waitUntilReady();
+        QVERIFY(tool->usesModel());
+
+        QTest::mouseMove(editor->canvas(), screenOf({20, 25}));
+        QTRY_VERIFY(!tool->hoverPreview().empty());  // once the mouse rests
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(editor->canvas(), &leave);
+        QVERIFY(tool->hoverPreview().empty());
+        QTest::qWait(100);  // and no timer brings it back
+        QVERIFY(tool->hoverPreview().empty());
+
+        QTest::mouseMove(editor->canvas(), screenOf({22, 27}));
+        QTRY_VERIFY(!tool->hoverPreview().empty());
+        QVERIFY(editor->openImage(1));
+        QVERIFY(tool->hoverPreview().empty());
+        QVERIFY(editor->setPrediction(1, classes, confidence, confidence, scores));
+        tool->waitUntilReady();
+        QTest::qWait(100);  // the segmenter's finished() has come: it finds no spot to preview
+        QVERIFY(tool->usesModel());
+        QVERIFY(tool->hoverPreview().empty());
+
+        // Another tool: the preview goes with Smart Click.
+        QTest::mouseMove(editor->canvas(), screenOf({20, 25}));
+        QTRY_VERIFY(!tool->hoverPreview().empty());
+        selectTool(*editor, "brush");
+        QVERIFY(tool->hoverPreview().empty());
+    }
+
+    // Issue 50, section 4: Smart Click's status line fits the status bar (it was cut off at
+    // "…show predictio"); the tool's tooltip says the rest.
+    void smartClickStatusIsOneShortLine()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        selectTool(*editor, "smartclick");
+        QVERIFY(!status.isEmpty());
+        const QString grabCut = status.last().first().toString();
+        QVERIFY2(grabCut.contains(QStringLiteral("GrabCut")) && grabCut.size() <= 100, qPrintable(grabCut));
+        const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
+        QVERIFY(editor->setPrediction(0, classes, confidence, confidence, smartClickScores()));
+        QTRY_VERIFY(status.last().first().toString().contains(QStringLiteral("Shift+click")));
+        QVERIFY2(status.last().first().toString().size() <= 100, qPrintable(status.last().first().toString()));
+    }
+
+    // Issue 50, section 4: the prediction row says what is true of the model ("Model: Prediction
+    // off" was shown while hover and Smart Click used the prediction), and the heat map's legend
+    // is there with the confidence layer only (it stayed after switching to Errors).
+    void predictionRowSaysWhatIsTrue()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        editor->resize(1400, editor->height());  // the whole row on screen, none of it behind "»"
+        QVERIFY(editor->openImage(0));
+        auto* bar = editor->findChild<ui::PredictionBar*>(QStringLiteral("predictionBar"));
+        QVERIFY(bar);
+        QVERIFY2(bar->stateText().contains(QStringLiteral("no prediction")), qPrintable(bar->stateText()));
+        const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
+        QVERIFY(editor->setPrediction(0, classes, confidence, confidence));
+        QCOMPARE(bar->view(), ui::PredictionLayer::View::Off);
+        QCOMPARE(bar->stateText(), QStringLiteral("Model: ready"));
+        auto* layer = bar->findChild<QComboBox*>();
+        QVERIFY(layer);
+        QCOMPARE(layer->currentText(), QStringLiteral("Layer hidden"));
+
+        auto* legend = bar->findChild<QLabel*>(QStringLiteral("predictionLegend"));
+        QVERIFY(legend);
+        QVERIFY(!bar->isLegendShown());
+        bar->setView(ui::PredictionLayer::View::Confidence);
+        QVERIFY(bar->isLegendShown());
+        QTRY_VERIFY(legend->isVisible());
+        bar->setView(ui::PredictionLayer::View::Errors);
+        QVERIFY(!bar->isLegendShown());
+        editor->resize(1300, editor->height());  // the row is laid out again
+        QApplication::processEvents();
+        QVERIFY(!legend->isVisible());
+
+        QVERIFY(editor->openImage(1));
+        QVERIFY2(bar->stateText().contains(QStringLiteral("no prediction")), qPrintable(bar->stateText()));
+    }
+
+    // Issue 50, section 4: CamVid's 11th class (Bicyclist) had no key and its row was cut off at
+    // the first start: Shift+1 selects it, the Key column says so, and the classes panel at its
+    // smallest height (a dock gives it no less) shows all 11 rows.
+    void everyClassOfAnElevenClassSchemaHasAKeyAndARow()
+    {
+        EditorTestProject test(data::ClassSchema::camVid());
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        ui::ClassesPanel* panel = editor->classesPanel();
+        QCOMPARE(panel->table()->rowCount(), 11);
+        constexpr int kKeyColumn = 2;
+        QCOMPARE(panel->table()->item(panel->rowOf(10), kKeyColumn)->text(), QStringLiteral("Shift+1"));
+        QCOMPARE(panel->table()->item(panel->rowOf(9), kKeyColumn)->text(), QStringLiteral("0"));
+        QCOMPARE(panel->table()->item(panel->rowOf(0), kKeyColumn)->text(), QStringLiteral("1"));
+        editor->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(editor.get()));
+        editor->canvas()->setFocus();
+        QTest::keyClick(editor->canvas(), Qt::Key_1, Qt::ShiftModifier);
+        QCOMPARE(editor->toolSettings()->currentClass(), 10);
+        QTest::keyClick(editor->canvas(), Qt::Key_0);
+        QCOMPARE(editor->toolSettings()->currentClass(), 9);
+        QTest::keyClick(editor->canvas(), Qt::Key_2, Qt::ShiftModifier);  // no 12th class: nothing
+        QCOMPARE(editor->toolSettings()->currentClass(), 9);
+
+        ui::ToolSettings settings;
+        ui::ClassesPanel alone(&settings);
+        alone.setSchema(data::ClassSchema::camVid());
+        alone.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&alone));
+        alone.resize(360, alone.minimumSizeHint().height());
+        QTableWidget* table = alone.table();
+        QTRY_COMPARE(alone.height(), alone.minimumSizeHint().height());
+        QApplication::processEvents();
+        const QRect last = table->visualItemRect(table->item(10, 1));
+        QVERIFY2(table->viewport()->rect().contains(last),
+                 qPrintable(QStringLiteral("row 11 at %1..%2, the list %3 high")
+                                .arg(last.top()).arg(last.bottom()).arg(table->viewport()->height())));
+    }
+
+    // Issue 50, section 4: a wider dock pushed Smart Click into the tool bar's "»" overflow: the
+    // editor is never narrower than its tools.
+    void everyToolStaysOnScreenWhenTheEditorIsNarrow()
+    {
+        ui::LabelEditor editor;
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        editor.resize(200, 400);
+        QApplication::processEvents();
+        QToolBar* tools = editor.toolBars().first();
+        QVERIFY2(tools->width() >= tools->sizeHint().width(),
+                 qPrintable(QStringLiteral("tools %1 px wide, need %2").arg(tools->width()).arg(tools->sizeHint().width())));
+        const auto hiddenTool = [&]() -> QString {
+            for (QAction* action : editor.toolActions())
+                if (QWidget* button = tools->widgetForAction(action); !button || !button->isVisible())
+                    return action->text();
+            return {};
+        };
+        QTRY_COMPARE(hiddenTool(), QString());
     }
 };
 

@@ -5,6 +5,8 @@
 
 #include <QFile>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -59,6 +61,29 @@ private slots:
         QVERIFY(pdf.read(5) == "%PDF-");
         QVERIFY(!view.exportImage(dir.filePath(QStringLiteral("missing/folder/report.png"))));
         QVERIFY(view.errorText().contains(QStringLiteral("report.png")));
+    }
+
+    // Issue 50, section 4: in the Review workspace's dock (420 px by default) the report was cut
+    // off at the right: narrow, the matrix goes below the table and the report scrolls down,
+    // never sideways; wide, the two stand side by side again.
+    void aNarrowViewPutsTheMatrixBelowTheTable()
+    {
+        EvaluationReportView view;
+        view.setReport(twoImages());
+        view.resize(420, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_COMPARE(view.arrangement(), Qt::Vertical);
+        auto* scroll = view.findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QTRY_VERIFY2(scroll->widget()->width() <= scroll->viewport()->width(),
+                     qPrintable(QStringLiteral("the report is %1 px wide in %2 px")
+                                    .arg(scroll->widget()->width())
+                                    .arg(scroll->viewport()->width())));
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        view.resize(1200, 700);
+        QTRY_COMPARE(view.arrangement(), Qt::Horizontal);
+        QTRY_VERIFY(scroll->widget()->width() <= scroll->viewport()->width());
     }
 };
 

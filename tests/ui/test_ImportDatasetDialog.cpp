@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTimer>
 #include <QDir>
@@ -208,6 +209,67 @@ private slots:
         const cv::Mat labels = segstudio::data::readLabelMap(project.labelMapPath(0), request.schema);
         QCOMPARE(int(labels.at<std::uint8_t>(0, 0)), 1);
         QCOMPARE(int(labels.at<std::uint8_t>(7, 0)), int(segstudio::data::kUnlabelled));
+    }
+
+    // Issue 50, section 4: under the CamVid preset the class names field showed the custom example
+    // "background person car"; it shows the chosen preset's classes, and the example only under
+    // "Custom", where what was typed stays across preset changes.
+    void theClassNamesFollowTheChosenSchema()
+    {
+        ImportDatasetDialog dialog;
+        auto* schema = dialog.findChild<QWidget*>(QStringLiteral("schema"));
+        QVERIFY(schema);
+        auto* names = schema->findChild<QPlainTextEdit*>(QStringLiteral("schemaNames"));
+        auto* preset = schema->findChild<QComboBox*>();
+        QVERIFY(names && preset);
+        QVERIFY(names->isReadOnly());
+        QVERIFY(names->placeholderText().isEmpty());
+        QVERIFY2(names->toPlainText().contains(QStringLiteral("Bicyclist")), qPrintable(names->toPlainText()));
+        QVERIFY(!names->toPlainText().contains(QStringLiteral("person")));
+        preset->setCurrentIndex(preset->count() - 1);  // Custom
+        QVERIFY(!names->isReadOnly());
+        QVERIFY(names->toPlainText().isEmpty());
+        QVERIFY(names->placeholderText().contains(QStringLiteral("person")));
+        names->setPlainText(QStringLiteral("ground\nkerb"));
+        preset->setCurrentIndex(0);
+        QVERIFY(names->toPlainText().contains(QStringLiteral("Bicyclist")));
+        preset->setCurrentIndex(preset->count() - 1);
+        QCOMPARE(names->toPlainText(), QStringLiteral("ground\nkerb"));
+    }
+
+    // Issue 50, section 4: the CLI's `import --background` for COCO in the dialog: a class for the
+    // pixels no annotation covers, put first in the schema; only on the COCO page.
+    void cocoBackgroundClassLabelsTheUncoveredPixels()
+    {
+        const QString json = m_dir.filePath(QStringLiteral("background.json"));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"images": [{"id": 1, "file_name": "one.png", "width": 6, "height": 8}],
+                       "categories": [{"id": 4, "name": "kerb"}],
+                       "annotations": [{"image_id": 1, "category_id": 4, "segmentation": [[0, 0, 6, 0, 6, 4, 0, 4]]}]})");
+        file.close();
+        ImportDatasetDialog dialog;
+        auto* format = dialog.findChild<QComboBox*>(QStringLiteral("format"));
+        auto* background = dialog.findChild<QLineEdit*>(QStringLiteral("cocoBackground"));
+        QVERIFY(format && background);
+        format->setCurrentIndex(int(ImportDatasetDialog::Format::Labelme));
+        QVERIFY(!background->isVisibleTo(&dialog));
+        format->setCurrentIndex(int(ImportDatasetDialog::Format::Coco));
+        QVERIFY(background->isVisibleTo(&dialog));
+        background->setText(QStringLiteral(" ground "));
+        dialog.findChild<PathField*>(QStringLiteral("formatFile"))->setPath(json);
+        dialog.findChild<PathField*>(QStringLiteral("formatDir"))->setPath(m_dir.filePath(QStringLiteral("images")));
+        dialog.findChild<PathField*>(QStringLiteral("projectFile"))->setPath(m_dir.filePath(QStringLiteral("cocoBackground")));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.request().backgroundClass, QStringLiteral("ground"));
+        const segstudio::data::Project project = ImportDatasetDialog::import(dialog.request(), {});
+        QCOMPARE(project.schema().size(), std::size_t(2));
+        QCOMPARE(project.schema().find(0)->name, std::string("ground"));
+        QCOMPARE(project.schema().find(1)->name, std::string("kerb"));
+        const cv::Mat labels = segstudio::data::readLabelMap(project.labelMapPath(0), project.schema());
+        QCOMPARE(cv::countNonZero(labels == 1), 24);  // the polygon: rows 0-3 of 6 columns
+        QCOMPARE(cv::countNonZero(labels == 0), 24);  // the rest: background, not unlabelled
     }
 
 private:

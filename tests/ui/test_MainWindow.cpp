@@ -16,6 +16,7 @@
 #include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
 #include "editor/LabelCanvas.h"
+#include "editor/PredictionBar.h"
 #include "editor/ToolSettings.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
@@ -33,6 +34,8 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QHeaderView>
@@ -41,6 +44,7 @@
 #include <QToolBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -330,10 +334,11 @@ private slots:
         const QString tooltip = browser->model()->index(2, 0).data(Qt::ToolTipRole).toString();
         QCOMPARE(tooltip, QString::fromStdString(window.project()->imagePath(2).string()));
 
-        // Every tool option is on screen at the default width (none hidden in an overflow).
+        // Every tool option is on screen at the default width (none hidden in an overflow); the
+        // heat map's legend is hidden on purpose while no heat map is drawn.
         for (QToolBar* bar : editor->toolBars())
             for (QAction* action : bar->actions())
-                if (QWidget* widget = bar->widgetForAction(action))
+                if (QWidget* widget = bar->widgetForAction(action); widget && action->isVisible())
                     QVERIFY2(widget->isVisible(), qPrintable(action->text() + QStringLiteral(" is hidden")));
 
         // The project tool bar does not move as the undo text grows.
@@ -355,10 +360,10 @@ private slots:
 
         // Another project: the panels forget the last one's log and plot ranges.
         window.predictions()->logView()->setPlainText(QStringLiteral("old run output"));
-        window.training()->plot()->xAxis->setRange(0, 5000);
+        window.training()->findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"))->xAxis->setRange(0, 5000);
         QVERIFY(window.openProject(m_file));
         QVERIFY(window.predictions()->logView()->toPlainText().isEmpty());
-        QCOMPARE(window.training()->plot()->xAxis->range().upper, 1.0);
+        QCOMPARE(window.training()->findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"))->xAxis->range().upper, 1.0);
     }
 
     void labellingUpdatesTheBrowserLive()
@@ -708,6 +713,56 @@ private slots:
         QTRY_COMPARE(int(window.editor()->document()->labels().at<std::uint8_t>(alpha.rows - 1, 0)), 255);
         window.redoAction()->trigger();
         QCOMPARE(int(segstudio::data::readLabelMap(project.labelMapPath(0), project.schema()).at<std::uint8_t>(alpha.rows - 1, 0)), 2);
+    }
+
+    // Issue 52, item 1: the rooms talk through the signals and slots they offer (PanelLinks), not
+    // through each other's parts: a suspect label from the Predictions panel opens in the editor
+    // with the error layer on.
+    void roomsTalkThroughTheirSignals()
+    {
+        using segstudio::ui::PredictionLayer;
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
+        auto* bar = window.findChild<segstudio::ui::PredictionBar*>(QStringLiteral("predictionBar"));
+        QVERIFY(bar);
+        QVERIFY(bar->view() != PredictionLayer::View::Errors);
+        emit window.predictions()->openImageRequested(2);
+        QCOMPARE(bar->view(), PredictionLayer::View::Errors);
+        QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(2));
+    }
+
+    // Issue 50, section 4: a status message wider than the room beside the permanent fields is
+    // cut off on screen ("…show predictio"); the status bar's tooltip holds it whole.
+    void aLongStatusMessageIsWholeInTheTooltip()
+    {
+        MainWindow window;
+        const QString text = QStringLiteral("Smart click uses GrabCut: no model prediction for this image (select a "
+                                            "trained run in the Training panel, then come back to this image)");
+        emit window.editor()->statusMessage(text);
+        QCOMPARE(window.statusBar()->toolTip(), text);
+        window.statusBar()->clearMessage();
+        QVERIFY(window.statusBar()->toolTip().isEmpty());
+    }
+
+    // Issue 50, section 4: every CLI step a GUI user needs is in a menu: the ONNX export of the
+    // selected run's model is under File > Export.
+    void theModelExportIsInTheFileMenu()
+    {
+        MainWindow window;
+        QAction* exportModel = window.predictions()->exportModelAction();
+        QVERIFY(exportModel);
+        QMenu* file = nullptr;
+        for (QAction* top : window.menuBar()->actions())
+            if (top->menu() && top->text().remove(u'&') == QStringLiteral("File"))
+                file = top->menu();
+        QVERIFY(file);
+        bool listed = false;
+        for (QAction* item : file->actions())
+            if (item->menu() && item->menu()->actions().contains(exportModel))
+                listed = true;
+        QVERIFY(listed);
     }
 
 private:

@@ -13,8 +13,11 @@
 
 #include <QDir>
 #include <QFile>
+#include <QAction>
 #include <QFileInfo>
+#include <QLabel>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -254,6 +257,135 @@ private slots:
         QVERIFY(problems.isEmpty());
         QVERIFY(!service.isPredicting());
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("arguments.txt"))));  // the trainer was never run
+    }
+
+    // Issue 50, section 4: before Predict (the cache holds only what the editor showed) the panel
+    // said "No labelled validation image to score." of a project with many; it says to predict
+    // first, and how many there are. An empty suspect list says why: nothing disputed that
+    // surely, or how close the nearest image came.
+    void beforePredictThePanelSaysSoAndAnEmptySuspectListSaysWhy()
+    {
+        QTemporaryDir dir;
+        const segstudio::test::ImageSpec alpha{"alpha.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0};
+        const segstudio::test::ImageSpec beta{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0};
+        const segstudio::test::ImageSpec gamma{"gamma.png", Split::Val, LabelStatus::Labelled, {2}, 0};
+        auto project = segstudio::test::writeProject(dir.path(), {alpha, beta, gamma});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        const QString checkpoint = QDir(run).filePath(QStringLiteral("checkpoints/best.pt"));
+        QDir().mkpath(QFileInfo(checkpoint).path());
+        QFile weights(checkpoint);
+        QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights") > 0);
+        weights.close();
+        const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString());
+        cache.prepare();
+        const cv::Mat sure(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(250));
+        const auto writePrediction = [&](const std::string& key, const cv::Mat& classes) {
+            data::writeLabelMap(cache.classesFile(key), classes, project.schema());
+            data::writeImageGray(cache.confidenceFile(key), sure);
+            data::writeImageGray(cache.entropyFile(key), sure * 0);
+        };
+        writePrediction("alpha", segstudio::test::bandLabels(alpha));  // the training image the editor showed
+
+        segstudio::document::ProjectDocument document(project);
+        PredictionsDock dock;
+        dock.setTrainer(writeFakeTrainer(dir.path()));
+        dock.setDocument(&document);
+        QSignalSpy finished(&dock, &PredictionsDock::finished);
+        dock.setRunDirectory(run);
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(dock.statusText().contains(QStringLiteral("Predict first")) &&
+                     dock.statusText().contains(QStringLiteral("2 labelled validation image(s)")),
+                 qPrintable(dock.statusText()));
+
+        // Both predicted as labelled: nothing disputed, and the panel says so.
+        writePrediction("beta", segstudio::test::bandLabels(beta));
+        writePrediction("gamma", segstudio::test::bandLabels(gamma));
+        auto* summary = dock.findChild<QLabel*>(QStringLiteral("suspectSummary"));
+        QVERIFY(summary);
+        finished.clear();
+        dock.setSuspectThresholds(95, 5.0);  // a new confidence scores again
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(dock.statusText().contains(QStringLiteral("Mean IoU")), qPrintable(dock.statusText()));
+        QCOMPARE(dock.suspectList()->count(), 0);
+        QVERIFY2(summary->text().contains(QStringLiteral("No labelled pixel is disputed at ≥ 95 % sure")),
+                 qPrintable(summary->text()));
+
+        // gamma's first row predicted road, surely: 40 of its 1200 labelled pixels (3.3 %), below
+        // the 5 % asked for; the panel names it as the closest.
+        cv::Mat gammaPredicted = segstudio::test::bandLabels(gamma);
+        gammaPredicted.row(0).setTo(0);
+        writePrediction("gamma", gammaPredicted);
+        finished.clear();
+        dock.setSuspectThresholds(90, 5.0);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(dock.suspectList()->count(), 0);
+        QVERIFY2(summary->text().contains(QStringLiteral("the closest is")) &&
+                     summary->text().contains(QStringLiteral("gamma.png")) && summary->text().contains(QStringLiteral("3.3 %")),
+                 qPrintable(summary->text()));
+        dock.setSuspectThresholds(90, 3.0);  // the area only filters the list again
+        QCOMPARE(dock.suspectList()->count(), 1);
+        QVERIFY(summary->text().isEmpty());
+    }
+
+    // Issue 50, section 4: the GUI's ONNX export (File > Export) runs segstudio-train export-model
+    // on the selected run's checkpoint with the project's colours, and says how it went: the
+    // trainer's summary, or its own error line.
+    void exportsTheModelThroughTheTrainer()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        const QString checkpoint = QDir(run).filePath(QStringLiteral("checkpoints/best.pt"));
+        QDir().mkpath(QFileInfo(checkpoint).path());
+        QFile weights(checkpoint);
+        QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights") > 0);
+        weights.close();
+        // Stand-ins for export-model: one records its arguments and succeeds, one fails as the
+        // trainer does, with its error line on stderr.
+        const auto writeExporter = [&dir](const char* name, const char* body) {
+            const QString file = QDir(dir.path()).filePath(QLatin1String(name));
+            QFile out(file);
+            if (!out.open(QIODevice::WriteOnly))
+                return QString();
+            out.write("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > \"$(dirname \"$0\")/export-arguments.txt\"\n");
+            out.write(body);
+            out.close();
+            QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ExeOwner);
+            return file;
+        };
+        const QString succeeds = writeExporter("export-ok", "echo \"wrote $5: tiny, 12 nodes, input 30x40, 3 classes\"\n");
+        const QString fails = writeExporter("export-fails", "echo \"segstudio-train: $3: not a checkpoint\" >&2\nexit 1\n");
+
+        segstudio::document::ProjectDocument document(project);
+        PredictionsDock dock;
+        dock.setTrainer(succeeds);
+        dock.setDocument(&document);
+        QVERIFY(!dock.exportModelAction()->isEnabled());  // no run yet
+        QVERIFY(!dock.exportModel(dir.filePath(QStringLiteral("r1.onnx"))));
+        dock.setRunDirectory(run);
+        QVERIFY(dock.exportModelAction()->isEnabled());
+
+        QSignalSpy exported(&dock, &PredictionsDock::modelExported);
+        const QString onnx = dir.filePath(QStringLiteral("r1.onnx"));
+        QVERIFY(dock.exportModel(onnx));
+        QVERIFY(exported.wait(60000));
+        QVERIFY2(exported.at(0).at(0).toBool(), qPrintable(exported.at(0).at(1).toString()));
+        QVERIFY2(exported.at(0).at(1).toString().contains(QStringLiteral("wrote ") + onnx),
+                 qPrintable(exported.at(0).at(1).toString()));
+        QFile arguments(QDir(dir.path()).filePath(QStringLiteral("export-arguments.txt")));
+        QVERIFY(arguments.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(arguments.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts),
+                 (QStringList{QStringLiteral("export-model"), QStringLiteral("-c"), checkpoint, QStringLiteral("-o"), onnx,
+                              QStringLiteral("-P"), QString::fromStdString(project.file().string())}));
+
+        dock.setTrainer(fails);
+        QVERIFY(dock.exportModel(onnx));
+        QVERIFY(exported.wait(60000));
+        QVERIFY(!exported.at(1).at(0).toBool());
+        QVERIFY2(exported.at(1).at(1).toString().contains(checkpoint + QStringLiteral(": not a checkpoint")),
+                 qPrintable(exported.at(1).at(1).toString()));
+        QVERIFY2(dock.statusText().contains(QStringLiteral("not a checkpoint")), qPrintable(dock.statusText()));
+        QVERIFY(dock.exportModelAction()->isEnabled());
     }
 };
 

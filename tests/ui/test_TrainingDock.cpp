@@ -12,6 +12,7 @@
 #include "shell/Workspaces.h"
 #include "common/ProcessLog.h"
 #include "training/TrainDialog.h"
+#include "training/TrainSettingsStore.h"
 #include "training/RunInfoPanel.h"
 #include "training/RunWatcher.h"
 #include "training/RunsTable.h"
@@ -42,6 +43,7 @@
 #include <QTimer>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -102,19 +104,40 @@ void writeRun(const QString& dir, const QByteArray& metrics)
     writeText(QDir(dir).filePath(QStringLiteral("log.txt")), "epoch 1 iteration 10 loss 1.5\n");
 }
 
-int count(const TrainingDock& dock, MetricsPlot::Series series) { return dock.plot()->series(series)->dataCount(); }
+// The panel's parts, found by the names it gives them (it hands none out).
+template <typename T>
+T* partOf(const QObject& panel, const char* name)
+{
+    T* part = panel.findChild<T*>(QString::fromLatin1(name));
+    if (!part)
+        qFatal("the panel has no %s", name);
+    return part;
+}
+
+MetricsPlot* plotOf(const TrainingDock& dock) { return partOf<MetricsPlot>(dock, "metricsPlot"); }
+segstudio::ui::TrainingMonitor* monitorOf(const TrainingDock& dock)
+{
+    return partOf<segstudio::ui::TrainingMonitor>(dock, "trainingMonitor");
+}
+segstudio::ui::RunInfoPanel* infoOf(const TrainingDock& dock) { return partOf<segstudio::ui::RunInfoPanel>(dock, "runInfo"); }
+segstudio::ui::RunWatcher* watcherOf(const TrainingDock& dock) { return partOf<segstudio::ui::RunWatcher>(dock, "runWatcher"); }
+segstudio::ui::RunsTable* runsTableOf(const TrainingDock& dock) { return partOf<segstudio::ui::RunsTable>(dock, "runsTable"); }
+QPlainTextEdit* logOf(const TrainingDock& dock) { return partOf<QPlainTextEdit>(dock, "trainingLog"); }
+QString statusOf(const TrainingDock& dock) { return partOf<QLabel>(dock, "trainingStatus")->text(); }
+
+int count(const TrainingDock& dock, MetricsPlot::Series series) { return plotOf(dock)->series(series)->dataCount(); }
 
 // The panel reads on a worker: wait for what it has asked for.
 void pollNow(TrainingDock& dock)
 {
-    dock.watcher()->poll();
-    dock.watcher()->waitForIdle();
+    watcherOf(dock)->poll();
+    watcherOf(dock)->waitForIdle();
 }
 
 bool showRun(TrainingDock& dock, const QString& name)
 {
     const bool found = dock.selectRun(name);
-    dock.watcher()->waitForIdle();
+    watcherOf(dock)->waitForIdle();
     return found;
 }
 
@@ -269,15 +292,15 @@ private slots:
         QCOMPARE(count(dock, MetricsPlot::ValLoss), 1);
         QCOMPARE(count(dock, MetricsPlot::ValAccuracy), 1);
         QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 1);
-        const auto firstLoss = dock.plot()->series(MetricsPlot::TrainLoss)->data()->at(0);
+        const auto firstLoss = plotOf(dock)->series(MetricsPlot::TrainLoss)->data()->at(0);
         QCOMPARE(firstLoss->key, 10.0);
         QCOMPARE(firstLoss->value, 1.5);
-        QCOMPARE(dock.plot()->series(MetricsPlot::ValMeanIoU)->data()->at(0)->value, 0.25);
-        QVERIFY(dock.logView()->toPlainText().contains(QStringLiteral("loss 1.5")));
+        QCOMPARE(plotOf(dock)->series(MetricsPlot::ValMeanIoU)->data()->at(0)->value, 0.25);
+        QVERIFY(logOf(dock)->toPlainText().contains(QStringLiteral("loss 1.5")));
 
         QVERIFY(showRun(dock, QStringLiteral("empty")));  // another run: its (no) curves only
         for (int series = 0; series < MetricsPlot::SeriesCount; ++series)
-            QCOMPARE(dock.plot()->series(MetricsPlot::Series(series))->dataCount(), 0);
+            QCOMPARE(plotOf(dock)->series(MetricsPlot::Series(series))->dataCount(), 0);
         QVERIFY(!dock.selectRun(QStringLiteral("missing")));
     }
 
@@ -291,6 +314,8 @@ private slots:
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(showRun(dock, QStringLiteral("live")));
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
+        // One point makes no line: it is drawn as a dot (issue 50).
+        QVERIFY(plotOf(dock)->series(MetricsPlot::TrainLossSmoothed)->scatterStyle().shape() != QCPScatterStyle::ssNone);
 
         // A complete line and half of the next: only the complete one arrives.
         const QByteArray next = valLine(20, "0.3");
@@ -303,7 +328,7 @@ private slots:
         pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::ValLoss), 2);
         QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 1);  // null (NaN) leaves a gap
-        QCOMPARE(dock.plot()->series(MetricsPlot::TrainLoss)->data()->at(1)->value, 1.0);
+        QCOMPARE(plotOf(dock)->series(MetricsPlot::TrainLoss)->data()->at(1)->value, 1.0);
     }
 
     // A corrupt line (a crash, a hand edit) is skipped with a warning naming file and line; the
@@ -314,13 +339,13 @@ private slots:
         const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/bad"));
         writeRun(run, trainLine(10, 1.5, 0.3) + "{oops\n" + trainLine(20, 1.2, 0.4));
         TrainingDock dock;
-        QSignalSpy warnings(dock.watcher(), &segstudio::ui::RunWatcher::warning);
+        QSignalSpy warnings(watcherOf(dock), &segstudio::ui::RunWatcher::warning);
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(showRun(dock, QStringLiteral("bad")));
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
         QCOMPARE(warnings.size(), 1);
         QVERIFY(warnings.at(0).at(0).toString().contains(QStringLiteral("metrics.jsonl: line 2")));
-        QVERIFY(dock.statusLabel()->text().contains(QStringLiteral("line 2")));
+        QVERIFY(statusOf(dock).contains(QStringLiteral("line 2")));
         pollNow(dock);
         QCOMPARE(warnings.size(), 1);  // said once
     }
@@ -335,19 +360,19 @@ private slots:
         TrainingDock dock;
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(showRun(dock, QStringLiteral("live")));
-        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Training"));
+        QCOMPARE(infoOf(dock)->stateText(), QStringLiteral("Training"));
         // 80 iterations to go at this session's pace: 10 iterations and their validation in 21 s.
-        QCOMPARE(dock.infoPanel()->etaText(), QStringLiteral("2 min 48 s"));
-        QCOMPARE(dock.infoPanel()->bestText(), QStringLiteral("0.250 (epoch 1)"));
-        QCOMPARE(dock.infoPanel()->progressPercent(), 20);
+        QCOMPARE(infoOf(dock)->etaText(), QStringLiteral("2 min 48 s"));
+        QCOMPARE(infoOf(dock)->bestText(), QStringLiteral("0.250 (epoch 1)"));
+        QCOMPARE(infoOf(dock)->progressPercent(), 20);
         // The epoch boundaries are marked every 10 iterations (the top axis's grid).
-        QVERIFY(dock.plot()->accuracyRect()->axis(QCPAxis::atTop)->grid()->visible());
+        QVERIFY(plotOf(dock)->accuracyRect()->axis(QCPAxis::atTop)->grid()->visible());
 
         writeText(QDir(run).filePath(QStringLiteral("metrics.jsonl")), stateLine("failed", 20, "out of memory"),
                   QIODevice::Append);
         pollNow(dock);
-        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Failed"));
-        QCOMPARE(dock.infoPanel()->etaText(), QStringLiteral("–"));
+        QCOMPARE(infoOf(dock)->stateText(), QStringLiteral("Failed"));
+        QCOMPARE(infoOf(dock)->etaText(), QStringLiteral("–"));
     }
 
     void smoothingAxesAndHover()
@@ -362,15 +387,15 @@ private slots:
         dock.resize(1200, 700);
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(showRun(dock, QStringLiteral("live")));
-        MetricsPlot* plot = dock.plot();
+        MetricsPlot* plot = plotOf(dock);
         QCOMPARE(count(dock, MetricsPlot::TrainLossSmoothed), 40);
         // Smoothing 0 shows the raw values; heavy smoothing flattens the zig-zag towards 1.5.
-        dock.monitor()->smoothingSlider()->setValue(0);
+        monitorOf(dock)->smoothingSlider()->setValue(0);
         QCOMPARE(plot->series(MetricsPlot::TrainLossSmoothed)->data()->at(39)->value, 1.0);
-        dock.monitor()->smoothingSlider()->setValue(95);
+        monitorOf(dock)->smoothingSlider()->setValue(95);
         QVERIFY(std::abs(plot->series(MetricsPlot::TrainLossSmoothed)->data()->at(39)->value - 1.5) < 0.2);
         // x as epochs: iteration 20 of 10 per epoch is epoch 2.
-        dock.monitor()->xAxisChoice()->setCurrentIndex(1);
+        monitorOf(dock)->xAxisChoice()->setCurrentIndex(1);
         QCOMPARE(plot->series(MetricsPlot::TrainLoss)->data()->at(19)->key, 2.0);
         plot->setLogScale(true);
         QCOMPARE(plot->lossRect()->axis(QCPAxis::atLeft)->scaleType(), QCPAxis::stLogarithmic);
@@ -395,9 +420,9 @@ private slots:
         TrainingDock dock;
         dock.setProjectFile(QDir(project.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(!dock.openRunFolder(elsewhere.path()));  // no metrics.jsonl: refused, said why
-        QVERIFY(dock.statusLabel()->text().contains(QStringLiteral("not a run folder")));
+        QVERIFY(statusOf(dock).contains(QStringLiteral("not a run folder")));
         QVERIFY(dock.openRunFolder(run));
-        dock.watcher()->waitForIdle();
+        watcherOf(dock)->waitForIdle();
         QCOMPARE(dock.currentRunDirectory(), run);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
         QVERIFY(QDir().mkpath(QDir(project.path()).filePath(QStringLiteral("runs/local"))));
@@ -418,29 +443,29 @@ private slots:
                                                             valLine(20, "0.4"));
         TrainingDock dock;
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        dock.runsTable()->waitForSummaries();
+        runsTableOf(dock)->waitForSummaries();
         QVERIFY(showRun(dock, QStringLiteral("a")));
         // The table summarises each run from its records.
-        const auto rows = dock.runsTable()->findItems(QStringLiteral("b"), Qt::MatchExactly);
+        const auto rows = runsTableOf(dock)->findItems(QStringLiteral("b"), Qt::MatchExactly);
         QCOMPARE(rows.size(), 1);
         QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Best), QStringLiteral("0.400 (1)"));
         QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Model), QStringLiteral("segnet-tiny"));
         QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Epochs), QStringLiteral("2/2"));
-        dock.runsTable()->setCompared(QStringLiteral("b"), true);
-        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 2);
+        runsTableOf(dock)->setCompared(QStringLiteral("b"), true);
+        QTRY_COMPARE(plotOf(dock)->comparedGraphCount(), 2);
         bool named = false;
-        for (int i = 0; i < dock.plot()->graphCount(); ++i)
-            named = named || dock.plot()->graph(i)->name() == QStringLiteral("b: val mIoU");
+        for (int i = 0; i < plotOf(dock)->graphCount(); ++i)
+            named = named || plotOf(dock)->graph(i)->name() == QStringLiteral("b: val mIoU");
         QVERIFY(named);
-        dock.runsTable()->setCompared(QStringLiteral("b"), false);
-        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 0);
+        runsTableOf(dock)->setCompared(QStringLiteral("b"), false);
+        QTRY_COMPARE(plotOf(dock)->comparedGraphCount(), 0);
         // Issue 27, item 14: another project's panel draws none of this project's ticked runs.
-        dock.runsTable()->setCompared(QStringLiteral("b"), true);
-        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 2);
+        runsTableOf(dock)->setCompared(QStringLiteral("b"), true);
+        QTRY_COMPARE(plotOf(dock)->comparedGraphCount(), 2);
         QTemporaryDir other;
         dock.setProjectFile(QDir(other.path()).filePath(QStringLiteral("q.segstudio")));
-        QVERIFY(dock.runsTable()->comparedRuns().isEmpty());
-        QTRY_COMPARE(dock.plot()->comparedGraphCount(), 0);
+        QVERIFY(runsTableOf(dock)->comparedRuns().isEmpty());
+        QTRY_COMPARE(plotOf(dock)->comparedGraphCount(), 0);
     }
 
     void exportsPlotsAndCsv()
@@ -452,7 +477,7 @@ private slots:
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(showRun(dock, QStringLiteral("done")));
         const QString csv = QDir(dir.path()).filePath(QStringLiteral("m.csv"));
-        QVERIFY2(dock.monitor()->exportCsv(csv), qPrintable(dock.monitor()->message()));
+        QVERIFY2(monitorOf(dock)->exportCsv(csv), qPrintable(monitorOf(dock)->message()));
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
@@ -460,11 +485,11 @@ private slots:
         QVERIFY(lines[0].startsWith("kind,epoch,iteration"));
         QVERIFY(lines[2].startsWith("val,1,20,"));
         const QString png = QDir(dir.path()).filePath(QStringLiteral("p.png"));
-        QVERIFY(dock.monitor()->exportImage(png));
+        QVERIFY(monitorOf(dock)->exportImage(png));
         QImage image(png);
         QVERIFY(!image.isNull() && image.width() >= 800);
         const QString pdf = QDir(dir.path()).filePath(QStringLiteral("p.pdf"));
-        QVERIFY(dock.monitor()->exportImage(pdf));
+        QVERIFY(monitorOf(dock)->exportImage(pdf));
         QFile pdfFile(pdf);
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));
         QVERIFY(pdfFile.read(4) == "%PDF");
@@ -491,17 +516,17 @@ private slots:
         dock.setDocument(&document);
         QVERIFY(showRun(dock, QStringLiteral("terminal")));
         QStringList names;
-        for (const auto* graph : dock.monitor()->details()->classIoU())
+        for (const auto* graph : monitorOf(dock)->details()->classIoU())
             names << graph->name();
         QCOMPARE(names, segstudio::test::strings({"road", "car"}));
         const QString csv = QDir(dir.path()).filePath(QStringLiteral("m.csv"));
-        QVERIFY2(dock.monitor()->exportCsv(csv), qPrintable(dock.monitor()->message()));
+        QVERIFY2(monitorOf(dock)->exportCsv(csv), qPrintable(monitorOf(dock)->message()));
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         QVERIFY2(csvFile.readLine().trimmed().endsWith("iou_road,iou_car"), "header");
         QVERIFY(showRun(dock, QStringLiteral("other")));
         names.clear();
-        for (const auto* graph : dock.monitor()->details()->classIoU())
+        for (const auto* graph : monitorOf(dock)->details()->classIoU())
             names << graph->name();
         QCOMPARE(names, segstudio::test::strings({"class 0", "class 1", "class 2"}));
     }
@@ -513,12 +538,12 @@ private slots:
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(dock.runNames().isEmpty());
         // runs/ does not exist yet: the project folder is watched for it.
-        QCOMPARE(dock.runsWatcher()->directories(), QStringList{dir.path()});
-        QSignalSpy changed(dock.runsWatcher(), &QFileSystemWatcher::directoryChanged);
+        QCOMPARE(partOf<QFileSystemWatcher>(dock, "runsWatcher")->directories(), QStringList{dir.path()});
+        QSignalSpy changed(partOf<QFileSystemWatcher>(dock, "runsWatcher"), &QFileSystemWatcher::directoryChanged);
         QVERIFY(QDir().mkpath(QDir(dir.path()).filePath(QStringLiteral("runs/a"))));
         QVERIFY(changed.wait(60000));
         QCOMPARE(dock.runNames(), segstudio::test::strings({"a"}));
-        QCOMPARE(dock.runsWatcher()->directories(), QStringList{dock.runsFolder()});
+        QCOMPARE(partOf<QFileSystemWatcher>(dock, "runsWatcher")->directories(), QStringList{dock.runsFolder()});
         QVERIFY(dock.selectRun(QStringLiteral("a")));
 
         changed.clear();
@@ -572,6 +597,44 @@ private slots:
         QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().upper, 5.0);
         plot.resetView();
         QCOMPARE(plot.lossRect()->axis(QCPAxis::atBottom)->range().upper, 1000.0);
+    }
+
+    // Issue 50: a run's first training record (its first ~40 s) left the plots empty: QCustomPlot
+    // joins points with lines, and one point makes none. It is a dot, inside the plot (not on the
+    // axis line, which is drawn over the data), until the second point makes a line.
+    void aLoneTrainingPointIsDrawn()
+    {
+        MetricsPlot plot;
+        plot.resize(600, 400);
+        auto train = MetricsRecord::train(1, 10);
+        train.loss = 1.5;
+        train.accuracy = 0.4;
+        plot.addRecords({train});
+        plot.replot();
+        const QImage image = plot.toPixmap(600, 400).toImage();
+        for (const auto series : {MetricsPlot::TrainLossSmoothed, MetricsPlot::TrainAccuracySmoothed}) {
+            QCPGraph* graph = plot.series(series);
+            QCOMPARE(graph->dataCount(), 1);
+            QVERIFY(graph->scatterStyle().shape() != QCPScatterStyle::ssNone);
+            QVERIFY(graph->scatterStyle().size() >= 5);
+            const QCPRange x = graph->keyAxis()->range();
+            QVERIFY2(x.lower < 10.0 && x.upper > 10.0, qPrintable(QStringLiteral("%1..%2").arg(x.lower).arg(x.upper)));
+            // The pixel at the point has the curve's colour: it is drawn.
+            const QPointF at = graph->coordsToPixels(10.0, graph->data()->at(0)->value);
+            const QColor drawn = image.pixelColor(at.toPoint());
+            const QColor colour = graph->pen().color();
+            QVERIFY2(std::abs(drawn.red() - colour.red()) < 40 && std::abs(drawn.green() - colour.green()) < 40 &&
+                         std::abs(drawn.blue() - colour.blue()) < 40,
+                     qPrintable(drawn.name() + QStringLiteral(" instead of ") + colour.name()));
+        }
+        train.iteration = 20;
+        train.loss = 1.2;
+        plot.addRecords({train});
+        QCOMPARE(plot.series(MetricsPlot::TrainLossSmoothed)->scatterStyle().shape(), QCPScatterStyle::ssNone);  // a line now
+        plot.clearPoints();
+        QCOMPARE(plot.series(MetricsPlot::TrainLossSmoothed)->scatterStyle().shape(), QCPScatterStyle::ssNone);
+        plot.addRecords({train});
+        QVERIFY(plot.series(MetricsPlot::TrainLossSmoothed)->scatterStyle().shape() != QCPScatterStyle::ssNone);
     }
 
     // Issue 11: the dialog's models are the engine's (segstudio-train models --json).
@@ -770,6 +833,171 @@ private slots:
         QCOMPARE(back.batch, 8);
     }
 
+    // Issue 50, section 2: the dialog trains on random crops, a share of the pack's sides (CamVid's
+    // best 30-minute CPU run: 144x192 of 360x480, 40 %), so another pack gets a proportional crop
+    // and none is ever larger than the pack. "Image size" is the pack's resize, and says so.
+    void theDialogProposesACropOfThePack()
+    {
+        using segstudio::ui::TrainDialog;
+        using segstudio::ui::TrainerArguments;
+        const TrainingLauncher::Settings defaults = TrainDialog::presetSettings(TrainDialog::EngineDefaults);
+        QCOMPARE(defaults.cropPercent, TrainDialog::kDefaultCropPercent);
+        TrainingLauncher::Settings camvid = defaults;
+        camvid.height = 360;
+        camvid.width = 480;
+        QCOMPARE(camvid.crop(), QSize(192, 144));
+        QStringList arguments = TrainerArguments::train(QStringLiteral("/r"), camvid);
+        QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--crop-height")) + 1), QStringLiteral("144"));
+        QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--crop-width")) + 1), QStringLiteral("192"));
+        TrainingLauncher::Settings other = defaults;  // packed at 180x240
+        QCOMPARE(other.crop(), QSize());  // 40 % would be 72 x 96: whole images instead
+        TrainingLauncher::Settings large = defaults;  // 720 x 960: the share, 288 x 384
+        large.height = 720;
+        large.width = 960;
+        QCOMPARE(large.crop(), QSize(384, 288));
+        other.cropHeight = 500;  // a size of its own wins over the share, within the pack
+        other.cropWidth = 100;
+        QCOMPARE(other.crop(), QSize(100, 180));
+        other.cropHeight = other.cropWidth = other.cropPercent = 0;  // whole images: no option at all
+        QVERIFY(!TrainerArguments::train(QStringLiteral("/r"), other).contains(QStringLiteral("--crop-height")));
+        QVERIFY(!TrainerArguments::train(QStringLiteral("/r"), TrainDialog::presetSettings(TrainDialog::SegNetCamVid))
+                     .contains(QStringLiteral("--crop-height")));  // the published recipe: whole images
+
+        TrainDialog dialog(QStringLiteral("r"), defaults);
+        auto* crop = dialog.findChild<QComboBox*>(QStringLiteral("crop"));
+        auto* height = dialog.findChild<QSpinBox*>(QStringLiteral("height"));
+        auto* width = dialog.findChild<QSpinBox*>(QStringLiteral("width"));
+        QVERIFY(crop && height && width);
+        QVERIFY2(height->toolTip().contains(QStringLiteral("resized")), qPrintable(height->toolTip()));
+        QCOMPARE(crop->currentData().toInt(), 40);
+        QCOMPARE(dialog.findChild<QComboBox*>(QStringLiteral("preset"))->currentData().toInt(), int(TrainDialog::EngineDefaults));
+        QVERIFY2(dialog.findChild<QLabel*>(QStringLiteral("cropPixels"))->text().contains(QStringLiteral("whole images")),
+                 qPrintable(dialog.findChild<QLabel*>(QStringLiteral("cropPixels"))->text()));  // 180 x 240: no crop
+        height->setValue(360);
+        width->setValue(480);
+        QCOMPARE(dialog.settings().crop(), QSize(192, 144));  // the share follows the pack
+        QVERIFY2(dialog.findChild<QLabel*>(QStringLiteral("cropPixels"))->text().contains(QStringLiteral("144 × 192")),
+                 qPrintable(dialog.findChild<QLabel*>(QStringLiteral("cropPixels"))->text()));
+        // A size of its own starts at the share's pixels and stays within the pack.
+        crop->setCurrentIndex(crop->findData(-1));
+        auto* cropHeight = dialog.findChild<QSpinBox*>(QStringLiteral("cropHeight"));
+        QVERIFY(cropHeight);
+        QCOMPARE(cropHeight->value(), 144);
+        cropHeight->setValue(1000);
+        QCOMPARE(cropHeight->value(), 360);
+        height->setValue(320);
+        QCOMPARE(dialog.settings().crop().height(), 320);
+        QCOMPARE(dialog.settings().cropHeight, 320);
+        dialog.applyPreset(TrainDialog::SegNetCamVid);
+        QCOMPARE(crop->currentData().toInt(), 0);
+        QVERIFY(dialog.settings().crop().isEmpty());
+        dialog.applyPreset(TrainDialog::EngineDefaults);
+        QCOMPARE(crop->currentData().toInt(), 40);
+        QCOMPARE(dialog.settings().crop(), QSize());  // back at 180 x 240: whole images
+    }
+
+    // Issue 50, section 2: Train… proposes what was last chosen for the project, also after a
+    // restart (a 1-minute run on the demo stayed 30 minutes the next time); another project starts
+    // from the defaults.
+    void theDialogRemembersTheLastSettingsPerProject()
+    {
+        QSettings().remove(QStringLiteral("trainDialog"));
+        QTemporaryDir dir;
+        const QString first = QDir(dir.path()).filePath(QStringLiteral("first.segstudio"));
+        const QString second = QDir(dir.path()).filePath(QStringLiteral("second/second.segstudio"));
+        QVERIFY(QDir().mkpath(QFileInfo(second).path()));
+        {
+            TrainingDock dock;
+            dock.setTrainer(writeFakeTrainer(dir.path()));
+            dock.setProjectFile(first);
+            QCOMPARE(dock.proposedSettings().minutes, 30);
+            QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
+            bool answered = false;
+            QTimer::singleShot(0, [&answered] {
+                auto* dialog = qobject_cast<segstudio::ui::TrainDialog*>(QApplication::activeModalWidget());
+                if (!dialog)
+                    return;
+                dialog->findChild<QSpinBox*>(QStringLiteral("minutes"))->setValue(1);
+                auto* crop = dialog->findChild<QComboBox*>(QStringLiteral("crop"));
+                crop->setCurrentIndex(crop->findData(50));
+                answered = true;
+                dialog->accept();
+            });
+            partOf<QPushButton>(dock, "trainButton")->click();
+            QVERIFY(answered);
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(dock.proposedSettings().minutes, 1);
+        }
+        TrainingDock dock;  // the next session
+        dock.setProjectFile(second);
+        QCOMPARE(dock.proposedSettings().minutes, 30);
+        QCOMPARE(dock.proposedSettings().cropPercent, 40);
+        dock.setProjectFile(first);
+        QCOMPARE(dock.proposedSettings().minutes, 1);
+        QCOMPARE(dock.proposedSettings().cropPercent, 50);
+        segstudio::ui::TrainDialog dialog(QStringLiteral("again"), dock.proposedSettings());
+        QCOMPARE(dialog.findChild<QSpinBox*>(QStringLiteral("minutes"))->value(), 1);
+        QVERIFY(dialog.findChild<QRadioButton*>(QStringLiteral("byTime"))->isChecked());
+        QCOMPARE(dialog.findChild<QComboBox*>(QStringLiteral("crop"))->currentData().toInt(), 50);
+
+        // Every field goes through the store, a custom crop and the devices too.
+        TrainingLauncher::Settings custom;
+        custom.model = QStringLiteral("segnet-tiny");
+        custom.epochs = 12;
+        custom.height = 360;
+        custom.width = 480;
+        custom.cropHeight = 200;
+        custom.cropWidth = 300;
+        custom.learningRate = 0.002;
+        custom.flip = false;
+        custom.devices = segstudio::test::strings({"cuda:0", "cuda:1"});
+        segstudio::ui::TrainSettingsStore::write(second, custom);
+        const auto back = segstudio::ui::TrainSettingsStore::read(second);
+        QVERIFY(back.has_value());
+        QCOMPARE(back->model, custom.model);
+        QCOMPARE(back->minutes, 0);
+        QCOMPARE(back->epochs, 12);
+        QCOMPARE(back->crop(), QSize(300, 200));
+        QCOMPARE(back->learningRate, 0.002);
+        QCOMPARE(back->flip, false);
+        QCOMPARE(back->devices, custom.devices);
+        QSettings().remove(QStringLiteral("trainDialog"));
+    }
+
+    // Issue 50, section 4: a click aimed at Stop landed between two rows when the status under
+    // the buttons grew a line. The buttons sit above everything that changes height.
+    void buttonsKeepTheirPlaceWhenTheStatusGrows()
+    {
+        QTemporaryDir dir;
+        writeRun(QDir(dir.path()).filePath(QStringLiteral("runs/a")), runLine(2, 10) + trainLine(10, 1.5, 0.3));
+        TrainingDock dock;
+        dock.resize(1200, 700);
+        dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        auto* status = partOf<QLabel>(dock, "trainingStatus");
+        const auto places = [&dock] {
+            QList<QRect> rects;
+            for (const char* name : {"trainButton", "trainAgainButton", "stopButton", "stopAfterEpochButton", "resumeButton",
+                                     "openRunButton"}) {
+                const QPushButton* button = partOf<QPushButton>(dock, name);
+                rects << QRect(button->mapTo(&dock, QPoint(0, 0)), button->size());
+            }
+            return rects;
+        };
+        status->setText(QStringLiteral("Training a…"));
+        QApplication::processEvents();
+        const int oneLine = status->height();
+        const QList<QRect> before = places();
+        status->setText(QStringLiteral("Training failed: the trainer ended.\nsegstudio-train: cannot write the checkpoint\n"
+                                       "(No space left on device)"));
+        QTRY_VERIFY(status->height() > oneLine);  // the status did grow
+        QCOMPARE(places(), before);
+        partOf<QProgressBar>(dock, "packingBar")->show();  // packing starts
+        QApplication::processEvents();
+        QCOMPARE(places(), before);
+    }
+
     void trainerArguments()
     {
         TrainingLauncher::Settings settings;
@@ -792,16 +1020,16 @@ private slots:
     {
         QTemporaryDir dir;
         TrainingDock dock;
-        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setTrainer(writeFakeTrainer(dir.path()));
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
         QVERIFY(dock.startTraining(QStringLiteral("run1"), {}));
-        QVERIFY(dock.launcher()->isBusy());
+        QVERIFY(dock.isBusy());
         QVERIFY(!dock.startTraining(QStringLiteral("run2"), {}));  // one at a time
         QCOMPARE(dock.currentRunDirectory(), QDir(dir.path()).filePath(QStringLiteral("runs/run1")));
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.at(0).at(0).toBool(), true);
-        const QString log = dock.logView()->toPlainText();
+        const QString log = logOf(dock)->toPlainText();
         QVERIFY2(log.contains(QStringLiteral("fake pack --project")) && log.contains(QStringLiteral("--split train"))
                      && log.contains(QStringLiteral("--split val")) && log.contains(QStringLiteral("fake train --train-pack")),
                  qPrintable(log));
@@ -814,13 +1042,13 @@ private slots:
     {
         QTemporaryDir dir;
         TrainingDock dock;
-        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setTrainer(writeFakeTrainer(dir.path()));
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         dock.setBeforeTraining([] { return false; });  // e.g. a full disk
         QVERIFY(!dock.startTraining(QStringLiteral("run1"), {}));
-        QVERIFY(!dock.launcher()->isBusy());
+        QVERIFY(!dock.isBusy());
         QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/run1"))));
-        QVERIFY2(dock.statusLabel()->text().contains(QStringLiteral("could not be saved")), qPrintable(dock.statusLabel()->text()));
+        QVERIFY2(statusOf(dock).contains(QStringLiteral("could not be saved")), qPrintable(statusOf(dock)));
     }
 
     void failedTrainingShowsTheReason()
@@ -828,9 +1056,9 @@ private slots:
         QTemporaryDir dir;
         qputenv("FAKE_TRAIN_FAIL", "1");
         TrainingDock dock;
-        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setTrainer(writeFakeTrainer(dir.path()));
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
         QVERIFY(dock.startTraining(QStringLiteral("run1"), {}));
         QVERIFY(finished.wait(60000));
         qunsetenv("FAKE_TRAIN_FAIL");
@@ -839,9 +1067,9 @@ private slots:
         QVERIFY2(message.startsWith(QStringLiteral("Training failed: ")) && message.contains(QStringLiteral("last.pt"))
                      && message.contains(QStringLiteral("No space left on device")),
                  qPrintable(message));
-        QVERIFY(dock.logView()->toPlainText().contains(message));
+        QVERIFY(logOf(dock)->toPlainText().contains(message));
         // The fake wrote no state: the panel says what the launcher knows.
-        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Failed"));
+        QCOMPARE(infoOf(dock)->stateText(), QStringLiteral("Failed"));
     }
 
     // Stop, then close the window: the trainer gets one SIGTERM, not two (a second one killed the
@@ -852,19 +1080,19 @@ private slots:
         QTemporaryDir dir;
         qputenv("FAKE_TRAIN_SLOW_STOP", "1");
         auto dock = std::make_unique<TrainingDock>();
-        dock->launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock->setTrainer(writeFakeTrainer(dir.path()));
         dock->setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
-        QSignalSpy output(dock->launcher(), &TrainingLauncher::output);
-        QSignalSpy finished(dock->launcher(), &TrainingLauncher::finished);
+        QSignalSpy output(logOf(*dock), &QPlainTextEdit::textChanged);
+        QSignalSpy finished(dock.get(), &TrainingDock::trainingFinished);
         QVERIFY(dock->startTraining(QStringLiteral("run1"), {}));
         const QString run = dock->currentRunDirectory();
-        while (!dock->logView()->toPlainText().contains(QStringLiteral("waiting")) && finished.isEmpty())
+        while (!logOf(*dock)->toPlainText().contains(QStringLiteral("waiting")) && finished.isEmpty())
             QVERIFY(output.wait(60000));
         qunsetenv("FAKE_TRAIN_SLOW_STOP");
 
         answer(QStringLiteral("Cancel"));
         QVERIFY(!dock->confirmClose(dock.get()));
-        QVERIFY(dock->launcher()->isBusy());
+        QVERIFY(dock->isBusy());
 
         dock->stopTraining();  // the Stop button
         QTRY_COMPARE_WITH_TIMEOUT(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1, 60000);
@@ -880,7 +1108,7 @@ private slots:
         });
         QVERIFY(dock->confirmClose(dock.get()));
         QVERIFY(!asked);
-        QVERIFY(!dock->launcher()->isBusy());  // the window waited for the end
+        QVERIFY(!dock->isBusy());  // the window waited for the end
         QCOMPARE(finished.size(), 1);
         QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("checkpoint")), qPrintable(finished.at(0).at(1).toString()));
         dock.reset();
@@ -911,12 +1139,12 @@ private slots:
         const QString projectFile = QDir(dir.path()).filePath(QStringLiteral("p.segstudio"));
         qputenv("FAKE_TRAIN_SLOW_STOP", "1");
         auto dock = std::make_unique<TrainingDock>();
-        dock->launcher()->setTrainer(trainer);
+        dock->setTrainer(trainer);
         dock->setProjectFile(projectFile);
-        QSignalSpy output(dock->launcher(), &TrainingLauncher::output);
+        QSignalSpy output(logOf(*dock), &QPlainTextEdit::textChanged);
         QVERIFY(dock->startTraining(QStringLiteral("run1"), {}));
         const QString run = dock->currentRunDirectory();
-        while (!dock->logView()->toPlainText().contains(QStringLiteral("waiting")))
+        while (!logOf(*dock)->toPlainText().contains(QStringLiteral("waiting")))
             QVERIFY(output.wait(60000));
         qunsetenv("FAKE_TRAIN_SLOW_STOP");
         const auto pid = TrainingLauncher::liveTrainerOf(run);
@@ -929,28 +1157,28 @@ private slots:
         QVERIFY(!QFile::exists(QDir(run).filePath(QStringLiteral("terms"))));
 
         TrainingDock next;
-        next.launcher()->setTrainer(trainer);
+        next.setTrainer(trainer);
         next.setProjectFile(projectFile);
         QVERIFY(next.selectRun(QStringLiteral("run1")));
-        QTRY_VERIFY(next.statusLabel()->text().contains(QStringLiteral("Training in the background")));
+        QTRY_VERIFY(statusOf(next).contains(QStringLiteral("Training in the background")));
         if (!stopFromHere) {
             writeText(QDir(run).filePath(QStringLiteral("release")), QByteArray());
             QTRY_VERIFY_WITH_TIMEOUT(!TrainingLauncher::liveTrainerOf(run).has_value(), 60000);
-            QTRY_VERIFY_WITH_TIMEOUT(next.statusLabel()->text().contains(QStringLiteral("has ended")), 60000);
-            QVERIFY(!next.statusLabel()->text().contains(QStringLiteral("Training in the background")));
+            QTRY_VERIFY_WITH_TIMEOUT(statusOf(next).contains(QStringLiteral("has ended")), 60000);
+            QVERIFY(!statusOf(next).contains(QStringLiteral("Training in the background")));
             return;
         }
-        QVERIFY(next.stopButton()->isEnabled());
-        QVERIFY(!next.resumeButton()->isEnabled());
-        next.stopButton()->click();
-        next.stopButton()->click();  // disabled after the first: nothing more is sent
+        QVERIFY(partOf<QPushButton>(next, "stopButton")->isEnabled());
+        QVERIFY(!partOf<QPushButton>(next, "resumeButton")->isEnabled());
+        partOf<QPushButton>(next, "stopButton")->click();
+        partOf<QPushButton>(next, "stopButton")->click();  // disabled after the first: nothing more is sent
         QTRY_COMPARE_WITH_TIMEOUT(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1, 60000);
-        QVERIFY(!next.stopButton()->isEnabled());
+        QVERIFY(!partOf<QPushButton>(next, "stopButton")->isEnabled());
         writeText(QDir(run).filePath(QStringLiteral("release")), QByteArray());
         QTRY_VERIFY_WITH_TIMEOUT(!TrainingLauncher::liveTrainerOf(run).has_value(), 60000);
         QCOMPARE(linesOf(QDir(run).filePath(QStringLiteral("terms"))), 1);
         // The panel notices the end by itself (no record announces a process going away).
-        QTRY_VERIFY_WITH_TIMEOUT(next.statusLabel()->text().contains(QStringLiteral("has ended")), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(statusOf(next).contains(QStringLiteral("has ended")), 60000);
     }
 
     void processOutputHandlesCarriageReturns_data()
@@ -987,23 +1215,23 @@ private slots:
                                                                   {"b.png", Split::Train, LabelStatus::Labelled, {1, 2}, 0},
                                                                   {"c.png", Split::Val, LabelStatus::Labelled, {0, 2}, 1}});
         TrainingDock dock;
-        dock.launcher()->setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        dock.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
         dock.setProjectFile(QString::fromStdString(project.file().string()));
         TrainingLauncher::Settings settings;
         settings.epochs = 100000;  // runs until stopped
         settings.height = 32;
         settings.width = 48;
         settings.batch = 2;
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
         QVERIFY(dock.startTraining(QStringLiteral("stopped"), settings));
         const QString run = dock.currentRunDirectory();
         // Training, past its first epoch's checkpoint (so the stop has iterations to lose).
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || QFile::exists(QDir(run).filePath(QStringLiteral("checkpoints/last.pt"))), 300000);
-        QVERIFY2(finished.isEmpty(), qPrintable(dock.logView()->toPlainText()));
+        QVERIFY2(finished.isEmpty(), qPrintable(logOf(dock)->toPlainText()));
         dock.stopTraining();
         answer(QStringLiteral("Stop and Save a Checkpoint"));
         QVERIFY(dock.confirmClose(&dock));
-        QVERIFY(!dock.launcher()->isBusy());
+        QVERIFY(!dock.isBusy());
         const auto records = recordsOf(run);
         QVERIFY(!records.empty());
         std::optional<RunState> last;
@@ -1011,8 +1239,8 @@ private slots:
             if (record.kind == MetricsRecord::Kind::State)
                 last = record.state;
         QVERIFY(last.has_value());
-        QVERIFY2(*last == RunState::Stopped, qPrintable(dock.logView()->toPlainText()));
-        QVERIFY(dock.resumeButton()->isEnabled());
+        QVERIFY2(*last == RunState::Stopped, qPrintable(logOf(dock)->toPlainText()));
+        QVERIFY(partOf<QPushButton>(dock, "resumeButton")->isEnabled());
     }
 
     // A time-budgeted run resumes for minutes, not epochs: Resume asks for a new total of training
@@ -1022,7 +1250,7 @@ private slots:
     {
         QTemporaryDir dir;
         TrainingDock dock;
-        dock.launcher()->setTrainer(writeFakeTrainer(dir.path()));
+        dock.setTrainer(writeFakeTrainer(dir.path()));
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/budgeted"));
         writeRun(run, budgetedRunLine(600) + timedTrainLine(40, 240) + stateLine("stopped", 40));
@@ -1030,12 +1258,12 @@ private slots:
         dock.refreshRuns();
         QVERIFY(showRun(dock, QStringLiteral("budgeted")));
         pollNow(dock);
-        QVERIFY(dock.resumeButton()->isEnabled());
+        QVERIFY(partOf<QPushButton>(dock, "resumeButton")->isEnabled());
 
         const auto resumeAnswering = [&](int minutes, QString* question, int* proposed) {
-            QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+            QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
             answerNumber(minutes, question, proposed);
-            dock.resumeButton()->click();
+            partOf<QPushButton>(dock, "resumeButton")->click();
             return finished.wait(60000);
         };
         QString question;
@@ -1043,7 +1271,7 @@ private slots:
         QVERIFY(resumeAnswering(10, &question, &proposed));
         QVERIFY2(question.contains(QStringLiteral("minutes")) && question.contains(QStringLiteral("40 %")), qPrintable(question));
         QCOMPARE(proposed, 10);
-        QString log = dock.logView()->toPlainText();
+        QString log = logOf(dock)->toPlainText();
         QVERIFY2(log.contains(QStringLiteral("fake train --resume %1").arg(run)) && !log.contains(QStringLiteral("--time-budget"))
                      && !log.contains(QStringLiteral("--epochs")),
                  qPrintable(log));
@@ -1052,7 +1280,7 @@ private slots:
         pollNow(dock);
         QVERIFY(resumeAnswering(25, &question, &proposed));
         QCOMPARE(proposed, 20);
-        log = dock.logView()->toPlainText();
+        log = logOf(dock)->toPlainText();
         QVERIFY2(log.contains(QStringLiteral("fake train --resume %1 --time-budget 25m").arg(run)), qPrintable(log));
     }
 
@@ -1067,22 +1295,22 @@ private slots:
                                                                   {"c.png", Split::Val, LabelStatus::Labelled, {0, 2}, 1},
                                                                   {"d.png", Split::Val, LabelStatus::Labelled, {2, 1}, 0}});
         TrainingDock dock;
-        dock.launcher()->setTrainer(trainer);
+        dock.setTrainer(trainer);
         dock.setProjectFile(QString::fromStdString(project.file().string()));
         TrainingLauncher::Settings settings;
         settings.epochs = 2;
         settings.height = 32;
         settings.width = 48;
         settings.batch = 2;
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
-        QSignalSpy packing(dock.launcher(), &TrainingLauncher::packingProgress);
-        QSignalSpy packed(dock.launcher(), &TrainingLauncher::packingEnded);
+        QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
+        QSignalSpy packing(partOf<TrainingLauncher>(dock, "trainingLauncher"), &TrainingLauncher::packingProgress);
+        QSignalSpy packed(partOf<TrainingLauncher>(dock, "trainingLauncher"), &TrainingLauncher::packingEnded);
         int saves = 0;
         dock.setBeforeTraining([&saves] { return ++saves > 0; });
         QVERIFY(dock.startTraining(QStringLiteral("real"), settings));
         QCOMPARE(saves, 1);
         QVERIFY(finished.wait(300000));
-        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(logOf(dock)->toPlainText()));
         // The packer's "packing done/total" became progress: both splits, each to its end.
         QStringList completed;
         for (const auto& step : packing)
@@ -1090,14 +1318,14 @@ private slots:
                 completed << step.at(0).toString();
         QCOMPARE(completed, QStringList({QStringLiteral("train"), QStringLiteral("val")}));
         QCOMPARE(packed.size(), 1);
-        QVERIFY(dock.packingBar()->isHidden());
+        QVERIFY(partOf<QProgressBar>(dock, "packingBar")->isHidden());
         pollNow(dock);
         // Two epochs of one iteration: one val line each; train lines come every 10 iterations.
         QCOMPARE(count(dock, MetricsPlot::ValMeanIoU), 2);
         QCOMPARE(count(dock, MetricsPlot::ValLoss), 2);
         QVERIFY(dock.progress().state() == RunState::Finished);
-        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Finished"));
-        QCOMPARE(dock.infoPanel()->progressPercent(), 100);
+        QCOMPARE(infoOf(dock)->stateText(), QStringLiteral("Finished"));
+        QCOMPARE(infoOf(dock)->progressPercent(), 100);
 
         segstudio::document::ProjectDocument document(project);
         ImageListModel model;
@@ -1172,7 +1400,7 @@ private slots:
                                                                   {"d.png", Split::Train, LabelStatus::Labelled, {1, 0}, 0},
                                                                   {"e.png", Split::Val, LabelStatus::Labelled, {0, 2}, 1}});
         TrainingDock dock;
-        dock.launcher()->setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        dock.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
         dock.setProjectFile(QString::fromStdString(project.file().string()));
         TrainingLauncher::Settings settings;
         settings.model = QStringLiteral("segnet-tiny");
@@ -1180,7 +1408,7 @@ private slots:
         settings.height = 32;
         settings.width = 48;
         settings.batch = 2;  // 2 iterations per epoch
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
         QVERIFY(dock.startTraining(QStringLiteral("stoppable"), settings));
         // Ask once the trainer trains (its signal handlers are set by then).
         QTRY_VERIFY_WITH_TIMEOUT((pollNow(dock), dock.progress().state() == RunState::Training), 300000);
@@ -1189,7 +1417,7 @@ private slots:
         QCOMPARE(finished.at(0).at(0).toBool(), false);
         pollNow(dock);
         QVERIFY(dock.progress().state() == RunState::Stopped);
-        QCOMPARE(dock.infoPanel()->stateText(), QStringLiteral("Stopped"));
+        QCOMPARE(infoOf(dock)->stateText(), QStringLiteral("Stopped"));
         const std::int64_t stoppedAt = dock.progress().iteration();
         QVERIFY(stoppedAt > 0 && stoppedAt < 1000);
         QCOMPARE(stoppedAt % 2, std::int64_t(0));  // an epoch boundary
@@ -1199,7 +1427,7 @@ private slots:
         finished.clear();
         QVERIFY(dock.resumeTraining(epochsDone + 2));
         QVERIFY(finished.wait(300000));
-        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(logOf(dock)->toPlainText()));
         pollNow(dock);
         QVERIFY(dock.progress().state() == RunState::Finished);
         QCOMPARE(dock.progress().iteration(), std::int64_t(2 * (epochsDone + 2)));
@@ -1226,14 +1454,18 @@ private slots:
             std::filesystem::path(dir.path().toStdString()) / "demo", segstudio::ui::DemoProject::kImageCount,
             segstudio::ui::DemoProject::kSeed, "demo");
         TrainingDock dock;
-        dock.launcher()->setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
+        dock.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
         dock.setProjectFile(QString::fromStdString(project.file().string()));
-        const TrainingLauncher::Settings settings;  // what the Train dialog proposes
+        // What the Train dialog proposes (its crop included), for the epochs the README names.
+        TrainingLauncher::Settings settings =
+            segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::EngineDefaults);
+        settings.minutes = 0;
+        QCOMPARE(settings.epochs, 100);
         QCOMPARE(settings.height, 180);
-        QSignalSpy finished(dock.launcher(), &TrainingLauncher::finished);
+        QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
         QVERIFY(dock.startTraining(QStringLiteral("defaults"), settings));
         QVERIFY(finished.wait(1800000));  // the CTest entry lifts Qt Test's function limit to match
-        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(dock.logView()->toPlainText()));
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(logOf(dock)->toPlainText()));
         QFile metrics(QDir(dock.currentRunDirectory()).filePath(QStringLiteral("metrics.jsonl")));
         QVERIFY(metrics.open(QIODevice::ReadOnly));
         double lastMeanIoU = -1;
@@ -1259,7 +1491,7 @@ private slots:
         writeRun(QDir(dir.path()).filePath(QStringLiteral("runs/20261122-101500")), metrics);
 
         MainWindow window;
-        window.training()->launcher()->setTrainer(QStringLiteral("/bin/true"));  // Train… enabled
+        window.training()->setTrainer(QStringLiteral("/bin/true"));  // Train… enabled
         window.resize(1400, 900);
         QVERIFY(window.openProject(QDir(dir.path()).filePath(QStringLiteral("test.segstudio"))));
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("trainingDock"));
@@ -1284,7 +1516,7 @@ private slots:
             QVERIFY(window.openProject(QDir(dir.path()).filePath(QStringLiteral("test.segstudio"))));
             window.resizeDocks({dock}, {320}, Qt::Vertical);
             QVERIFY(showRun(*window.training(), QStringLiteral("20261122-101500")));
-            window.training()->plot()->replot();
+            plotOf(*window.training())->replot();
             QApplication::processEvents();
             QVERIFY(window.grab().save(shot));
         }

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <algorithm>
 
 namespace segstudio::ui {
 
@@ -16,9 +19,17 @@ struct TrainSettings {
     // (TrainDialog::presetSettings(EngineDefaults)).
     int minutes = 0;
     int epochs = 100;
+    // The pack's size: the project's images and labels are resized to height x width when packed.
     int height = 180;
     int width = 240;
     int batch = 4;
+    // The random training crop (--crop-height/--crop-width), cut from the packed image: a share
+    // of each of its sides (cropPercent, 1-99), or a size of its own (cropHeight x cropWidth, both
+    // > 0, which wins over the share). None of them: whole images (the engine's default). The
+    // Train dialog proposes 40 % (TrainDialog::presetSettings(EngineDefaults)).
+    int cropPercent = 0;
+    int cropHeight = 0;
+    int cropWidth = 0;
     QString optimizer;       // sgd | adam | adamw
     double learningRate = 0;
     QString schedule;        // none | step | cosine
@@ -27,6 +38,34 @@ struct TrainSettings {
     int translate = 10;  // pixels
     int valEpochs = 1;
     QStringList devices;  // empty: the engine's choice; "cpu", or GPUs ("cuda:0", "cuda:1": data parallel)
+
+    static constexpr int kSmallestShareCropHeight = 144;
+    static constexpr int kSmallestShareCropWidth = 192;
+
+    // The crop in pixels for this pack size, never larger than the pack; empty for whole images
+    // (no crop, or one as large as the pack).
+    QSize crop() const
+    {
+        int cropH = 0;
+        int cropW = 0;
+        if (cropHeight > 0 && cropWidth > 0) {
+            cropH = cropHeight;
+            cropW = cropWidth;
+        } else if (cropPercent > 0 && cropPercent < 100) {
+            // Never below the measured winner's 144 x 192 (docs/BENCHMARKS.md: 88 x 120 crops
+            // transferred badly to whole images), and whole images when that is most of the
+            // image (a 180 x 240 pack): such a crop buys little speed and loses context.
+            cropH = std::max((height * cropPercent + 50) / 100, kSmallestShareCropHeight);
+            cropW = std::max((width * cropPercent + 50) / 100, kSmallestShareCropWidth);
+            if (cropH * 5 >= height * 4 || cropW * 5 >= width * 4)
+                return {};
+        }
+        cropH = std::min(cropH, height);
+        cropW = std::min(cropW, width);
+        if (cropH <= 0 || cropW <= 0 || (cropH == height && cropW == width))
+            return {};
+        return QSize(cropW, cropH);
+    }
 };
 
 }  // namespace segstudio::ui

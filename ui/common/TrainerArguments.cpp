@@ -43,6 +43,10 @@ QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& 
     else
         arguments << QStringLiteral("--epochs") << QString::number(settings.epochs);
     arguments << QStringLiteral("--batch") << QString::number(settings.batch);
+    // The crop in pixels of this run's pack (a share of its sides is resolved here).
+    if (const QSize crop = settings.crop(); !crop.isEmpty())
+        arguments << QStringLiteral("--crop-height") << QString::number(crop.height()) << QStringLiteral("--crop-width")
+                  << QString::number(crop.width());
     const auto option = [&arguments](const char* name, const QString& value) {
         if (!value.isEmpty())
             arguments << QString::fromLatin1(name) << value;

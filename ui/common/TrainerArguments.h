@@ -15,7 +15,8 @@ public:
     // pack: one split of a project into a pack at the given size.
     static QStringList pack(const QString& projectFile, const QString& split, const QString& packFile, int height,
                             int width);
-    // train: the run folder's train.pack and val.pack, and only the settings the user chose.
+    // train: the run folder's train.pack and val.pack, and only the settings the user chose; a
+    // crop as --crop-height/--crop-width in pixels of the pack (TrainSettings::crop()).
     static QStringList train(const QString& runDir, const TrainSettings& settings);
     // train --resume: a stopped run; epochs > 0 sets a new total of epochs, minutes > 0 a new
     // total of training time (a time-budgeted run); give at most one of them.

@@ -28,6 +28,8 @@ QString doing(const QString& subcommand)
         return TrainerProcess::tr("Evaluating");
     if (subcommand == QStringLiteral("train"))
         return TrainerProcess::tr("Training");
+    if (subcommand == QStringLiteral("export-model"))
+        return TrainerProcess::tr("Exporting the model");
     return TrainerProcess::tr("segstudio-train %1").arg(subcommand);
 }
 

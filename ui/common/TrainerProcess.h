@@ -8,10 +8,11 @@
 namespace segstudio::ui {
 
 // segstudio-train as a child process: the one place the GUI starts it (training, packing, the
-// live fine-tune, predictions, evaluation, the model and device catalogues). It finds the
-// program, starts it asynchronously, passes its output on as it comes, keeps the last lines, and
-// turns how it ended into one message per outcome (run::ExitCode: stopped, diverged, a hung
-// data-parallel rank, a busy run folder, a failure with segstudio-train's own error line).
+// live fine-tune, predictions, evaluation, the ONNX model export, the model and device
+// catalogues). It finds the program, starts it asynchronously, passes its output on as it comes,
+// keeps the last lines, and turns how it ended into one message per outcome (run::ExitCode:
+// stopped, diverged, a hung data-parallel rank, a busy run folder, a failure with
+// segstudio-train's own error line).
 // Requirements: GUI thread; one process at a time per object (start() refuses while running).
 // Guarantees: never blocks except in waitForFinished() and on destruction (kill and wait: a
 //   running process is killed unless release() let it go, so a trainer the user keeps must be

@@ -34,6 +34,8 @@ public:
     virtual void mouseReleased(QMouseEvent* event, const QPointF& imagePos);
     virtual void mouseDoubleClicked(QMouseEvent* event, const QPointF& imagePos);
     virtual bool keyPressed(QKeyEvent* event);  // true when handled
+    // The pointer left the canvas: whatever follows it (a hover preview) must not stay behind.
+    virtual void mouseLeft() {}
     // Drawn over the labels with the view transform set: coordinates are image pixels.
     virtual void paintOverlay(QPainter& painter);
     virtual void documentChanged();  // the canvas shows another document (or none)

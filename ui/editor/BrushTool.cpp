@@ -71,6 +71,13 @@ void BrushTool::mouseMoved(QMouseEvent*, const QPointF& imagePos)
     repaintCursor(previousHover, p);
 }
 
+// The outline stays where the cursor was otherwise, as if it were still there.
+void BrushTool::mouseLeft()
+{
+    m_hover.reset();
+    requestRepaint();
+}
+
 void BrushTool::mouseReleased(QMouseEvent* event, const QPointF&)
 {
     if (event->button() != Qt::LeftButton || !m_last)

@@ -23,6 +23,7 @@ public:
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
     void mouseMoved(QMouseEvent* event, const QPointF& imagePos) override;
     void mouseReleased(QMouseEvent* event, const QPointF& imagePos) override;
+    void mouseLeft() override;
     bool keyPressed(QKeyEvent* event) override;
     void paintOverlay(QPainter& painter) override;
 

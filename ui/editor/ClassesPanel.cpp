@@ -2,6 +2,7 @@
 
 #include "data/DistinctColor.h"
 
+#include "ClassHotkeys.h"
 #include "ToolSettings.h"
 
 #include <QCheckBox>
@@ -47,7 +48,10 @@ ClassesPanel::ClassesPanel(ToolSettings* settings, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     for (int column : {VisibleColumn, KeyColumn, CountColumn, LockColumn})
         m_table->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    m_table->setToolTip(tr("Show: draw this class. Lock: protect its pixels from being painted over."));
+    m_table->setToolTip(tr("Show: draw this class. Key: press it to paint with the class (1…9, 0, then Shift+1… from "
+                           "the 11th class on). Lock: protect its pixels from being painted over."));
+    // Rows as tall as their text: a usual schema's rows all show at the dock's first size (rebuild).
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
 
     m_onlyUnlabelled->setText(tr("Paint only into unlabelled pixels"));
     auto* buttons = new QGridLayout;
@@ -127,12 +131,18 @@ void ClassesPanel::rebuild()
         lock->setCheckState(m_settings->guard().isProtected(c.id) ? Qt::Checked : Qt::Unchecked);
         m_table->setItem(row, VisibleColumn, visible);
         m_table->setItem(row, NameColumn, name);
-        m_table->setItem(row, KeyColumn, new QTableWidgetItem(QString::fromStdString(c.hotkey)));
+        m_table->setItem(row, KeyColumn, new QTableWidgetItem(ClassHotkeys::keyOf(m_schema, c.id)));
         m_table->setItem(row, CountColumn, new QTableWidgetItem(QStringLiteral("0")));
         m_table->setItem(row, LockColumn, lock);
         ++row;
     }
     m_rebuilding = false;
+    // The table asks for the height of all its rows, up to a dozen: CamVid's 11 classes were cut
+    // off at the first start (the dock takes what its contents ask for); longer lists scroll.
+    constexpr int kRowsShownWhole = 12;
+    const int shown = std::min(m_table->rowCount(), kRowsShownWhole);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              shown * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     setCounts(m_counts);
     if (!m_schema.empty() && !m_schema.contains(m_settings->currentClass()))
         m_settings->setCurrentClass(m_schema.classes().front().id);

@@ -89,6 +89,7 @@ void LabelCanvas::setDocument(LabelDocument* document, const Prepared& prepared)
     // Another image: the last one's prediction must not stay; the owner sets this one's.
     m_prediction.clear();
     m_prediction.setTruth(m_document ? &m_document->labels() : nullptr);
+    m_review = QImage();
     rebuildImage(prepared);
     m_fitPending = true;
     fitToWindow();
@@ -349,6 +350,8 @@ void LabelCanvas::paintEvent(QPaintEvent* event)
         painter.drawImage(QRectF(source), m_prediction.composed(source), QRectF(source));
         painter.setOpacity(1.0);
     }
+    if (!m_review.isNull())
+        painter.drawImage(QRectF(source), m_review, QRectF(source));
     if (m_scale >= kGridScale)
         drawPixelGrid(painter, source);
     if (m_tool)
@@ -465,6 +468,12 @@ void LabelCanvas::setShowPredictionInstead(bool on)
 {
     m_predictionInstead = on;
     m_prediction.setView(on ? PredictionLayer::View::Classes : m_predictionView);
+    update();
+}
+
+void LabelCanvas::setReviewLayer(const QImage& tint)
+{
+    m_review = m_document && tint.size() == QSize(m_document->size().width, m_document->size().height) ? tint : QImage();
     update();
 }
 
@@ -588,6 +597,9 @@ void LabelCanvas::keyReleaseEvent(QKeyEvent* event)
 
 void LabelCanvas::leaveEvent(QEvent*)
 {
+    // Also while the canvas takes no edit: a preview left on screen reads as labels that are not there.
+    if (m_tool)
+        m_tool->mouseLeft();
     if (m_hover) {
         m_hover.reset();
         emit hoverChanged(std::nullopt);

@@ -101,6 +101,11 @@ public:
     std::optional<PredictionLayer::Pixel> predictionAt(const QPoint& pixel) const { return m_prediction.at(pixel); }
     const QImage& predictionImage();  // fully composed, for tests
     const PredictionLayer& prediction() const { return m_prediction; }
+    // The pixels a propagation marked for review (a carried label that a sure prediction
+    // contradicts), as a tint of the image's size drawn over labels and prediction; null: none.
+    // Cleared with the document.
+    void setReviewLayer(const QImage& tint);
+    const QImage& reviewLayer() const { return m_review; }
 
     static constexpr int kOverlayTile = 256;  // overlay composition unit, in image pixels
     // Drawing a 12 MP image smoothly at fit to window costs Qt ~100 ms: minified, the canvas draws
@@ -176,6 +181,7 @@ private:
     PredictionLayer::View m_predictionView = PredictionLayer::View::Off;
     double m_predictionOpacity = 0.6;
     bool m_predictionInstead = false;
+    QImage m_review;
 };
 
 }  // namespace segstudio::ui

@@ -5,8 +5,11 @@
 #include "PixelHistoryCache.h"
 
 #include "BrushTool.h"
+#include "ClassHotkeys.h"
 #include "ClassesPanel.h"
 #include "FillTool.h"
+#include "FrameNavigator.h"
+#include "FramePropagation.h"
 #include "GrabCutTool.h"
 #include "SmartClickTool.h"
 #include "LabelCanvas.h"
@@ -35,15 +38,19 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
+#include <QMetaMethod>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -184,6 +191,10 @@ public:
     QList<QAction*> viewActions;
     QTimer* countTimer = nullptr;
     LabelingTips* tips = nullptr;
+    FrameNavigator* frames = nullptr;
+    FramePropagation* propagation = nullptr;
+    QList<QAction*> frameActions;
+    QList<QAction*> propagateActions;
     bool lastModified = false;
 };
 
@@ -213,9 +224,14 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     layout->addWidget(m_d->canvas, 1);
 
     createTools();
+    // A tool bar outside a QMainWindow cannot wrap: narrower than its tools, it hides the last ones
+    // (Smart Click, Picker) behind "»", where nobody looks for them. The editor is never narrower
+    // than its tools, so a dock widened beside it stops there.
+    m_d->toolBar->setMinimumWidth(m_d->toolBar->sizeHint().width());
     createViewActions();
     createToolBarControls();
     createClassShortcuts();
+    createFrameActions();
     m_d->tips = new LabelingTips(m_d->toolActions, m_d->canvas);
 
     // Recounting 12 MP takes ~10 ms: do it once after a burst of changes, not per dab.
@@ -375,30 +391,129 @@ void LabelEditor::createToolBarControls()
 
 void LabelEditor::createClassShortcuts()
 {
-    // Hotkeys 1..9, 0 select the class whose schema hotkey matches, else the n-th class.
-    const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5,
-                            Qt::Key_6, Qt::Key_7, Qt::Key_8, Qt::Key_9, Qt::Key_0};
-    for (int i = 0; i < 10; ++i) {
-        auto* shortcut = new QShortcut(QKeySequence(keys[i]), this, nullptr, nullptr, Qt::WindowShortcut);
-        const std::string digit = std::to_string((i + 1) % 10);
+    // 1…9, 0 and Shift+1…Shift+0 select the class ClassHotkeys gives each key (the classes
+    // panel's Key column shows the same), so an 11th class is not left without one.
+    for (int slot = 0; slot < ClassHotkeys::kSlots; ++slot) {
+        auto* shortcut = new QShortcut(ClassHotkeys::key(slot), this, nullptr, nullptr, Qt::WindowShortcut);
         shortcut->setWhatsThis(tr("Select the class with hotkey %1 (else class number %2 in the list)")
-                                   .arg(QString::fromStdString(digit))
-                                   .arg(i + 1));
-        connect(shortcut, &QShortcut::activated, this, [this, digit, i] {
+                                   .arg(ClassHotkeys::keyText(slot))
+                                   .arg(slot + 1));
+        connect(shortcut, &QShortcut::activated, this, [this, slot] {
             if (!project())
                 return;
-            const auto& classes = project()->schema().classes();
-            for (const data::LabelClass& c : classes) {
-                if (c.hotkey == digit) {
-                    m_d->settings->setCurrentClass(c.id);
-                    return;
-                }
-            }
-            if (static_cast<std::size_t>(i) < classes.size())
-                m_d->settings->setCurrentClass(classes[static_cast<std::size_t>(i)].id);
+            if (const auto classId = ClassHotkeys::classOf(project()->schema(), slot))
+                m_d->settings->setCurrentClass(*classId);
         });
     }
 }
+
+void LabelEditor::createFrameActions()
+{
+    m_d->frames = new FrameNavigator(this);
+    m_d->propagation = new FramePropagation(this);
+    connect(m_d->propagation, &FramePropagation::statusMessage, this, &LabelEditor::statusMessage);
+    connect(m_d->propagation, &FramePropagation::reviewChanged, m_d->canvas, &LabelCanvas::setReviewLayer);
+    const auto make = [this](const QString& text, const QString& id, const QKeySequence& key, const QString& tip) {
+        auto* action = new QAction(text, this);
+        action->setObjectName(QStringLiteral("frame.") + id);
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString()));
+        addAction(action);
+        return action;
+    };
+    // With Alt: Page Up and Page Down alone are the browser's Previous / Next Image (in its sort
+    // order), and a key that two of the window's actions hold does nothing.
+    QAction* previous = make(tr("Previous Frame"), QStringLiteral("previous"), QKeySequence(Qt::ALT | Qt::Key_PageUp),
+                             tr("The frame before this one in its sequence (frames are told by the number in their names)"));
+    QAction* next = make(tr("Next Frame"), QStringLiteral("next"), QKeySequence(Qt::ALT | Qt::Key_PageDown),
+                         tr("The frame after this one in its sequence (frames are told by the number in their names)"));
+    QAction* fromPrevious =
+        make(tr("Propagate from Previous Frame"), QStringLiteral("propagatePrevious"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
+             tr("Carry the labels of the nearest labelled frame before this one onto it, where the optical flow can "
+                "be trusted; one undoable edit that respects the locks"));
+    QAction* fromNext =
+        make(tr("Propagate from Next Frame"), QStringLiteral("propagateNext"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P),
+             tr("Carry the labels of the nearest labelled frame after this one onto it, where the optical flow can "
+                "be trusted; one undoable edit that respects the locks"));
+    connect(previous, &QAction::triggered, this, [this] { goToFrame(false); });
+    connect(next, &QAction::triggered, this, [this] { goToFrame(true); });
+    connect(fromPrevious, &QAction::triggered, this, [this] { propagateFrom(false); });
+    connect(fromNext, &QAction::triggered, this, [this] { propagateFrom(true); });
+    m_d->frameActions = {previous, next};
+    m_d->propagateActions = {fromPrevious, fromNext};
+    // On the options row, one button for both ways (the menus list them too).
+    auto* button = new QToolButton(m_d->optionsBar);
+    button->setObjectName(QStringLiteral("propagateButton"));
+    button->setText(tr("Propagate"));
+    button->setToolTip(tr("Carry labels from the nearest labelled frame of the sequence"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    menu->addActions(m_d->propagateActions);
+    button->setMenu(menu);
+    m_d->optionsBar->addSeparator();
+    m_d->optionsBar->addWidget(button);
+}
+
+void LabelEditor::goToFrame(bool next)
+{
+    // While a frame opens, the next step goes on from it: Alt+Page Down held steps through them.
+    const std::optional<std::size_t> from = m_d->openPending ? std::optional<std::size_t>(m_d->openingIndex) : m_d->index;
+    if (!from || !project())
+        return;
+    const QString name = QFileInfo(fromStd(project()->entry(*from).image)).fileName();
+    if (!m_d->frames->inSequence(*from)) {
+        emit statusMessage(tr("%1 is a frame alone: no other image's name differs from it only by its number.").arg(name));
+        return;
+    }
+    const auto to = m_d->frames->neighbour(*from, next ? FrameNavigator::Direction::Next : FrameNavigator::Direction::Previous);
+    if (!to) {
+        emit statusMessage(next ? tr("%1 is the last frame of its sequence.").arg(name)
+                                : tr("%1 is the first frame of its sequence.").arg(name));
+        return;
+    }
+    if (isSignalConnected(QMetaMethod::fromSignal(&LabelEditor::frameRequested)))
+        emit frameRequested(*to);  // the browser selects it, and opens it through its selection
+    else
+        requestImage(*to);
+}
+
+void LabelEditor::propagateFrom(bool next)
+{
+    LabelDocument* doc = m_d->document.get();
+    if (!doc || !m_d->index || !project())
+        return;
+    if (!m_d->canvas->isEditable()) {
+        emit statusMessage(whyNotEditable());
+        return;
+    }
+    const std::size_t index = *m_d->index;
+    const QString name = QFileInfo(fromStd(doc->imageKey())).fileName();
+    if (!m_d->frames->inSequence(index)) {
+        emit statusMessage(tr("%1 is a frame alone: there is no frame to carry labels from.").arg(name));
+        return;
+    }
+    FramePropagation::Request request;
+    request.direction = next ? FrameNavigator::Direction::Next : FrameNavigator::Direction::Previous;
+    for (const std::size_t frame : m_d->frames->labelledFrames(index, request.direction))
+        request.sources.push_back({project()->imagePath(frame), project()->labelMapPath(frame), project()->entry(frame).image});
+    if (request.sources.empty()) {
+        emit statusMessage(next ? tr("No frame after %1 in its sequence is labelled.").arg(name)
+                                : tr("No frame before %1 in its sequence is labelled.").arg(name));
+        return;
+    }
+    request.schema = project()->schema();
+    request.guard = m_d->settings->guard();
+    // The model's view of this frame marks where it contradicts what the flow carries: "sure" is
+    // at least even odds, or the Accept threshold where the user set it higher.
+    const PredictionLayer& prediction = m_d->canvas->prediction();
+    if (prediction.hasPrediction())
+        request.prediction = {prediction.classes(), prediction.confidence()};
+    request.minConfidence = std::max(request.minConfidence, m_d->predictionBar->minConfidence());
+    m_d->propagation->start(doc, std::move(request));
+}
+
+bool LabelEditor::isPropagating() const { return m_d->propagation->isRunning(); }
 
 void LabelEditor::cancelOpen()
 {
@@ -426,6 +541,7 @@ void LabelEditor::setDocument(document::ProjectDocument* projectDocument)
         m_d->projectDocument->setBeforeLabelMapsChange({});
     }
     m_d->projectDocument = projectDocument;
+    m_d->frames->setDocument(projectDocument);
     if (!projectDocument) {
         m_d->canvas->setSchema({});
         m_d->classesPanel->setSchema({});
@@ -455,7 +571,7 @@ void LabelEditor::updateEditable()
     // What cannot act is disabled (issue 47.12): a read-only window's tools and class buttons,
     // with the reason in their tooltips; the canvas says it on the first click.
     const bool readOnly = doc && doc->isReadOnly();
-    for (QAction* tool : m_d->toolActions)
+    for (QAction* tool : m_d->toolActions + m_d->propagateActions)
         tool->setEnabled(!readOnly);
     m_d->classesPanel->setEditable(writable, whyNotEditable());
 }
@@ -488,6 +604,8 @@ void LabelEditor::connectDocument()
     // While a merge rewrites the maps, the open one must not be edited or saved.
     connect(doc, &ProjectDocument::busyChanged, this, [this](bool busy) {
         updateEditable();
+        if (busy)
+            m_d->propagation->cancel();  // the maps it read are being rewritten
         // An image decoding now was read before the maps are rewritten: open it again afterwards.
         if (busy && m_d->openPending) {
             m_d->reopenAfterJob = m_d->openingIndex;
@@ -655,6 +773,7 @@ bool LabelEditor::startOpen(std::size_t index)
     }
     if (m_d->index != index && !leaveCurrentImage())
         return false;
+    m_d->propagation->cancel();  // its result is for the image on screen, which is going
     // Until the new image is in, the one on screen stays visible but takes no edit: whatever it got
     // now would be thrown away with it.
     m_d->canvas->setEditable(false);
@@ -767,6 +886,7 @@ void LabelEditor::closeDocument()
 {
     if (!m_d->document)
         return;
+    m_d->propagation->cancel();
     m_d->keeper->setDocument(nullptr);
     m_d->canvas->setDocument(nullptr);
     disconnect(m_d->document->undoStack(), nullptr, m_d->undoGroup, nullptr);
@@ -853,10 +973,14 @@ void LabelEditor::setRecoveryDelay(int milliseconds) { m_d->keeper->setDelay(mil
 QUndoGroup* LabelEditor::undoGroup() const { return m_d->undoGroup; }
 QList<QAction*> LabelEditor::toolActions() const { return m_d->toolActions; }
 QList<QAction*> LabelEditor::viewActions() const { return m_d->viewActions; }
+QList<QAction*> LabelEditor::frameActions() const { return m_d->frameActions; }
+QList<QAction*> LabelEditor::propagateActions() const { return m_d->propagateActions; }
 ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
 QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar, m_d->predictionBar}; }
 
-PredictionBar* LabelEditor::predictionBar() const { return m_d->predictionBar; }
+void LabelEditor::showPredictionErrors() { m_d->predictionBar->setView(PredictionLayer::View::Errors); }
+
+int LabelEditor::predictionMinConfidence() const { return m_d->predictionBar->minConfidence(); }
 
 bool LabelEditor::setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy)
 {

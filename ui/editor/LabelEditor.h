@@ -87,6 +87,12 @@ public:
     QUndoGroup* undoGroup() const;            // for Edit>Undo/Redo actions
     QList<QAction*> toolActions() const;      // checkable, exclusive, with shortcuts
     QList<QAction*> viewActions() const;      // zoom in/out, fit, 1:1, toggle labels, outline mode
+    // Frames of a video sequence (the open image's, told from the file names): Previous / Next
+    // Frame, and Propagate from Previous / Next Frame, which carries the labels of the nearest
+    // labelled frame onto the open image by optical flow, in the background, as one undoable edit.
+    QList<QAction*> frameActions() const;
+    QList<QAction*> propagateActions() const;
+    bool isPropagating() const;
     ClassesPanel* classesPanel() const;       // a QWidget the main window docks on the right
     QList<QToolBar*> toolBars() const;        // tools, and their options
     void setCaption(const QString& text);     // the line above the canvas: which image, where in the list
@@ -124,7 +130,11 @@ public:
     // Copies the prediction into the labels as one undoable edit, respecting the locks; the number
     // of changed pixels, -1 without a prediction.
     std::int64_t acceptPrediction(const paint::AcceptOptions& options);
-    PredictionBar* predictionBar() const;
+    // What the other rooms may ask of the prediction row: show the errors against the labels
+    // (a suspect label opened from the Predictions panel), and the confidence from which Accept
+    // takes a pixel, 0..255 (Accept Prediction for a selection of images uses the same).
+    void showPredictionErrors();
+    int predictionMinConfidence() const;
 
 signals:
     void imageLabelled(std::size_t index, double labelledFraction);
@@ -132,6 +142,9 @@ signals:
     void modifiedChanged(bool modified);
     void labelsSaved(const QString& labelMap);  // the label map written, relative to the project folder
     void imageOpened(std::size_t index);
+    // Previous / Next Frame asks for this image: the window selects it in the browser, which opens
+    // it. With nobody connected, the editor opens it itself.
+    void frameRequested(std::size_t index);
     void errorOccurred(const QString& message);
 
 private:
@@ -147,6 +160,9 @@ private:
     void createViewActions();
     void createToolBarControls();
     void createClassShortcuts();
+    void createFrameActions();
+    void goToFrame(bool next);
+    void propagateFrom(bool next);
     void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index, const std::array<std::int64_t, 256>& counts,
                         const CanvasImages& prepared);
     void closeDocument();

@@ -36,8 +36,8 @@ LabelingTips::LabelingTips(const QList<QAction*>& toolActions, QWidget* canvas)
     m_text->setTextFormat(Qt::RichText);
     m_text->setWordWrap(true);
     m_text->setText(tr("<h3>How labeling works</h3>"
-                       "<p>Every pixel gets a class: pick one in the <b>Classes</b> panel (or press its number "
-                       "key), then paint with a tool.</p>"
+                       "<p>Every pixel gets a class: pick one in the <b>Classes</b> panel (or press its key: 1…9, 0, "
+                       "then Shift+1… from the 11th class on), then paint with a tool.</p>"
                        "<table>%1</table>"
                        "<p><b>Ctrl+Z</b> / <b>Ctrl+Shift+Z</b> undo and redo every stroke. Scroll to zoom, "
                        "drag with the middle button (or Space + drag) to pan.</p>"

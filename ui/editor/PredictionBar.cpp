@@ -2,6 +2,7 @@
 
 #include "paint/ColourScale.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QLinearGradient>
@@ -34,11 +35,14 @@ QPixmap legendPixmap(const QString& low, const QString& high, const QFont& font)
 }  // namespace
 
 PredictionBar::PredictionBar(QWidget* parent)
-    : QToolBar(tr("Prediction"), parent), m_view(new QComboBox(this)), m_opacity(new QSlider(Qt::Horizontal, this)),
-      m_legend(new QLabel(this)), m_threshold(new QSpinBox(this)), m_accept(new QToolButton(this))
+    : QToolBar(tr("Prediction"), parent), m_state(new QLabel(this)), m_view(new QComboBox(this)),
+      m_opacity(new QSlider(Qt::Horizontal, this)), m_legend(new QLabel(this)), m_threshold(new QSpinBox(this)),
+      m_accept(new QToolButton(this))
 {
     setObjectName(QStringLiteral("predictionBar"));
-    m_view->addItem(tr("Prediction off"), int(PredictionLayer::View::Off));
+    // "Off" read as if the model were off, while hover and Smart Click used its prediction: the
+    // layer is what is off.
+    m_view->addItem(tr("Layer hidden"), int(PredictionLayer::View::Off));
     m_view->addItem(tr("Predicted classes"), int(PredictionLayer::View::Classes));
     m_view->addItem(tr("Errors (prediction ≠ label)"), int(PredictionLayer::View::Errors));
     m_view->addItem(tr("Confidence"), int(PredictionLayer::View::Confidence));
@@ -61,10 +65,12 @@ PredictionBar::PredictionBar(QWidget* parent)
     m_accept->setMenu(menu);
     m_accept->setToolTip(tr("Copy the predicted classes into the labels: one undoable edit"));
 
-    addWidget(new QLabel(tr(" Model "), this));
+    m_state->setObjectName(QStringLiteral("predictionState"));
+    m_legend->setObjectName(QStringLiteral("predictionLegend"));
+    addWidget(m_state);
     addWidget(m_view);
     addWidget(m_opacity);
-    addWidget(m_legend);
+    m_legendAction = addWidget(m_legend);
     addSeparator();
     addWidget(m_accept);
     addWidget(m_threshold);
@@ -84,7 +90,18 @@ void PredictionBar::setPredictionAvailable(bool available, const QString& why)
     m_threshold->setEnabled(available);
     m_view->setToolTip(available || why.isEmpty() ? tr("What of the model's prediction is drawn over the image (T flips labels and prediction)")
                                                   : why);
+    // What is true of the model here, whatever layer is drawn.
+    m_state->setText(available ? tr(" Model: ready ") : tr(" Model: no prediction "));
+    m_state->setToolTip(available ? tr("The selected run's prediction of this image is loaded: hovering names the predicted "
+                                       "class and Smart Click finds regions from it, also while its layer is hidden")
+                        : !why.isEmpty() ? why
+                                         : tr("No prediction of this image (yet): select a run with a checkpoint in the "
+                                              "Training panel; the image on screen is predicted when it opens"));
 }
+
+QString PredictionBar::stateText() const { return m_state->text().trimmed(); }
+
+bool PredictionBar::isLegendShown() const { return m_legendAction->isVisible(); }
 
 bool PredictionBar::isPredictionAvailable() const { return m_accept->isEnabled(); }
 
@@ -98,7 +115,9 @@ void PredictionBar::updateLegend()
 {
     const PredictionLayer::View current = view();
     const bool heat = current == PredictionLayer::View::Confidence || current == PredictionLayer::View::Uncertainty;
-    m_legend->setVisible(heat);
+    // Through the action: the tool bar's layout shows the widgets of visible actions again, so a
+    // legend hidden with setVisible() came back after the layer was switched to Errors.
+    m_legendAction->setVisible(heat);
     if (heat)
         m_legend->setPixmap(legendPixmap(current == PredictionLayer::View::Confidence ? tr("unsure") : tr("certain"),
                                          current == PredictionLayer::View::Confidence ? tr("sure") : tr("uniform"), font()));

@@ -4,6 +4,7 @@
 
 #include <QToolBar>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -12,10 +13,11 @@ class QToolButton;
 
 namespace segstudio::ui {
 
-// The editor's prediction controls, a tool bar row: which layer of the model's prediction is
-// drawn (off, predicted classes, errors against the labels, confidence, uncertainty) and how
+// The editor's prediction controls, a tool bar row: whether the model's prediction of the image
+// is there (hover and Smart Click use it also while its layer is hidden), which layer of it is
+// drawn (hidden, predicted classes, errors against the labels, confidence, uncertainty) and how
 // opaque, the heat map's legend, and "Accept prediction" (into unlabelled pixels, or everywhere,
-// from a confidence on). Disabled until the image has a prediction.
+// from a confidence on). Accept is disabled until the image has a prediction.
 class PredictionBar : public QToolBar {
     Q_OBJECT
 
@@ -27,6 +29,8 @@ public:
     PredictionLayer::View view() const;
     void setView(PredictionLayer::View view);
     int minConfidence() const;  // 0..255
+    QString stateText() const;  // "Model: ready", "Model: no prediction": what the row starts with
+    bool isLegendShown() const;  // the heat map's legend: with the confidence and uncertainty layers only
 
 signals:
     void viewChanged(PredictionLayer::View view);
@@ -36,9 +40,11 @@ signals:
 private:
     void updateLegend();
 
+    QLabel* m_state;
     QComboBox* m_view;
     QSlider* m_opacity;
     QLabel* m_legend;
+    QAction* m_legendAction = nullptr;  // a widget in a tool bar is shown and hidden through its action
     QSpinBox* m_threshold;
     QToolButton* m_accept;
 };

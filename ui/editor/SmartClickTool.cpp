@@ -68,9 +68,7 @@ void SmartClickTool::activate(LabelCanvas* canvas)
 void SmartClickTool::deactivate()
 {
     endSession();
-    m_hoverTimer.stop();
-    m_hover = {};
-    m_hoverTint = {};
+    clearHover();
     AbstractTool::deactivate();
 }
 
@@ -83,8 +81,9 @@ void SmartClickTool::documentChanged()
             if (!m_applying)
                 endSession();  // an undo, a stroke of another tool: the session's "before" is gone
         });
-    m_hover = {};
-    m_hoverTint = {};
+    // The cursor's last spot was on the image before: a preview there, once this image's
+    // prediction is ready, would show labels where the user is not pointing.
+    clearHover();
     prepare();
 }
 
@@ -133,14 +132,16 @@ void SmartClickTool::waitUntilReady()
     takeSegmenter();
 }
 
+// Short enough for the status bar beside its permanent fields (the longer text was cut off at
+// "…show predictio"); the tool's tooltip says the rest. The prediction's layer need not be shown:
+// the model is used when the image has a prediction of the selected run.
 void SmartClickTool::sayHowItWorks()
 {
     if (m_segmenter)
-        emit message(tr("Smart click: click a region to give it the current class; Shift+click takes back, Ctrl+click "
-                        "uses the model's class"));
+        emit message(tr("Smart click: click a region to label it; Shift+click takes back, Ctrl+click uses the "
+                        "model's class"));
     else
-        emit message(tr("Smart click uses GrabCut: no prediction with class scores for this image (train a model, "
-                        "select its run and show predictions to let the model find regions)"));
+        emit message(tr("Smart click uses GrabCut: no model prediction for this image (select a trained run)"));
 }
 
 void SmartClickTool::endSession()
@@ -233,6 +234,17 @@ void SmartClickTool::mouseMoved(QMouseEvent* event, const QPointF& imagePos)
     // GrabCut is too slow to follow the mouse: the fallback shows no preview.
     if (m_segmenter)
         m_hoverTimer.start();
+}
+
+void SmartClickTool::mouseLeft() { clearHover(); }
+
+void SmartClickTool::clearHover()
+{
+    m_hoverTimer.stop();
+    m_hoverPixel = {-1, -1};  // also for a segmenter that comes later (its finished() updates the hover)
+    m_hover = {};
+    m_hoverTint = {};
+    requestRepaint();
 }
 
 void SmartClickTool::previewAt(const QPoint& pixel, Qt::KeyboardModifiers modifiers)

@@ -22,7 +22,8 @@ namespace segstudio::ui {
 // uses the model's class under the cursor instead of the selected one. Clicks of one class build
 // one region (a paint::SmartClickSession): each click is one undo entry, and a Shift+click gives
 // back exactly what the region had taken. Any other edit, another class or image starts afresh.
-// The region a click would give is shown under the cursor before the click.
+// The region a click would give is shown under the cursor before the click, and only while the
+// cursor is over the image: leaving the canvas, another image or another tool clears it.
 // The segmenter's per-image work runs on a worker when the prediction comes; without a prediction
 // (no run has a checkpoint yet) the clicks seed GrabCut instead, and the hint says so.
 class SmartClickTool : public AbstractTool {
@@ -39,6 +40,7 @@ public:
     void predictionChanged() override;
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
     void mouseMoved(QMouseEvent* event, const QPointF& imagePos) override;
+    void mouseLeft() override;
     void paintOverlay(QPainter& painter) override;
 
     bool usesModel() const { return m_segmenter != nullptr; }  // false: GrabCut fallback
@@ -55,6 +57,7 @@ private:
     void takeSegmenter();
     void endSession();
     void updateHover();
+    void clearHover();
     int classFor(const QPoint& pixel, Qt::KeyboardModifiers modifiers) const;
     paint::SmartClickSession::RegionFinder finder() const;
     paint::RegionMask regionFor(const QPoint& pixel, Qt::KeyboardModifiers modifiers) const;

@@ -151,6 +151,13 @@ void SuperpixelTool::mouseMoved(QMouseEvent*, const QPointF& imagePos)
     }
 }
 
+// The outlined superpixel stays otherwise, as if the cursor were still on it.
+void SuperpixelTool::mouseLeft()
+{
+    m_hoverId = -1;
+    requestRepaint();
+}
+
 void SuperpixelTool::mouseReleased(QMouseEvent* event, const QPointF&)
 {
     if (event->button() != Qt::LeftButton || !m_stroking)

@@ -30,6 +30,7 @@ public:
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
     void mouseMoved(QMouseEvent* event, const QPointF& imagePos) override;
     void mouseReleased(QMouseEvent* event, const QPointF& imagePos) override;
+    void mouseLeft() override;
     void paintOverlay(QPainter& painter) override;
 
     bool ready() const { return !m_map.empty(); }

@@ -8,16 +8,19 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace segstudio::ui {
@@ -36,7 +39,8 @@ QTableWidgetItem* cellOf(const QString& text)
 }  // namespace
 
 EvaluationReportView::EvaluationReportView(QWidget* parent)
-    : QWidget(parent), m_summary(new QLabel(this)), m_classes(new QTableWidget(this)), m_confusion(new ConfusionMatrixPlot(this))
+    : QWidget(parent), m_summary(new QLabel), m_classes(new QTableWidget), m_confusion(new ConfusionMatrixPlot),
+      m_splitter(new QSplitter(Qt::Horizontal)), m_scroll(new QScrollArea(this))
 {
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
@@ -44,7 +48,8 @@ EvaluationReportView::EvaluationReportView(QWidget* parent)
     m_classes->setHorizontalHeaderLabels({tr("Class"), tr("Accuracy"), tr("IoU"), tr("Mean BF score")});
     m_classes->verticalHeader()->setVisible(false);
     m_classes->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_confusion->setMinimumSize(420, 380);
+    // Small enough for the Review workspace's dock below the table; it grows with the room.
+    m_confusion->setMinimumSize(360, 360);
 
     auto* csv = new QPushButton(tr("Export &CSV…"), this);
     auto* png = new QPushButton(tr("Export &PNG…"), this);
@@ -53,19 +58,52 @@ EvaluationReportView::EvaluationReportView(QWidget* parent)
     connect(png, &QPushButton::clicked, this, [this] { askAndExport(QStringLiteral("png")); });
     connect(pdf, &QPushButton::clicked, this, [this] { askAndExport(QStringLiteral("pdf")); });
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_classes);
-    splitter->addWidget(m_confusion);
-    splitter->setStretchFactor(1, 1);
+    m_splitter->addWidget(m_classes);
+    m_splitter->addWidget(m_confusion);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setStretchFactor(0, 0);  // the table keeps the width (or height) of its contents,
+    m_splitter->setStretchFactor(1, 1);  // the matrix takes the rest
+    auto* report = new QWidget;
+    auto* reportLayout = new QVBoxLayout(report);
+    reportLayout->setContentsMargins(0, 0, 0, 0);
+    reportLayout->addWidget(m_summary);
+    reportLayout->addWidget(m_splitter, 1);
+    // The report scrolls here, not in whatever holds the view: the view is then as wide as its
+    // place, and arrangeForWidth() knows the width there is.
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setWidget(report);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
     buttons->addWidget(csv);
     buttons->addWidget(png);
     buttons->addWidget(pdf);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_scroll, 1);
     layout->addLayout(buttons);
+}
+
+Qt::Orientation EvaluationReportView::arrangement() const { return m_splitter->orientation(); }
+
+void EvaluationReportView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrangeForWidth();
+}
+
+// Side by side, the table and the matrix are wider than the Review workspace's dock: the matrix
+// was cut off at the right. Below the table it fits, and the report scrolls down instead.
+void EvaluationReportView::arrangeForWidth()
+{
+    const int table = std::max(m_classes->minimumWidth(), m_classes->minimumSizeHint().width());
+    const int scrollBar = m_scroll->verticalScrollBar()->sizeHint().width();
+    const int sideBySide = table + m_splitter->handleWidth() + m_confusion->minimumWidth() + scrollBar;
+    // The view's own width, not the scroll area's: right after a resize its layout may not have run.
+    const QMargins margins = layout()->contentsMargins();
+    const int room = width() - margins.left() - margins.right();
+    const Qt::Orientation wanted = room >= sideBySide ? Qt::Horizontal : Qt::Vertical;
+    if (m_splitter->orientation() != wanted)
+        m_splitter->setOrientation(wanted);
 }
 
 void EvaluationReportView::setReport(const metrics::EvaluationReport& report)
@@ -88,11 +126,17 @@ void EvaluationReportView::setReport(const metrics::EvaluationReport& report)
         m_classes->setItem(c, 2, cellOf(percent(metrics.classIoU[std::size_t(c)])));
         m_classes->setItem(c, 3, cellOf(percent(boundary[std::size_t(c)])));
     }
-    // The table shows all four columns; the confusion matrix takes the rest.
+    // The table shows all four columns and (up to a dozen) all its rows; the confusion matrix
+    // takes the rest.
     m_classes->resizeColumnsToContents();
     m_classes->setMinimumWidth(m_classes->horizontalHeader()->length() + 2 * m_classes->frameWidth() +
                                m_classes->verticalScrollBar()->sizeHint().width());
+    constexpr int kRowsShownWhole = 12;
+    const int rowsShown = std::min(report.classes(), kRowsShownWhole);
+    m_classes->setMinimumHeight(m_classes->horizontalHeader()->sizeHint().height() + 2 * m_classes->frameWidth() +
+                                rowsShown * m_classes->verticalHeader()->defaultSectionSize());
     m_confusion->setReport(report);
+    arrangeForWidth();
 }
 
 bool EvaluationReportView::exportCsv(const QString& dir)

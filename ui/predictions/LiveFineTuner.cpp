@@ -59,7 +59,7 @@ QString labelledImages(int count)
 }  // namespace
 
 LiveFineTuner::LiveFineTuner(QObject* parent)
-    : QObject(parent), m_process(new TrainerProcess(this)), m_progressTimer(new QTimer(this))
+    : QObject(parent), m_progressTimer(new QTimer(this)), m_process(new TrainerProcess(this))
 {
     m_progressTimer->setInterval(1000);
     connect(m_progressTimer, &QTimer::timeout, this, &LiveFineTuner::readProgress);

@@ -5,6 +5,7 @@
 
 #include "EvaluationReportView.h"
 #include "LiveFineTuner.h"
+#include "ModelExporter.h"
 #include "PredictionService.h"
 #include "common/ProcessLog.h"
 #include "common/TrainerArguments.h"
@@ -14,12 +15,15 @@
 #include "data/Project.h"
 #include "run/RunLayout.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QSpinBox>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -43,12 +47,19 @@ PredictionsDock::PredictionsDock(QWidget* parent)
       m_cancelButton(new QPushButton(tr("Cancel"), this)), m_evaluateButton(new QPushButton(tr("&Evaluate…"), this)),
       m_reportWindow(new QWidget(this, Qt::Window)), m_reportView(new EvaluationReportView(m_reportWindow)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
       m_suspectConfidence(new QSpinBox(this)), m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)),
+      m_suspectSummary(new QLabel(this)),
       m_service(new PredictionService(this)), m_fineTuner(new LiveFineTuner(this)),
+      m_modelExporter(new ModelExporter(this)),
+      m_exportModelAction(new QAction(tr("Trained Model as &ONNX…"), this)),
       m_learnAsILabel(new QCheckBox(tr("Predict as I &label: the model learns from my labels every"), this)),
       m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
     m_service->setTrainer(m_process->program());
     m_fineTuner->setTrainer(m_process->program());
+    m_modelExporter->setTrainer(m_process->program());
+    m_exportModelAction->setObjectName(QStringLiteral("exportModel"));
+    m_exportModelAction->setToolTip(tr("Write the selected run's chosen checkpoint as an ONNX file (for OpenCV, ONNX Runtime, "
+                                       "TensorRT), as segstudio-train export-model does"));
     m_learnAsILabel->setToolTip(tr("After every few newly labelled training images, the selected run's model is fine-tuned "
                                    "on all labelled training images at low priority (never while you train), into "
                                    "runs/<run>-live; the editor's predictions and the smart click then use it"));
@@ -82,6 +93,8 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     m_suspectArea->setSuffix(tr(" % of the labels"));
     m_suspects->setToolTip(tr("Images where a confident prediction disagrees with the labels: likely labeling mistakes. "
                               "Click one to open it with the error map."));
+    m_suspectSummary->setObjectName(QStringLiteral("suspectSummary"));
+    m_suspectSummary->setWordWrap(true);
     m_status->setWordWrap(true);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
@@ -110,6 +123,7 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     thresholds->addWidget(m_suspectArea);
     suspects->addLayout(thresholds);
     suspects->addWidget(m_suspects, 1);
+    suspects->addWidget(m_suspectSummary);
     body->addLayout(suspects, 2);
     layout->addLayout(body, 1);
 
@@ -131,6 +145,10 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     connect(m_learnAsILabel, &QCheckBox::toggled, m_fineTuner, &LiveFineTuner::setEnabled);
     connect(m_learnInterval, &QSpinBox::valueChanged, m_fineTuner, &LiveFineTuner::setInterval);
     connect(m_fineTuner, &LiveFineTuner::stateChanged, this, [this] { m_learnStatus->setText(m_fineTuner->statusText()); });
+    m_fineTuner->setUserTrainingBusy([this] { return m_userTraining; });
+    connect(m_fineTuner, &LiveFineTuner::learned, this, &PredictionsDock::liveModelLearned);
+    connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
+    connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);
     updateButtons();
 }
 
@@ -234,6 +252,7 @@ void PredictionsDock::scoreExistingPredictions()
         emit scoresChanged(m_lastScores);
     }
     m_suspects->clear();
+    m_suspectSummary->clear();
     if (!m_project || m_runDir.isEmpty() || isBusy() || !QDir(predictionsFolder()).exists())
         return;
     // Predictions of an earlier state of the checkpoint are not this model's.
@@ -265,7 +284,80 @@ void PredictionsDock::setTrainer(const QString& program)
     m_process->setProgram(program);
     m_service->setTrainer(program);
     m_fineTuner->setTrainer(program);
+    m_modelExporter->setTrainer(program);
     updateButtons();
+}
+
+bool PredictionsDock::exportModel(const QString& onnxFile)
+{
+    if (!m_project || m_runDir.isEmpty() || m_modelExporter->isRunning())
+        return false;
+    if (!m_modelExporter->start(checkpointFile(), onnxFile, QString::fromStdString(m_project->file().string()))) {
+        m_status->setText(m_modelExporter->trainer().isEmpty() ? TrainerProcess::notFoundMessage()
+                                                               : tr("The model export could not start."));
+        return false;
+    }
+    m_log->appendPlainText(QStringLiteral("$ %1").arg(m_modelExporter->commandLine()));
+    m_status->setText(tr("Exporting the model to %1…").arg(QDir::toNativeSeparators(onnxFile)));
+    updateButtons();
+    return true;
+}
+
+void PredictionsDock::askAndExportModel()
+{
+    const QString checkpoint = checkpointFile();
+    if (!m_project || checkpoint.isEmpty() || !QFileInfo::exists(checkpoint)) {
+        QMessageBox::information(window(), tr("Export model"),
+                                 tr("The selected run has no checkpoint yet: select a trained run in the Training "
+                                    "panel first."));
+        return;
+    }
+    const QString suggested = QDir(QString::fromStdString(m_project->root().string()))
+                                  .filePath(QFileInfo(m_runDir).fileName() + QStringLiteral(".onnx"));
+    QString file = QFileDialog::getSaveFileName(window(), tr("Export the trained model as ONNX"), suggested,
+                                                tr("ONNX model (*.onnx)"));
+    if (file.isEmpty())
+        return;
+    if (QFileInfo(file).suffix().isEmpty())
+        file += QStringLiteral(".onnx");
+    m_modelExportAsked = exportModel(file);
+}
+
+void PredictionsDock::modelExportFinished(bool ok, const QString& message, const QString& details)
+{
+    if (!details.isEmpty())
+        m_log->appendPlainText(details);
+    m_status->setText(message);
+    updateButtons();
+    emit modelExported(ok, message);
+    if (!std::exchange(m_modelExportAsked, false))
+        return;
+    // Not modal: the window goes on while the outcome waits to be read; the trainer's own words
+    // (its warnings, or the error) are one click away.
+    auto* box = new QMessageBox(ok ? QMessageBox::Information : QMessageBox::Warning, tr("Export model"), message,
+                                QMessageBox::Ok, window());
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (!details.isEmpty())
+        box->setDetailedText(details);
+    box->open();
+}
+
+void PredictionsDock::setBeforeLearning(std::function<bool()> saveLabels)
+{
+    m_fineTuner->setBeforeLearning(std::move(saveLabels));
+}
+
+void PredictionsDock::userTrainingStarted()
+{
+    m_userTraining = true;
+    m_fineTuner->userTrainingStarted();
+}
+
+void PredictionsDock::userTrainingFinished()
+{
+    m_userTraining = false;
+    m_fineTuner->labelsChanged();  // what was labelled meanwhile may make a fine-tune due
 }
 
 bool PredictionsDock::isBusy() const
@@ -501,14 +593,25 @@ void PredictionsDock::scoringFinished()
     // The data set's mean IoU, as the run and the evaluation report say it (issue 47.13).
     const auto metrics = data::datasetMetrics(
         scores, [this](std::size_t index) { return m_project->entry(index).split == data::Split::Val; });
-    finish(true, !metrics ? tr("No labelled validation image to score.")
-                          : tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored)
-                                .arg(metrics->meanIoU, 0, 'f', 3));
+    if (metrics) {
+        finish(true, tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored)
+                         .arg(metrics->meanIoU, 0, 'f', 3));
+        return;
+    }
+    // Nothing scored: before Predict (the cache holds only the images the editor showed) this
+    // said "No labelled validation image" of a project with a hundred of them.
+    const int labelledVal = int(std::count_if(scores.begin(), scores.end(), [this](const data::PredictionScore& score) {
+        return m_project->entry(score.index).split == data::Split::Val && !score.problem.empty();
+    }));
+    finish(true, labelledVal == 0 ? tr("No labelled validation image to score.")
+                                  : tr("Predict first: none of the %n labelled validation image(s) has a prediction of "
+                                       "this checkpoint yet.", nullptr, labelledVal));
 }
 
 void PredictionsDock::listSuspects()
 {
     m_suspects->clear();
+    m_suspectSummary->clear();
     if (!m_project)
         return;
     std::vector<std::pair<double, std::size_t>> suspects;
@@ -523,6 +626,29 @@ void PredictionsDock::listSuspects()
                                          m_suspects);
         item->setData(Qt::UserRole, qulonglong(index));
     }
+    if (suspects.empty())
+        m_suspectSummary->setText(noSuspectText());
+}
+
+// An empty list said nothing: neither whether the thresholds are too strict nor how close the
+// nearest image came. Empty before any image was scored.
+QString PredictionsDock::noSuspectText() const
+{
+    const data::PredictionScore* closest = nullptr;
+    for (const auto& score : m_lastScores)
+        if (score.suspectFraction && (!closest || *score.suspectFraction > *closest->suspectFraction))
+            closest = &score;
+    if (!closest)
+        return m_lastScores.empty() ? QString()
+                                    : tr("No labelled image has a prediction yet: Predict, then the suspects show here.");
+    if (*closest->suspectFraction == 0.0)
+        return tr("No labelled pixel is disputed at ≥ %1 % sure: lower \"sure ≥\" to see less certain disagreements.")
+            .arg(m_suspectConfidence->value());
+    return tr("No image has ≥ %1 % of its labels disputed at ≥ %2 % sure; the closest is %3 with %4 %.")
+        .arg(m_suspectArea->value(), 0, 'f', 1)
+        .arg(m_suspectConfidence->value())
+        .arg(QString::fromStdString(m_project->entry(closest->index).image))
+        .arg(*closest->suspectFraction * 100.0, 0, 'f', 1);
 }
 
 void PredictionsDock::setSuspectThresholds(int confidencePercent, double areaPercent)
@@ -546,6 +672,9 @@ void PredictionsDock::updateButtons()
     m_predictButton->setEnabled(ready);
     m_cancelButton->setEnabled(m_process->isRunning());
     m_evaluateButton->setEnabled(ready);
+    // An export is its own process: it may run beside a prediction, one at a time.
+    m_exportModelAction->setEnabled(m_project && !m_runDir.isEmpty() && !m_process->program().isEmpty() &&
+                                    !m_modelExporter->isRunning());
     if (m_process->program().isEmpty())
         m_status->setText(TrainerProcess::notFoundMessage());
 }

@@ -6,8 +6,10 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -29,6 +31,7 @@ namespace segstudio::ui {
 
 class EvaluationReportView;
 class LiveFineTuner;
+class ModelExporter;
 class PredictionService;
 
 // The "Predictions" panel: for the run selected in the Training panel, "Predict validation
@@ -72,7 +75,8 @@ public:
     PredictionService* service() const { return m_service; }
     // "Predict as I label": the opt-in fine-tune of the selected run as labels come (its row in
     // the panel: the switch, every how many images, and when the model last learned).
-    LiveFineTuner* fineTuner() const { return m_fineTuner; }
+    // Called before a fine-tune packs the labels (the window saves them); false postpones it.
+    void setBeforeLearning(std::function<bool()> saveLabels);
     QCheckBox* learnAsILabelBox() const { return m_learnAsILabel; }
     QSpinBox* learnIntervalBox() const { return m_learnInterval; }
     QLabel* learnStatusLabel() const { return m_learnStatus; }
@@ -80,6 +84,12 @@ public:
     // prediction is computed again and the browser's scores are dropped.
     void reloadRun();
     void cancel();
+
+    // File > Export > Trained Model as ONNX…: the chosen checkpoint of the selected run as an ONNX
+    // file (segstudio-train export-model), asked where to save, the outcome said in a message box.
+    QAction* exportModelAction() const { return m_exportModelAction; }
+    // The same without asking: false when it cannot start; modelExported() tells how it ended.
+    bool exportModel(const QString& onnxFile);
 
     QPlainTextEdit* logView() const { return m_log; }
     QString statusText() const;
@@ -89,6 +99,12 @@ public:
     QListWidget* suspectList() const { return m_suspects; }
     void setSuspectThresholds(int confidencePercent, double areaPercent);
 
+public slots:
+    // The user's own training (the Training panel's) started, and ended: the fine-tune gives way
+    // to it (one under way is dropped) and counts the labels again after it.
+    void userTrainingStarted();
+    void userTrainingFinished();
+
 signals:
     void finished(bool ok, const QString& message);
     // Every image's score against its labels for the chosen checkpoint; images missing from the
@@ -97,6 +113,8 @@ signals:
     void openImageRequested(std::size_t index);  // a suspect clicked: open it with the error map
     void reportShown();
     void reportRestored();  // a report saved with the run is in the view again (not popped up)
+    void modelExported(bool ok, const QString& message);
+    void liveModelLearned(const QString& liveRunDir);  // a fine-tune replaced runs/<run>-live
 
 private:
     void scoreExistingPredictions();
@@ -107,11 +125,14 @@ private:
     void updateButtons();
     void checkpointChanged();
     void listSuspects();
+    QString noSuspectText() const;
     bool startJob(const QStringList& arguments, const QString& status);  // predict or evaluate into the cache
     void showReport();
     void restoreSavedReport();
     void readReport(bool reveal);
     void showProgress();
+    void askAndExportModel();
+    void modelExportFinished(bool ok, const QString& message, const QString& details);
 
     const document::ProjectDocument* m_document = nullptr;
     const data::Project* m_project = nullptr;
@@ -133,9 +154,14 @@ private:
     QSpinBox* m_suspectConfidence;
     QDoubleSpinBox* m_suspectArea;
     QListWidget* m_suspects;
+    QLabel* m_suspectSummary;  // why the list is empty: the closest image and its share
     std::vector<data::PredictionScore> m_lastScores;
     PredictionService* m_service;
     LiveFineTuner* m_fineTuner;
+    ModelExporter* m_modelExporter;
+    QAction* m_exportModelAction;
+    bool m_modelExportAsked = false;  // started from the menu: the outcome gets a message box
+    bool m_userTraining = false;  // between userTrainingStarted() and userTrainingFinished()
     QCheckBox* m_learnAsILabel;
     QSpinBox* m_learnInterval;
     QLabel* m_learnStatus;

@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -39,6 +40,8 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
       m_formatDir(new PathField(PathField::Kind::Folder, {}, this)),
       m_formatFileLabel(new QLabel(this)),
       m_formatFile(new PathField(PathField::Kind::OpenFile, tr("JSON or text (*.json *.txt);;All files (*)"), this)),
+      m_backgroundLabel(new QLabel(tr("Background class:"), this)),
+      m_background(new QLineEdit(this)),
       m_schemaLabel(new QLabel(tr("Classes:"), this)),
       m_schema(new SchemaChooser(this)),
       m_projectFile(new ProjectFileField(this)),
@@ -85,6 +88,12 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     m_schema->setObjectName(QStringLiteral("schema"));
     formatForm->addRow(m_formatFileLabel, m_formatFile);
     formatForm->addRow(m_formatDirLabel, m_formatDir);
+    // COCO instances label objects, not the ground between them: as the CLI's import --background.
+    m_background->setObjectName(QStringLiteral("cocoBackground"));
+    m_background->setPlaceholderText(tr("none: uncovered pixels stay unlabelled"));
+    m_background->setToolTip(tr("A class for the pixels no annotation covers (e.g. \"background\"), put first in the "
+                                "class list; empty leaves them unlabelled"));
+    formatForm->addRow(m_backgroundLabel, m_background);
     // Page order follows Format; the other tools' formats share the last page.
     m_pages->addWidget(segnet);
     m_pages->addWidget(masks);
@@ -124,6 +133,8 @@ void ImportDatasetDialog::showFormat(int index)
     m_formatFileLabel->setVisible(withFile);
     m_formatFile->setVisible(withFile);
     m_formatDirLabel->setText(format == Format::Coco ? tr("Images folder:") : tr("Dataset folder:"));
+    m_backgroundLabel->setVisible(format == Format::Coco);
+    m_background->setVisible(format == Format::Coco);
     // These formats name their classes themselves.
     m_schemaLabel->setVisible(!bringsItsClasses(format));
     m_schema->setVisible(!bringsItsClasses(format));
@@ -198,6 +209,8 @@ QString ImportDatasetDialog::checkOtherFormat(Request& request) const
 {
     request.formatDir = m_formatDir->path();
     request.formatFile = m_formatFile->path();
+    if (request.format == Format::Coco)
+        request.backgroundClass = m_background->text().trimmed();
     if (!QFileInfo(request.formatDir).isDir())
         return tr("%1: not a folder").arg(request.formatDir.isEmpty() ? tr("(empty)") : request.formatDir);
     const bool fileNeeded = request.format == Format::Coco;
@@ -229,7 +242,8 @@ data::Project ImportDatasetDialog::import(const Request& request, const data::Im
                                                          projectFile, request.schema, request.voidValue, progress);
         break;
     case Format::Coco:
-        project = data::CocoImporter::import({request.formatFile.toStdString(), request.formatDir.toStdString(), {}, {}, {}},
+        project = data::CocoImporter::import({request.formatFile.toStdString(), request.formatDir.toStdString(), {},
+                                              request.backgroundClass.toStdString(), {}},
                                              projectFile, progress);
         break;
     case Format::Labelme:

@@ -7,6 +7,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
 
@@ -35,6 +36,9 @@ public:
         QString labelDir;    // index PNGs
         QString formatDir;   // labelme, Cityscapes, Mapillary, CVAT: the folder; COCO: the images folder
         QString formatFile;  // COCO: the annotation JSON; labelme: labels.txt (optional)
+        // COCO: a class for the pixels no annotation covers, put first in the schema (the CLI's
+        // import --background); empty leaves them unlabelled.
+        QString backgroundClass;
         int voidValue = 11;  // SegNet layout and index PNGs: the value that means unlabelled, -1 none
         QString projectFile;
         data::ClassSchema schema;
@@ -70,6 +74,8 @@ private:
     PathField* m_formatDir;
     QLabel* m_formatFileLabel;
     PathField* m_formatFile;
+    QLabel* m_backgroundLabel;
+    QLineEdit* m_background;  // COCO only
     QLabel* m_schemaLabel;
     SchemaChooser* m_schema;
     ProjectFileField* m_projectFile;

@@ -30,7 +30,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
-#include <QScrollArea>
 #include <QMessageBox>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -80,6 +79,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_jobProgress);
     statusBar()->addPermanentWidget(m_savedLabel);
     statusBar()->addPermanentWidget(m_projectLabel);
+    // A message longer than the room beside the permanent fields is cut off: whole in the tooltip.
+    connect(statusBar(), &QStatusBar::messageChanged, statusBar(), &QWidget::setToolTip);
     connect(m_runStatus, &RunStatusLine::clicked, this, [this] { m_workspaces->switchTo(Workspaces::Workspace::Train); });
     WindowSettings::read(*this);
     m_workspaces->setProjectOpen(false);  // the start page, no dock
@@ -164,13 +165,8 @@ void MainWindow::createDocks()
     m_historyDock = dock(tr("History"), QStringLiteral("historyDock"), history);
     m_trainingDock = dock(tr("Training"), QStringLiteral("trainingDock"), m_training);
     m_predictionsDock = dock(tr("Predictions"), QStringLiteral("predictionsDock"), m_predictions);
-    // The report is as wide as its table and matrix: it scrolls in its dock instead of widening
-    // the window past the screen.
-    auto* report = new QScrollArea(this);
-    report->setWidgetResizable(true);
-    report->setFrameShape(QFrame::NoFrame);
-    report->setWidget(m_predictions->reportView());
-    m_evaluationDock = dock(tr("Evaluation"), QStringLiteral("evaluationDock"), report);
+    // The report scrolls inside its view (and puts the matrix below the table when narrow).
+    m_evaluationDock = dock(tr("Evaluation"), QStringLiteral("evaluationDock"), m_predictions->reportView());
     addDockWidget(Qt::LeftDockWidgetArea, m_browserDock);
     addDockWidget(Qt::RightDockWidgetArea, m_classesDock);
     tabifyDockWidget(m_classesDock, m_historyDock);
@@ -198,11 +194,15 @@ void MainWindow::createMenus()
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     for (QAction* action : m_datasetActions->exportActions())
         exportMenu->addAction(action);
+    exportMenu->addSeparator();
+    exportMenu->addAction(m_predictions->exportModelAction());  // segstudio-train export-model, from the menu
     file->addSeparator();
     file->addActions({m_closeAction, m_quitAction});
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addActions({m_undoAction, m_redoAction});
+    edit->addSeparator();
+    edit->addActions(m_editor->propagateActions());
     edit->addSeparator();
     edit->addAction(m_saveOnSwitchAction);
 
@@ -219,6 +219,8 @@ void MainWindow::createMenus()
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction(),
                     m_browser->nextInQueueAction()});
+    go->addSeparator();
+    go->addActions(m_editor->frameActions());
     // The editor shows its tool actions in its own tool bar above the canvas; the window lists
     // them in a menu (with their shortcuts) instead of a second copy.
     menuBar()->addMenu(tr("&Tools"))->addActions(m_editor->toolActions());
@@ -401,7 +403,7 @@ void MainWindow::updateActions()
 void MainWindow::shutDown()
 {
     WindowSettings::write(*this);
-    m_training->launcher()->keepRunningInBackground();
+    m_training->keepTrainingInBackground();
     m_session->shutDown();
 }
 

@@ -7,15 +7,11 @@
 #include "data/PredictionCache.h"
 #include "document/ProjectDocument.h"
 #include "editor/LabelEditor.h"
-#include "editor/PredictionBar.h"
-#include "editor/PredictionLayer.h"
 #include "editor/ToolSettings.h"
-#include "predictions/LiveFineTuner.h"
 #include "predictions/PredictionAcceptor.h"
 #include "predictions/PredictionService.h"
 #include "predictions/PredictionsDock.h"
 #include "training/TrainingDock.h"
-#include "training/TrainingLauncher.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -31,6 +27,12 @@ void linkBrowserAndEditor(const PanelLinks& p)
     QObject::connect(p.browser, &DatasetBrowser::currentEntryChanged, p.editor, [editor = p.editor](std::size_t entry) {
         if (editor->currentIndex() != entry || editor->isOpening())
             editor->requestImage(entry);  // decoded on workers: flipping through images never stalls the window
+    });
+    // Previous / Next Frame go through the browser's selection, as a click there would, so the
+    // browser shows the frame on screen; a frame the filters hide opens all the same.
+    QObject::connect(p.editor, &LabelEditor::frameRequested, p.browser, [p](std::size_t index) {
+        if (!p.browser->selectEntry(index))
+            p.editor->requestImage(index);
     });
     QObject::connect(p.editor, &LabelEditor::imageLabelled, p.browser,
                      [model = p.browser->model()](std::size_t index, double fraction) { model->setLabelledFraction(int(index), fraction); });
@@ -60,7 +62,7 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     QObject::connect(p.predictions, &PredictionsDock::scoresChanged, p.browser->model(), &ImageListModel::setPredictionScores);
     // A suspect label opens with the error map on, where the disagreement shows.
     QObject::connect(p.predictions, &PredictionsDock::openImageRequested, p.editor, [p](std::size_t index) {
-        p.editor->predictionBar()->setView(PredictionLayer::View::Errors);
+        p.editor->showPredictionErrors();
         if (!p.browser->selectEntry(index))
             p.editor->requestImage(index);
     });
@@ -69,7 +71,7 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     QObject::connect(p.browser, &DatasetBrowser::acceptPredictionRequested, p.acceptor,
                      [acceptor = p.acceptor, window](const QList<std::size_t>& entries) { acceptor->ask(entries, window); });
     p.acceptor->setLimits([editor = p.editor] {
-        return PredictionAcceptor::Limits{editor->predictionBar()->minConfidence(), editor->toolSettings()->guard()};
+        return PredictionAcceptor::Limits{editor->predictionMinConfidence(), editor->toolSettings()->guard()};
     });
 }
 
@@ -77,13 +79,10 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
 // and once it learned, its run becomes the selected one, so the editor predicts with it.
 void linkLiveFineTuner(const PanelLinks& p, QMainWindow* window)
 {
-    LiveFineTuner* tuner = p.predictions->fineTuner();
-    tuner->setBeforeLearning([session = p.session] { return session->save(); });
-    TrainingLauncher* launcher = p.training->launcher();
-    tuner->setUserTrainingBusy([launcher] { return launcher->isBusy(); });
-    QObject::connect(launcher, &TrainingLauncher::started, tuner, &LiveFineTuner::userTrainingStarted);
-    QObject::connect(launcher, &TrainingLauncher::finished, tuner, &LiveFineTuner::labelsChanged);
-    QObject::connect(tuner, &LiveFineTuner::learned, p.training, [p, window](const QString& liveRun) {
+    p.predictions->setBeforeLearning([session = p.session] { return session->save(); });
+    QObject::connect(p.training, &TrainingDock::trainingStarted, p.predictions, &PredictionsDock::userTrainingStarted);
+    QObject::connect(p.training, &TrainingDock::trainingFinished, p.predictions, &PredictionsDock::userTrainingFinished);
+    QObject::connect(p.predictions, &PredictionsDock::liveModelLearned, p.training, [p, window](const QString& liveRun) {
         const QString name = QFileInfo(liveRun).fileName();
         const bool wasSelected = p.training->currentRunDirectory() == liveRun;
         p.training->refreshRuns();

@@ -24,7 +24,7 @@ struct PanelLinks {
 };
 
 // How the rooms talk, in one place, through their named signals: the browser's selection opens
-// the image in the editor; the editor's saves and labelled fractions update the browser's rows;
+// the image in the editor, and the editor's Previous / Next Frame select it in the browser; the editor's saves and labelled fractions update the browser's rows;
 // the training panel's run is the one the predictions panel predicts with; the prediction of the
 // image on screen goes to the editor's layers and the scores to the browser's columns; a suspect
 // opens with the error map; the live fine-tune gives way to the user's training and its model

@@ -210,6 +210,22 @@ void MetricsPlot::append(Series which, const Sample& sample)
     m_graphs[which]->addData(xOf(sample), sample.value);
     if (curve.samples.size() == kMaxMarkedPoints + 1)
         m_graphs[which]->setScatterStyle(QCPScatterStyle());
+    if (curve.samples.size() <= 2)
+        markLonePoint(which);
+}
+
+// QCustomPlot joins points with lines, so a training curve of one point (the first ~40 s of a
+// run) drew nothing: it is a dot until the second point makes a line. Validation curves carry
+// their markers anyway (addGraphs).
+void MetricsPlot::markLonePoint(Series which)
+{
+    if (which != TrainLossSmoothed && which != TrainAccuracySmoothed)
+        return;
+    QCPGraph* graph = m_graphs[which];
+    const bool lone = graph->data()->size() == 1;
+    if (lone == (graph->scatterStyle().shape() != QCPScatterStyle::ssNone))
+        return;
+    graph->setScatterStyle(lone ? QCPScatterStyle(QCPScatterStyle::ssDisc, graph->pen().color(), 7) : QCPScatterStyle());
 }
 
 double MetricsPlot::xOf(const Sample& sample) const
@@ -232,6 +248,7 @@ void MetricsPlot::rebuildGraph(Series which)
     for (const Sample& sample : m_curves[which].samples)
         data.append(QCPGraphData(xOf(sample), sample.value));
     m_graphs[which]->data()->set(data, m_xAxis != XAxis::WallTime);  // wall time restarts are sorted here
+    markLonePoint(which);
 }
 
 void MetricsPlot::recomputeSmoothed()
@@ -336,6 +353,8 @@ void MetricsPlot::rescaleToData()
     }
     if (!keys)
         keys = QCPRange(0.0, 1.0);
+    else if (keys->upper <= keys->lower)  // one point: centred, not on the axis line that hides it
+        keys = QCPRange(keys->lower - 0.5, keys->upper + 0.5);
     m_lossRect->axis(QCPAxis::atBottom)->setRange(keys->lower, std::max(keys->upper, keys->lower + 1.0));
     std::optional<QCPRange> losses;
     std::vector<QCPGraph*> lossGraphs{m_graphs[TrainLoss], m_graphs[ValLoss]};
@@ -411,6 +430,8 @@ void MetricsPlot::rebuildComparison()
         loss->setName(tr("%1: train loss").arg(compared.name));
         loss->setPen(QPen(colour, 2.0));
         loss->setAdaptiveSampling(true);
+        if (compared.losses.size() == 1)  // no line to draw yet
+            loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 7));
         QCPGraph* iou = addGraph(m_accuracyRect->axis(QCPAxis::atBottom), m_accuracyRect->axis(QCPAxis::atLeft));
         iou->setName(tr("%1: val mIoU").arg(compared.name));
         iou->setPen(QPen(colour, 1.5, Qt::DashLine));
@@ -434,6 +455,8 @@ void MetricsPlot::clearPoints()
 {
     for (QCPGraph* graph : m_graphs)
         graph->data()->clear();
+    for (Series which : {TrainLossSmoothed, TrainAccuracySmoothed})
+        markLonePoint(which);
     for (Series which : {ValLoss, ValAccuracy, ValMeanIoU}) {
         const QColor colour = m_graphs[which]->pen().color();
         m_graphs[which]->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, colour, Qt::white, 6));

@@ -17,7 +17,8 @@ class CoalescedReplot;
 // The live curves of one training run, as MATLAB's training-progress window draws them: accuracy
 // on top, loss below, against a shared x axis, epoch boundaries marked (top axis and grid).
 // Training curves twice: raw (faint) and smoothed (bold; TensorBoard's debiased EMA); validation
-// as points joined by lines. Drag to pan, wheel to zoom (over an axis: that axis only); double
+// as points joined by lines. A curve of one point (a run's first minute) is drawn as a dot, since
+// a line needs two, and alone on the x axis it is centred, not hidden under the axis. Drag to pan, wheel to zoom (over an axis: that axis only); double
 // click or resetView() to follow the data again. Hovering reads the nearest point (hovered()).
 // Requirements: GUI thread.
 // Guarantees: addRecords() appends at once but repaints at most ~30 times per second, however
@@ -96,6 +97,7 @@ private:
     void append(Series which, const Sample& sample);
     void appendTrain(Series raw, Series smoothed, run::DebiasedEma& ema, const Sample& sample);
     void rebuildGraph(Series which);
+    void markLonePoint(Series which);
     void recomputeSmoothed();
     double xOf(const Sample& sample) const;
     void updateEpochTicks();

@@ -19,8 +19,9 @@ namespace segstudio::ui {
 // recipe, or the engine's defaults that learn well on a CPU (the one proposed); every field stays
 // editable: model, devices (CPU, or one checkbox per GPU: several train data-parallel), how long
 // (minutes of training time by default, the engine planning the epochs; or epochs),
-// batch, pack size, optimiser and learning rate, schedule, augmentation, class weighting and
-// validation frequency. "Default" fields are left to segstudio-train. Settings that cannot work
+// batch, pack size (what the images are resized to), the random training crop (a share of the
+// pack's sides, 40 % by default, or a size of its own; never larger than the pack), optimiser and
+// learning rate, schedule, augmentation, class weighting and validation frequency. "Default" fields are left to segstudio-train. Settings that cannot work
 // (an empty or taken run name, no device) are explained in the dialog and Train stays disabled,
 // so nothing typed is lost to a refusal after the dialog closed. No devices given: the engine
 // chooses (no device boxes).
@@ -29,6 +30,9 @@ class TrainDialog : public QDialog {
 
 public:
     enum Preset { SegNetCamVid, EngineDefaults, Custom };
+    // The crop the defaults train on, as a share of each side of the pack: CamVid's best
+    // 30-minute CPU run trained on 144x192 crops of 360x480 (docs/BENCHMARKS.md, "Smaller crops").
+    static constexpr int kDefaultCropPercent = 40;
 
     TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder = {},
                 const QList<TrainingLauncher::ModelChoice>& models = TrainingLauncher::builtInModels(),
@@ -49,6 +53,7 @@ private:
     QString defaultModel() const;
     QWidget* buildDevices(const QList<TrainingLauncher::DeviceChoice>& devices);
     void validate();
+    void updateCrop();  // the custom size's limits and enabling, the crop in pixels
 
     QString m_runsFolder;
     QLabel* m_problem;
@@ -64,6 +69,11 @@ private:
     QSpinBox* m_height;
     QSpinBox* m_width;
     QSpinBox* m_batch;
+    QComboBox* m_crop;  // whole images, a share of the pack's sides, or custom
+    QWidget* m_cropCustom;  // the custom size, shown for "custom size"
+    QSpinBox* m_cropHeight;
+    QSpinBox* m_cropWidth;
+    QLabel* m_cropPixels;
     QComboBox* m_optimizer;
     QDoubleSpinBox* m_learningRate;
     QComboBox* m_schedule;
@@ -72,6 +82,7 @@ private:
     QComboBox* m_classWeighting;
     QSpinBox* m_valEpochs;
     bool m_recipe = false;
+    int m_cropShare = kDefaultCropPercent;  // the last share chosen, where a custom size starts
 };
 
 }  // namespace segstudio::ui

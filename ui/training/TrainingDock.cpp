@@ -9,6 +9,7 @@
 #include "RunWatcher.h"
 #include "RunsTable.h"
 #include "TrainDialog.h"
+#include "TrainSettingsStore.h"
 #include "TrainingMonitor.h"
 
 #include "pack/PackError.h"
@@ -61,6 +62,22 @@ TrainingDock::TrainingDock(QWidget* parent)
       m_launcher(new TrainingLauncher(this))
 {
     m_lastSettings = TrainDialog::presetSettings(TrainDialog::EngineDefaults);  // "Train for 30 minutes"
+    // Stable names: tests and tools find the parts by them (the panel hands none out).
+    m_runs->setObjectName(QStringLiteral("runsTable"));
+    m_trainButton->setObjectName(QStringLiteral("trainButton"));
+    m_stopButton->setObjectName(QStringLiteral("stopButton"));
+    m_stopAfterEpochButton->setObjectName(QStringLiteral("stopAfterEpochButton"));
+    m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
+    m_againButton->setObjectName(QStringLiteral("trainAgainButton"));
+    m_openButton->setObjectName(QStringLiteral("openRunButton"));
+    m_info->setObjectName(QStringLiteral("runInfo"));
+    m_status->setObjectName(QStringLiteral("trainingStatus"));
+    m_packing->setObjectName(QStringLiteral("packingBar"));
+    m_monitor->setObjectName(QStringLiteral("trainingMonitor"));
+    m_log->setObjectName(QStringLiteral("trainingLog"));
+    m_watcher->setObjectName(QStringLiteral("runWatcher"));
+    m_runsWatcher->setObjectName(QStringLiteral("runsWatcher"));
+    m_launcher->setObjectName(QStringLiteral("trainingLauncher"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kLogMaxLines);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -78,8 +95,8 @@ TrainingDock::TrainingDock(QWidget* parent)
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
-    sideLayout->addWidget(new QLabel(tr("Runs:"), side));
-    sideLayout->addWidget(m_runs, 1);
+    // The buttons first: what changes height below them (the status's lines, the packing bar,
+    // the information) only shortens the list, so a click aimed at Stop lands on Stop.
     auto* buttons = new QGridLayout;
     buttons->addWidget(m_trainButton, 0, 0);
     buttons->addWidget(m_againButton, 0, 1);
@@ -88,6 +105,8 @@ TrainingDock::TrainingDock(QWidget* parent)
     buttons->addWidget(m_resumeButton, 2, 0);
     buttons->addWidget(m_openButton, 2, 1);
     sideLayout->addLayout(buttons);
+    sideLayout->addWidget(new QLabel(tr("Runs:"), side));
+    sideLayout->addWidget(m_runs, 1);
     sideLayout->addWidget(m_info);
     sideLayout->addWidget(m_status);
     sideLayout->addWidget(m_packing);
@@ -140,6 +159,7 @@ TrainingDock::TrainingDock(QWidget* parent)
         if (!text.isEmpty())
             m_status->setText(text);
     });
+    connect(m_launcher, &TrainingLauncher::started, this, &TrainingDock::trainingStarted);
     connect(m_launcher, &TrainingLauncher::output, this, &TrainingDock::appendLog);
     connect(m_launcher, &TrainingLauncher::packingProgress, this, [this](const QString& split, int done, int total) {
         m_packing->setRange(0, total);
@@ -159,13 +179,23 @@ TrainingDock::TrainingDock(QWidget* parent)
         updateInfo();
         updateButtons();
     });
+    // After the panel has taken the outcome in: whoever listens sees it updated.
+    connect(m_launcher, &TrainingLauncher::finished, this, &TrainingDock::trainingFinished);
     setProjectFile({});
     m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
 }
 
 TrainingDock::~TrainingDock() = default;
 
-MetricsPlot* TrainingDock::plot() const { return m_monitor->plot(); }
+void TrainingDock::setTrainer(const QString& program)
+{
+    m_launcher->setTrainer(program);
+    updateButtons();
+}
+
+bool TrainingDock::isBusy() const { return m_launcher->isBusy(); }
+
+void TrainingDock::keepTrainingInBackground() { m_launcher->keepRunningInBackground(); }
 
 void TrainingDock::setDocument(const document::ProjectDocument* document)
 {
@@ -179,6 +209,9 @@ void TrainingDock::setDocument(const document::ProjectDocument* document)
 void TrainingDock::setProjectFile(const QString& projectFile)
 {
     m_projectFile = projectFile;
+    // Each project proposes what was last chosen for it (a 1-minute demo run stays 1 minute).
+    const TrainingLauncher::Settings defaults = TrainDialog::presetSettings(TrainDialog::EngineDefaults);
+    m_lastSettings = TrainSettingsStore::read(projectFile, defaults).value_or(defaults);
     m_status->clear();
     // Nothing of the last project stays in view: plot (and its ranges) and log start empty.
     if (!m_launcher->isBusy())
@@ -369,6 +402,7 @@ void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_lastSettings = dialog.settings();
+    TrainSettingsStore::write(m_projectFile, m_lastSettings);
     if (!startTraining(dialog.runName(), m_lastSettings))
         QMessageBox::warning(this, tr("Train"), m_status->text());
 }

@@ -24,7 +24,6 @@ class ProjectDocument;
 
 namespace segstudio::ui {
 
-class MetricsPlot;
 class RunInfoPanel;
 class RunsTable;
 class RunWatcher;
@@ -36,17 +35,28 @@ class TrainingMonitor;
 // and the controls: Train…, Stop, Stop after this epoch, Resume…, Train again…. Selecting any
 // run, also one started elsewhere or still written by another machine, shows it; it grows as its
 // metrics.jsonl grows. The list follows runs/ as runs appear or go.
+// The buttons sit in a block of their own above the list, so a status of more lines, the packing
+// bar or the information panel never moves them.
+// Other rooms ask it through its signals and slots only (PanelLinks); it hands out none of its
+// parts. Tests and tools find them by object name (QObject::findChild): the widgets runsTable,
+// trainButton, trainAgainButton, stopButton, stopAfterEpochButton, resumeButton, openRunButton,
+// runInfo, trainingStatus, packingBar, trainingMonitor (with metricsPlot in it) and trainingLog,
+// and the objects trainingLauncher, runWatcher and runsWatcher.
 // Requirements: GUI thread. Training runs in segstudio-train (TrainingLauncher); this panel only
 //   reads the run folder (on a worker, RunWatcher), so it never blocks on the process or the file.
 class TrainingDock : public QWidget {
     Q_OBJECT
 
 public:
-    // What the Train button's dialog proposes: the last run's settings, at first the defaults
-    // that learn for 30 minutes.
-    const TrainingLauncher::Settings& proposedSettings() const { return m_lastSettings; }
     explicit TrainingDock(QWidget* parent = nullptr);
     ~TrainingDock() override;
+
+    // What the Train button's dialog proposes: the settings last accepted for this project (kept
+    // across sessions, TrainSettingsStore), at first the defaults that learn for 30 minutes.
+    const TrainingLauncher::Settings& proposedSettings() const { return m_lastSettings; }
+    // The segstudio-train to run (default: the one next to the application, else on PATH).
+    void setTrainer(const QString& program);
+    bool isBusy() const;  // this panel's trainer (or its packing) runs
 
     // The open project's file; empty = none (the panel is then disabled).
     void setDocument(const document::ProjectDocument* document);  // nullptr: no project
@@ -78,23 +88,20 @@ public:
     // or stop it and wait for its checkpoint; false when the user cancels the close.
     bool confirmClose(QWidget* parent);
 
-    TrainingMonitor* monitor() const { return m_monitor; }
-    MetricsPlot* plot() const;
-    RunInfoPanel* infoPanel() const { return m_info; }
-    const run::RunProgress& progress() const { return m_progress; }
-    RunWatcher* watcher() const { return m_watcher; }
-    TrainingLauncher* launcher() const { return m_launcher; }
-    QPlainTextEdit* logView() const { return m_log; }
-    QPushButton* stopButton() const { return m_stopButton; }
-    QPushButton* resumeButton() const { return m_resumeButton; }
-    QFileSystemWatcher* runsWatcher() const { return m_runsWatcher; }
-    QLabel* statusLabel() const { return m_status; }
-    QProgressBar* packingBar() const { return m_packing; }
-    RunsTable* runsTable() const { return m_runs; }
+    const run::RunProgress& progress() const { return m_progress; }  // of the run in view
+
+public slots:
+    // The window goes without asking (a logout, SIGTERM): a training of this panel goes on in the
+    // background, and the panel of the next window finds it again.
+    void keepTrainingInBackground();
 
 signals:
     void currentRunChanged(const QString& runDir);  // empty = none
     void progressChanged();  // the shown run's progress() moved on (records came, it ended, another run)
+    // This panel's own trainer: started (Train…, Train again…, Resume…) into runDir, then ended,
+    // once per start; a start refused at once (no segstudio-train) says only trainingFinished.
+    void trainingStarted(const QString& runDir);
+    void trainingFinished(bool ok, const QString& message);
 
 private:
     bool stopAndWait(QWidget* parent);

@@ -142,6 +142,8 @@ TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir
         settings.flip = config->flip.value_or(settings.flip);
         settings.translate = config->translate.value_or(settings.translate);
         settings.valEpochs = config->valEpochs.value_or(settings.valEpochs);
+        // The crop is not among what RunConfigFile reads: the fallback's (a share of the sides)
+        // applies to this run's pack.
     }
     try {
         const pack::PackReader pack(files.trainPack().string(), /*verifyChecksum=*/false);

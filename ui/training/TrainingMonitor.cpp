@@ -33,6 +33,10 @@ TrainingMonitor::TrainingMonitor(QWidget* parent)
       m_logScale(new QCheckBox(tr("&Log loss"), this)), m_xAxis(new QComboBox(this)), m_export(new QToolButton(this)),
       m_tabs(new QTabWidget(this)), m_plot(new MetricsPlot(this)), m_details(new DetailPlot(this))
 {
+    m_plot->setObjectName(QStringLiteral("metricsPlot"));
+    m_details->setObjectName(QStringLiteral("detailPlot"));
+    m_smoothing->setObjectName(QStringLiteral("smoothing"));
+    m_xAxis->setObjectName(QStringLiteral("xAxis"));
     m_smoothing->setRange(0, kSliderSteps - 1);
     m_smoothing->setValue(int(std::lround(m_plot->smoothing() * kSliderSteps)));
     m_smoothing->setMaximumWidth(140);

@@ -130,21 +130,26 @@ int main(int argc, char** argv)
 
     segstudio::ui::TrainingDock dock;
     dock.resize(1400, 800);
+    // Its parts, by the names it gives them (the panel hands none out).
+    auto* runsTable = dock.findChild<segstudio::ui::RunsTable*>(QStringLiteral("runsTable"));
+    auto* watcher = dock.findChild<segstudio::ui::RunWatcher*>(QStringLiteral("runWatcher"));
+    if (!runsTable || !watcher || !dock.findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot")))
+        qFatal("the training panel lacks a part the benchmark reads");
     dock.show();
     dock.setProjectFile(QDir(dir).filePath(QStringLiteral("bench.segstudio")));
     // WAIT_SUMMARIES=1: let the runs table's summary (a second reader of the same file) finish
     // first, to tell the panel's own cost from two workers sharing two cores with the GUI.
     if (qEnvironmentVariableIsSet("WAIT_SUMMARIES"))
-        dock.runsTable()->waitForSummaries();
+        runsTable->waitForSummaries();
     const long rssBefore = statusKb("VmRSS:");
-    segstudio::ui::MetricsPlot* plot = dock.plot();
+    segstudio::ui::MetricsPlot* plot = dock.findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"));
     StallProbe probe;
 
     // 1. Catch up with the whole file.
     probe.start();
     clock.restart();
     dock.selectRun(QStringLiteral("bench"));
-    runUntil([&] { return !dock.watcher()->isReading() && dock.progress().iteration() >= points; });
+    runUntil([&] { return !watcher->isReading() && dock.progress().iteration() >= points; });
     probe.stop();
     std::printf("caught up with %lld points in %lld ms; plotted %d raw / %d smoothed train-loss points\n",
                 qlonglong(points), clock.elapsed(), plot->series(segstudio::ui::MetricsPlot::TrainLoss)->dataCount(),
@@ -152,7 +157,7 @@ int main(int argc, char** argv)
     probe.report("catching up");
 
     // 2. Live: another process's appends, as the trainer's would come.
-    dock.watcher()->setPollInterval(100);
+    watcher->setPollInterval(100);
     std::atomic<bool> writing{true};
     std::thread writer([&] {
         segstudio::run::MetricsWriter out(segstudio::run::RunLayout(runDir).metricsFile());
@@ -164,7 +169,7 @@ int main(int argc, char** argv)
         writing = false;
     });
     probe.start();
-    runUntil([&] { return !writing && !dock.watcher()->isReading() && dock.progress().iteration() >= points + 50000; });
+    runUntil([&] { return !writing && !watcher->isReading() && dock.progress().iteration() >= points + 50000; });
     probe.stop();
     writer.join();
     probe.report("live appends (50 x 1,000 records, 100 ms apart)");

@@ -1,0 +1,51 @@
+#include "ModelExporter.h"
+
+#include "common/TrainerProcess.h"
+
+#include <QRegularExpression>
+
+namespace segstudio::ui {
+
+ModelExporter::ModelExporter(QObject* parent) : QObject(parent), m_process(new TrainerProcess(this))
+{
+    // Standard output holds the summary ("wrote first.onnx: …, 11 classes"); the error stream the
+    // warnings and the error, which the user is shown as they are.
+    m_process->setSeparateChannels(true);
+    connect(m_process, &TrainerProcess::finished, this, [this](const TrainerProcess::Exit& exit) {
+        const QString details = m_process->tail().trimmed();
+        if (!exit.ok) {
+            emit finished(false, exit.message, details);
+            return;
+        }
+        const QStringList lines = QString::fromLocal8Bit(m_process->standardOutput())
+                                      .split(QRegularExpression(QStringLiteral("[\r\n]")), Qt::SkipEmptyParts);
+        const QString summary = lines.isEmpty() ? tr("Exported the model to %1").arg(m_file)
+                                                : tr("Exported the model: %1").arg(lines.last().trimmed());
+        emit finished(true, summary, details);
+    });
+}
+
+QStringList ModelExporter::arguments(const QString& checkpoint, const QString& onnxFile, const QString& projectFile)
+{
+    QStringList arguments{QStringLiteral("export-model"), QStringLiteral("-c"), checkpoint, QStringLiteral("-o"),
+                          onnxFile};
+    if (!projectFile.isEmpty())
+        arguments << QStringLiteral("-P") << projectFile;
+    return arguments;
+}
+
+void ModelExporter::setTrainer(const QString& program) { m_process->setProgram(program); }
+QString ModelExporter::trainer() const { return m_process->program(); }
+
+bool ModelExporter::start(const QString& checkpoint, const QString& onnxFile, const QString& projectFile)
+{
+    if (isRunning() || checkpoint.isEmpty() || onnxFile.isEmpty())
+        return false;
+    m_file = onnxFile;
+    return m_process->start(arguments(checkpoint, onnxFile, projectFile));
+}
+
+bool ModelExporter::isRunning() const { return m_process->isRunning(); }
+QString ModelExporter::commandLine() const { return m_process->commandLine(); }
+
+}  // namespace segstudio::ui

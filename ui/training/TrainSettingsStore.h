@@ -1,0 +1,27 @@
+#pragma once
+
+#include "common/TrainSettings.h"
+
+#include <QVariantMap>
+
+#include <optional>
+
+namespace segstudio::ui {
+
+// The Train dialog's last accepted settings per project, kept in QSettings under the project
+// file's absolute path, so the next Train… of that project proposes them, also after a restart
+// (a 1-minute run on the demo stays 1 minute); another project starts from the defaults.
+// Requirements: GUI thread (QSettings of the application's organisation and name).
+class TrainSettingsStore {
+public:
+    // nullopt: never trained; a value the entry lacks (written by an older version) is the base's.
+    static std::optional<TrainSettings> read(const QString& projectFile, const TrainSettings& base = {});
+    static void write(const QString& projectFile, const TrainSettings& settings);
+
+    // Pure, for tests: the settings as values and back; a value missing (an older entry) keeps
+    // the base's.
+    static QVariantMap toMap(const TrainSettings& settings);
+    static TrainSettings fromMap(const QVariantMap& map, const TrainSettings& base);
+};
+
+}  // namespace segstudio::ui
