@@ -14,8 +14,9 @@ set(CPACK_GENERATOR "DEB")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "graphics")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# Runtime pieces the binaries do not link but use: the Qt platform plugins for a display.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+# Runtime pieces the binaries do not link but use: the Qt platform plugins for a display, and Qt
+# Svg's icon engine, which draws the tool bars' icons (SVG, embedded; without it they are empty).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, libqt6svg6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "shared-mime-info, desktop-file-utils")
 # Strips the programs and moves their debug information into the -dbgsym package (CMake's note:
 # not together with CPACK_STRIP_FILES, which would strip it before the split).

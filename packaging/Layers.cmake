@@ -34,6 +34,8 @@ segstudio_forbid_links(segstudio_onnx "Qt6::" "opencv" "segstudio_data" "segstud
 segstudio_forbid_links(segstudio_deploy "Qt6::" "torch" "segstudio_")
 # The document layer: Qt Core/Gui, no widget, no engine.
 segstudio_forbid_links(segstudio_document "Qt6::Widgets" "QCustomPlot" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
+# The icon set below every widget library: Qt Gui (and Qt Svg) only, nothing of SegStudio.
+segstudio_forbid_links(segstudio_iconset "Qt6::Widgets" "QCustomPlot" "torch" "opencv" "segstudio_")
 # The widget libraries: the editor never reaches the main window's library, neither one the engine
 # (training runs in its own process).
 segstudio_forbid_links(segstudio_editor "torch" "segstudio_engine" "segstudio_ui" "QCustomPlot")
@@ -79,6 +81,7 @@ segstudio_forbid_includes(browser editor project training predictions shell)
 segstudio_forbid_includes(training editor project browser predictions shell)
 segstudio_forbid_includes(predictions editor project browser training shell)
 segstudio_forbid_includes(editor common project browser training predictions shell)
+segstudio_forbid_includes(icons common editor project browser training predictions shell)
 # The entry points: the headless CLI never pulls a widget or the document layer (it runs on
 # machines without a display, and on GPU machines without Qt); the GUI never links the engine.
 segstudio_forbid_links(segstudio-train "Qt6::" "segstudio_document" "segstudio_editor" "segstudio_ui")

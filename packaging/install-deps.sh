@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  qt6-base-dev qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-qpa-plugins qt6-svg-dev libgl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
   libtorch-dev libgloo-dev
   libopencv-dev libpng-dev libdeflate-dev

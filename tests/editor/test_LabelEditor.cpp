@@ -24,6 +24,9 @@
 #include "editor/SuperpixelTool.h"
 
 #include <QAction>
+#include <QIcon>
+#include <QImage>
+#include <QKeySequence>
 #include <QComboBox>
 #include <QLabel>
 #include <QToolBar>
@@ -1304,6 +1307,41 @@ private slots:
             return {};
         };
         QTRY_COMPARE(hiddenTool(), QString());
+    }
+
+    // Issue 50, section 3: the tools and view actions are icons, as in Krita, GIMP and CVAT
+    // (Breeze, embedded: a null pixmap means the resource or Qt Svg's icon engine is missing), no
+    // two alike, each tooltip naming the action and its key, then what a tool does.
+    void toolsAndViewActionsAreIconsThatSayTheirNameAndKey()
+    {
+        ui::LabelEditor editor;
+        QToolBar* tools = editor.toolBars().first();
+        QCOMPARE(tools->toolButtonStyle(), Qt::ToolButtonIconOnly);
+        QList<QAction*> onTheBar;
+        for (QAction* action : tools->actions())
+            if (!action->isSeparator())
+                onTheBar << action;
+        QVERIFY(onTheBar == editor.toolActions());
+        QCOMPARE(onTheBar.size(), 9);
+        QList<QImage> looks;
+        for (QAction* action : onTheBar + editor.viewActions()) {
+            const QString name = action->text().remove(u'&');
+            QVERIFY2(!action->icon().isNull(), qPrintable(name + QStringLiteral(" has no icon")));
+            const QImage look = action->icon().pixmap(22, 22).toImage();
+            QVERIFY2(!look.isNull(), qPrintable(name + QStringLiteral("'s icon does not render (no Qt Svg?)")));
+            QVERIFY2(!looks.contains(look), qPrintable(name + QStringLiteral(" looks like another action")));
+            looks << look;
+            const QString tip = action->toolTip();
+            QStringList keys;
+            for (const QKeySequence& key : action->shortcuts())
+                keys << key.toString(QKeySequence::NativeText);
+            QVERIFY2(!keys.isEmpty(), qPrintable(name));  // every tool and view action has one
+            QVERIFY2(tip.section(u'\n', 0, 0) == QStringLiteral("%1 (%2)").arg(name, keys.join(QStringLiteral(", "))),
+                     qPrintable(tip));
+        }
+        for (QAction* tool : editor.toolActions())
+            QVERIFY2(tool->toolTip().section(u'\n', 1).size() > 20, qPrintable(tool->toolTip()));
+        QCOMPARE(editor.toolActions().first()->toolTip().section(u'\n', 0, 0), QStringLiteral("Brush (B)"));
     }
 };
 

@@ -42,6 +42,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QToolButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -763,6 +764,78 @@ private slots:
             if (item->menu() && item->menu()->actions().contains(exportModel))
                 listed = true;
         QVERIFY(listed);
+    }
+
+    // Issue 50, section 3: the project tool bar and the editor's tool row are icons (Breeze,
+    // embedded: a null pixmap means the resource or Qt Svg's icon engine is missing), the
+    // workspaces keep their names, every icon's tooltip names its action and its key, and at
+    // 1280 px neither row hides a button behind its "»".
+    void toolBarsAreIconsThatFitAt1280()
+    {
+        QSettings().clear();  // the first start's layout: Label, the docks beside the canvas
+        MainWindow window;
+        window.setWindowState(Qt::WindowNoState);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
+        QTRY_VERIFY(window.editor()->isVisible());
+        QApplication::processEvents();
+        QVERIFY2(window.width() <= 1280,
+                 qPrintable(QStringLiteral("the window cannot be narrower than %1 px").arg(window.width())));
+
+        auto* projectBar = window.findChild<QToolBar*>(QStringLiteral("projectToolBar"));
+        QVERIFY(projectBar);
+        QToolBar* tools = window.editor()->toolBars().first();
+        QStringList withText;
+        int icons = 0;
+        for (QToolBar* bar : {projectBar, tools}) {
+            QCOMPARE(bar->toolButtonStyle(), Qt::ToolButtonIconOnly);
+            for (QAction* action : bar->actions()) {
+                if (action->isSeparator())
+                    continue;
+                const QString name = action->text().remove(u'&').remove(QStringLiteral("…"));
+                auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(action));
+                QVERIFY2(button && button->isVisible(), qPrintable(name + QStringLiteral(" is hidden")));
+                if (action->objectName().startsWith(QStringLiteral("workspace."))) {
+                    QCOMPARE(button->toolButtonStyle(), Qt::ToolButtonTextOnly);
+                    withText << name;
+                    continue;
+                }
+                QVERIFY2(!action->icon().isNull(), qPrintable(name + QStringLiteral(" has no icon")));
+                QVERIFY2(!action->icon().pixmap(22, 22).isNull(),
+                         qPrintable(name + QStringLiteral("'s icon does not render")));
+                ++icons;
+                const QString tip = action->toolTip();
+                QVERIFY2(tip.startsWith(name), qPrintable(name + QStringLiteral(": ") + tip));
+                const QString key = action->shortcut().toString(QKeySequence::NativeText);
+                QVERIFY2(key.isEmpty() || tip.section(u'\n', 0, 0).contains(QStringLiteral("(") + key),
+                         qPrintable(name + QStringLiteral(": ") + tip));
+            }
+            if (auto* more = bar->findChild<QToolButton*>(QStringLiteral("qt_toolbar_ext_button")))
+                QVERIFY2(!more->isVisible(),
+                         qPrintable(bar->windowTitle() + QStringLiteral(" hides buttons behind its overflow")));
+        }
+        // New, Open, Save, Undo, Redo, seven view actions; nine tools.
+        QCOMPARE(icons, 5 + 7 + 9);
+        QCOMPARE(withText, (QStringList{QStringLiteral("Label"), QStringLiteral("Train"), QStringLiteral("Review")}));
+        QVERIFY2(tools->sizeHint().width() <= window.editor()->width(),
+                 qPrintable(QStringLiteral("the tools need %1 px of the editor's %2")
+                                .arg(tools->sizeHint().width())
+                                .arg(window.editor()->width())));
+        // Undo and Redo's stand-ins have no key of their own: their tooltips say the real actions' keys.
+        int standIns = 0;
+        for (QAction* action : projectBar->actions()) {
+            QAction* real = action->text() == QStringLiteral("Undo")   ? window.undoAction()
+                            : action->text() == QStringLiteral("Redo") ? window.redoAction()
+                                                                       : nullptr;
+            if (!real)
+                continue;
+            ++standIns;
+            const QString key = real->shortcut().toString(QKeySequence::NativeText);
+            QVERIFY2(action->toolTip().contains(QStringLiteral("(%1)").arg(key)), qPrintable(action->toolTip()));
+        }
+        QCOMPARE(standIns, 2);
     }
 
 private:

@@ -22,6 +22,9 @@
 #include "SuperpixelTool.h"
 #include "ToolSettings.h"
 
+#include "icons/ActionToolTips.h"
+#include "icons/Icons.h"
+
 #include "run/AtomicFile.h"
 #include "data/DataError.h"
 #include "data/ImageIO.h"
@@ -39,6 +42,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
 #include <QLabel>
 #include <QLocale>
 #include <QMenu>
@@ -66,6 +70,31 @@ namespace segstudio::ui {
 namespace {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+// The Breeze icon (resources/icons/breeze) of each tool and view action, by the action's object
+// name. The three that find a region for the user differ at a glance: cells, a rectangle, a click.
+QIcon actionIcon(const QString& objectName)
+{
+    static const QHash<QString, QString> names{
+        {QStringLiteral("tool.brush"), QStringLiteral("draw-brush")},
+        {QStringLiteral("tool.eraser"), QStringLiteral("draw-eraser")},
+        {QStringLiteral("tool.polygon"), QStringLiteral("draw-polygon")},
+        {QStringLiteral("tool.fill"), QStringLiteral("color-fill")},
+        {QStringLiteral("tool.wand"), QStringLiteral("tools-wizard")},
+        {QStringLiteral("tool.superpixel"), QStringLiteral("grid-rectangular")},
+        {QStringLiteral("tool.grabcut"), QStringLiteral("select-rectangular")},
+        {QStringLiteral("tool.smartclick"), QStringLiteral("input-mouse-click-left")},
+        {QStringLiteral("tool.picker"), QStringLiteral("color-picker")},
+        {QStringLiteral("view.zoomIn"), QStringLiteral("zoom-in")},
+        {QStringLiteral("view.zoomOut"), QStringLiteral("zoom-out")},
+        {QStringLiteral("view.fit"), QStringLiteral("zoom-fit-best")},
+        {QStringLiteral("view.actual"), QStringLiteral("zoom-original")},
+        {QStringLiteral("view.labels"), QStringLiteral("view-visible")},
+        {QStringLiteral("view.outline"), QStringLiteral("format-stroke-color")},
+        {QStringLiteral("view.predictionInstead"), QStringLiteral("document-swap")},
+    };
+    return icon(names.value(objectName));
+}
 
 // What the label-map worker hands back: the map as saved (empty when there is none) and its counts.
 struct SavedLabels {
@@ -161,7 +190,7 @@ bool askToRestore(QWidget* parent, const QStringList& found)
 
 }  // namespace
 
-// Everything the editor owns. Kept out of the header so ui/app does not rebuild with it.
+// Everything the editor owns. Kept out of the header so the shell does not rebuild with it.
 class LabelEditor::Private {
 public:
     document::ProjectDocument* projectDocument = nullptr;
@@ -206,7 +235,10 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     m_d->canvas = new LabelCanvas(this);
     m_d->classesPanel = new ClassesPanel(m_d->settings, this);
     m_d->toolBar = new QToolBar(tr("Label tools"), this);
-    m_d->toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // Icons, as in Krita, GIMP and CVAT: nine tools in words filled 1600 px. Each tooltip says
+    // the tool's name and key (setIconToolTips below).
+    m_d->toolBar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    m_d->toolBar->setIconSize(QSize(22, 22));  // Breeze's grid: sharp, not scaled
     m_d->optionsBar = new QToolBar(tr("Tool options"), this);
     m_d->predictionBar = new PredictionBar(this);
     m_d->caption = new QLabel(this);
@@ -229,6 +261,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     // than its tools, so a dock widened beside it stops there.
     m_d->toolBar->setMinimumWidth(m_d->toolBar->sizeHint().width());
     createViewActions();
+    setIconToolTips(m_d->toolActions + m_d->viewActions);
     createToolBarControls();
     createClassShortcuts();
     createFrameActions();
@@ -304,7 +337,8 @@ void LabelEditor::addTool(AbstractTool* tool, const QString& id, const QKeySeque
     // not swallow B or E. Text fields still get their letters: they claim printable keys first
     // (ShortcutOverride), so typing a filter never switches tools.
     action->setShortcutContext(Qt::WindowShortcut);
-    action->setToolTip(QStringLiteral("%1 (%2)").arg(tool->toolTip(), key.toString()));
+    action->setIcon(actionIcon(action->objectName()));
+    action->setToolTip(tool->toolTip());  // the name and key go before it (setIconToolTips)
     m_d->toolGroup->addAction(action);
     m_d->toolActions << action;
     addAction(action);
@@ -317,6 +351,7 @@ QAction* LabelEditor::addViewAction(const QString& text, const QString& id, cons
 {
     auto* action = new QAction(text, this);
     action->setObjectName(QStringLiteral("view.") + id);
+    action->setIcon(actionIcon(action->objectName()));
     action->setShortcut(key);
     action->setShortcutContext(Qt::WindowShortcut);
     m_d->viewActions << action;

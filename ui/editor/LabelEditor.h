@@ -48,7 +48,7 @@ class PredictionBar;
 class ToolSettings;
 
 // The pixel-labelling editor as one widget: the canvas with its tools, a tool bar, and a classes
-// panel that the main window docks. This is the only class ui/app needs to know.
+// panel that the main window docks. The shell talks to it through its signals and slots below.
 // Requirements: GUI thread only; the document passed to setDocument() outlives its use here (call
 // setDocument(nullptr) before destroying it).
 // Guarantees: the current label map reaches disk only through save() (atomic) or the save on image
@@ -185,7 +185,7 @@ private:
     void updateTitle();
     void reportError(const QString& message);
 
-    // The editor's parts live behind one pointer so that ui/app, which includes this header,
+    // The editor's parts live behind one pointer so that the shell, which includes this header,
     // does not rebuild when the editor's internals change.
     class Private;
     std::unique_ptr<Private> m_d;

@@ -18,6 +18,8 @@
 #include "document/ProjectDocument.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
+#include "icons/ActionToolTips.h"
+#include "icons/Icons.h"
 #include "predictions/EvaluationReportView.h"
 #include "predictions/PredictionAcceptor.h"
 #include "predictions/PredictionService.h"
@@ -35,6 +37,7 @@
 #include <QStatusBar>
 #include <QTime>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoGroup>
 #include <QUndoView>
 #include <QVBoxLayout>
@@ -109,7 +112,8 @@ bool MainWindow::acceptPredictions(const QList<std::size_t>& entries, bool unlab
 void MainWindow::createActions()
 {
     auto make = [this](const QString& text, const QString& icon, const QKeySequence& shortcut, auto slot) {
-        auto* action = new QAction(QIcon::fromTheme(icon), text, this);
+        // SegStudio's own icons (ui/icons), not the desktop theme's: the same look everywhere.
+        auto* action = new QAction(segstudio::ui::icon(icon), text, this);
         action->setShortcut(shortcut);
         connect(action, &QAction::triggered, this, slot);
         return action;
@@ -136,12 +140,13 @@ void MainWindow::createActions()
     m_undoRouter = new UndoRouter(m_editor->undoGroup(), this);
     m_undoAction = m_undoRouter->undoAction();
     m_undoAction->setShortcut(QKeySequence::Undo);
-    m_undoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
+    m_undoAction->setIcon(icon(QStringLiteral("edit-undo")));
     m_redoAction = m_undoRouter->redoAction();
     // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
     // a key registered twice on one action is "ambiguous" to Qt and does nothing.
     m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    m_redoAction->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+    m_redoAction->setIcon(icon(QStringLiteral("edit-redo")));
+    setIconToolTips({m_newAction, m_openAction, m_saveAction});
 }
 
 QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget)
@@ -232,8 +237,13 @@ void MainWindow::createMenus()
     // One tool bar: the project's actions, undo and redo, the editor's view actions, and the
     // workspaces. The undo buttons are fixed-text stand-ins: the real actions' text grows with
     // the command ("Undo Magic wand") and would shift every button after them.
+    // Icons only, each tooltip naming the action and its key (setIconToolTips; the stand-ins write
+    // their own): in words the row filled 1600 px. The workspaces keep their names: three words
+    // that say where the user is, and Ctrl+1/2/3 in their tooltips.
     QToolBar* main = addToolBar(tr("Project"));
     main->setObjectName(QStringLiteral("projectToolBar"));
+    main->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    main->setIconSize(QSize(22, 22));  // Breeze's grid: sharp, not scaled
     main->addActions({m_newAction, m_openAction, m_saveAction});
     main->addSeparator();
     main->addActions({new FixedTextAction(m_undoAction, tr("Undo"), this), new FixedTextAction(m_redoAction, tr("Redo"), this)});
@@ -241,6 +251,9 @@ void MainWindow::createMenus()
     main->addActions(m_editor->viewActions());
     main->addSeparator();
     main->addActions(m_workspaces->actions());
+    for (QAction* workspace : m_workspaces->actions())
+        if (auto* button = qobject_cast<QToolButton*>(main->widgetForAction(workspace)))
+            button->setToolButtonStyle(Qt::ToolButtonTextOnly);
 }
 
 void MainWindow::connectParts()
@@ -392,7 +405,8 @@ void MainWindow::updateActions()
     // A read-only window saves nothing: Save is off, and says why where it is shown.
     const bool readOnly = open && document()->isReadOnly();
     m_saveAction->setEnabled(open && !readOnly);
-    m_saveAction->setToolTip(readOnly ? document()->readOnlyReason() : QString());
+    const QString saveTip = nameAndKeys(*m_saveAction);
+    m_saveAction->setToolTip(readOnly ? saveTip + u'\n' + document()->readOnlyReason() : saveTip);
     m_datasetActions->setEditable(!readOnly);
     m_datasetActions->setEnabled(open);
 }
