@@ -136,6 +136,24 @@ std::vector<std::string> sequenceStems(const fs::path& folder, int count, std::s
     return stems;
 }
 
+// The model's prediction of an image as LabelPropagator takes it: its classes, and how sure it is
+// (the largest of the cached class scores), at the image's size.
+segstudio::paint::LabelPropagator::Prediction predictionOf(const SimulatedAnnotator::Image& image)
+{
+    segstudio::paint::LabelPropagator::Prediction prediction;
+    if (image.predicted.empty() || image.scores.empty())
+        return prediction;
+    std::vector<cv::Mat> channels;
+    cv::split(image.scores, channels);
+    cv::Mat sure = channels.front().clone();
+    for (const cv::Mat& channel : channels)
+        sure = cv::max(sure, channel);
+    const cv::Size size = image.rgb.size();
+    cv::resize(image.predicted, prediction.classes, size, 0, 0, cv::INTER_NEAREST);
+    cv::resize(sure, prediction.confidence, size, 0, 0, cv::INTER_LINEAR);
+    return prediction;
+}
+
 // The prediction cache the editor would show, made by the same `segstudio-train predict --confidence`.
 void predict(const Arguments& args, const fs::path& images, const std::vector<std::string>& stems, const fs::path& out)
 {
@@ -369,7 +387,11 @@ int main(int argc, char** argv)
             cv::Mat start;
             if (mode == SimulatedAnnotator::Mode::Propagate && i > 0) {
                 const auto began = std::chrono::steady_clock::now();
-                start = propagator.propagate(images[i - 1].rgb, previous, images[i].rgb).labels;
+                // Pixels the flow cannot vouch for take the model's prediction where it is sure, as
+                // the editor's Propagate does when a prediction is on screen.
+                start = propagator.propagate(images[i - 1].rgb, previous, images[i].rgb, cv::Mat(),
+                                             segstudio::paint::WriteGuard(), predictionOf(images[i]))
+                            .labels;
                 r.propagate.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
                 r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
