@@ -81,7 +81,9 @@ DeviceResidentPack::DeviceResidentPack(const pack::PackReader& reader, torch::De
 
 std::pair<torch::Tensor, torch::Tensor> DeviceResidentPack::gather(const std::vector<std::int64_t>& records) const
 {
-    const auto index = torch::tensor(records, torch::kLong).to(m_images.device());
+    // Non-blocking: a blocking copy ends in a stream synchronisation, the wait on the device that
+    // this class is here to remove; a pageable source is staged at once, so it may go out of scope.
+    const auto index = torch::tensor(records, torch::kLong).to(m_images.device(), /*non_blocking=*/true);
     return {m_images.index_select(0, index), m_labels.index_select(0, index)};
 }
 

@@ -19,19 +19,19 @@
 #include "ModelRegistry.h"
 #include "NonFiniteParameters.h"
 #include "OptimizerFactory.h"
+#include "Replicas.h"
+#include "RunRecorder.h"
 #include "Runtime.h"
 #include "SegNet.h"
 #include "SegmentationLoss.h"
 #include "StepVerdicts.h"
 #include "StopFlag.h"
+#include "TrainingPacks.h"
+#include "TrainingPrecision.h"
+#include "TrainingStep.h"
 #include "ValidationCadence.h"
 #include "Validation.h"
-#include "Version.h"
 #include "WeightAverage.h"
-#include "pack/ClassWeights.h"
-#include "pack/PackError.h"
-#include "run/AppendOnlyFile.h"
-#include "run/MetricsWriter.h"
 #include "run/RunLayout.h"
 #include "run/RunLock.h"
 
@@ -41,7 +41,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -58,14 +57,6 @@ std::string format(const char* pattern, double a, double b = 0, double c = 0, do
     char buffer[256];
     std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d, e);
     return buffer;
-}
-
-std::uint64_t mix(std::uint64_t x)  // splitmix64 finaliser: well-spread per-batch seeds
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
 }
 
 // The run folder is a trainer's until run() wrote its last record and its last checkpoint (also on
@@ -89,36 +80,31 @@ struct Trainer::Impl {
     std::unique_ptr<run::RunLock> runLock;  // rank 0's, until run() returns; first member: released last
     TrainConfig config;
     std::shared_ptr<Communicator> communicator;  // null: one process
+    std::unique_ptr<Replicas> replicas;          // what the ranks agree on (identities for one process)
+    std::unique_ptr<RunRecorder> recorder;       // rank 0's records and voice
     int rank = 0;
     int world = 1;
     std::unique_ptr<GradientSync> gradientSync;
     torch::Device device{torch::kCPU};
-    std::unique_ptr<pack::PackReader> trainPack;
-    std::unique_ptr<pack::PackReader> valPack;
-    std::vector<std::string> classNames;
-    std::vector<double> classWeights;
+    std::unique_ptr<TrainingPacks> packs;
+    const pack::PackReader* trainPack = nullptr;  // the packs'
+    const pack::PackReader* valPack = nullptr;    // null: no validation
     std::shared_ptr<SegmentationModelImpl> model;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
     std::unique_ptr<SegmentationLoss> loss;
     std::unique_ptr<WeightAverage> average;  // config.weightAverageDecay > 0
     std::unique_ptr<Augmenter> augmenter;
-    // Progressive crops: the schedule, the crop in use and what a step on it costs against a
-    // full-crop step (the planner's unit of pace).
-    std::unique_ptr<CropSchedule> crops;  // always set by run(); progressive() or not
-    std::pair<int, int> cropInUse{0, 0};
-    double stepCost = 1.0;
-    void fitCropToProgress();
+    std::unique_ptr<CropSchedule> crops;  // progressive() or not
     std::unique_ptr<BatchLoader> loader;
     std::unique_ptr<DeviceResidentPack> residentTrain;  // null: batches come from the host loader
     std::string dataNote;                               // which, and why (said at the start)
     void placeTrainingData();
     std::unique_ptr<LrSchedule> schedule;
     std::unique_ptr<LossScaler> scaler;
-    std::unique_ptr<run::MetricsWriter> metricsLog;
-    std::unique_ptr<run::AppendOnlyFile> logFile;
+    std::unique_ptr<TrainingStep> step;  // made last: it holds the parts above
+    void makeTrainingStep();
     std::unique_ptr<GpuMonitor> gpuMonitor;  // null without NVML
     bool gpuMonitorOpened = false;
-    ProgressFunction progress;
     IterationHook hook;
 
     // Position: the next batch to train is batchInEpoch of epoch; iteration counts finished steps.
@@ -130,7 +116,7 @@ struct Trainer::Impl {
     bool stopAgreed = false;  // every rank saw a stop request at the same step
     TrainOutcome outcome;     // of this session, so far (a divergence ends it from anywhere)
     std::string startNote;    // said before training: why this session starts where it does
-    std::string amp = "none";  // config.amp as this device runs it (resolveAmp)
+    TrainingPrecision precision;  // config.amp as this device runs it, channels-last or not
     std::int64_t lastValidatedIteration = -1;  // one val record per iteration, however it was asked for
     ValidationCadence validationCadence;       // which epoch ends validate
     std::function<double()> clock = [] {
@@ -151,20 +137,16 @@ struct Trainer::Impl {
     void recordPlan(const BudgetPlan& plan);
 
     void openPacks();
-    void computeClassWeights();
     void buildModel(bool resuming);
     void initialiseFrom(const std::string& checkpoint);
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
-    void openRunRecords(bool resuming);
     void restore(const std::string& checkpoint);
     void restorePosition(const nlohmann::json& saved);
 
     run::RunLayout layout() const { return run::RunLayout(config.runDir); }
     nlohmann::json state() const;
     void saveCheckpoint(const fs::path& file);
-    bool channelsLast() const;
-    void resolvePrecision(bool resuming);
     bool epochCheckpointDue();
     void requireFiniteModel(const fs::path& file);
     TrainOutcome endDiverged(const std::string& message);
@@ -172,23 +154,18 @@ struct Trainer::Impl {
     std::unique_ptr<StepVerdicts> verdicts;
     void heed(const std::optional<StepVerdicts::Verdict>& verdict);
     void settleVerdicts();  // every step's flags read: before a checkpoint, a validation, the end
-    // Returns the step's mean loss (0-dim double, on the device).
-    torch::Tensor trainStep(const HostBatch& batch, bool measureAccuracy);
-    torch::Tensor forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
-                                  bool measureAccuracy);
     bool leader() const { return rank == 0; }
     void joinWorld();
     void checkSamePacksEverywhere();
-    void synchroniseBuffers();
     SegmentationMetrics validateNow(TrainOutcome& outcome);
     void logTraining();
     void recordRun(std::int64_t totalIterations);
     void recordState(run::RunState state, const std::string& reason = {});
-    void recordGpus();
-    void recordFailure(const std::string& reason) noexcept;
-    bool stopAfterEpochAgreed();
+    std::vector<run::GpuSample> sampleGpus();
+    void recordFailure(const std::string& reason) noexcept { recorder->failed(reason, recordedEpoch(), iteration); }
+    int recordedEpoch() const;
     TrainOutcome train();
-    void say(const std::string& line);
+    void say(const std::string& line) { recorder->say(line); }
     double elapsed() const;
 
     // Losses and images since the last metrics line, for its mean loss and images/s.
@@ -214,34 +191,10 @@ struct Trainer::Impl {
 
 void Trainer::Impl::openPacks()
 {
-    try {
-        trainPack = std::make_unique<pack::PackReader>(config.trainPack);
-        if (!config.valPack.empty())
-            valPack = std::make_unique<pack::PackReader>(config.valPack);
-    } catch (const pack::PackError& error) {
-        throw EngineError(std::string("refusing to train on a bad pack: ") + error.what());
-    }
-    const auto& classes = trainPack->spec().classes;
-    if (classes.empty() || trainPack->size() == 0)
-        throw EngineError(config.trainPack + ": pack has no classes or no records");
-    if (config.classes != 0 && config.classes != int(classes.size()))
-        throw EngineError(config.trainPack + ": pack has " + std::to_string(classes.size()) + " classes, config asks for " +
-                          std::to_string(config.classes));
-    config.classes = int(classes.size());
-    if (valPack && valPack->spec().classes.size() != classes.size())
-        throw EngineError(config.valPack + ": validation pack has " + std::to_string(valPack->spec().classes.size()) +
-                          " classes, the training pack " + std::to_string(classes.size()));
-    for (const auto& c : classes)
-        classNames.push_back(c.name);
-    const auto& spec = trainPack->spec();
-    if (config.cropHeight > int(spec.height) || config.cropWidth > int(spec.width))
-        throw EngineError(config.trainPack + ": the crop " + std::to_string(config.cropHeight) + "x" +
-                          std::to_string(config.cropWidth) + " is larger than its images (" + std::to_string(spec.height) +
-                          "x" + std::to_string(spec.width) + "); crop within them, or 0 for whole images");
-    if (std::int64_t(trainPack->size()) < std::int64_t(config.batchSize) * world)
-        throw EngineError(config.trainPack + ": " + std::to_string(trainPack->size()) +
-                          " records are fewer than one batch of " + std::to_string(config.batchSize) +
-                          (world > 1 ? " on each of " + std::to_string(world) + " ranks" : std::string()));
+    packs = std::make_unique<TrainingPacks>(config, world);
+    trainPack = &packs->train();
+    valPack = packs->validation();
+    config.classes = packs->classes();
 }
 
 void Trainer::Impl::placeTrainingData()
@@ -253,26 +206,6 @@ void Trainer::Impl::placeTrainingData()
                 deviceMemory = gpu.memoryTotal;
     if (DeviceResidentPack::wanted(config.dataOnDevice, *trainPack, device, deviceMemory, dataNote))
         residentTrain = std::make_unique<DeviceResidentPack>(*trainPack, device);
-}
-
-void Trainer::Impl::computeClassWeights()
-{
-    std::vector<std::uint64_t> pixels, imagePixels;
-    for (const auto& c : trainPack->spec().classes) {
-        pixels.push_back(c.pixelCount);
-        imagePixels.push_back(c.imagePixelCount);
-    }
-    if (config.classWeighting == "median")
-        classWeights = pack::medianFrequencyWeights(pixels, imagePixels);
-    else if (config.classWeighting == "sqrt-median")
-        classWeights = pack::sqrtMedianFrequencyWeights(pixels, imagePixels);
-    else if (config.classWeighting == "inverse")
-        classWeights = pack::inverseFrequencyWeights(pixels);
-    double sum = 0.0;
-    for (double w : classWeights)
-        sum += w;
-    if (!classWeights.empty() && !(sum > 0.0))
-        throw EngineError(config.trainPack + ": the pack header counts no labelled pixels, so class weights are undefined");
 }
 
 void Trainer::Impl::buildModel(bool resuming)
@@ -341,20 +274,6 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
     }
 }
 
-// After a resume was accepted: a refused one leaves config.json, log.txt and metrics.jsonl as
-// they were (issue 46.10).
-void Trainer::Impl::openRunRecords(bool resuming)
-{
-    if (!leader())
-        return;
-    const run::RunLayout files = layout();
-    saveTrainConfig(config, files.configFile().string());
-    logFile = std::make_unique<run::AppendOnlyFile>(files.logFile().string());
-    metricsLog = std::make_unique<run::MetricsWriter>(files.metricsFile());
-    if (resuming)
-        metricsLog->forgetAfter(iteration);  // the iterations it logged after the checkpoint come again
-}
-
 nlohmann::json Trainer::Impl::state() const
 {
     return {{"epoch", epoch},
@@ -367,8 +286,8 @@ nlohmann::json Trainer::Impl::state() const
             {"lossScale", scaler ? scaler->scale() : 1.0},
             {"model", config.model},
             {"classes", config.classes},
-            {"classNames", classNames},
-            {"classWeights", classWeights},
+            {"classNames", packs->classNames()},
+            {"classWeights", packs->classWeights()},
             {"height", trainPack->spec().height},
             {"width", trainPack->spec().width},
             {"config", toJson(config)},
@@ -417,41 +336,10 @@ void Trainer::Impl::restorePosition(const nlohmann::json& saved)
         scaler->setScale(saved.value("lossScale", scaler->scale()));
 }
 
-// Parameters and inputs channels-last (NHWC) on a GPU, for cuDNN's fast kernels, and on a CPU
-// training in bf16, where oneDNN's AMX convolutions take NHWC as is (NCHW costs a reorder of
-// every activation). fp32 on a CPU stays NCHW: measured no faster in NHWC (docs/BENCHMARKS.md).
-bool Trainer::Impl::channelsLast() const
-{
-    return config.channelsLast && (device.is_cuda() || autocasts(amp, device));
-}
-
-// A new run refuses a precision this device cannot compute; a resumed one (moved to another
-// machine) goes on in fp32 instead, with a note.
-void Trainer::Impl::resolvePrecision(bool resuming)
-{
-    const bool modelBf16 = ModelRegistry::instance().trainsInBf16OnCpu(config.model);
-    amp = resolveAmp(config.amp, device, cpuComputesBf16(), modelBf16);
-    std::string problem;
-    if (amp == "fp16" && !device.is_cuda())
-        problem = "amp fp16 needs a CUDA device, this run would train on " + device.str() + " (use --amp bf16, auto or none)";
-    else if (amp == "bf16" && !device.is_cuda() && !cpuComputesBf16())
-        problem = "amp bf16 on a CPU needs bf16 instructions (AVX512-BF16 or AMX), which this CPU lacks: it would be "
-                  "emulated, slower than fp32 (use --amp auto or none)";
-    else if (amp == "bf16" && !device.is_cuda() && !modelBf16)
-        problem = "model " + config.model + " does not train in bf16 on a CPU (an op without a bf16 CPU backward, "
-                  "such as MobileNetV2's ReLU6); use --amp auto or none, or deeplabv3plus-resnet18";
-    if (problem.empty())
-        return;
-    if (!resuming)
-        throw EngineError("training configuration: " + problem);
-    startNote += (startNote.empty() ? "" : "; ") + std::string("training goes on in fp32: ") + problem;
-    amp = "none";
-}
-
 void Trainer::Impl::saveCheckpoint(const fs::path& file)
 {
     settleVerdicts();  // no file of a run that diverged meanwhile
-    synchroniseBuffers();  // a collective: every rank takes part, rank 0 writes
+    replicas->averageBuffers(*model);  // a collective: every rank takes part, rank 0 writes
     requireFiniteModel(file);  // on every rank: their parameters and buffers are the same
     // Only last.pt resumes, so only it carries the optimiser's state and the weight average:
     // best.pt is what evaluate, predict, export and fine-tunes read, and without the state it is
@@ -465,28 +353,18 @@ void Trainer::Impl::saveCheckpoint(const fs::path& file)
     if (resumable && checkpointCadence) {
         const double now = clock();
         // Paced by what a write costs, on whichever thread: on a CPU the writer shares the cores.
-        double writeSeconds = leader() ? std::max(now - started, checkpointWriter->lastWriteSeconds()) : 0.0;
-        if (communicator) {
-            // Only rank 0 writes: every rank paces the next write by its time.
-            auto shared = torch::tensor(writeSeconds, torch::kDouble).to(device);
-            communicator->sum(shared);
-            writeSeconds = shared.cpu().item<double>();
-        }
-        checkpointCadence->written(now, writeSeconds);
+        // Only rank 0 writes: every rank paces the next write by its time.
+        const double writeSeconds = leader() ? std::max(now - started, checkpointWriter->lastWriteSeconds()) : 0.0;
+        checkpointCadence->written(now, replicas->sum(writeSeconds));
     }
 }
 
 bool Trainer::Impl::epochCheckpointDue()
 {
-    bool due = checkpointCadence->due(clock());
-    if (communicator && checkpointCadence->interval() > 0) {
-        // Writing is a collective (rank 0 writes, every rank takes part) and the ranks' clocks
-        // differ: they write when any of them finds it due.
-        auto flag = torch::tensor(due ? 1.0 : 0.0, torch::kDouble).to(device);
-        communicator->sum(flag);
-        due = flag.cpu().item<double>() > 0.0;
-    }
-    return due;
+    const bool due = checkpointCadence->due(clock());
+    // Writing is a collective (rank 0 writes, every rank takes part) and the ranks' clocks differ:
+    // they write when any of them finds it due.
+    return checkpointCadence->interval() > 0 ? replicas->any(due) : due;
 }
 
 void Trainer::Impl::requireFiniteModel(const fs::path& file)
@@ -527,22 +405,6 @@ TrainOutcome Trainer::Impl::endDiverged(const std::string& message)
     return outcome;
 }
 
-void Trainer::Impl::synchroniseBuffers()
-{
-    // Batch norm keeps per-replica batch statistics in training; its running statistics are
-    // averaged over the ranks before they are used (validation) or saved (checkpoints).
-    if (!communicator)
-        return;
-    torch::NoGradGuard noGrad;
-    for (auto& buffer : model->buffers()) {
-        if (!buffer.is_floating_point())
-            continue;  // num_batches_tracked is the same everywhere
-        auto contiguous = buffer.contiguous();
-        communicator->sum(contiguous);
-        buffer.copy_(contiguous.div_(double(world)));
-    }
-}
-
 void Trainer::Impl::joinWorld()
 {
     if (!communicator)
@@ -550,13 +412,7 @@ void Trainer::Impl::joinWorld()
     checkSamePacksEverywhere();
     // One starting point for every replica: rank 0's parameters and buffers (after a restore
     // and the channels-last conversion), as DistributedDataParallel does on construction.
-    torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> state;
-    for (auto& parameter : model->parameters())
-        state.push_back(parameter.data());
-    for (auto& buffer : model->buffers())
-        state.push_back(buffer);
-    communicator->broadcast(state, 0);
+    replicas->broadcastFromLeader(*model);
     std::vector<torch::Tensor> parameters;
     for (auto& parameter : model->parameters())
         parameters.push_back(parameter);
@@ -566,89 +422,42 @@ void Trainer::Impl::joinWorld()
 
 void Trainer::Impl::checkSamePacksEverywhere()
 {
-    // Ranks that would train on different data must not start: compare every rank's pack
-    // checksums with rank 0's (their XOR differences summed: zero only when all agree).
-    const auto mine = torch::tensor({std::int64_t(trainPack->storedChecksum()),
-                                     std::int64_t(valPack ? valPack->storedChecksum() : 0)},
-                                    torch::kLong)
-                          .to(device);  // NCCL reduces CUDA tensors only
-    auto leaders = mine.clone();
-    communicator->broadcast({leaders}, 0);
-    auto differs = mine.ne(leaders).to(torch::kLong);
-    communicator->sum(differs);
-    differs = differs.cpu();
-    if (differs[0].item<std::int64_t>() > 0)
+    // Ranks that would train on different data must not start: every rank's pack checksums
+    // against rank 0's.
+    const auto differs = replicas->differingFromLeader(
+        {std::int64_t(trainPack->storedChecksum()), std::int64_t(valPack ? valPack->storedChecksum() : 0)});
+    if (differs[0] > 0)
         throw EngineError(config.trainPack + ": the training pack differs between ranks (" +
-                          std::to_string(differs[0].item<std::int64_t>()) +
+                          std::to_string(differs[0]) +
                           " rank(s) hold another checksum than rank 0); give every rank the same file");
-    if (differs[1].item<std::int64_t>() > 0)
+    if (differs[1] > 0)
         throw EngineError(config.valPack + ": the validation pack differs between ranks; give every rank the same file");
 }
 
-torch::Tensor Trainer::Impl::trainStep(const HostBatch& batch, bool measureAccuracy)
+void Trainer::Impl::makeTrainingStep()
 {
-    model->train();
-    torch::Tensor images, labels;
-    if (residentTrain) {
-        std::tie(images, labels) = residentTrain->gather(batch.records);
-        images = imagesToDevice(images, device);
-    } else {
-        images = imagesToDevice(batch.images, device);
-        labels = batch.labels.to(device, /*non_blocking=*/batch.labels.is_pinned());
-    }
-    labels = labels.to(torch::kLong);
-    fitCropToProgress();
-    if (augmenter->enabled()) {
-        // The transforms depend only on (seed, epoch, batch, rank): resuming redraws them exactly,
-        // and each rank draws its own.
-        std::uint64_t seed = mix(mix(config.seed) ^ mix(std::uint64_t(epoch) << 32 | std::uint64_t(batch.index)));
-        if (rank > 0)
-            seed = mix(seed ^ std::uint64_t(rank));
-        // Labels on the host only where the draw reads them (class-uniform crops).
-        const auto transforms = batch.labels.defined() ? augmenter->draw(batch.labels, seed) : augmenter->draw(batch.size(), seed);
-        std::tie(images, labels) = augmenter->apply(images, labels, transforms);
-    }
-    const auto input = normaliseImages(images, channelsLast());
-
-    const double lr = schedule->at(position()) * (config.scaleLearningRate ? double(world) : 1.0);
-    for (auto& group : optimizer->param_groups())
-        group.options().set_lr(lr);
-    // Set to none rather than zeroed (LibTorch 2.x's default, not 1.13's): backward then hands
-    // each parameter its gradient instead of adding it to a zeroed one, a pass less per step.
-    for (auto& parameter : model->parameters())
-        parameter.mutable_grad().reset();
-    if (gradientSync)
-        gradientSync->beginStep();
-    // Micro-batch k takes samples k, k + parts, ...: with the ranks of a data-parallel run doing
-    // the same, rank r's batch is exactly micro-batch r of one process with accumulate = world.
-    const int parts = config.accumulate;
-    auto lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
-    for (int part = 0; part < parts; ++part) {
-        const auto rows = torch::arange(part, input.size(0), parts, torch::TensorOptions().dtype(torch::kLong).device(device));
-        if (gradientSync)
-            gradientSync->setAccumulating(part + 1 < parts);
-        const bool last = part + 1 == parts;
-        lossSum += forwardBackward(parts == 1 ? input : input.index_select(0, rows),
-                                   parts == 1 ? labels : labels.index_select(0, rows), 1.0 / parts,
-                                   measureAccuracy && last);
-    }
-    if (gradientSync)
-        gradientSync->finishStep();
-    auto meanLoss = lossSum / double(parts);
-    if (config.debugNanAtIteration >= 0 && iteration == config.debugNanAtIteration)
-        meanLoss = meanLoss * std::numeric_limits<double>::quiet_NaN();
+    TrainingStep::Settings settings;
+    settings.device = device;
+    settings.seed = config.seed;
+    settings.rank = rank;
+    settings.learningRateFactor = config.scaleLearningRate ? double(world) : 1.0;
+    settings.accumulate = config.accumulate;
+    settings.amp = precision.amp;
+    settings.channelsLast = precision.channelsLast;
+    settings.debugNanAtIteration = config.debugNanAtIteration;
+    TrainingStep::Parts parts{*model, *optimizer, *loss, *augmenter, *schedule, *crops, *scaler,
+                              average.get(), gradientSync.get(), residentTrain.get()};
+    TrainingStep::Hooks hooks;
     // Decisions that end a step or the run are agreed by every rank, so none is left alone in a
     // collective: a NaN/Inf loss anywhere, a stop request anywhere. On a GPU the host reads them a
     // step late (the device is never waited for here); on a CPU at once, and then a non-finite
     // loss is never stepped on. A diverged run ends without saving what its last steps did.
-    verdicts->post(iteration, position(), meanLoss, stopRequested());
-    heed(verdicts->take());
-    if (scaler->unscaleAndCheck(model->parameters())) {
-        optimizer->step();
-        if (average)
-            average->update(iteration);
-    }
-    return meanLoss;
+    hooks.judge = [this](const torch::Tensor& meanLoss) {
+        verdicts->post(iteration, position(), meanLoss, stopRequested());
+        heed(verdicts->take());
+    };
+    hooks.say = [this](const std::string& line) { say(line); };
+    step = std::make_unique<TrainingStep>(settings, parts, std::move(hooks));
 }
 
 void Trainer::Impl::heed(const std::optional<StepVerdicts::Verdict>& verdict)
@@ -675,41 +484,6 @@ void Trainer::Impl::settleVerdicts()
         heed(verdicts->drain());
 }
 
-void Trainer::Impl::fitCropToProgress()
-{
-    if (!crops->progressive())
-        return;
-    const double progress = schedule->progress(position());
-    const auto crop = crops->cropAt(progress);
-    stepCost = crops->relativeCost(progress);
-    if (crop == cropInUse)
-        return;
-    cropInUse = crop;
-    augmenter->setCrop(crop.first, crop.second);
-    say(format("crops %.0fx%.0f from iteration %.0f (%.0f %% of the run)", double(crop.first), double(crop.second),
-               double(iteration), 100.0 * progress));
-}
-
-torch::Tensor Trainer::Impl::forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
-                                             bool measureAccuracy)
-{
-    torch::Tensor logits;
-    {
-        AutocastScope autocast(amp, device);
-        logits = model->forward(input);
-    }
-    const auto value = (*loss)(logits, labels);
-    // Always backward, also for a NaN loss: the other ranks' gradient all-reduces wait for ours.
-    (value * (scaler->scale() * share)).backward();
-    if (measureAccuracy) {
-        torch::NoGradGuard noGrad;
-        const auto valid = labels.ne(SegmentationLoss::kIgnoreIndex);
-        window.hits = logits.argmax(1).eq(labels).logical_and(valid).sum().item<double>();
-        window.valid = valid.sum().item<double>();
-    }
-    return value.detach().to(torch::kDouble);
-}
-
 SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
 {
     ValidationSettings settings;
@@ -717,9 +491,9 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     // One whole image at a time on a CPU: a batch of 8 at 360x480 overflows the caches and took
     // 13.3 s for CamVid val against 8.7 s one by one (docs/BENCHMARKS.md); GPUs want the batch.
     settings.batchSize = device.is_cuda() ? config.batchSize : 1;
-    settings.amp = amp;
-    settings.correction = ClassPriorCorrection(classWeights);
-    settings.channelsLast = channelsLast();
+    settings.amp = precision.amp;
+    settings.correction = ClassPriorCorrection(packs->classWeights());
+    settings.channelsLast = precision.channelsLast;
     settings.pinMemory = device.is_cuda();
     settings.communicator = communicator.get();
     settleVerdicts();
@@ -729,24 +503,11 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     const double started = clock();
     // Validation and the best checkpoint see the averaged weights; training goes on with its own.
     WeightAverage::Scope averaged(average.get());
-    synchroniseBuffers();
+    replicas->averageBuffers(*model);
     const auto metrics = validate(*model, *valPack, *loss, settings);
     if (budget)
         budget->validationTook(clock() - started);
-    if (metricsLog) {
-        auto record = run::MetricsRecord::val(epoch + 1, iteration);
-        record.loss = metrics.loss;
-        record.accuracy = metrics.globalAccuracy;
-        record.meanAccuracy = metrics.meanClassAccuracy;
-        record.meanIoU = metrics.meanIoU;
-        record.weightedIoU = metrics.weightedIoU;
-        record.classIoU = metrics.classIoU;
-        record.elapsedSeconds = elapsed();
-        metricsLog->write(record);
-    }
-    say(format("val    epoch %.0f iter %.0f: loss %.4f  global acc %.4f  mIoU %.4f", epoch + 1, double(iteration),
-               metrics.loss, metrics.globalAccuracy, metrics.meanIoU) +
-        format("  mean acc %.4f  weighted IoU %.4f", metrics.meanClassAccuracy, metrics.weightedIoU));
+    recorder->validated(epoch + 1, iteration, metrics, elapsed());
     outcome.validated = true;
     outcome.lastValidation = metrics;
     // A validation whose loss is not finite (diverged weights) scores nothing: its mIoU may still
@@ -765,138 +526,71 @@ void Trainer::Impl::logTraining()
     settleVerdicts();  // a line never shows the loss of a step that diverged
     const double seconds = clock() - window.start;
     // Global figures: losses and accuracy are means over every rank, images/s their sum.
-    auto totals = torch::stack({window.lossSum.defined() ? window.lossSum.to(torch::kCPU) : torch::zeros({}, torch::kDouble),
-                                torch::tensor(double(window.steps), torch::kDouble),
-                                torch::tensor(double(window.images), torch::kDouble), torch::tensor(window.hits, torch::kDouble),
-                                torch::tensor(window.valid, torch::kDouble)});
-    if (communicator) {
-        totals = totals.to(device);
-        communicator->sum(totals);
-        totals = totals.cpu();
-    }
+    const auto totals = replicas->sum(torch::stack(
+        {window.lossSum.defined() ? window.lossSum.to(torch::kCPU) : torch::zeros({}, torch::kDouble),
+         torch::tensor(double(window.steps), torch::kDouble), torch::tensor(double(window.images), torch::kDouble),
+         torch::tensor(window.hits, torch::kDouble), torch::tensor(window.valid, torch::kDouble)}));
     const auto total = [&](int i) { return totals[i].item<double>(); };
-    const double imagesPerSecond = seconds > 0 ? total(2) / seconds : 0.0;
-    const double meanLoss = total(0) / std::max(1.0, total(1));
-    const double accuracy = total(3) / std::max(1.0, total(4));
-    const double lr = schedule->at(position() - 1) * (config.scaleLearningRate ? double(world) : 1.0);
-    if (metricsLog) {
-        auto record = run::MetricsRecord::train(epoch + 1, iteration);
-        record.loss = meanLoss;
-        record.accuracy = accuracy;
-        record.learningRate = lr;
-        record.imagesPerSecond = imagesPerSecond;
-        record.elapsedSeconds = elapsed();
-        metricsLog->write(record);
-    }
+    RunRecorder::TrainFigures figures;
+    figures.epoch = epoch + 1;
+    figures.iteration = iteration;
+    figures.loss = total(0) / std::max(1.0, total(1));
+    figures.accuracy = total(3) / std::max(1.0, total(4));
+    figures.learningRate = schedule->at(position() - 1) * (config.scaleLearningRate ? double(world) : 1.0);
+    figures.imagesPerSecond = seconds > 0 ? total(2) / seconds : 0.0;
+    figures.elapsedSeconds = elapsed();
     if (device.is_cuda())
-        recordGpus();
-    say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", epoch + 1, double(iteration), meanLoss,
-               accuracy, lr) +
-        format("  %.1f img/s", imagesPerSecond));
+        figures.gpus = sampleGpus();  // a collective: every CUDA rank takes part
+    recorder->trained(figures);
     resetLogWindow();
 }
 
 void Trainer::Impl::recordRun(std::int64_t total)
 {
-    // The first record of every session (a new run, or a resume): what any reader needs for
-    // progress and an ETA without guessing, and which SegStudio wrote the run.
-    if (!metricsLog)
-        return;
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    char started[32];
-    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    run::MetricsRecord record;
-    record.kind = run::MetricsRecord::Kind::Run;
-    record.epoch = epoch + 1;
-    record.iteration = iteration;
-    record.run.segstudioVersion = SEGSTUDIO_VERSION;
-    record.run.model = config.model;
-    record.run.device = device.str();
-    record.run.worldSize = world;
-    record.run.batch = config.batchSize;
-    record.run.epochs = budgeted() ? (plan() ? plan()->epochs : 0) : config.epochs;
-    record.run.iterationsPerEpoch = loader->batchesPerEpoch();
-    record.run.totalIterations = budgeted() && !plan() ? 0 : total;  // 0: not planned yet
-    record.run.timeBudgetSeconds = config.timeBudgetSeconds;
-    record.run.resumedAtEpoch = epoch + 1;
-    record.run.started = started;
-    metricsLog->write(record);
+    // The first record of every session (a new run, or a resume).
+    run::RunInfo info;
+    info.model = config.model;
+    info.device = device.str();
+    info.worldSize = world;
+    info.batch = config.batchSize;
+    info.epochs = budgeted() ? (plan() ? plan()->epochs : 0) : config.epochs;
+    info.iterationsPerEpoch = loader->batchesPerEpoch();
+    info.totalIterations = budgeted() && !plan() ? 0 : total;  // 0: not planned yet
+    info.timeBudgetSeconds = config.timeBudgetSeconds;
+    recorder->runStarted(info, epoch + 1, iteration);
+}
+
+// The epoch being worked in; once the last one is done the counter points past it, and a
+// finished run must say "12 of 12", not "13 of 12".
+int Trainer::Impl::recordedEpoch() const
+{
+    return std::min(epoch + 1, std::max(1, epochLimit()));
 }
 
 void Trainer::Impl::recordState(run::RunState state, const std::string& reason)
 {
-    // The epoch being worked in; once the last one is done the counter points past it, and a
-    // finished run must say "12 of 12", not "13 of 12".
-    if (metricsLog)
-        metricsLog->write(run::MetricsRecord::stateChange(state, std::min(epoch + 1, std::max(1, epochLimit())), iteration, reason));
+    recorder->stateChanged(state, recordedEpoch(), iteration, reason);
 }
 
-void Trainer::Impl::recordGpus()
+std::vector<run::GpuSample> Trainer::Impl::sampleGpus()
 {
     // Each rank samples its own GPU (another machine's cannot be seen from here); one row per
-    // rank, summed so rank 0 can write them all. A collective: every CUDA rank calls it.
+    // rank, gathered so rank 0 can write them all.
     if (!gpuMonitorOpened) {
         gpuMonitorOpened = true;
         gpuMonitor = GpuMonitor::open({device.has_index() ? int(device.index()) : 0});
     }
-    auto rows = torch::zeros({world, 4}, torch::kDouble);
+    std::vector<double> mine(4, 0.0);
     if (gpuMonitor)
-        for (const auto& gpu : gpuMonitor->sample()) {
-            rows[rank][0] = double(gpu.index);
-            rows[rank][1] = gpu.utilization;
-            rows[rank][2] = gpu.memoryUsed;
-            rows[rank][3] = gpu.memoryTotal;
-        }
-    if (communicator) {
-        rows = rows.to(device);
-        communicator->sum(rows);
-        rows = rows.cpu();
-    }
-    if (!metricsLog)
-        return;
-    run::MetricsRecord record;
-    record.kind = run::MetricsRecord::Kind::System;
-    record.epoch = epoch + 1;
-    record.iteration = iteration;
-    record.elapsedSeconds = elapsed();
+        for (const auto& gpu : gpuMonitor->sample())
+            mine = {double(gpu.index), gpu.utilization, gpu.memoryUsed, gpu.memoryTotal};
+    const auto rows = replicas->rows(mine);
     const auto values = rows.accessor<double, 2>();
+    std::vector<run::GpuSample> gpus;
     for (int r = 0; r < world; ++r)
         if (values[r][3] > 0)  // a rank without NVML leaves its row empty
-            record.gpus.push_back({int(values[r][0]), values[r][1], values[r][2], values[r][3]});
-    if (!record.gpus.empty())
-        metricsLog->write(record);
-}
-
-void Trainer::Impl::recordFailure(const std::string& reason) noexcept
-{
-    // The failure may be the metrics file itself (a full disk): then the exit code and stderr
-    // tell it, and the file keeps its last state.
-    try {
-        recordState(run::RunState::Failed, reason);
-    } catch (const std::exception&) {
-    }
-}
-
-bool Trainer::Impl::stopAfterEpochAgreed()
-{
-    // Asked once per epoch; every rank must agree, or the ranks would part ways at a collective.
-    bool requested = stopAfterEpochRequested();
-    if (communicator) {
-        auto flag = torch::tensor(requested ? 1.0 : 0.0, torch::kDouble).to(device);
-        communicator->sum(flag);
-        requested = flag.cpu().item<double>() > 0.0;
-    }
-    return requested;
-}
-
-void Trainer::Impl::say(const std::string& line)
-{
-    if (!leader())
-        return;  // one voice: rank 0 speaks for the run
-    if (progress)
-        progress(line);  // before the file: the line reaches the user even when the disk is full
-    if (logFile)
-        logFile->appendLine(line);
+            gpus.push_back({int(values[r][0]), values[r][1], values[r][2], values[r][3]});
+    return gpus;
 }
 
 double Trainer::Impl::elapsed() const
@@ -952,28 +646,20 @@ void Trainer::Impl::createBudget()
 
 void Trainer::Impl::agreeOnPlan(BudgetPlan& next)
 {
-    if (!communicator)
-        return;
-    // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in.
-    auto values = torch::tensor({leader() ? double(next.totalIterations) : 0.0,
-                                 leader() && next.validateOnlyAtEnd ? 1.0 : 0.0,
-                                 leader() ? double(next.validationEpochs) : 0.0},
-                                torch::kDouble)
-                      .to(device);
-    communicator->sum(values);
-    values = values.cpu();
-    next.totalIterations = std::int64_t(values[0].item<double>());
-    next.validateOnlyAtEnd = values[1].item<double>() > 0.0;
-    next.validationEpochs = std::max(1, int(values[2].item<double>()));
+    // Rank 0's plan is every rank's: its end decides the collectives the ranks take part in. (One
+    // process keeps its own: the planner's epochs are already the ceiling below.)
+    const auto shared = replicas->leaders(
+        {double(next.totalIterations), next.validateOnlyAtEnd ? 1.0 : 0.0, double(next.validationEpochs)});
+    next.totalIterations = std::int64_t(shared[0]);
+    next.validateOnlyAtEnd = shared[1] > 0.0;
+    next.validationEpochs = std::max(1, int(shared[2]));
     const std::int64_t perEpoch = loader->batchesPerEpoch();
     next.epochs = int((next.totalIterations + perEpoch - 1) / perEpoch);
 }
 
 void Trainer::Impl::recordPlan(const BudgetPlan& next)
 {
-    if (metricsLog)
-        metricsLog->write(run::MetricsRecord::plan(epoch + 1, iteration, next.totalIterations, next.epochs,
-                                                   config.timeBudgetSeconds, next.note));
+    recorder->planned(epoch + 1, iteration, next.totalIterations, next.epochs, config.timeBudgetSeconds, next.note);
 }
 
 Trainer::Trainer(TrainConfig config, std::shared_ptr<Communicator> communicator)
@@ -987,23 +673,24 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     auto& d = *m_impl;
     config.validate();
     d.communicator = std::move(communicator);
-    if (d.communicator) {
-        d.rank = d.communicator->rank();
-        d.world = d.communicator->size();
-    }
     d.config = std::move(config);
     d.device = chooseDevice(d.config.device);
-    d.resolvePrecision(resuming);
+    d.replicas = std::make_unique<Replicas>(d.communicator.get(), d.device);
+    d.rank = d.replicas->rank();
+    d.world = d.replicas->size();
+    d.recorder = std::make_unique<RunRecorder>(d.leader());
+    // A new run refuses a precision this device cannot compute; a resumed one goes on in fp32.
+    d.precision = TrainingPrecision::choose(d.config, d.device, resuming);
+    d.startNote = d.precision.note;
     makeCurrentDevice(d.device);
     configureRuntime(d.config.threads, d.config.deterministic, d.config.cudnnBenchmark);
     d.openPacks();
-    d.computeClassWeights();
     d.buildModel(resuming);
     d.buildOptimizer();
     d.verdicts = std::make_unique<StepVerdicts>(d.device, d.communicator.get(),
                                                 d.config.verdictLag >= 0 ? std::optional<int>(d.config.verdictLag) : std::nullopt);
     d.checkpointWriter = std::make_unique<CheckpointWriter>([&d] { return d.makeCheckpointSnapshot(); });
-    d.loss = std::make_unique<SegmentationLoss>(d.classWeights, d.device, d.config.hardPixelFraction);
+    d.loss = std::make_unique<SegmentationLoss>(d.packs->classWeights(), d.device, d.config.hardPixelFraction);
     d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
                                                              d.config.scaleMin, d.config.scaleMax,
                                                              d.config.cropHeight, d.config.cropWidth,
@@ -1024,13 +711,15 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
     if (d.budgeted())
         d.createBudget();
-    d.scaler = std::make_unique<LossScaler>(d.amp == "fp16" && d.device.is_cuda());
+    d.scaler = std::make_unique<LossScaler>(d.precision.amp == "fp16" && d.device.is_cuda());
     d.prepareRunDirectory(resuming);
     // A checkpoint that cannot be resumed (damaged, another model) is refused before anything is
     // written: the run it belongs to keeps its record as it was (issue 46.10).
     if (resuming)
         d.restore(d.layout().lastCheckpoint().string());
-    d.openRunRecords(resuming);
+    // After a resume was accepted: a refused one leaves config.json, log.txt and metrics.jsonl as
+    // they were (issue 46.10).
+    d.recorder->open(d.config, resuming, d.iteration);
     try {
         // Steps done plus steps left in this world's size: after a resume with another number of
         // ranks the logged iteration count and the position in the data no longer agree.
@@ -1038,7 +727,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
         if (d.plan())  // a resumed budgeted run goes on with its plan until it has measured its pace
             d.recordPlan(*d.plan());
         d.recordState(run::RunState::Starting);
-        if (d.channelsLast()) {
+        if (d.precision.channelsLast) {
             torch::NoGradGuard noGrad;
             for (auto& parameter : d.model->parameters())
                 if (parameter.dim() == 4)
@@ -1049,6 +738,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
         d.recordFailure(error.what());
         throw;
     }
+    d.makeTrainingStep();  // last: restore() may have replaced the weight average, joinWorld() made the sync
 }
 
 namespace {
@@ -1097,7 +787,7 @@ Trainer::~Trainer() = default;
 
 void Trainer::setProgress(ProgressFunction progress)
 {
-    m_impl->progress = std::move(progress);
+    m_impl->recorder->setProgress(std::move(progress));
 }
 
 void Trainer::setIterationHook(IterationHook hook)
@@ -1123,7 +813,7 @@ const TrainConfig& Trainer::config() const
 
 const std::vector<std::string>& Trainer::classNames() const
 {
-    return m_impl->classNames;
+    return m_impl->packs->classNames();
 }
 
 std::string Trainer::lastCheckpointPath() const
@@ -1169,7 +859,9 @@ TrainOutcome Trainer::Impl::train()
     d.say("data: " + d.dataNote);
     const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
                                              : std::string();
-    d.say("training " + d.config.model + " on " + d.device.str() + ranks + (d.amp == "none" ? "" : " in " + d.amp) + ": " + std::to_string(d.trainPack->size()) +
+    const std::string& amp = d.precision.amp;
+    d.say("training " + d.config.model + " on " + d.device.str() + ranks + (amp == "none" ? "" : " in " + amp) + ": " +
+          std::to_string(d.trainPack->size()) +
           " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
           std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
           " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
@@ -1214,7 +906,12 @@ TrainOutcome Trainer::Impl::train()
             // its loss and learning rate (the same on every rank: the limit is shared).
             const bool lastStep = std::int64_t(d.epoch) * d.loader->batchesPerEpoch() + batch->index + 1 >= d.totalIterations();
             const bool logNow = (d.iteration + 1) % d.config.logInterval == 0 || lastStep;
-            const auto stepLoss = d.trainStep(*batch, logNow);
+            const auto stepped = d.step->run(*batch, {d.epoch, d.iteration, d.position()}, logNow);
+            const auto& stepLoss = stepped.loss;
+            if (logNow) {  // the logged step's accuracy
+                d.window.hits = stepped.hits;
+                d.window.valid = stepped.valid;
+            }
             ++d.iteration;
             d.batchInEpoch = batch->index + 1;
             if (first)
@@ -1232,7 +929,7 @@ TrainOutcome Trainer::Impl::train()
                 d.hook(d.iteration);
             }
             if (d.budget)  // may move the end (a collective in data parallel: every rank, same step)
-                d.budget->stepDone(d.position(), d.elapsed(), d.stepCost, d.totalIterations());
+                d.budget->stepDone(d.position(), d.elapsed(), d.step->cost(), d.totalIterations());
             // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
             // the same position; one process honours a request at once. After an epoch's last
             // batch the epoch is closed first (its validation, the epoch count), so the checkpoint
@@ -1268,8 +965,10 @@ TrainOutcome Trainer::Impl::train()
                 d.saveCheckpoint(d.layout().lastCheckpoint());
         }
         const bool more = d.epoch < d.epochLimit() && d.position() < d.totalIterations();
-        if (epochDone && more && !stopAtEpochEnd && d.stopAfterEpochAgreed())
-            stopAtEpochEnd = true;  // "stop after this epoch" (SIGUSR1, the GUI's button)
+        // "Stop after this epoch" (SIGUSR1, the GUI's button), asked once per epoch; every rank
+        // must agree, or the ranks would part ways at a collective.
+        if (epochDone && more && !stopAtEpochEnd && d.replicas->any(stopAfterEpochRequested()))
+            stopAtEpochEnd = true;
         if (stopAtEpochEnd && more) {
             d.saveCheckpoint(d.layout().lastCheckpoint());
             return stopped();

@@ -4,6 +4,7 @@
 #include "engine/EngineError.h"
 #include "engine/GradientSync.h"
 #include "engine/ModelRegistry.h"
+#include "engine/Replicas.h"
 #include "engine/SegmentationLoss.h"
 #include "engine/Validation.h"
 #include "engine/WorldInfo.h"
@@ -289,6 +290,61 @@ private slots:
             QCOMPARE(metrics.meanIoU, single.meanIoU);
             QCOMPARE(metrics.classIoU.size(), single.classIoU.size());
             QVERIFY(qAbs(metrics.loss - single.loss) < 1e-9);
+        }
+    }
+
+    // What two ranks agree on (Replicas): sums, any, rank 0's values, each rank's row, which values
+    // differ from rank 0's, batch-norm buffers averaged and rank 0's weights broadcast.
+    void replicasAgreeOverTwoRanks()
+    {
+        struct Replica : torch::nn::Module {
+            explicit Replica(double value)
+            {
+                weight = register_parameter("weight", torch::full({3}, value));
+                mean = register_buffer("mean", torch::full({2}, value));
+                count = register_buffer("count", torch::full({1}, std::int64_t(value), torch::kLong));
+            }
+            torch::Tensor weight, mean, count;
+        };
+        struct Seen {
+            double sum = 0.0;
+            torch::Tensor sums, rows;
+            bool anyOfOne = false, anyOfNone = true;
+            std::vector<double> leaders;
+            std::vector<std::int64_t> differing;
+            torch::Tensor averagedMean, weight, mean, count;
+        };
+        std::vector<Seen> seen(2);
+        onRanks(2, [&](int rank, Communicator& communicator) {
+            const Replicas replicas(&communicator, torch::kCPU);
+            auto& mine = seen[std::size_t(rank)];
+            mine.sum = replicas.sum(rank + 1.0);
+            mine.sums = replicas.sum(torch::tensor({1.0, double(rank)}, torch::kDouble));
+            mine.anyOfOne = replicas.any(rank == 1);
+            mine.anyOfNone = replicas.any(false);
+            mine.leaders = replicas.leaders({rank == 0 ? 5.0 : 9.0, rank == 0 ? 0.5 : -1.0});
+            mine.rows = replicas.rows({double(rank), 10.0 + rank});
+            mine.differing = replicas.differingFromLeader({42, rank, 7 * rank});
+            Replica model(rank + 1.0);  // rank 0 holds 1s, rank 1 2s
+            replicas.averageBuffers(model);
+            mine.averagedMean = model.mean.clone();
+            replicas.broadcastFromLeader(model);
+            mine.weight = model.weight.clone();
+            mine.mean = model.mean.clone();
+            mine.count = model.count.clone();
+        });
+        for (const auto& mine : seen) {
+            QCOMPARE(mine.sum, 3.0);
+            QVERIFY(torch::equal(mine.sums, torch::tensor({2.0, 1.0}, torch::kDouble)));
+            QVERIFY(mine.anyOfOne);
+            QVERIFY(!mine.anyOfNone);
+            QCOMPARE(mine.leaders, (std::vector<double>{5.0, 0.5}));
+            QVERIFY(torch::equal(mine.rows, torch::tensor({0.0, 10.0, 1.0, 11.0}, torch::kDouble).view({2, 2})));
+            QCOMPARE(mine.differing, (std::vector<std::int64_t>{0, 1, 1}));
+            QVERIFY(torch::equal(mine.averagedMean, torch::full({2}, 1.5)));  // integer buffers are not averaged
+            QVERIFY(torch::equal(mine.weight, torch::full({3}, 1.0)));
+            QVERIFY(torch::equal(mine.mean, torch::full({2}, 1.5)));
+            QCOMPARE(mine.count.item<std::int64_t>(), std::int64_t(1));
         }
     }
 };
