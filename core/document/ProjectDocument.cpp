@@ -1,6 +1,7 @@
 #include "ProjectDocument.h"
 
 #include "AcceptPredictionsCommand.h"
+#include "PropagateAlongSequenceCommand.h"
 
 #include "WorkerPool.h"
 
@@ -283,6 +284,18 @@ bool ProjectDocument::acceptPredictions(const std::filesystem::path& runDir, con
     if (indices.empty() || !canEdit() || !prepareLabelMapsChange() || !save())
         return false;
     AcceptPredictionsCommand::start(this, data::PredictionCache(runDir, checkpoint), std::move(indices), options, guard);
+    return true;
+}
+
+bool ProjectDocument::propagateAlongSequence(std::vector<std::size_t> frames, const std::filesystem::path& runDir,
+                                             const std::filesystem::path& checkpoint, int minConfidence)
+{
+    if (frames.empty() || !canEdit() || !prepareLabelMapsChange() || !save())
+        return false;
+    std::optional<data::PredictionCache> cache;
+    if (!checkpoint.empty())
+        cache.emplace(runDir, checkpoint);
+    PropagateAlongSequenceCommand::start(this, std::move(frames), std::move(cache), minConfidence);
     return true;
 }
 

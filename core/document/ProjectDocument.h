@@ -87,6 +87,14 @@ public:
     bool acceptPredictions(const std::filesystem::path& runDir, const std::filesystem::path& checkpoint,
                            std::vector<std::size_t> indices, const paint::AcceptOptions& options,
                            const paint::WriteGuard& guard);
+    // Propagate Along the Sequence: the labels of labelled frames carried by optical flow into the
+    // unlabelled frames right after them, frame after frame, as a job (PropagateAlongSequenceCommand);
+    // frames: those that may be written (paint::PropagationBatch::framesFor a selection); runDir and
+    // checkpoint (empty: none) name the predictions that fill what the flow cannot carry where they
+    // are at least minConfidence (0..255) sure. False when it cannot start (read-only, busy, the open
+    // image or the project file could not be saved); the outcome comes as message() or errorOccurred().
+    bool propagateAlongSequence(std::vector<std::size_t> frames, const std::filesystem::path& runDir,
+                                const std::filesystem::path& checkpoint, int minConfidence);
     // Pushes an edit of label maps made elsewhere.
     void pushLabelMapsEdit(QUndoCommand* command);
 

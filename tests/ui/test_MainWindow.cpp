@@ -716,6 +716,53 @@ private slots:
         QCOMPARE(int(segstudio::data::readLabelMap(project.labelMapPath(0), project.schema()).at<std::uint8_t>(alpha.rows - 1, 0)), 2);
     }
 
+    // Issue 51, item 3: the browser's "Propagate Labels Along the Sequence" for one image asks
+    // about its whole sequence; the prompt's Propagate runs one document job that Edit > Undo
+    // takes back; the labelled frame is never written.
+    void propagateAlongTheSequenceFromTheBrowser()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto written =
+            segstudio::test::writeProject(dir.path(), {{"seq_00001.png", Split::Train, LabelStatus::Labelled, {0}, 0},
+                                                       {"seq_00002.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                                                       {"seq_00003.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        // The same textured frame three times: the flow has something to hold on to, nothing moves.
+        cv::Mat texture(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC3);
+        cv::RNG(51).fill(texture, cv::RNG::UNIFORM, 0, 256);
+        for (std::size_t index = 0; index < written.size(); ++index)
+            segstudio::data::writeImageRgb(written.imagePath(index), texture);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
+        const auto& project = *window.project();
+        const std::string firstBefore = segstudio::run::readFile(project.labelMapPath(0));
+        QString asked;
+        QTimer::singleShot(0, &window, [&asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            auto* propagate = box ? box->findChild<QPushButton*>(QStringLiteral("propagateFramesButton")) : nullptr;
+            if (!propagate)
+                return;
+            asked = box->text();
+            propagate->click();
+        });
+        emit window.browser()->propagateAlongSequenceRequested({1});
+        QVERIFY2(asked.contains(QStringLiteral("its 2 unlabelled frame(s)")), qPrintable(asked));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.document()->isBusy(), 30000);
+        QCOMPARE(window.projectUndoStack()->count(), 1);
+        QVERIFY(std::filesystem::exists(project.labelMapPath(1)));
+        QVERIFY(project.entry(1).status == LabelStatus::InProgress);
+        QCOMPARE(segstudio::run::readFile(project.labelMapPath(0)), firstBefore);
+
+        QVERIFY(window.undoAction()->isEnabled());
+        window.undoAction()->trigger();
+        QVERIFY(!std::filesystem::exists(project.labelMapPath(1)));
+        QVERIFY(!std::filesystem::exists(project.labelMapPath(2)));
+        QVERIFY(project.entry(1).status == LabelStatus::Unlabelled);
+        QCOMPARE(segstudio::run::readFile(project.labelMapPath(0)), firstBefore);
+    }
+
     // Issue 52, item 1: the rooms talk through the signals and slots they offer (PanelLinks), not
     // through each other's parts: a suspect label from the Predictions panel opens in the editor
     // with the error layer on.

@@ -419,6 +419,14 @@ void DatasetBrowser::showContextMenu(const QPoint& globalPos)
     menu.addSeparator();
     connect(menu.addAction(tr("&Accept Prediction for %n Image(s)…", nullptr, int(rows.size()))), &QAction::triggered, this,
             [this] { emit acceptPredictionRequested(selectedEntries()); });
+    // One image: its whole sequence; several: those frames (issue 51).
+    QAction* propagate =
+        menu.addAction(rows.size() == 1 ? tr("Pro&pagate Labels Along the Sequence…")
+                                        : tr("Pro&pagate Labels into %n Selected Frame(s)…", nullptr, int(rows.size())));
+    propagate->setObjectName(QStringLiteral("propagateAlongSequenceAction"));
+    propagate->setToolTip(tr("Carry the labels of each labelled frame by optical flow into the unlabelled frames "
+                             "after it, one after the other; frames that have labels are never changed"));
+    connect(propagate, &QAction::triggered, this, [this] { emit propagateAlongSequenceRequested(selectedEntries()); });
     menu.addSeparator();
     connect(menu.addAction(tr("&Remove %n Image(s) from Project…", nullptr, int(rows.size()))), &QAction::triggered, this,
             [this] { emit removeRequested(selectedEntries()); });

@@ -31,11 +31,13 @@ class ThumbnailDelegate;
 
 // The way through a project's images: a thumbnail grid and a detail list over one filtered,
 // sorted model with one shared selection; filter bar (split, status/problems, class, search,
-// sort; the IoU column and sort entry only while some image has an IoU); a context menu to set split or status of the selection or remove it; next/previous/next
-// unlabelled navigation.
+// sort; the IoU column and sort entry only while some image has an IoU); a context menu to set
+// split or status of the selection, accept its prediction, propagate labels along its sequence,
+// or remove it; next/previous/next unlabelled navigation.
 // Requirements: GUI thread; the document outlives the browser or is replaced with setDocument(nullptr).
 // Guarantees: currentEntryChanged fires once per change of the current image, with the project
-//   index (not the view row); removal is only requested, the window decides (it owns the editor).
+//   index (not the view row); removal, Accept Prediction and Propagate are only requested: the
+//   window decides (it owns the editor and the prediction rooms).
 class DatasetBrowser : public QWidget {
     Q_OBJECT
 
@@ -76,6 +78,8 @@ signals:
     void currentEntryChanged(std::size_t entry);
     void removeRequested(const QList<std::size_t>& entries);
     void acceptPredictionRequested(const QList<std::size_t>& entries);
+    // Propagate Labels Along the Sequence: one entry means its sequence, several those frames.
+    void propagateAlongSequenceRequested(const QList<std::size_t>& entries);
     void statusMessage(const QString& text);
 
 private:

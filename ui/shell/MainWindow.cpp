@@ -24,6 +24,7 @@
 #include "predictions/PredictionAcceptor.h"
 #include "predictions/PredictionService.h"
 #include "predictions/PredictionsDock.h"
+#include "predictions/SequencePropagator.h"
 #include "training/RunStatusLine.h"
 #include "training/TrainingDock.h"
 
@@ -55,7 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_startPage(new StartPage(m_central)), m_editor(new LabelEditor(m_central)), m_browser(new DatasetBrowser(this)),
       m_training(new TrainingDock(this)), m_predictions(new PredictionsDock(this)),
       m_session(new ProjectSession(m_editor, this)), m_datasetActions(new DatasetActions(m_session, m_editor, m_browser, this)),
-      m_acceptor(new PredictionAcceptor(m_predictions, this))
+      m_acceptor(new PredictionAcceptor(m_predictions, this)), m_propagator(new SequencePropagator(m_predictions, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_central->addWidget(m_startPage);
@@ -270,6 +271,7 @@ void MainWindow::connectParts()
     connect(m_session, &ProjectSession::recovered, this, &MainWindow::showRecovered);
     connect(m_datasetActions, &DatasetActions::statusMessage, this, &MainWindow::showStatus);
     connect(m_acceptor, &PredictionAcceptor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_propagator, &SequencePropagator::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
     connect(m_browser, &DatasetBrowser::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::errorOccurred, this, [this](const QString& text) { showStatus(text, 2 * kStatusTimeoutMs); });
@@ -285,7 +287,7 @@ void MainWindow::connectParts()
         m_savedLabel->setText(tr("Labels saved to %1 at %2").arg(labelMap, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     });
     connect(m_editor, &LabelEditor::modifiedChanged, this, &QWidget::setWindowModified);
-    linkPanels({m_editor, m_browser, m_training, m_predictions, m_acceptor, m_workspaces, m_session}, this);
+    linkPanels({m_editor, m_browser, m_training, m_predictions, m_acceptor, m_propagator, m_workspaces, m_session}, this);
 }
 
 void MainWindow::attachDocument(document::ProjectDocument* doc)
@@ -301,6 +303,7 @@ void MainWindow::attachDocument(document::ProjectDocument* doc)
     m_editor->setDocument(doc);
     m_predictions->setDocument(doc);  // before the training panel: its run selection feeds it
     m_acceptor->setDocument(doc);
+    m_propagator->setDocument(doc);
     m_training->setDocument(doc);
     m_jobProgress->setDocument(doc);
     m_central->setCurrentWidget(doc ? static_cast<QWidget*>(m_editor) : m_startPage);

@@ -29,6 +29,7 @@ class PredictionAcceptor;
 class PredictionsDock;
 class ProjectSession;
 class RunStatusLine;
+class SequencePropagator;
 class StartPage;
 class TrainingDock;
 class UndoRouter;
@@ -113,6 +114,7 @@ private:
     ProjectSession* m_session;
     DatasetActions* m_datasetActions;
     PredictionAcceptor* m_acceptor;
+    SequencePropagator* m_propagator;
     Workspaces* m_workspaces = nullptr;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_classesDock = nullptr;

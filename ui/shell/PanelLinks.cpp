@@ -10,6 +10,7 @@
 #include "editor/ToolSettings.h"
 #include "predictions/PredictionAcceptor.h"
 #include "predictions/PredictionService.h"
+#include "predictions/SequencePropagator.h"
 #include "predictions/PredictionsDock.h"
 #include "training/TrainingDock.h"
 
@@ -73,6 +74,11 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     p.acceptor->setLimits([editor = p.editor] {
         return PredictionAcceptor::Limits{editor->predictionMinConfidence(), editor->toolSettings()->guard()};
     });
+    // Labels along a sequence (issue 51): the frames the browser names, with the chosen run's
+    // predictions filling holes where they are as sure as the editor's Accept threshold asks.
+    QObject::connect(p.browser, &DatasetBrowser::propagateAlongSequenceRequested, p.propagator,
+                     [propagator = p.propagator, window](const QList<std::size_t>& entries) { propagator->ask(entries, window); });
+    p.propagator->setMinConfidence([editor = p.editor] { return editor->predictionMinConfidence(); });
 }
 
 // "Predict as I label": the fine-tune saves the labels first, gives way to the user's training,

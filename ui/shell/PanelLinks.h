@@ -9,6 +9,7 @@ class LabelEditor;
 class PredictionAcceptor;
 class PredictionsDock;
 class ProjectSession;
+class SequencePropagator;
 class TrainingDock;
 class Workspaces;
 
@@ -19,6 +20,7 @@ struct PanelLinks {
     TrainingDock* training;
     PredictionsDock* predictions;
     PredictionAcceptor* acceptor;
+    SequencePropagator* propagator;
     Workspaces* workspaces;
     ProjectSession* session;
 };
@@ -27,8 +29,10 @@ struct PanelLinks {
 // the image in the editor, and the editor's Previous / Next Frame select it in the browser; the editor's saves and labelled fractions update the browser's rows;
 // the training panel's run is the one the predictions panel predicts with; the prediction of the
 // image on screen goes to the editor's layers and the scores to the browser's columns; a suspect
-// opens with the error map; the live fine-tune gives way to the user's training and its model
-// becomes the selected run; Go menu steps from Train open the Label workspace.
+// opens with the error map; the browser's Accept Prediction and Propagate Along the Sequence ask
+// through the prediction room's prompts, with the editor's confidence floor; the live fine-tune
+// gives way to the user's training and its model becomes the selected run; Go menu steps from
+// Train open the Label workspace.
 void linkPanels(const PanelLinks& panels, QMainWindow* window);
 
 }  // namespace segstudio::ui
