@@ -40,6 +40,8 @@ constexpr int kDy = 3;
 constexpr int kWaitMs = 60000;  // the flow takes milliseconds a frame; a loaded 2-core machine, more
 
 using painttest::makeScene;
+using painttest::nearlyRight;
+using painttest::awayFromBoundaries;
 using painttest::Scene;
 
 data::ClassSchema sixClasses()
@@ -130,35 +132,10 @@ struct SequenceProject {
     }
 };
 
-// Labels found in the 3x3 neighbourhood of (x, y) of `expected`: a label within one pixel of
-// where the shapes really are is right.
-bool nearlyRight(const cv::Mat& expected, int x, int y, std::uint8_t label)
-{
-    for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-            const int ex = x + dx, ey = y + dy;
-            if (ex >= 0 && ey >= 0 && ex < expected.cols && ey < expected.rows
-                && expected.at<std::uint8_t>(ey, ex) == label)
-                return true;
-        }
-    return false;
-}
 
 // Whether (x, y) lies in the strip that came into view, or within a pixel of it.
 bool nearTheNewStrip(int x, int y) { return x <= kDx || y <= kDy; }
 
-// Whether the 3x3 neighbourhood of (x, y) holds one label only (away from every boundary).
-bool awayFromBoundaries(const cv::Mat& truth, int x, int y)
-{
-    const std::uint8_t label = truth.at<std::uint8_t>(y, x);
-    for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-            const int ex = std::clamp(x + dx, 0, truth.cols - 1), ey = std::clamp(y + dy, 0, truth.rows - 1);
-            if (truth.at<std::uint8_t>(ey, ex) != label)
-                return false;
-        }
-    return true;
-}
 
 // Carried labels against the truth: none wrong by more than a pixel anywhere, and away from
 // boundaries and the strip that came into view, at most 1 % left unlabelled and none wrong.

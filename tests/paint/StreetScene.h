@@ -3,6 +3,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace segstudio::painttest {
 
 // A street-like scene larger than a frame, for tests of labels carried by optical flow: a texture
@@ -41,6 +44,32 @@ inline Scene makeScene(cv::Size size)
         scene.labels(object).setTo(id++);
     }
     return scene;
+}
+
+// Whether `expected` holds `label` in the 3x3 neighbourhood of (x, y): a carried label within one
+// pixel of where the shapes really are is right.
+inline bool nearlyRight(const cv::Mat& expected, int x, int y, std::uint8_t label)
+{
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            const int ex = x + dx, ey = y + dy;
+            if (ex >= 0 && ey >= 0 && ex < expected.cols && ey < expected.rows && expected.at<std::uint8_t>(ey, ex) == label)
+                return true;
+        }
+    return false;
+}
+
+// Whether the 3x3 neighbourhood of (x, y) holds one label only (away from every boundary).
+inline bool awayFromBoundaries(const cv::Mat& truth, int x, int y)
+{
+    const std::uint8_t label = truth.at<std::uint8_t>(y, x);
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            const int ex = std::clamp(x + dx, 0, truth.cols - 1), ey = std::clamp(y + dy, 0, truth.rows - 1);
+            if (truth.at<std::uint8_t>(ey, ex) != label)
+                return false;
+        }
+    return true;
 }
 
 }  // namespace segstudio::painttest

@@ -19,20 +19,8 @@ const cv::Size kFrame(320, 240);
 
 using painttest::Scene;
 using painttest::makeScene;
+using painttest::nearlyRight;
 
-// Labels found in the 3x3 neighbourhood of (x, y) of `expected`: a carried label within one pixel
-// of where the shapes really are is right.
-bool nearlyRight(const cv::Mat& expected, int x, int y, std::uint8_t label)
-{
-    for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-            const int ex = x + dx, ey = y + dy;
-            if (ex >= 0 && ey >= 0 && ex < expected.cols && ey < expected.rows
-                && expected.at<std::uint8_t>(ey, ex) == label)
-                return true;
-        }
-    return false;
-}
 
 struct Check {
     int wrong = 0;  // carried labels not within one pixel of the truth
