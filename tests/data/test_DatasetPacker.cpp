@@ -2,6 +2,7 @@
 #include "data/DataError.h"
 #include "data/DatasetPacker.h"
 #include "data/DatasetStatistics.h"
+#include "data/DefaultPackSize.h"
 #include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/SyntheticDatasetGenerator.h"
@@ -18,6 +19,37 @@ class TestDatasetPacker : public QObject {
     Q_OBJECT
 
 private slots:
+    // Issue 50.2: the Train dialog packs at the images' own size (CamVid's 360x480, where the
+    // defaults were measured), a large image set scaled to 480 px on its long side.
+    void theDefaultPackSizeIsTheImagesMostCommonSizeWithinTheLongSide()
+    {
+        QTemporaryDir dir;
+        data::Project project = data::SyntheticDatasetGenerator(360, 480).writeProject(dir.path().toStdString(), 5, 2);
+        QCOMPARE(data::mostCommonImageSize(project), cv::Size(480, 360));
+        QCOMPARE(data::defaultPackSize(project), cv::Size(480, 360));  // fits: its own size
+        // Two larger images join five of 360x480: the majority decides.
+        for (const char* name : {"big1.png", "big2.png"}) {
+            data::writeImageRgb(test::path(dir, name), cv::Mat(600, 1000, CV_8UC3, cv::Scalar(10, 20, 30)));
+            project.addImage(test::path(dir, name));
+        }
+        QCOMPARE(data::mostCommonImageSize(project), cv::Size(480, 360));
+        // A missing image is passed over, not a failure; only the 1000x600 ones left: scaled.
+        for (std::size_t i = 0; i < 5; ++i)
+            fs::remove(project.imagePath(i));
+        QCOMPARE(data::mostCommonImageSize(project), cv::Size(1000, 600));
+        QCOMPARE(data::defaultPackSize(project), cv::Size(480, 288));
+        fs::remove(test::path(dir, "big1.png"));
+        fs::remove(test::path(dir, "big2.png"));
+        QVERIFY(data::defaultPackSize(project).empty());  // nothing readable: no proposal
+
+        QCOMPARE(data::fitLongSide({4000, 3000}), cv::Size(480, 360));
+        QCOMPARE(data::fitLongSide({1024, 2048}), cv::Size(240, 480));  // portrait: the height is long
+        QCOMPARE(data::fitLongSide({2048, 1024}), cv::Size(480, 240));
+        QCOMPARE(data::fitLongSide({333, 250}), cv::Size(333, 250));  // within: untouched, odd or not
+        QCOMPARE(data::fitLongSide({4001, 3}), cv::Size(480, 2));  // never a side of 0
+        QVERIFY(data::fitLongSide({0, 10}).empty());
+    }
+
     void packsTheSplitAtTheRequestedSize()
     {
         QTemporaryDir dir;

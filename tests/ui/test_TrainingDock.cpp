@@ -894,6 +894,20 @@ private slots:
         dialog.applyPreset(TrainDialog::EngineDefaults);
         QCOMPARE(crop->currentData().toInt(), 40);
         QCOMPARE(dialog.settings().crop(), QSize());  // back at 180 x 240: whole images
+
+        // A project of 360x480 images (CamVid): the defaults pack at that size and crop 144x192,
+        // the CLI's measured recipe, and "Defaults that learn" names those fields.
+        const QSize camvidSize(480, 360);
+        TrainDialog camvidDialog(QStringLiteral("r"), TrainDialog::presetSettings(TrainDialog::EngineDefaults, camvidSize),
+                                 {}, TrainingLauncher::builtInModels(), nullptr, {}, camvidSize);
+        QCOMPARE(camvidDialog.settings().height, 360);
+        QCOMPARE(camvidDialog.settings().crop(), QSize(192, 144));
+        QCOMPARE(camvidDialog.findChild<QComboBox*>(QStringLiteral("preset"))->currentData().toInt(), int(TrainDialog::EngineDefaults));
+        camvidDialog.applyPreset(TrainDialog::SegNetCamVid);
+        camvidDialog.applyPreset(TrainDialog::EngineDefaults);
+        QCOMPARE(camvidDialog.settings().width, 480);  // the preset returns to the project's size
+        QCOMPARE(camvidDialog.settings().crop(), QSize(192, 144));
+        QCOMPARE(camvidDialog.settings().batch, 0);  // the engine's default batch, as the CLI's runs
     }
 
     // Issue 50, section 2: Train… proposes what was last chosen for the project, also after a
@@ -1008,10 +1022,13 @@ private slots:
         QCOMPARE(pack, segstudio::test::strings({"pack", "--project", "/p/x.segstudio", "--split", "val", "--out",
                                                  "/p/runs/a/val.pack", "--height", "180", "--width", "240"}));
         settings.epochs = 7;
+        QCOMPARE(settings.batch, 0);  // the engine's default batch: no option
         const QStringList train = segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
         QCOMPARE(train, segstudio::test::strings({"train", "--train-pack", "/p/runs/a/train.pack", "--val-pack",
-                                                  "/p/runs/a/val.pack", "-o", "/p/runs/a", "--epochs", "7", "--batch",
-                                                  QString::number(settings.batch).toLatin1().constData()}));
+                                                  "/p/runs/a/val.pack", "-o", "/p/runs/a", "--epochs", "7"}));
+        settings.batch = 4;
+        QCOMPARE(segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).mid(train.size()),
+                 segstudio::test::strings({"--batch", "4"}));
         settings.model = QStringLiteral("segnet-tiny");
         QVERIFY(segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).contains(QStringLiteral("segnet-tiny")));
     }
@@ -1443,25 +1460,27 @@ private slots:
         QCOMPARE(runRecords, 2);  // one per session
     }
 
-    // The demo project as the GUI makes it (DemoProject's 24 synthetic street scenes), generated
-    // at the size the dialog packs by default (180x240 instead of 360x480, so CI trains it in a
-    // minute or two), trained by the real segstudio-train with every setting at the dialog's
-    // default: the run must end with a useful model, not chance level.
+    // The demo project as the GUI makes it (DemoProject's 24 synthetic street scenes at 360x480),
+    // trained by the real segstudio-train with every setting the Training panel proposes for it
+    // (packed at the images' size, 144x192 crops, the engine's batch), for the epochs the README
+    // names: the run must end with a useful model, not chance level.
     void defaultSettingsLearnTheDemo()
     {
         QTemporaryDir dir;
-        const auto project = segstudio::data::SyntheticDatasetGenerator(180, 240).writeProject(
+        const auto project = segstudio::data::SyntheticDatasetGenerator(360, 480).writeProject(
             std::filesystem::path(dir.path().toStdString()) / "demo", segstudio::ui::DemoProject::kImageCount,
             segstudio::ui::DemoProject::kSeed, "demo");
+        const segstudio::document::ProjectDocument document(project);
         TrainingDock dock;
         dock.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
-        dock.setProjectFile(QString::fromStdString(project.file().string()));
-        // What the Train dialog proposes (its crop included), for the epochs the README names.
-        TrainingLauncher::Settings settings =
-            segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::EngineDefaults);
+        dock.setDocument(&document);
+        TrainingLauncher::Settings settings = dock.proposedSettings();
+        QCOMPARE(settings.minutes, 30);
+        QCOMPARE(settings.height, 360);
+        QCOMPARE(settings.width, 480);
+        QCOMPARE(settings.crop(), QSize(192, 144));
         settings.minutes = 0;
         QCOMPARE(settings.epochs, 100);
-        QCOMPARE(settings.height, 180);
         QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
         QVERIFY(dock.startTraining(QStringLiteral("defaults"), settings));
         QVERIFY(finished.wait(1800000));  // the CTest entry lifts Qt Test's function limit to match

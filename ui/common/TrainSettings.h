@@ -20,9 +20,11 @@ struct TrainSettings {
     int minutes = 0;
     int epochs = 100;
     // The pack's size: the project's images and labels are resized to height x width when packed.
+    // The Training panel proposes the project's own image size (data::defaultPackSize); this is
+    // the size when it has none.
     int height = 180;
     int width = 240;
-    int batch = 4;
+    int batch = 0;  // images per device and step; 0: the engine's default (--batch not passed)
     // The random training crop (--crop-height/--crop-width), cut from the packed image: a share
     // of each of its sides (cropPercent, 1-99), or a size of its own (cropHeight x cropWidth, both
     // > 0, which wins over the share). None of them: whole images (the engine's default). The

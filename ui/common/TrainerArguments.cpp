@@ -42,7 +42,8 @@ QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& 
         arguments << QStringLiteral("--time-budget") << QStringLiteral("%1m").arg(settings.minutes);
     else
         arguments << QStringLiteral("--epochs") << QString::number(settings.epochs);
-    arguments << QStringLiteral("--batch") << QString::number(settings.batch);
+    if (settings.batch > 0)
+        arguments << QStringLiteral("--batch") << QString::number(settings.batch);
     // The crop in pixels of this run's pack (a share of its sides is resolved here).
     if (const QSize crop = settings.crop(); !crop.isEmpty())
         arguments << QStringLiteral("--crop-height") << QString::number(crop.height()) << QStringLiteral("--crop-width")

@@ -3,9 +3,11 @@
 #include "TrainingLauncher.h"
 
 #include <QDialog>
+#include <QSize>
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
@@ -36,16 +38,25 @@ public:
 
     TrainDialog(const QString& runName, const TrainingLauncher::Settings& settings, const QString& runsFolder = {},
                 const QList<TrainingLauncher::ModelChoice>& models = TrainingLauncher::builtInModels(),
-                QWidget* parent = nullptr, const QList<TrainingLauncher::DeviceChoice>& devices = {});
+                QWidget* parent = nullptr, const QList<TrainingLauncher::DeviceChoice>& devices = {},
+                QSize defaultPackSize = {});
 
     TrainingLauncher::Settings settings() const;
     QString runName() const;
     QString problem() const;  // why Train is disabled; empty when it is not
     bool canTrain() const;
     void applyPreset(Preset preset);
-    static TrainingLauncher::Settings presetSettings(Preset preset);
+    // packSize: what the defaults pack at (the project's images' size, data::defaultPackSize);
+    // empty: TrainSettings' own. The published recipe always packs at 360x480.
+    static TrainingLauncher::Settings presetSettings(Preset preset, QSize packSize = {});
 
 private:
+    void nameFields();
+    void fillChoices(const QList<TrainingLauncher::ModelChoice>& models);
+    void configureFields();
+    QDialogButtonBox* layOut(const QList<TrainingLauncher::DeviceChoice>& devices);
+    void connectButtons(QDialogButtonBox* buttonBox);
+    void connectFields();
     void showSettings(const TrainingLauncher::Settings& settings);
     // The preset whose values the fields hold, else Custom: a preset's name always describes the
     // fields (Train again on another run's settings is not "Defaults that learn").
@@ -53,9 +64,11 @@ private:
     QString defaultModel() const;
     QWidget* buildDevices(const QList<TrainingLauncher::DeviceChoice>& devices);
     void validate();
+    void showValidationPeriod();
     void updateCrop();  // the custom size's limits and enabling, the crop in pixels
 
     QString m_runsFolder;
+    QSize m_defaultPackSize;
     QLabel* m_problem;
     QPushButton* m_train = nullptr;
     QComboBox* m_preset;

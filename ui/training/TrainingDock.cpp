@@ -1,5 +1,6 @@
 #include "TrainingDock.h"
 
+#include "data/DefaultPackSize.h"
 #include "document/ProjectDocument.h"
 
 #include "common/BackgroundPool.h"
@@ -62,7 +63,20 @@ TrainingDock::TrainingDock(QWidget* parent)
       m_launcher(new TrainingLauncher(this))
 {
     m_lastSettings = TrainDialog::presetSettings(TrainDialog::EngineDefaults);  // "Train for 30 minutes"
-    // Stable names: tests and tools find the parts by them (the panel hands none out).
+    nameParts();
+    configureParts();
+    layOut();
+    connectButtons();
+    connectRunViews();
+    connectLauncher();
+    setProjectFile({});
+    m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
+}
+
+
+// Stable names: tests and tools find the parts by them (the panel hands none out).
+void TrainingDock::nameParts()
+{
     m_runs->setObjectName(QStringLiteral("runsTable"));
     m_trainButton->setObjectName(QStringLiteral("trainButton"));
     m_stopButton->setObjectName(QStringLiteral("stopButton"));
@@ -78,6 +92,10 @@ TrainingDock::TrainingDock(QWidget* parent)
     m_watcher->setObjectName(QStringLiteral("runWatcher"));
     m_runsWatcher->setObjectName(QStringLiteral("runsWatcher"));
     m_launcher->setObjectName(QStringLiteral("trainingLauncher"));
+}
+
+void TrainingDock::configureParts()
+{
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kLogMaxLines);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -91,7 +109,10 @@ TrainingDock::TrainingDock(QWidget* parent)
     m_resumeButton->setToolTip(tr("Continue the selected run where it stopped, optionally for more epochs (or minutes)"));
     m_againButton->setToolTip(tr("Train a new run with the selected run's settings on the current labels"));
     m_openButton->setToolTip(tr("Watch any run folder, also one another machine is still writing (a shared folder)"));
+}
 
+void TrainingDock::layOut()
+{
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -129,7 +150,10 @@ TrainingDock::TrainingDock(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(splitter);
+}
 
+void TrainingDock::connectButtons()
+{
     connect(m_trainButton, &QPushButton::clicked, this, [this] { trainInteractively(m_lastSettings); });
     connect(m_againButton, &QPushButton::clicked, this,
             [this] { trainInteractively(TrainingLauncher::settingsOfRun(currentRunDirectory(), m_lastSettings)); });
@@ -143,6 +167,11 @@ TrainingDock::TrainingDock(QWidget* parent)
         if (!dir.isEmpty() && !openRunFolder(dir))
             QMessageBox::warning(this, tr("Open run"), m_status->text());
     });
+}
+
+// The runs table, the run folder's watchers and the monitor.
+void TrainingDock::connectRunViews()
+{
     connect(m_runs, &RunsTable::currentRunChanged, this, [this](const QString& name) {
         showRun(name.isEmpty() ? QString() : QDir(runsFolder()).filePath(name));
     });
@@ -159,6 +188,10 @@ TrainingDock::TrainingDock(QWidget* parent)
         if (!text.isEmpty())
             m_status->setText(text);
     });
+}
+
+void TrainingDock::connectLauncher()
+{
     connect(m_launcher, &TrainingLauncher::started, this, &TrainingDock::trainingStarted);
     connect(m_launcher, &TrainingLauncher::output, this, &TrainingDock::appendLog);
     connect(m_launcher, &TrainingLauncher::packingProgress, this, [this](const QString& split, int done, int total) {
@@ -181,8 +214,6 @@ TrainingDock::TrainingDock(QWidget* parent)
     });
     // After the panel has taken the outcome in: whoever listens sees it updated.
     connect(m_launcher, &TrainingLauncher::finished, this, &TrainingDock::trainingFinished);
-    setProjectFile({});
-    m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
 }
 
 TrainingDock::~TrainingDock() = default;
@@ -203,6 +234,10 @@ void TrainingDock::setDocument(const document::ProjectDocument* document)
     if (document)
         for (const auto& labelClass : document->project().schema().classes())
             m_projectClassNames << QString::fromStdString(labelClass.name);
+    // The Train dialog packs at the images' own size (at most 480 px long), as the defaults were
+    // measured on CamVid's 360x480; a project without readable images keeps the settings' size.
+    const cv::Size packSize = document ? data::defaultPackSize(document->project()) : cv::Size();
+    m_defaultPackSize = QSize(packSize.width, packSize.height);
     setProjectFile(document ? QString::fromStdString(document->project().file().string()) : QString());
 }
 
@@ -210,7 +245,7 @@ void TrainingDock::setProjectFile(const QString& projectFile)
 {
     m_projectFile = projectFile;
     // Each project proposes what was last chosen for it (a 1-minute demo run stays 1 minute).
-    const TrainingLauncher::Settings defaults = TrainDialog::presetSettings(TrainDialog::EngineDefaults);
+    const TrainingLauncher::Settings defaults = TrainDialog::presetSettings(TrainDialog::EngineDefaults, m_defaultPackSize);
     m_lastSettings = TrainSettingsStore::read(projectFile, defaults).value_or(defaults);
     m_status->clear();
     // Nothing of the last project stays in view: plot (and its ranges) and log start empty.
@@ -398,7 +433,7 @@ void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed
     if (m_beforeTrainDialog)
         m_beforeTrainDialog();
     const QString name = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    TrainDialog dialog(name, proposed, runsFolder(), m_launcher->models(), this, m_launcher->devices());
+    TrainDialog dialog(name, proposed, runsFolder(), m_launcher->models(), this, m_launcher->devices(), m_defaultPackSize);
     if (dialog.exec() != QDialog::Accepted)
         return;
     m_lastSettings = dialog.settings();

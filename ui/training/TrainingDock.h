@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <QSize>
 #include <QTimer>
 #include <QWidget>
 
@@ -104,6 +105,12 @@ signals:
     void trainingFinished(bool ok, const QString& message);
 
 private:
+    void nameParts();
+    void configureParts();
+    void layOut();
+    void connectButtons();
+    void connectRunViews();
+    void connectLauncher();
     bool stopAndWait(QWidget* parent);
     bool stopBackgroundTrainer(int signal);
     void trainInteractively(const TrainingLauncher::Settings& proposed);
@@ -120,6 +127,7 @@ private:
 
     QString m_projectFile;
     QStringList m_projectClassNames;
+    QSize m_defaultPackSize;  // the open project's images' size for packing (empty: the settings')
     int m_comparisonRequest = 0;
     RunsTable* m_runs;
     QPushButton* m_trainButton;
