@@ -48,6 +48,8 @@
 #include <QUndoStack>
 #include <QSettings>
 #include <QStandardPaths>
+#include "icons/Icons.h"
+
 #include <QtTest>
 
 #include <fstream>
@@ -1342,6 +1344,41 @@ private slots:
         for (QAction* tool : editor.toolActions())
             QVERIFY2(tool->toolTip().section(u'\n', 1).size() > 20, qPrintable(tool->toolTip()));
         QCOMPARE(editor.toolActions().first()->toolTip().section(u'\n', 0, 0), QStringLiteral("Brush (B)"));
+    }
+
+    // Issue 50, section 3: the icons follow the palette (Breeze's ink becomes the window text), so
+    // a dark theme shows light icons instead of dark ones on a dark bar; disabled ones are dimmer.
+    void iconsAreDrawnInThePalettesTextColour()
+    {
+        const auto inkOf = [](const QIcon& icon, QIcon::Mode mode) {
+            const QImage look = icon.pixmap(QSize(22, 22), mode).toImage().convertToFormat(QImage::Format_ARGB32);
+            double lightness = 0, weight = 0;  // of the drawn pixels, by their coverage
+            for (int y = 0; y < look.height(); ++y)
+                for (int x = 0; x < look.width(); ++x) {
+                    const QColor pixel = look.pixelColor(x, y);
+                    lightness += pixel.alphaF() * pixel.lightnessF();
+                    weight += pixel.alphaF();
+                }
+            return weight > 0 ? lightness / weight : -1.0;
+        };
+        const QPalette before = QApplication::palette();
+        QPalette dark = before;
+        dark.setColor(QPalette::Active, QPalette::WindowText, QColor(0xfc, 0xfc, 0xfc));
+        dark.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x60, 0x60, 0x60));
+        dark.setColor(QPalette::Window, QColor(0x2a, 0x2e, 0x32));
+        QPalette light = before;
+        light.setColor(QPalette::Active, QPalette::WindowText, QColor(0x23, 0x26, 0x29));
+        const QIcon brush = ui::icon(QStringLiteral("draw-brush"));
+        QApplication::setPalette(light);
+        const double onLight = inkOf(brush, QIcon::Normal);
+        QApplication::setPalette(dark);
+        const double onDark = inkOf(brush, QIcon::Normal);
+        const double disabledOnDark = inkOf(brush, QIcon::Disabled);
+        QApplication::setPalette(before);
+        QVERIFY2(onLight >= 0 && onLight < 0.25, qPrintable(QString::number(onLight)));  // Breeze's dark ink
+        QVERIFY2(onDark > 0.9, qPrintable(QString::number(onDark)));                     // the light text
+        QVERIFY2(disabledOnDark > 0.3 && disabledOnDark < onDark, qPrintable(QString::number(disabledOnDark)));
+        QVERIFY(ui::icon(QStringLiteral("no-such-icon")).isNull());
     }
 };
 

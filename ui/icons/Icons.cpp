@@ -1,5 +1,7 @@
 #include "Icons.h"
 
+#include "ThemedSvgIconEngine.h"
+
 #include <QFile>
 
 // Q_INIT_RESOURCE declares the resource's init function, which must be at global scope. A static
@@ -13,8 +15,11 @@ QIcon icon(const QString& name)
     static const bool registered = (initBreezeIcons(), true);
     Q_UNUSED(registered);
     const QString file = QStringLiteral(":/icons/breeze/%1.svg").arg(name);
-    // QIcon(file) of a missing file is not null; a typo must show as one, not as an empty button.
-    return QFile::exists(file) ? QIcon(file) : QIcon();
+    // A missing file gives a null icon: a typo must show as one, not as an empty button.
+    QFile svg(file);
+    if (!svg.open(QIODevice::ReadOnly))
+        return QIcon();
+    return QIcon(new ThemedSvgIconEngine(svg.readAll()));
 }
 
 }  // namespace segstudio::ui
