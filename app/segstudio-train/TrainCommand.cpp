@@ -95,7 +95,8 @@ std::string modelHelp()
     return text;
 }
 
-void addOptions(CLI::App& command, TrainOptions& o)
+// What to train, from where, for how long.
+void addRunOptions(CLI::App& command, TrainOptions& o)
 {
     auto& c = o.config;
     command.add_option("--config", o.configFile, "start from this config.json (options given here override it)")
@@ -122,6 +123,12 @@ void addOptions(CLI::App& command, TrainOptions& o)
                  {{"auto", -1.0}, {"epoch", 0.0}},
                  "least time between two end-of-epoch checkpoints: epoch (each one), a duration (30s, 5m), or auto "
                  "(writes kept to about 2 % of the time: each epoch while they are quick, at most one a minute on a GPU); stops, the end and each new best are saved at once");
+}
+
+// The batch and what each step sees of it (augmentation, crops, the loss's pixels).
+void addBatchOptions(CLI::App& command, TrainOptions& o)
+{
+    auto& c = o.config;
     bindOption(command, o, "--batch,-b", c.batchSize, "batchSize", "mini-batch size");
     bindOption(command, o, "--ema", c.weightAverageDecay, "weightAverageDecay",
                "validate and keep as best.pt an exponential moving average of the weights with this decay per step "
@@ -137,6 +144,12 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--hard-pixels", c.hardPixelFraction, "hardPixelFraction",
                "train on the hardest share of each batch's pixels (top-k / OHEM loss, e.g. 0.25); 1 = all pixels");
     bindOption(command, o, "--max-iterations", c.maxIterations, "maxIterations", "stop after this many iterations (0 = no limit)");
+}
+
+// The optimiser, the schedule and the classes' weights.
+void addOptimizerOptions(CLI::App& command, TrainOptions& o)
+{
+    auto& c = o.config;
     bindOption(command, o, "--optimizer", c.optimizer, "optimizer", "sgd | adam | adamw");
     bindOption(command, o, "--lr", c.learningRate, "learningRate", "initial learning rate");
     bindOption(command, o, "--momentum", c.momentum, "momentum", "SGD momentum");
@@ -158,6 +171,12 @@ void addOptions(CLI::App& command, TrainOptions& o)
                                           "CUDA: let cuDNN time its algorithms for each new shape (on in --recipe;\n"
                                           "pays for dense convolutions, not for the depthwise ones of the default model)"),
                          "cudnnBenchmark");
+}
+
+// Where and how it computes, logs and validates.
+void addDeviceOptions(CLI::App& command, TrainOptions& o)
+{
+    auto& c = o.config;
     bindOption(command, o, "--class-weighting", c.classWeighting, "classWeighting", "median | sqrt-median | inverse | none");
     bindOption(command, o, "--seed", c.seed, "seed", "random seed (shuffle, augmentation, initial weights)");
     bindOption(command, o, "--device", c.device, "device", "auto | cpu | cuda | cuda:N");
@@ -171,7 +190,11 @@ void addOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--val-epochs", c.valEpochs, "valEpochs", "validate after every N-th epoch and the last");
     bindOption(command, o, "--accumulate", c.accumulate, "accumulate",
                "split each batch into this many micro-batches and sum their gradients");
+}
 
+void addParallelOptions(CLI::App& command, TrainOptions& o)
+{
+    auto& c = o.config;
     auto* parallel = "Data parallel (docs/ENGINE.md)";
     o.nprocOption = command.add_option("--nproc", o.nproc, "train with N CPU processes on this machine (c10d Gloo), at most one per core")
                         ->group(parallel);
@@ -197,6 +220,15 @@ void addOptions(CLI::App& command, TrainOptions& o)
                              ->capture_default_str()
                              ->group(parallel),
                          "gradientSync");
+}
+
+void addOptions(CLI::App& command, TrainOptions& o)
+{
+    addRunOptions(command, o);
+    addBatchOptions(command, o);
+    addOptimizerOptions(command, o);
+    addDeviceOptions(command, o);
+    addParallelOptions(command, o);
 }
 
 // Every count and rate is checked as the command line is read, before any work: a negative, zero

@@ -153,6 +153,181 @@ torch::Tensor jitterColour(const torch::Tensor& images, const torch::Tensor& bri
     return (luma + saturation * (out - luma)).clamp(0.0, 255.0);
 }
 
+// Where each of Augmenter::apply's tables lies in the one int64 and the one float buffer that go
+// to the device together: the taps and weights only where some sample is scaled, the jitter
+// factors only with jitter.
+struct TableLayout {
+    std::int64_t samples = 0, channels = 0, rows = 0, columns = 0;  // rows x columns: the output's size
+    bool scaling = false, jitter = false;
+    std::int64_t intCount = 0, floatCount = 0;
+    std::int64_t sampleAt = 0, channelAt = 0, rowAt = 0, columnAt = 0, rowOutsideAt = 0, columnOutsideAt = 0;
+    std::int64_t rowTap0At = 0, rowTap1At = 0, columnTap0At = 0, columnTap1At = 0;
+    std::int64_t brightnessAt = 0, contrastAt = 0, saturationAt = 0;
+    std::int64_t rowWeight0At = 0, rowWeight1At = 0, columnWeight0At = 0, columnWeight1At = 0;
+};
+
+TableLayout tableLayout(std::int64_t samples, std::int64_t channels, std::int64_t rows, std::int64_t columns, bool scaling,
+                        bool jitter)
+{
+    TableLayout l;
+    l.samples = samples;
+    l.channels = channels;
+    l.rows = rows;
+    l.columns = columns;
+    l.scaling = scaling;
+    l.jitter = jitter;
+    const auto takeInts = [&l](std::int64_t count) { return std::exchange(l.intCount, l.intCount + count); };
+    const auto takeFloats = [&l](std::int64_t count) { return std::exchange(l.floatCount, l.floatCount + count); };
+    l.sampleAt = takeInts(samples);
+    l.channelAt = takeInts(channels);
+    l.rowAt = takeInts(samples * rows);
+    l.columnAt = takeInts(samples * columns);
+    l.rowOutsideAt = takeInts(samples * rows);
+    l.columnOutsideAt = takeInts(samples * columns);
+    const std::int64_t tapSize = scaling ? 1 : 0;
+    l.rowTap0At = takeInts(tapSize * samples * rows);
+    l.rowTap1At = takeInts(tapSize * samples * rows);
+    l.columnTap0At = takeInts(tapSize * samples * columns);
+    l.columnTap1At = takeInts(tapSize * samples * columns);
+    const std::int64_t jitterSize = jitter ? samples : 0;
+    l.brightnessAt = takeFloats(jitterSize);
+    l.contrastAt = takeFloats(jitterSize);
+    l.saturationAt = takeFloats(jitterSize);
+    l.rowWeight0At = takeFloats(tapSize * samples * rows);
+    l.rowWeight1At = takeFloats(tapSize * samples * rows);
+    l.columnWeight0At = takeFloats(tapSize * samples * columns);
+    l.columnWeight1At = takeFloats(tapSize * samples * columns);
+    return l;
+}
+
+// The batch's images before any step, and the window cut from them.
+struct BatchGeometry {
+    std::int64_t height = 0, width = 0;
+    std::int64_t windowHeight = 0, windowWidth = 0;
+    bool cropping = false;
+};
+
+// Sample i's entries of every table, drawn on the host; true where some output pixel has no
+// source (shifted or padded in).
+bool mapSample(const SampleTransform& t, std::int64_t i, const TableLayout& l, const BatchGeometry& g, std::int64_t* ints,
+               float* floats)
+{
+    const std::int64_t height = g.height, width = g.width, windowHeight = g.windowHeight, windowWidth = g.windowWidth;
+    const std::int64_t rows = l.rows, columns = l.columns;
+    const bool cropping = g.cropping, scaling = l.scaling, jitter = l.jitter;
+    ints[l.sampleAt + i] = i;
+    if (jitter) {
+        floats[l.brightnessAt + i] = float(t.brightness);
+        floats[l.contrastAt + i] = float(t.contrast);
+        floats[l.saturationAt + i] = float(t.saturation);
+    }
+    AxisSteps y, x;
+    y.input = y.scaled = y.fitted = height;
+    x.input = x.scaled = x.fitted = width;
+    x.flip = t.flip;
+    y.shift = t.dy;
+    x.shift = t.dx;
+    // The anchor pixel, followed through each geometric step (pixel centres), in the
+    // arithmetic of the per-sample steps, so the windows are exactly theirs.
+    double anchorX = t.anchorX, anchorY = t.anchorY;
+    if (t.scale != 1.0) {
+        y.scaling = x.scaling = true;
+        y.scaled = std::max<std::int64_t>(1, std::llround(double(height) * t.scale));
+        x.scaled = std::max<std::int64_t>(1, std::llround(double(width) * t.scale));
+        // Without a training crop the sample goes back to the batch's size. With one, the scaled
+        // image stays whole and the window is cut from it, padded only up to the window: a
+        // zoomed-out sample (0.5x) is seen whole, not as a window that is mostly padding.
+        y.fitted = cropping ? std::max(y.scaled, windowHeight) : height;
+        x.fitted = cropping ? std::max(x.scaled, windowWidth) : width;
+        const double shiftY = fitShift(y.scaled, y.fitted, t.cropY), shiftX = fitShift(x.scaled, x.fitted, t.cropX);
+        y.fitShift = std::int64_t(shiftY);
+        x.fitShift = std::int64_t(shiftX);
+        anchorX = (anchorX + 0.5) * double(x.scaled) / double(width) - 0.5 + shiftX;
+        anchorY = (anchorY + 0.5) * double(y.scaled) / double(height) - 0.5 + shiftY;
+    }
+    if (t.flip)
+        anchorX = double(x.fitted - 1) - anchorX;
+    if (t.dx != 0 || t.dy != 0) {
+        anchorX += t.dx;
+        anchorY += t.dy;
+    }
+    if (cropping)
+        std::tie(y.origin, x.origin) =
+            windowOrigin(y.fitted, x.fitted, t, windowHeight, windowWidth, anchorY, anchorX);
+    // Sample i's entries of each table (the taps' tables are empty without a scale, and unused).
+    const auto axisMap = [&](std::int64_t count, std::int64_t at, std::int64_t outsideAt, std::int64_t tap0At,
+                             std::int64_t tap1At, std::int64_t weight0At, std::int64_t weight1At) {
+        const std::int64_t entry = i * count;
+        if (!scaling)
+            return AxisMap{ints + at + entry, nullptr, nullptr, nullptr, nullptr, ints + outsideAt + entry};
+        return AxisMap{ints + at + entry,         ints + tap0At + entry,     ints + tap1At + entry,
+                       floats + weight0At + entry, floats + weight1At + entry, ints + outsideAt + entry};
+    };
+    const bool outsideY = mapAxis(y, rows, scaling, axisMap(rows, l.rowAt, l.rowOutsideAt, l.rowTap0At, l.rowTap1At,
+                                                         l.rowWeight0At, l.rowWeight1At));
+    const bool outsideX = mapAxis(x, columns, scaling, axisMap(columns, l.columnAt, l.columnOutsideAt, l.columnTap0At,
+                                                            l.columnTap1At, l.columnWeight0At, l.columnWeight1At));
+    return outsideY || outsideX;
+}
+
+// The tables applied on the device: a fixed handful of batched gathers (and blends, fills).
+std::pair<torch::Tensor, torch::Tensor> gatherOnDevice(const torch::Tensor& images, const torch::Tensor& labels,
+                                                       const TableLayout& l, const torch::Tensor& deviceInts,
+                                                       const torch::Tensor& deviceFloats, bool anyOutside)
+{
+    const std::int64_t samples = l.samples, channels = l.channels, rows = l.rows, columns = l.columns;
+    const bool scaling = l.scaling, jitter = l.jitter;
+    const auto intTable = [&](std::int64_t at, std::int64_t count) { return deviceInts.narrow(0, at, count); };
+    const auto floatTable = [&](std::int64_t at, std::int64_t count) { return deviceFloats.narrow(0, at, count); };
+
+    const auto sample = intTable(l.sampleAt, samples);
+    const auto rowSource = intTable(l.rowAt, samples * rows);
+    const auto columnSource = intTable(l.columnAt, samples * columns);
+    auto outLabels = labels.index({sample.view({samples, 1, 1}), rowSource.view({samples, rows, 1}),
+                                   columnSource.view({samples, 1, columns})});
+
+    // Before any geometric step, so the black pixels shifted or padded in stay black.
+    auto source = images;
+    if (jitter) {
+        const auto factor = [&](std::int64_t at) { return floatTable(at, samples).view({samples, 1, 1, 1}); };
+        source = jitterColour(images, factor(l.brightnessAt), factor(l.contrastAt), factor(l.saturationAt));
+    }
+    // Sample n, every channel, rows[n] x columns[n]: one gather, N x 3 x rows x columns.
+    const auto gather = [&](const torch::Tensor& rowIndex, const torch::Tensor& columnIndex) {
+        return source.index({sample.view({samples, 1, 1, 1}), intTable(l.channelAt, channels).view({1, channels, 1, 1}),
+                             rowIndex.view({samples, 1, rows, 1}), columnIndex.view({samples, 1, 1, columns})});
+    };
+    torch::Tensor outImages;
+    if (!scaling) {
+        outImages = gather(rowSource, columnSource);
+    } else {
+        const auto rowTap0 = intTable(l.rowTap0At, samples * rows), rowTap1 = intTable(l.rowTap1At, samples * rows);
+        const auto columnTap0 = intTable(l.columnTap0At, samples * columns);
+        const auto columnTap1 = intTable(l.columnTap1At, samples * columns);
+        const auto rowWeight = [&](std::int64_t at) {
+            return floatTable(at, samples * rows).view({samples, 1, rows, 1});
+        };
+        const auto columnWeight = [&](std::int64_t at) {
+            return floatTable(at, samples * columns).view({samples, 1, 1, columns});
+        };
+        const auto column0 = columnWeight(l.columnWeight0At), column1 = columnWeight(l.columnWeight1At);
+        // As upsample_bilinear2d blends: the two columns of each row, then the two rows; separate
+        // multiplications and additions, so a sample's result does not depend on its batch. An
+        // unscaled sample blends a pixel with itself at weights 1 and 0: exactly the pixel.
+        auto top = gather(rowTap0, columnTap0).mul_(column0).add_(gather(rowTap0, columnTap1).mul_(column1));
+        auto bottom = gather(rowTap1, columnTap0).mul_(column0).add_(gather(rowTap1, columnTap1).mul_(column1));
+        outImages = top.mul_(rowWeight(l.rowWeight0At)).add_(bottom.mul_(rowWeight(l.rowWeight1At)));
+    }
+    if (anyOutside) {
+        const auto outside = intTable(l.rowOutsideAt, samples * rows)
+                                 .view({samples, rows, 1})
+                                 .logical_or(intTable(l.columnOutsideAt, samples * columns).view({samples, 1, columns}));
+        outLabels.masked_fill_(outside, kUnlabelled);
+        outImages.masked_fill_(outside.unsqueeze(1), 0.0);
+    }
+    return {outImages, outLabels};
+}
+
 }  // namespace
 
 Augmenter::Augmenter(AugmentOptions options)
@@ -247,13 +422,12 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
                     labels.size(1) == images.size(2) && labels.size(2) == images.size(3) &&
                     labels.device() == images.device(),
                 "Augmenter: N x 3 x H x W images and N x H x W labels on one device");
-    const std::int64_t samples = images.size(0), channels = images.size(1);
-    const std::int64_t height = images.size(2), width = images.size(3);
-    const bool cropping = m_options.cropHeight > 0;
-    const std::int64_t windowHeight = cropping ? std::min<std::int64_t>(m_options.cropHeight, height) : height;
-    const std::int64_t windowWidth = cropping ? std::min<std::int64_t>(m_options.cropWidth, width) : width;
-    const std::int64_t rows = windowHeight, columns = windowWidth;  // the output's size
-    const bool jitter = m_options.colorJitter > 0;
+    BatchGeometry geometry;
+    geometry.height = images.size(2);
+    geometry.width = images.size(3);
+    geometry.cropping = m_options.cropHeight > 0;
+    geometry.windowHeight = geometry.cropping ? std::min<std::int64_t>(m_options.cropHeight, geometry.height) : geometry.height;
+    geometry.windowWidth = geometry.cropping ? std::min<std::int64_t>(m_options.cropWidth, geometry.width) : geometry.width;
     const bool scaling =
         std::any_of(transforms.begin(), transforms.end(), [](const auto& t) { return t.scale != 1.0; });
 
@@ -262,143 +436,23 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
     // scale, the image blends two rows and two columns. The maps are tiny (N x (rows + columns)):
     // drawn up here on the host, one copy per type to the device (asynchronous from pinned memory
     // on CUDA), then a fixed handful of batched operations, whatever the batch size.
-    std::int64_t intCount = 0, floatCount = 0;
-    const auto takeInts = [&](std::int64_t count) { return std::exchange(intCount, intCount + count); };
-    const auto takeFloats = [&](std::int64_t count) { return std::exchange(floatCount, floatCount + count); };
-    const std::int64_t sampleAt = takeInts(samples), channelAt = takeInts(channels);
-    const std::int64_t rowAt = takeInts(samples * rows), columnAt = takeInts(samples * columns);
-    const std::int64_t rowOutsideAt = takeInts(samples * rows), columnOutsideAt = takeInts(samples * columns);
-    const std::int64_t tapSize = scaling ? 1 : 0;  // the bilinear taps only where some sample is scaled
-    const std::int64_t rowTap0At = takeInts(tapSize * samples * rows), rowTap1At = takeInts(tapSize * samples * rows);
-    const std::int64_t columnTap0At = takeInts(tapSize * samples * columns);
-    const std::int64_t columnTap1At = takeInts(tapSize * samples * columns);
-    const std::int64_t jitterSize = jitter ? samples : 0;
-    const std::int64_t brightnessAt = takeFloats(jitterSize), contrastAt = takeFloats(jitterSize);
-    const std::int64_t saturationAt = takeFloats(jitterSize);
-    const std::int64_t rowWeight0At = takeFloats(tapSize * samples * rows);
-    const std::int64_t rowWeight1At = takeFloats(tapSize * samples * rows);
-    const std::int64_t columnWeight0At = takeFloats(tapSize * samples * columns);
-    const std::int64_t columnWeight1At = takeFloats(tapSize * samples * columns);
-
+    const TableLayout layout = tableLayout(images.size(0), images.size(1), geometry.windowHeight, geometry.windowWidth,
+                                           scaling, m_options.colorJitter > 0);
     const auto device = images.device();
     const auto host = torch::TensorOptions().pinned_memory(device.is_cuda());
-    auto hostInts = torch::empty({intCount}, host.dtype(torch::kLong));
-    auto hostFloats = torch::empty({floatCount}, host.dtype(torch::kFloat));
+    auto hostInts = torch::empty({layout.intCount}, host.dtype(torch::kLong));
+    auto hostFloats = torch::empty({layout.floatCount}, host.dtype(torch::kFloat));
     std::int64_t* ints = hostInts.data_ptr<std::int64_t>();
     float* floats = hostFloats.data_ptr<float>();
+    for (std::int64_t c = 0; c < layout.channels; ++c)
+        ints[layout.channelAt + c] = c;
     bool anyOutside = false;
-    for (std::int64_t c = 0; c < channels; ++c)
-        ints[channelAt + c] = c;
-    for (std::int64_t i = 0; i < samples; ++i) {
-        const auto& t = transforms[std::size_t(i)];
-        ints[sampleAt + i] = i;
-        if (jitter) {
-            floats[brightnessAt + i] = float(t.brightness);
-            floats[contrastAt + i] = float(t.contrast);
-            floats[saturationAt + i] = float(t.saturation);
-        }
-        AxisSteps y, x;
-        y.input = y.scaled = y.fitted = height;
-        x.input = x.scaled = x.fitted = width;
-        x.flip = t.flip;
-        y.shift = t.dy;
-        x.shift = t.dx;
-        // The anchor pixel, followed through each geometric step (pixel centres), in the
-        // arithmetic of the per-sample steps, so the windows are exactly theirs.
-        double anchorX = t.anchorX, anchorY = t.anchorY;
-        if (t.scale != 1.0) {
-            y.scaling = x.scaling = true;
-            y.scaled = std::max<std::int64_t>(1, std::llround(double(height) * t.scale));
-            x.scaled = std::max<std::int64_t>(1, std::llround(double(width) * t.scale));
-            // Without a training crop the sample goes back to the batch's size. With one, the scaled
-            // image stays whole and the window is cut from it, padded only up to the window: a
-            // zoomed-out sample (0.5x) is seen whole, not as a window that is mostly padding.
-            y.fitted = cropping ? std::max(y.scaled, windowHeight) : height;
-            x.fitted = cropping ? std::max(x.scaled, windowWidth) : width;
-            const double shiftY = fitShift(y.scaled, y.fitted, t.cropY), shiftX = fitShift(x.scaled, x.fitted, t.cropX);
-            y.fitShift = std::int64_t(shiftY);
-            x.fitShift = std::int64_t(shiftX);
-            anchorX = (anchorX + 0.5) * double(x.scaled) / double(width) - 0.5 + shiftX;
-            anchorY = (anchorY + 0.5) * double(y.scaled) / double(height) - 0.5 + shiftY;
-        }
-        if (t.flip)
-            anchorX = double(x.fitted - 1) - anchorX;
-        if (t.dx != 0 || t.dy != 0) {
-            anchorX += t.dx;
-            anchorY += t.dy;
-        }
-        if (cropping)
-            std::tie(y.origin, x.origin) =
-                windowOrigin(y.fitted, x.fitted, t, windowHeight, windowWidth, anchorY, anchorX);
-        // Sample i's entries of each table (the taps' tables are empty without a scale, and unused).
-        const auto axisMap = [&](std::int64_t count, std::int64_t at, std::int64_t outsideAt, std::int64_t tap0At,
-                                 std::int64_t tap1At, std::int64_t weight0At, std::int64_t weight1At) {
-            const std::int64_t entry = i * count;
-            if (!scaling)
-                return AxisMap{ints + at + entry, nullptr, nullptr, nullptr, nullptr, ints + outsideAt + entry};
-            return AxisMap{ints + at + entry,         ints + tap0At + entry,     ints + tap1At + entry,
-                           floats + weight0At + entry, floats + weight1At + entry, ints + outsideAt + entry};
-        };
-        anyOutside = mapAxis(y, rows, scaling, axisMap(rows, rowAt, rowOutsideAt, rowTap0At, rowTap1At, rowWeight0At,
-                                                       rowWeight1At)) ||
-                     anyOutside;
-        anyOutside = mapAxis(x, columns, scaling,
-                             axisMap(columns, columnAt, columnOutsideAt, columnTap0At, columnTap1At, columnWeight0At,
-                                     columnWeight1At)) ||
-                     anyOutside;
-    }
+    for (std::int64_t i = 0; i < layout.samples; ++i)
+        anyOutside = mapSample(transforms[std::size_t(i)], i, layout, geometry, ints, floats) || anyOutside;
     const auto deviceInts = hostInts.to(device, torch::kLong, /*non_blocking=*/true);
     const auto deviceFloats =
-        floatCount > 0 ? hostFloats.to(device, images.scalar_type(), /*non_blocking=*/true) : torch::Tensor();
-    const auto intTable = [&](std::int64_t at, std::int64_t count) { return deviceInts.narrow(0, at, count); };
-    const auto floatTable = [&](std::int64_t at, std::int64_t count) { return deviceFloats.narrow(0, at, count); };
-
-    const auto sample = intTable(sampleAt, samples);
-    const auto rowSource = intTable(rowAt, samples * rows);
-    const auto columnSource = intTable(columnAt, samples * columns);
-    auto outLabels = labels.index({sample.view({samples, 1, 1}), rowSource.view({samples, rows, 1}),
-                                   columnSource.view({samples, 1, columns})});
-
-    // Before any geometric step, so the black pixels shifted or padded in stay black.
-    auto source = images;
-    if (jitter) {
-        const auto factor = [&](std::int64_t at) { return floatTable(at, samples).view({samples, 1, 1, 1}); };
-        source = jitterColour(images, factor(brightnessAt), factor(contrastAt), factor(saturationAt));
-    }
-    // Sample n, every channel, rows[n] x columns[n]: one gather, N x 3 x rows x columns.
-    const auto gather = [&](const torch::Tensor& rowIndex, const torch::Tensor& columnIndex) {
-        return source.index({sample.view({samples, 1, 1, 1}), intTable(channelAt, channels).view({1, channels, 1, 1}),
-                             rowIndex.view({samples, 1, rows, 1}), columnIndex.view({samples, 1, 1, columns})});
-    };
-    torch::Tensor outImages;
-    if (!scaling) {
-        outImages = gather(rowSource, columnSource);
-    } else {
-        const auto rowTap0 = intTable(rowTap0At, samples * rows), rowTap1 = intTable(rowTap1At, samples * rows);
-        const auto columnTap0 = intTable(columnTap0At, samples * columns);
-        const auto columnTap1 = intTable(columnTap1At, samples * columns);
-        const auto rowWeight = [&](std::int64_t at) {
-            return floatTable(at, samples * rows).view({samples, 1, rows, 1});
-        };
-        const auto columnWeight = [&](std::int64_t at) {
-            return floatTable(at, samples * columns).view({samples, 1, 1, columns});
-        };
-        const auto column0 = columnWeight(columnWeight0At), column1 = columnWeight(columnWeight1At);
-        // As upsample_bilinear2d blends: the two columns of each row, then the two rows; separate
-        // multiplications and additions, so a sample's result does not depend on its batch. An
-        // unscaled sample blends a pixel with itself at weights 1 and 0: exactly the pixel.
-        auto top = gather(rowTap0, columnTap0).mul_(column0).add_(gather(rowTap0, columnTap1).mul_(column1));
-        auto bottom = gather(rowTap1, columnTap0).mul_(column0).add_(gather(rowTap1, columnTap1).mul_(column1));
-        outImages = top.mul_(rowWeight(rowWeight0At)).add_(bottom.mul_(rowWeight(rowWeight1At)));
-    }
-    if (anyOutside) {
-        const auto outside = intTable(rowOutsideAt, samples * rows)
-                                 .view({samples, rows, 1})
-                                 .logical_or(intTable(columnOutsideAt, samples * columns).view({samples, 1, columns}));
-        outLabels.masked_fill_(outside, kUnlabelled);
-        outImages.masked_fill_(outside.unsqueeze(1), 0.0);
-    }
-    return {outImages, outLabels};
+        layout.floatCount > 0 ? hostFloats.to(device, images.scalar_type(), /*non_blocking=*/true) : torch::Tensor();
+    return gatherOnDevice(images, labels, layout, deviceInts, deviceFloats, anyOutside);
 }
 
 }  // namespace segstudio::engine

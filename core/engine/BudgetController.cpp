@@ -1,4 +1,5 @@
 #include "BudgetController.h"
+#include "Formatted.h"
 
 #include "CropSchedule.h"
 #include "LrSchedule.h"
@@ -10,17 +11,6 @@
 #include <limits>
 
 namespace segstudio::engine {
-
-namespace {
-
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0)
-{
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d);
-    return buffer;
-}
-
-}  // namespace
 
 BudgetController::BudgetController(Settings settings, LrSchedule& schedule, const CropSchedule& crops, Hooks hooks)
     : m_settings(settings), m_schedule(schedule), m_crops(crops), m_hooks(std::move(hooks))
@@ -102,7 +92,7 @@ void BudgetController::replan(std::int64_t position, double elapsed)
             auto anchor = m_schedule.anchor();
             anchor.warmup = std::max<std::int64_t>(1, next.totalIterations / 10);
             m_schedule.setAnchor(anchor);
-            m_hooks.say(format("the warm-up of %.0f iterations does not fit the %.0f the budget allows: warming up over %.0f",
+            m_hooks.say(formatted("the warm-up of %.0f iterations does not fit the %.0f the budget allows: warming up over %.0f",
                                double(m_settings.warmupIterations), double(next.totalIterations), double(anchor.warmup)));
         }
     }
@@ -114,16 +104,16 @@ void BudgetController::replan(std::int64_t position, double elapsed)
 void BudgetController::apply(BudgetPlan plan)
 {
     m_hooks.record(plan);
-    m_hooks.say(format("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration",
+    m_hooks.say(formatted("plan: %.0f iterations (%.0f epochs) in the %.0f s budget, at %.3f s/iteration",
                        double(plan.totalIterations), plan.epochs, m_settings.budgetSeconds, plan.secondsPerIteration) +
                 (m_crops.progressive() ? std::string(" on the full crop") : std::string()) +
-                (m_settings.validates ? format(" and %.1f s per validation", plan.secondsPerValidation) : std::string()) +
+                (m_settings.validates ? formatted(" and %.1f s per validation", plan.secondsPerValidation) : std::string()) +
                 (plan.note.empty() ? std::string() : "; " + plan.note));
 }
 
 void BudgetController::extendPastTheEnd(std::int64_t position, double elapsedBefore, double elapsed)
 {
-    m_hooks.say(format("the run had reached the end of its earlier plan; %.0f s of the %.0f s budget are left: planning them",
+    m_hooks.say(formatted("the run had reached the end of its earlier plan; %.0f s of the %.0f s budget are left: planning them",
                        m_settings.budgetSeconds - elapsedBefore, m_settings.budgetSeconds));
     // The schedule had run out (the cosine at its floor, 0 by default: the extension would not
     // learn). It goes on as if the larger budget had been planned from the start: at the share of

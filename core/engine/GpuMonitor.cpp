@@ -11,19 +11,22 @@ namespace {
 // The few NVML declarations used here (nvml.h, stable ABI since driver 3xx).
 using NvmlReturn = int;
 constexpr NvmlReturn kNvmlSuccess = 0;
-struct NvmlUtilization {
-    unsigned int gpu;
-    unsigned int memory;
-};
-struct NvmlMemory {
-    unsigned long long total;
-    unsigned long long free;
-    unsigned long long used;
-};
 
 }  // namespace
 
 struct GpuMonitor::Library {
+    // nvml.h's structs, here rather than in the anonymous namespace: a member's type must not
+    // be local to one translation unit (the unity build joins several).
+    struct NvmlUtilization {
+        unsigned int gpu;
+        unsigned int memory;
+    };
+    struct NvmlMemory {
+        unsigned long long total;
+        unsigned long long free;
+        unsigned long long used;
+    };
+
     void* handle = nullptr;
     NvmlReturn (*init)() = nullptr;
     NvmlReturn (*shutdown)() = nullptr;
@@ -99,8 +102,8 @@ std::vector<run::GpuSample> GpuMonitor::sample() const
 {
     std::vector<run::GpuSample> samples;
     for (std::size_t i = 0; i < m_handles.size(); ++i) {
-        NvmlUtilization utilization{};
-        NvmlMemory memory{};
+        Library::NvmlUtilization utilization{};
+        Library::NvmlMemory memory{};
         if (m_library->utilization(m_handles[i], &utilization) != kNvmlSuccess ||
             m_library->memory(m_handles[i], &memory) != kNvmlSuccess)
             continue;

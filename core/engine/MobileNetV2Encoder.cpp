@@ -21,7 +21,7 @@ int divisible(double channels, int divisor = 8)
 }
 
 // conv + batch norm (+ ReLU6), torchvision's Conv2dNormActivation.
-void appendConvNorm(torch::nn::Sequential& into, torch::nn::Conv2d c, bool activation)
+void appendConvNormRelu6(torch::nn::Sequential& into, torch::nn::Conv2d c, bool activation)
 {
     const auto channels = c->options.out_channels();
     into->push_back(c);
@@ -42,9 +42,9 @@ public:
         const int hidden = int(std::lround(double(in) * expansion));
         torch::nn::Sequential body;
         if (expansion != 1)
-            appendConvNorm(body, layout.conv(in, hidden, 1, inStride), true);
-        appendConvNorm(body, layout.conv(hidden, hidden, 3, outputStride, stride, dilation, hidden), true);
-        appendConvNorm(body, layout.conv(hidden, out, 1, outputStride), false);
+            appendConvNormRelu6(body, layout.conv(in, hidden, 1, inStride), true);
+        appendConvNormRelu6(body, layout.conv(hidden, hidden, 3, outputStride, stride, dilation, hidden), true);
+        appendConvNormRelu6(body, layout.conv(hidden, out, 1, outputStride), false);
         m_body = register_module("conv", body);
     }
 
@@ -80,7 +80,7 @@ MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvL
     std::int64_t outputStride = 2;
     int channels = divisible(32 * options.width);
     torch::nn::Sequential stem, body;
-    appendConvNorm(stem, layout.conv(3, channels, 3, outputStride, /*stride=*/2), true);
+    appendConvNormRelu6(stem, layout.conv(3, channels, 3, outputStride, /*stride=*/2), true);
     int dilation = 1;
     for (std::size_t s = 0; s < std::size(kStages); ++s) {
         const auto& stage = kStages[s];

@@ -8,7 +8,7 @@ namespace segstudio::engine {
 
 namespace {
 
-void appendConvNorm(torch::nn::Sequential& into, torch::nn::Conv2d c, bool activation)
+void appendConvNormRelu(torch::nn::Sequential& into, torch::nn::Conv2d c, bool activation)
 {
     const auto channels = c->options.out_channels();
     into->push_back(c);
@@ -25,12 +25,12 @@ public:
     {
         outputStride *= stride;
         torch::nn::Sequential body;
-        appendConvNorm(body, layout.conv(in, out, 3, outputStride, stride, dilation), true);
-        appendConvNorm(body, layout.conv(out, out, 3, outputStride, 1, dilation), false);
+        appendConvNormRelu(body, layout.conv(in, out, 3, outputStride, stride, dilation), true);
+        appendConvNormRelu(body, layout.conv(out, out, 3, outputStride, 1, dilation), false);
         m_body = register_module("body", body);
         if (stride != 1 || in != out) {
             torch::nn::Sequential shortcut;
-            appendConvNorm(shortcut, layout.conv(in, out, 1, outputStride, stride), false);
+            appendConvNormRelu(shortcut, layout.conv(in, out, 1, outputStride, stride), false);
             m_shortcut = register_module("shortcut", shortcut);
         }
     }
@@ -71,9 +71,9 @@ ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
     if (options.blocks.size() != 4)
         throw EngineError("ResNet: needs the number of blocks of each of its 4 stages");
     torch::nn::Sequential stem, body;
-    appendConvNorm(stem, layout.conv(3, 32, 3, 2, /*stride=*/2), true);
-    appendConvNorm(stem, layout.conv(32, 32, 3, 2), true);
-    appendConvNorm(stem, layout.conv(32, 64, 3, 4, /*stride=*/2), true);
+    appendConvNormRelu(stem, layout.conv(3, 32, 3, 2, /*stride=*/2), true);
+    appendConvNormRelu(stem, layout.conv(32, 32, 3, 2), true);
+    appendConvNormRelu(stem, layout.conv(32, 64, 3, 4, /*stride=*/2), true);
     std::int64_t outputStride = 4;
     int channels = 64;
     int dilation = 1;

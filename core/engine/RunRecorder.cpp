@@ -1,4 +1,5 @@
 #include "RunRecorder.h"
+#include "Formatted.h"
 
 #include "Version.h"
 #include "run/AppendOnlyFile.h"
@@ -12,13 +13,6 @@
 namespace segstudio::engine {
 
 namespace {
-
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0, double e = 0)
-{
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d, e);
-    return buffer;
-}
 
 std::string utcNow()
 {
@@ -112,9 +106,9 @@ void RunRecorder::trained(const TrainFigures& figures)
         system.gpus = figures.gpus;
         write(system);
     }
-    say(format("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", figures.epoch, double(figures.iteration),
+    say(formatted("train  epoch %.0f iter %.0f: loss %.4f  acc %.4f  lr %.2e", figures.epoch, double(figures.iteration),
                figures.loss, figures.accuracy, figures.learningRate) +
-        format("  %.1f img/s", figures.imagesPerSecond));
+        formatted("  %.1f img/s", figures.imagesPerSecond));
 }
 
 void RunRecorder::validated(int epoch, std::int64_t iteration, const SegmentationMetrics& metrics,
@@ -129,9 +123,9 @@ void RunRecorder::validated(int epoch, std::int64_t iteration, const Segmentatio
     record.classIoU = metrics.classIoU;
     record.elapsedSeconds = elapsedSeconds;
     write(record);
-    say(format("val    epoch %.0f iter %.0f: loss %.4f  global acc %.4f  mIoU %.4f", epoch, double(iteration),
+    say(formatted("val    epoch %.0f iter %.0f: loss %.4f  global acc %.4f  mIoU %.4f", epoch, double(iteration),
                metrics.loss, metrics.globalAccuracy, metrics.meanIoU) +
-        format("  mean acc %.4f  weighted IoU %.4f", metrics.meanClassAccuracy, metrics.weightedIoU));
+        formatted("  mean acc %.4f  weighted IoU %.4f", metrics.meanClassAccuracy, metrics.weightedIoU));
 }
 
 void RunRecorder::planned(int epoch, std::int64_t iteration, std::int64_t totalIterations, int epochs,

@@ -1,4 +1,5 @@
 #include "Trainer.h"
+#include "Formatted.h"
 
 #include "Augmenter.h"
 #include "CropSchedule.h"
@@ -51,13 +52,6 @@ namespace segstudio::engine {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0, double e = 0)
-{
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d, e);
-    return buffer;
-}
 
 // The run folder is a trainer's until run() wrote its last record and its last checkpoint (also on
 // failure); then another trainer, a resume in this same process too, may take it.
@@ -165,6 +159,17 @@ struct Trainer::Impl {
     void recordFailure(const std::string& reason) noexcept { recorder->failed(reason, recordedEpoch(), iteration); }
     int recordedEpoch() const;
     TrainOutcome train();
+    void startSession();
+    bool trainEpoch(bool& stopAtEpochEnd);
+    bool closeEpoch(bool stopAtEpochEnd);
+    void countStep(const TrainingStep::Result& stepped, std::int64_t images, bool logged);
+    TrainOutcome finish(TrainOutcome::Status status, std::string message);
+    TrainOutcome stopped();  // the checkpoint written, the session ended as stopped
+    // This session's images and its last step's loss (on the device until the run ends).
+    struct SessionTally {
+        std::int64_t images = 0;
+        torch::Tensor lastLoss;
+    } session;
     void say(const std::string& line) { recorder->say(line); }
     double elapsed() const;
 
@@ -839,154 +844,178 @@ TrainOutcome Trainer::run()
     }
 }
 
-TrainOutcome Trainer::Impl::train()
+// Said and recorded once per session, before its first step.
+void Trainer::Impl::startSession()
 {
-    auto& d = *this;
     outcome = TrainOutcome{};
-    outcome.bestMeanIoU = d.bestMeanIoU;
-    d.sessionStart = d.clock();
-    d.checkpointCadence = std::make_unique<CheckpointCadence>(d.config.checkpointIntervalSeconds, d.device.is_cuda());
-    d.checkpointCadence->started(d.sessionStart);
+    outcome.bestMeanIoU = bestMeanIoU;
+    sessionStart = clock();
+    session = SessionTally{};
+    checkpointCadence = std::make_unique<CheckpointCadence>(config.checkpointIntervalSeconds, device.is_cuda());
+    checkpointCadence->started(sessionStart);
     // A run that ended at its budget, resumed with a larger one: its saved plan ends here, so the
     // rest of the new budget is planned now from the last session's pace (issue 46.8), the
     // schedule re-planned from where it ended.
-    if (d.budget && d.plan() && d.plan()->totalIterations <= d.position() && d.config.timeBudgetSeconds > d.elapsedBefore)
-        d.budget->extendPastTheEnd(d.position(), d.elapsedBefore, d.elapsed());
-    if (d.budget)
-        d.budget->startSession();
-    if (!d.startNote.empty())
-        d.say(d.startNote);
-    d.say("data: " + d.dataNote);
-    const std::string ranks = d.communicator ? " x " + std::to_string(d.world) + " ranks (" + d.communicator->backend() + ")"
-                                             : std::string();
-    const std::string& amp = d.precision.amp;
-    d.say("training " + d.config.model + " on " + d.device.str() + ranks + (amp == "none" ? "" : " in " + amp) + ": " +
-          std::to_string(d.trainPack->size()) +
-          " images " + std::to_string(d.trainPack->spec().height) + "x" + std::to_string(d.trainPack->spec().width) + ", " +
-          std::to_string(d.config.classes) + " classes, " + std::to_string(d.loader->batchesPerEpoch()) +
-          " batches/epoch, from epoch " + std::to_string(d.epoch + 1) + " iteration " + std::to_string(d.iteration));
-    if (d.budgeted())
-        d.say(format("time budget %.0f s, %.0f s of it used: the first steps measure the pace, then the plan follows",
-                     d.config.timeBudgetSeconds, d.elapsedBefore));
-    d.recordState(run::RunState::Training);
-    std::int64_t sessionImages = 0;
-    d.resetLogWindow();
-    bool first = true;
+    if (budget && plan() && plan()->totalIterations <= position() && config.timeBudgetSeconds > elapsedBefore)
+        budget->extendPastTheEnd(position(), elapsedBefore, elapsed());
+    if (budget)
+        budget->startSession();
+    if (!startNote.empty())
+        say(startNote);
+    say("data: " + dataNote);
+    const std::string ranks =
+        communicator ? " x " + std::to_string(world) + " ranks (" + communicator->backend() + ")" : std::string();
+    const std::string& amp = precision.amp;
+    say("training " + config.model + " on " + device.str() + ranks + (amp == "none" ? "" : " in " + amp) + ": " +
+        std::to_string(trainPack->size()) + " images " + std::to_string(trainPack->spec().height) + "x" +
+        std::to_string(trainPack->spec().width) + ", " + std::to_string(config.classes) + " classes, " +
+        std::to_string(loader->batchesPerEpoch()) + " batches/epoch, from epoch " + std::to_string(epoch + 1) +
+        " iteration " + std::to_string(iteration));
+    if (budgeted())
+        say(formatted("time budget %.0f s, %.0f s of it used: the first steps measure the pace, then the plan follows",
+                   config.timeBudgetSeconds, elapsedBefore));
+    recordState(run::RunState::Training);
+    resetLogWindow();
+}
 
-    torch::Tensor lastLoss;  // on the device until the run ends
-    auto finish = [&](TrainOutcome::Status status, std::string message) {
-        d.loader->stop();
-        d.checkpointWriter->wait();  // "finished" and "stopped" promise a checkpoint on disk
-        if (lastLoss.defined())
-            outcome.lastLoss = lastLoss.item<double>();
-        outcome.status = status;
-        outcome.message = std::move(message);
-        outcome.epochsCompleted = d.epoch;
-        outcome.iterations = d.iteration;
-        const double seconds = d.clock() - d.sessionStart;
-        outcome.imagesPerSecond = seconds > 0 ? double(sessionImages) / seconds : 0.0;
-        d.say(outcome.message);
-        d.recordState(status == TrainOutcome::Status::Finished  ? run::RunState::Finished
-                      : status == TrainOutcome::Status::Stopped ? run::RunState::Stopped
-                                                                : run::RunState::Failed,
-                      outcome.message);
-        return outcome;
-    };
-
-    bool stopAtEpochEnd = false;
-    const auto stopped = [&] {
-        return finish(TrainOutcome::Status::Stopped, "stopped at epoch " + std::to_string(d.epoch + 1) + " iteration " +
-                                                         std::to_string(d.iteration) + "; checkpoint written, continue with --resume " +
-                                                         d.config.runDir);
-    };
-    while (d.epoch < d.epochLimit() && d.position() < d.totalIterations()) {
-        d.loader->start(d.epoch, d.batchInEpoch);
-        while (auto batch = d.loader->next()) {
-            // The run's last step logs too, so a run shorter than the log interval still records
-            // its loss and learning rate (the same on every rank: the limit is shared).
-            const bool lastStep = std::int64_t(d.epoch) * d.loader->batchesPerEpoch() + batch->index + 1 >= d.totalIterations();
-            const bool logNow = (d.iteration + 1) % d.config.logInterval == 0 || lastStep;
-            const auto stepped = d.step->run(*batch, {d.epoch, d.iteration, d.position()}, logNow);
-            const auto& stepLoss = stepped.loss;
-            if (logNow) {  // the logged step's accuracy
-                d.window.hits = stepped.hits;
-                d.window.valid = stepped.valid;
-            }
-            ++d.iteration;
-            d.batchInEpoch = batch->index + 1;
-            if (first)
-                outcome.firstLoss = stepLoss.item<double>();  // once per session
-            first = false;
-            lastLoss = stepLoss;
-            sessionImages += batch->size();
-            d.window.images += batch->size();
-            d.window.lossSum = d.window.lossSum.defined() ? d.window.lossSum + stepLoss : stepLoss;
-            ++d.window.steps;
-            if (logNow)
-                d.logTraining();
-            if (d.hook) {
-                d.checkpointWriter->wait();  // the hook sees the run folder settled
-                d.hook(d.iteration);
-            }
-            if (d.budget)  // may move the end (a collective in data parallel: every rank, same step)
-                d.budget->stepDone(d.position(), d.elapsed(), d.step->cost(), d.totalIterations());
-            // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
-            // the same position; one process honours a request at once. After an epoch's last
-            // batch the epoch is closed first (its validation, the epoch count), so the checkpoint
-            // never sits at the end of an epoch that a resume would not finish.
-            if (d.stopAgreed || (!d.communicator && stopRequested())) {
-                if (d.batchInEpoch < d.loader->batchesPerEpoch()) {
-                    d.saveCheckpoint(d.layout().lastCheckpoint());
-                    return stopped();
-                }
-                stopAtEpochEnd = true;
-                break;
-            }
-            if (d.valPack && d.config.valInterval > 0 && d.iteration % d.config.valInterval == 0)
-                d.validateNow(outcome);
-            if (d.position() >= d.totalIterations())
-                break;
-        }
-        d.loader->stop();
-        const bool epochDone = d.batchInEpoch >= d.loader->batchesPerEpoch();
-        const bool lastEpoch = d.epoch + 1 >= d.epochLimit() || d.position() >= d.totalIterations();
-        const bool epochValidation = !(d.plan() && d.plan()->validateOnlyAtEnd);
-        const int validationEpochs = d.plan() ? d.plan()->validationEpochs : d.config.valEpochs;
-        // --val-interval may have validated this very iteration already (it divides the epoch).
-        const bool validated = d.lastValidatedIteration == d.iteration;
-        const bool periodDue = epochDone && d.validationCadence.dueAfterEpoch(d.epoch + 1, validationEpochs);
-        if (d.valPack && !validated && ((epochValidation && periodDue) || lastEpoch))
-            d.validateNow(outcome);  // still counted as the epoch just trained
-        if (epochDone) {
-            ++d.epoch;
-            d.batchInEpoch = 0;
-            if (d.config.checkpointEachEpoch && d.epoch < d.epochLimit() && d.position() < d.totalIterations() &&
-                d.epochCheckpointDue())
-                d.saveCheckpoint(d.layout().lastCheckpoint());
-        }
-        const bool more = d.epoch < d.epochLimit() && d.position() < d.totalIterations();
-        // "Stop after this epoch" (SIGUSR1, the GUI's button), asked once per epoch; every rank
-        // must agree, or the ranks would part ways at a collective.
-        if (epochDone && more && !stopAtEpochEnd && d.replicas->any(stopAfterEpochRequested()))
-            stopAtEpochEnd = true;
-        if (stopAtEpochEnd && more) {
-            d.saveCheckpoint(d.layout().lastCheckpoint());
-            return stopped();
-        }
+// A step's loss, images and accuracy into the session's tally and the log window.
+void Trainer::Impl::countStep(const TrainingStep::Result& stepped, std::int64_t images, bool logged)
+{
+    if (logged) {  // the logged step's accuracy
+        window.hits = stepped.hits;
+        window.valid = stepped.valid;
     }
-    d.saveCheckpoint(d.layout().lastCheckpoint());
-    if (lastLoss.defined())
-        outcome.lastLoss = lastLoss.item<double>();
+    if (!session.lastLoss.defined())
+        outcome.firstLoss = stepped.loss.item<double>();  // once per session
+    session.lastLoss = stepped.loss;
+    session.images += images;
+    window.images += images;
+    window.lossSum = window.lossSum.defined() ? window.lossSum + stepped.loss : stepped.loss;
+    ++window.steps;
+}
+
+TrainOutcome Trainer::Impl::finish(TrainOutcome::Status status, std::string message)
+{
+    loader->stop();
+    checkpointWriter->wait();  // "finished" and "stopped" promise a checkpoint on disk
+    if (session.lastLoss.defined())
+        outcome.lastLoss = session.lastLoss.item<double>();
+    outcome.status = status;
+    outcome.message = std::move(message);
+    outcome.epochsCompleted = epoch;
+    outcome.iterations = iteration;
+    const double seconds = clock() - sessionStart;
+    outcome.imagesPerSecond = seconds > 0 ? double(session.images) / seconds : 0.0;
+    say(outcome.message);
+    recordState(status == TrainOutcome::Status::Finished  ? run::RunState::Finished
+                : status == TrainOutcome::Status::Stopped ? run::RunState::Stopped
+                                                          : run::RunState::Failed,
+                outcome.message);
+    return outcome;
+}
+
+TrainOutcome Trainer::Impl::stopped()
+{
+    saveCheckpoint(layout().lastCheckpoint());
+    return finish(TrainOutcome::Status::Stopped, "stopped at epoch " + std::to_string(epoch + 1) + " iteration " +
+                                                     std::to_string(iteration) + "; checkpoint written, continue with --resume " +
+                                                     config.runDir);
+}
+
+// One epoch's batches, up to the end of the run or a stop. Returns false when a stop asked for
+// now ended the session mid-epoch (the outcome is then set); stopAtEpochEnd is set when the stop
+// waits for the epoch to be closed.
+bool Trainer::Impl::trainEpoch(bool& stopAtEpochEnd)
+{
+    loader->start(epoch, batchInEpoch);
+    while (auto batch = loader->next()) {
+        // The run's last step logs too, so a run shorter than the log interval still records
+        // its loss and learning rate (the same on every rank: the limit is shared).
+        const bool lastStep = std::int64_t(epoch) * loader->batchesPerEpoch() + batch->index + 1 >= totalIterations();
+        const bool logNow = (iteration + 1) % config.logInterval == 0 || lastStep;
+        const auto stepped = step->run(*batch, {epoch, iteration, position()}, logNow);
+        ++iteration;
+        batchInEpoch = batch->index + 1;
+        countStep(stepped, batch->size(), logNow);
+        if (logNow)
+            logTraining();
+        if (hook) {
+            checkpointWriter->wait();  // the hook sees the run folder settled
+            hook(iteration);
+        }
+        if (budget)  // may move the end (a collective in data parallel: every rank, same step)
+            budget->stepDone(position(), elapsed(), step->cost(), totalIterations());
+        // A data-parallel stop is agreed inside the step (a collective), so every rank stops at
+        // the same position; one process honours a request at once. After an epoch's last
+        // batch the epoch is closed first (its validation, the epoch count), so the checkpoint
+        // never sits at the end of an epoch that a resume would not finish.
+        if (stopAgreed || (!communicator && stopRequested())) {
+            if (batchInEpoch < loader->batchesPerEpoch()) {
+                stopped();
+                return false;
+            }
+            stopAtEpochEnd = true;
+            break;
+        }
+        if (valPack && config.valInterval > 0 && iteration % config.valInterval == 0)
+            validateNow(outcome);
+        if (position() >= totalIterations())
+            break;
+    }
+    loader->stop();
+    return true;
+}
+
+// The end of an epoch's batches: its validation when due (and the run's last), the epoch count,
+// the epoch's checkpoint. Returns true when the session stops here (a stop asked for during the
+// epoch, or "stop after this epoch"), its checkpoint written and the outcome set.
+bool Trainer::Impl::closeEpoch(bool stopAtEpochEnd)
+{
+    const bool epochDone = batchInEpoch >= loader->batchesPerEpoch();
+    const bool lastEpoch = epoch + 1 >= epochLimit() || position() >= totalIterations();
+    const bool epochValidation = !(plan() && plan()->validateOnlyAtEnd);
+    const int validationEpochs = plan() ? plan()->validationEpochs : config.valEpochs;
+    // --val-interval may have validated this very iteration already (it divides the epoch).
+    const bool validated = lastValidatedIteration == iteration;
+    const bool periodDue = epochDone && validationCadence.dueAfterEpoch(epoch + 1, validationEpochs);
+    if (valPack && !validated && ((epochValidation && periodDue) || lastEpoch))
+        validateNow(outcome);  // still counted as the epoch just trained
+    if (epochDone) {
+        ++epoch;
+        batchInEpoch = 0;
+        if (config.checkpointEachEpoch && epoch < epochLimit() && position() < totalIterations() && epochCheckpointDue())
+            saveCheckpoint(layout().lastCheckpoint());
+    }
+    const bool more = epoch < epochLimit() && position() < totalIterations();
+    // "Stop after this epoch" (SIGUSR1, the GUI's button), asked once per epoch; every rank
+    // must agree, or the ranks would part ways at a collective.
+    if (epochDone && more && !stopAtEpochEnd && replicas->any(stopAfterEpochRequested()))
+        stopAtEpochEnd = true;
+    if (!stopAtEpochEnd || !more)
+        return false;
+    stopped();
+    return true;
+}
+
+TrainOutcome Trainer::Impl::train()
+{
+    startSession();
+    bool stopAtEpochEnd = false;
+    while (epoch < epochLimit() && position() < totalIterations()) {
+        if (!trainEpoch(stopAtEpochEnd) || closeEpoch(stopAtEpochEnd))
+            return outcome;
+    }
+    saveCheckpoint(layout().lastCheckpoint());
+    if (session.lastLoss.defined())
+        outcome.lastLoss = session.lastLoss.item<double>();
     const std::string validation =
-        d.valPack ? format("best val mIoU %.4f", d.bestMeanIoU) : std::string("no validation (no validation pack)");
-    const std::string budget =
-        d.budgeted() ? format("; %.0f s of the %.0f s budget (first planned %.0f iterations)", d.elapsed(),
-                              d.config.timeBudgetSeconds, double(d.budget->firstPlannedIterations()))
-                     : std::string();
+        valPack ? formatted("best val mIoU %.4f", bestMeanIoU) : std::string("no validation (no validation pack)");
+    const std::string spent = budgeted() ? formatted("; %.0f s of the %.0f s budget (first planned %.0f iterations)", elapsed(),
+                                                  config.timeBudgetSeconds, double(budget->firstPlannedIterations()))
+                                         : std::string();
     return finish(TrainOutcome::Status::Finished,
-                  format("finished: %.0f epochs, %.0f iterations, last loss %.4f, ", d.epoch, double(d.iteration),
-                         outcome.lastLoss) +
-                      validation + budget);
+                  formatted("finished: %.0f epochs, %.0f iterations, last loss %.4f, ", epoch, double(iteration), outcome.lastLoss) +
+                      validation + spent);
 }
 
 }  // namespace segstudio::engine
