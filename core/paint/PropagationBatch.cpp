@@ -55,6 +55,51 @@ LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, con
     return {};
 }
 
+// What the frame at `index` gets from the frame before it: nothing (its reason counted in
+// `summary`, `previous` updated for the frame after it) or the carried labels and its image.
+struct Carried {
+    LabelPropagator::Result result;
+    cv::Mat image;
+};
+
+std::optional<Carried> carryFromPrevious(const data::Project& project, std::size_t index, std::optional<Previous>& previous,
+                                         const data::PredictionCache* cache, const LabelPropagator& propagator,
+                                         PropagationBatch::Summary& summary)
+{
+    cv::Mat own = labelsOnDisk(project, index);
+    if (!own.empty() || markedLabelled(project.entry(index).status)) {
+        ++summary.labelled;  // never written: a source for the frame after it
+        previous = Previous {index, std::move(own), {}, true};
+        return std::nullopt;
+    }
+    if (previous && !previous->read) {
+        previous->labels = labelsOnDisk(project, previous->index);
+        previous->read = true;
+    }
+    if (!previous || previous->labels.empty()) {
+        ++summary.noSource;
+        previous.reset();  // this one has nothing to pass on either
+        return std::nullopt;
+    }
+    if (previous->image.empty())
+        previous->image = data::readImageRgb(project.imagePath(previous->index));
+    cv::Mat image = data::readImageRgb(project.imagePath(index));
+    if (image.size() != previous->image.size() || previous->labels.size() != previous->image.size()) {
+        ++summary.otherSize;
+        previous.reset();
+        return std::nullopt;
+    }
+    const LabelPropagator::Result result =
+        propagator.propagate(previous->image, previous->labels, image, cv::Mat(), WriteGuard(),
+                             predictionOf(cache, project, index, image.size()));
+    if (result.carried == 0 && result.filledByModel == 0) {
+        ++summary.nothingCarried;
+        previous.reset();
+        return std::nullopt;
+    }
+    return Carried {result, std::move(image)};
+}
+
 }  // namespace
 
 PropagationBatch::PropagationBatch(fs::path backupFolder) : m_folder(std::move(backupFolder)) { }
@@ -107,44 +152,17 @@ PropagationBatch::Summary PropagationBatch::apply(const data::Project& project, 
                 summary.stopped = true;
                 return summary;
             }
-            cv::Mat own = labelsOnDisk(project, index);
-            if (!own.empty() || markedLabelled(project.entry(index).status)) {
-                ++summary.labelled;  // never written: a source for the frame after it
-                previous = Previous {index, std::move(own), {}, true};
+            std::optional<Carried> carried = carryFromPrevious(project, index, previous, cache, propagator, summary);
+            if (!carried)
                 continue;
-            }
-            if (previous && !previous->read) {
-                previous->labels = labelsOnDisk(project, previous->index);
-                previous->read = true;
-            }
-            if (!previous || previous->labels.empty()) {
-                ++summary.noSource;
-                previous.reset();  // this one has nothing to pass on either
-                continue;
-            }
-            if (previous->image.empty())
-                previous->image = data::readImageRgb(project.imagePath(previous->index));
-            cv::Mat image = data::readImageRgb(project.imagePath(index));
-            if (image.size() != previous->image.size() || previous->labels.size() != previous->image.size()) {
-                ++summary.otherSize;
-                previous.reset();
-                continue;
-            }
-            const LabelPropagator::Result result =
-                propagator.propagate(previous->image, previous->labels, image, cv::Mat(), WriteGuard(),
-                                     predictionOf(cache, project, index, image.size()));
-            if (result.carried == 0 && result.filledByModel == 0) {
-                ++summary.nothingCarried;
-                previous.reset();
-                continue;
-            }
+            const LabelPropagator::Result& result = carried->result;
             m_maps->stage(index, project.labelMapPath(index), result.labels, project.schema());
             staged.push_back(index);
             summary.pixels += std::int64_t(result.labels.total());
             summary.carried += result.carried;
             summary.filledByModel += result.filledByModel;
             summary.disagree += result.disagree;
-            previous = Previous {index, result.labels, std::move(image), true};  // the next frame's source
+            previous = Previous {index, result.labels, std::move(carried->image), true};  // the next frame's source
         }
     }
     if (!goOn(total)) {

@@ -217,68 +217,91 @@ RegionMask SmartClickSegmenter::region(const std::vector<Click>& clicks, int cla
 
     const cv::Mat margins = marginsOf(classId);
     cv::Mat unary = margins + biasOf(inImage, at, margins);
-    std::array<bool, 256> allowed{};
     const bool confined = !labels.empty() && labels.size() == m_imageSize && labels.type() == CV_8UC1;
-    if (confined) {
-        for (const Click& click : inImage)
-            if (click.positive)
-                allowed[labels.at<std::uint8_t>(click.at)] = true;
-        cv::Mat small;
-        cv::resize(labels, small, m_scores.size(), 0, 0, cv::INTER_NEAREST);
-        for (int y = 0; y < small.rows; ++y) {
-            const auto* label = small.ptr<std::uint8_t>(y);
-            auto* t = unary.ptr<float>(y);
-            for (int x = 0; x < small.cols; ++x)
-                if (!allowed[label[x]])
-                    t[x] = -kHard;
-        }
-    }
+    std::array<bool, 256> allowed{};
+    if (confined)
+        allowed = confineToClickedLabels(unary, inImage, labels);
+    const cv::Rect roi = reachOfClicks(unary, inImage, at);
+    const cv::Mat inside = cut(unary, roi, inImage, at);
+    cv::Mat workMask(m_scores.size(), CV_8UC1, cv::Scalar(0));
+    connectedToPositiveClicks(inside, roi, inImage, at).copyTo(workMask(roi));
 
-    // The cut can only move a pixel whose unary is within the Potts weight of its four neighbours
-    // of zero, so the graph covers the candidates connected to a positive click, and a rim.
+    RegionMask region = toImage(workMask);
+    if (confined && !region.empty())
+        for (int y = 0; y < region.mask.rows; ++y) {
+            const auto* label = labels.ptr<std::uint8_t>(region.bounds.y + y) + region.bounds.x;
+            auto* pixel = region.mask.ptr<std::uint8_t>(y);
+            for (int x = 0; x < region.mask.cols; ++x)
+                if (!allowed[label[x]])
+                    pixel[x] = 0;
+        }
+    return withClicksHeld(std::move(region), inImage);
+}
+
+// With labels given, the region stays within the labels under its positive clicks: every other
+// label's work pixels are made certain background. Returns the labels allowed.
+std::array<bool, 256> SmartClickSegmenter::confineToClickedLabels(cv::Mat& unary, const std::vector<Click>& clicks,
+                                                                 const cv::Mat& labels) const
+{
+    std::array<bool, 256> allowed{};
+    for (const Click& click : clicks)
+        if (click.positive)
+            allowed[labels.at<std::uint8_t>(click.at)] = true;
+    cv::Mat small;
+    cv::resize(labels, small, m_scores.size(), 0, 0, cv::INTER_NEAREST);
+    for (int y = 0; y < small.rows; ++y) {
+        const auto* label = small.ptr<std::uint8_t>(y);
+        auto* t = unary.ptr<float>(y);
+        for (int x = 0; x < small.cols; ++x)
+            if (!allowed[label[x]])
+                t[x] = -kHard;
+    }
+    return allowed;
+}
+
+// The cut can only move a pixel whose unary is within the Potts weight of its four neighbours
+// of zero, so the graph covers the candidates connected to a positive click, and a rim.
+cv::Rect SmartClickSegmenter::reachOfClicks(const cv::Mat& unary, const std::vector<Click>& clicks,
+                                            const std::vector<cv::Point>& at) const
+{
     const float reach = float(4.0 * m_parameters.smoothness);
     cv::Mat candidates = unary > -reach;
     for (std::size_t i = 0; i < at.size(); ++i)
-        candidates.at<std::uint8_t>(at[i]) = inImage[i].positive ? 255 : 0;
+        candidates.at<std::uint8_t>(at[i]) = clicks[i].positive ? 255 : 0;
     cv::Mat components;
     cv::connectedComponents(candidates, components, 4, CV_32S);
     cv::Rect roi;
     for (std::size_t i = 0; i < at.size(); ++i) {
-        if (!inImage[i].positive)
+        if (!clicks[i].positive)
             continue;
         const cv::Mat mine = components == components.at<int>(at[i]);
         roi |= cv::boundingRect(mine);
     }
-    roi = cv::Rect(roi.x - 2, roi.y - 2, roi.width + 4, roi.height + 4) & cv::Rect({}, m_scores.size());
+    return cv::Rect(roi.x - 2, roi.y - 2, roi.width + 4, roi.height + 4) & cv::Rect({}, m_scores.size());
+}
 
-    cv::Mat inside = cut(unary, roi, inImage, at);
-    // The region is what the cut keeps connected to a positive click.
+// The region is what the cut keeps connected to a positive click (roi's size).
+cv::Mat SmartClickSegmenter::connectedToPositiveClicks(const cv::Mat& inside, const cv::Rect& roi,
+                                                       const std::vector<Click>& clicks, const std::vector<cv::Point>& at)
+{
     cv::Mat insideComponents;
     cv::connectedComponents(inside, insideComponents, 4, CV_32S);
     cv::Mat kept(inside.size(), CV_8UC1, cv::Scalar(0));
     for (std::size_t i = 0; i < at.size(); ++i) {
-        if (!inImage[i].positive || !roi.contains(at[i]))
+        if (!clicks[i].positive || !roi.contains(at[i]))
             continue;
         const int id = insideComponents.at<int>(at[i] - roi.tl());
         if (id > 0)
             kept.setTo(255, insideComponents == id);
     }
-    cv::Mat workMask(m_scores.size(), CV_8UC1, cv::Scalar(0));
-    kept.copyTo(workMask(roi));
+    return kept;
+}
 
-    RegionMask region = toImage(workMask);
-    if (confined && !region.empty()) {
-        for (int y = 0; y < region.mask.rows; ++y) {
-            const auto* label = labels.ptr<std::uint8_t>(region.bounds.y + y) + region.bounds.x;
-            auto* inside = region.mask.ptr<std::uint8_t>(y);
-            for (int x = 0; x < region.mask.cols; ++x)
-                if (!allowed[label[x]])
-                    inside[x] = 0;
-        }
-    }
-    // The clicks hold exactly at the image's resolution too.
+// The clicks hold exactly at the image's resolution too.
+RegionMask SmartClickSegmenter::withClicksHeld(RegionMask region, const std::vector<Click>& clicks) const
+{
     cv::Mat full;
-    for (const Click& click : inImage) {
+    for (const Click& click : clicks) {
         if (region.bounds.contains(click.at)) {
             region.mask.at<std::uint8_t>(click.at - region.bounds.tl()) = click.positive ? 255 : 0;
         } else if (click.positive) {

@@ -4,6 +4,8 @@
 
 #include <opencv2/core.hpp>
 
+#include <array>
+
 #include <vector>
 
 namespace segstudio::paint {
@@ -63,6 +65,11 @@ private:
     cv::Mat cut(const cv::Mat& unary, const cv::Rect& roi, const std::vector<Click>& clicks,
                 const std::vector<cv::Point>& at) const;
     RegionMask toImage(const cv::Mat& workMask) const;
+    std::array<bool, 256> confineToClickedLabels(cv::Mat& unary, const std::vector<Click>& clicks, const cv::Mat& labels) const;
+    cv::Rect reachOfClicks(const cv::Mat& unary, const std::vector<Click>& clicks, const std::vector<cv::Point>& at) const;
+    static cv::Mat connectedToPositiveClicks(const cv::Mat& inside, const cv::Rect& roi, const std::vector<Click>& clicks,
+                                             const std::vector<cv::Point>& at);
+    RegionMask withClicksHeld(RegionMask region, const std::vector<Click>& clicks) const;
 
     cv::Mat m_scores;   // CV_8UC(classes), work size
     cv::Mat m_right;    // CV_32FC1: Potts weight between (x, y) and (x + 1, y)

@@ -57,6 +57,15 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     m_service->setTrainer(m_process->program());
     m_fineTuner->setTrainer(m_process->program());
     m_modelExporter->setTrainer(m_process->program());
+    configureParts();
+    layOut();
+    connectParts();
+    updateButtons();
+}
+
+// Names, ranges, texts and tooltips.
+void PredictionsDock::configureParts()
+{
     m_exportModelAction->setObjectName(QStringLiteral("exportModel"));
     m_exportModelAction->setToolTip(tr("Write the selected run's chosen checkpoint as an ONNX file (for OpenCV, ONNX Runtime, "
                                        "TensorRT), as segstudio-train export-model does"));
@@ -99,6 +108,10 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+}
+
+void PredictionsDock::layOut()
+{
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     auto* row = new QHBoxLayout;
@@ -126,7 +139,10 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     suspects->addWidget(m_suspectSummary);
     body->addLayout(suspects, 2);
     layout->addLayout(body, 1);
+}
 
+void PredictionsDock::connectParts()
+{
     connect(m_process, &TrainerProcess::output, this, [this](const QString& text) {
         appendProcessOutput(m_log, text);
         showProgress();
@@ -149,7 +165,6 @@ PredictionsDock::PredictionsDock(QWidget* parent)
     connect(m_fineTuner, &LiveFineTuner::learned, this, &PredictionsDock::liveModelLearned);
     connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
     connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);
-    updateButtons();
 }
 
 PredictionsDock::~PredictionsDock()

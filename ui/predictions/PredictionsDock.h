@@ -117,6 +117,9 @@ signals:
     void liveModelLearned(const QString& liveRunDir);  // a fine-tune replaced runs/<run>-live
 
 private:
+    void configureParts();
+    void layOut();
+    void connectParts();
     void scoreExistingPredictions();
     void scoreInBackground();
     void processFinished(const TrainerProcess::Exit& exit);

@@ -58,6 +58,33 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     m_format->addItem(tr("CVAT segmentation mask 1.1"));
     m_format->setObjectName(QStringLiteral("format"));
 
+    buildPages();
+    auto* form = new QFormLayout;
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(m_pages);
+    form->addRow(m_schemaLabel, m_schema);
+    form->addRow(tr("New project file:"), m_projectFile);
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setStyleSheet(QStringLiteral("color: #c03030"));
+    m_error->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ImportDatasetDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ImportDatasetDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+    for (PathField* source : {m_datasetDir, m_imageDir, m_indexImageDir, m_formatDir})
+        connect(source, &PathField::pathChanged, m_projectFile, &ProjectFileField::suggestFrom);
+    for (PathField* field : {m_datasetDir, m_imageDir, m_maskDir, m_indexImageDir, m_indexLabelDir, m_formatDir, m_formatFile,
+                             static_cast<PathField*>(m_projectFile)})
+        connect(field, &PathField::pathChanged, this, &ImportDatasetDialog::recheck);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDatasetDialog::recheck);
+}
+
+// One page of fields per kind of source; the other tools' formats share the last page.
+void ImportDatasetDialog::buildPages()
+{
     auto* segnet = new QWidget(m_pages);
     auto* segnetForm = new QFormLayout(segnet);
     segnetForm->addRow(tr("Dataset folder:"), m_datasetDir);
@@ -100,28 +127,6 @@ ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     m_pages->addWidget(indexPngs);
     m_pages->addWidget(m_formatPage);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDatasetDialog::showFormat);
-
-    auto* form = new QFormLayout;
-    form->addRow(tr("Format:"), m_format);
-    form->addRow(m_pages);
-    form->addRow(m_schemaLabel, m_schema);
-    form->addRow(tr("New project file:"), m_projectFile);
-    m_error->setObjectName(QStringLiteral("error"));
-    m_error->setStyleSheet(QStringLiteral("color: #c03030"));
-    m_error->setWordWrap(true);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ImportDatasetDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ImportDatasetDialog::reject);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_error);
-    layout->addWidget(buttons);
-    for (PathField* source : {m_datasetDir, m_imageDir, m_indexImageDir, m_formatDir})
-        connect(source, &PathField::pathChanged, m_projectFile, &ProjectFileField::suggestFrom);
-    for (PathField* field : {m_datasetDir, m_imageDir, m_maskDir, m_indexImageDir, m_indexLabelDir, m_formatDir, m_formatFile,
-                             static_cast<PathField*>(m_projectFile)})
-        connect(field, &PathField::pathChanged, this, &ImportDatasetDialog::recheck);
-    connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDatasetDialog::recheck);
 }
 
 void ImportDatasetDialog::showFormat(int index)

@@ -52,6 +52,7 @@ public:
     static data::Project import(const Request& request, const data::ImportProgress& progress);
 
 private:
+    void buildPages();
     void recheck();
     QString check(Request& request) const;  // empty when fine, else what is wrong
     QString checkOtherFormat(Request& request) const;
