@@ -3,8 +3,8 @@
 #   dev.sh run [--headless]   the GUI on the demo project (or, with --headless or no display,
 #                             the CLI's end-to-end demo training run)
 #   dev.sh test               the whole test suite (Qt Test via CTest)
-# BUILD_DIR (default ./build), JOBS (default: all cores), BUILD_TYPE (default Release) and
-# UNITY_BUILD (default ON) can be set in the environment.
+# BUILD_DIR (default ./build), JOBS (default: all cores), DEBUG_FLAGS (default -O2 -g1 -DNDEBUG)
+# and UNITY_BUILD (default ON) can be set in the environment.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,11 +19,12 @@ usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 # configure_and_build [TARGET...]: every target when none is named.
 configure_and_build() {
   "$here/install-deps.sh"
-  # Release without debug info, LibTorch and CLI11 units in batches: a fresh machine builds the
-  # programs in minutes rather than most of an hour (issue 50; docs/BENCHMARKS.md). Developers
-  # who debug configure their own folder (RelWithDebInfo, no unity build).
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" \
-    -DSEGSTUDIO_UNITY_BUILD="${UNITY_BUILD:-ON}"
+  # LibTorch and CLI11 units in batches, and -g1 (functions and lines: enough for a backtrace and
+  # for the package's -dbgsym, without full -g's types, which cost LibTorch units 40 % more): a
+  # fresh machine builds the programs in minutes rather than most of an hour (issue 50,
+  # docs/BENCHMARKS.md). Developers who debug configure their own folder (-g, no unity build).
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${DEBUG_FLAGS:--O2 -g1 -DNDEBUG}" -DSEGSTUDIO_UNITY_BUILD="${UNITY_BUILD:-ON}"
   if [ $# -gt 0 ]; then
     cmake --build "$build" -j "$jobs" --target "$@"
   else
