@@ -1,33 +1,29 @@
 #include "LabelEditor.h"
 #include "document/WorkerPool.h"
 
+#include "FrameActions.h"
+#include "ImageLoader.h"
 #include "LabelingTips.h"
+#include "RecoveryQuestion.h"
 #include "PixelHistoryCache.h"
 
-#include "BrushTool.h"
 #include "ClassHotkeys.h"
 #include "ClassesPanel.h"
-#include "FillTool.h"
 #include "FrameNavigator.h"
 #include "FramePropagation.h"
-#include "GrabCutTool.h"
-#include "SmartClickTool.h"
 #include "LabelCanvas.h"
 #include "LabelDocument.h"
-#include "PickerTool.h"
 #include "PredictionBar.h"
-#include "PolygonTool.h"
 #include "RecoveryKeeper.h"
 #include "ReleaseOnWorker.h"
-#include "SuperpixelTool.h"
+#include "ToolActions.h"
+#include "ToolOptionsBar.h"
 #include "ToolSettings.h"
+#include "ViewActions.h"
 
 #include "icons/ActionToolTips.h"
-#include "icons/Icons.h"
 
 #include "run/AtomicFile.h"
-#include "data/DataError.h"
-#include "data/ImageIO.h"
 #include "data/LabelMapIO.h"
 #include "data/Project.h"
 #include "document/ProjectDocument.h"
@@ -37,24 +33,14 @@
 #include "paint/RegionMask.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
-#include <QComboBox>
-#include <QDateTime>
 #include <QFileInfo>
-#include <QHash>
 #include <QLabel>
-#include <QLocale>
-#include <QMenu>
 #include <QMessageBox>
 #include <QMetaMethod>
-#include <QPushButton>
 #include <QShortcut>
-#include <QSlider>
-#include <QSpinBox>
 #include <QTimer>
 #include <QToolBar>
-#include <QToolButton>
 #include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -71,123 +57,6 @@ namespace {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
 
-// The Breeze icon (resources/icons/breeze) of each tool and view action, by the action's object
-// name. The three that find a region for the user differ at a glance: cells, a rectangle, a click.
-QIcon actionIcon(const QString& objectName)
-{
-    static const QHash<QString, QString> names{
-        {QStringLiteral("tool.brush"), QStringLiteral("draw-brush")},
-        {QStringLiteral("tool.eraser"), QStringLiteral("draw-eraser")},
-        {QStringLiteral("tool.polygon"), QStringLiteral("draw-polygon")},
-        {QStringLiteral("tool.fill"), QStringLiteral("color-fill")},
-        {QStringLiteral("tool.wand"), QStringLiteral("tools-wizard")},
-        {QStringLiteral("tool.superpixel"), QStringLiteral("grid-rectangular")},
-        {QStringLiteral("tool.grabcut"), QStringLiteral("select-rectangular")},
-        {QStringLiteral("tool.smartclick"), QStringLiteral("input-mouse-click-left")},
-        {QStringLiteral("tool.picker"), QStringLiteral("color-picker")},
-        {QStringLiteral("view.zoomIn"), QStringLiteral("zoom-in")},
-        {QStringLiteral("view.zoomOut"), QStringLiteral("zoom-out")},
-        {QStringLiteral("view.fit"), QStringLiteral("zoom-fit-best")},
-        {QStringLiteral("view.actual"), QStringLiteral("zoom-original")},
-        {QStringLiteral("view.labels"), QStringLiteral("view-visible")},
-        {QStringLiteral("view.outline"), QStringLiteral("format-stroke-color")},
-        {QStringLiteral("view.predictionInstead"), QStringLiteral("document-swap")},
-    };
-    return icon(names.value(objectName));
-}
-
-// What the label-map worker hands back: the map as saved (empty when there is none) and its counts.
-struct SavedLabels {
-    cv::Mat labels;
-    data::LabelCounts counts{};
-    QImage overlay;  // composed for the canvas
-};
-
-// What the open's workers hand back.
-struct LoadedImage {
-    std::string key;
-    cv::Mat rgb;
-    cv::Mat labels;
-    data::LabelCounts counts{};
-    LabelCanvas::Prepared prepared;  // what the canvas would otherwise make on the GUI thread
-    std::string error;               // empty on success
-};
-
-// Runs on a worker: the image and its saved label map, decoded and checked.
-LoadedImage loadImage(const std::filesystem::path& imagePath, const std::filesystem::path& labelPath,
-                      const data::ClassSchema& schema, const std::string& key, const LabelCanvas::OverlayStyle& style,
-                      QSize viewport)
-{
-    LoadedImage loaded;
-    loaded.key = key;
-    loaded.prepared.style = style;
-    try {
-        QFuture<SavedLabels> savedFuture = QtConcurrent::run(document::workerPool(), [labelPath, schema, style] {
-            SavedLabels saved;
-            if (std::filesystem::exists(labelPath)) {
-                saved.labels = data::readLabelMap(labelPath, schema);
-                saved.counts = data::countLabels(saved.labels);
-                saved.overlay = LabelCanvas::composedOverlay(saved.labels, style);
-            }
-            return saved;
-        });
-        try {
-            loaded.rgb = data::readImageRgb(imagePath);
-            loaded.prepared.display = LabelCanvas::displayImage(loaded.rgb);
-            loaded.prepared.previewScale = LabelCanvas::fitScale(QSize(loaded.rgb.cols, loaded.rgb.rows), viewport);
-            loaded.prepared.preview = LabelCanvas::previewImage(loaded.rgb, loaded.prepared.previewScale);
-        } catch (...) {
-            savedFuture.waitForFinished();
-            throw;
-        }
-        SavedLabels saved = savedFuture.result();  // rethrows the worker's DataError
-        if (saved.labels.empty()) {
-            saved.labels = cv::Mat(loaded.rgb.size(), CV_8UC1, cv::Scalar(data::kUnlabelled));
-            saved.counts.fill(0);
-            saved.counts[data::kUnlabelled] = static_cast<std::int64_t>(loaded.rgb.total());
-            saved.overlay = LabelCanvas::composedOverlay(saved.labels, style);
-        }
-        loaded.prepared.overlay = std::move(saved.overlay);
-        if (!style.outline)  // (a 1-pixel outline would average away)
-            loaded.prepared.overlayPreview = LabelCanvas::previewOverlay(loaded.prepared.overlay, loaded.prepared.previewScale);
-        if (saved.labels.size() != loaded.rgb.size())
-            throw data::DataError(labelPath.string(), "the label map is " + std::to_string(saved.labels.cols) + "x" +
-                                                          std::to_string(saved.labels.rows) + " but the image is " +
-                                                          std::to_string(loaded.rgb.cols) + "x" + std::to_string(loaded.rgb.rows));
-        loaded.labels = std::move(saved.labels);
-        loaded.counts = saved.counts;
-    } catch (const std::exception& e) {
-        loaded.error = e.what();
-    }
-    return loaded;
-}
-
-QString describe(const data::RecoveryStore::Entry& entry)
-{
-    const QDateTime when = QDateTime::fromMSecsSinceEpoch(entry.savedAtMs);
-    return QStringLiteral("%1 — %2").arg(fromStd(entry.image), QLocale().toString(when, QLocale::ShortFormat));
-}
-
-// The default RecoveryPrompt: a question with the images found and when each was written.
-bool askToRestore(QWidget* parent, const QStringList& found)
-{
-    QMessageBox box(QMessageBox::Question, LabelEditor::tr("Unsaved labels found"),
-                    LabelEditor::tr("SegStudio ended without saving the labels of %n image(s). Restore them?", nullptr,
-                                    int(found.size())),
-                    QMessageBox::NoButton, parent);
-    constexpr int kShown = 8;
-    QStringList shown = found.mid(0, kShown);
-    if (found.size() > kShown)
-        shown << LabelEditor::tr("… and %1 more").arg(found.size() - kShown);
-    box.setInformativeText(shown.join(u'\n') + LabelEditor::tr("\n\nRestored edits open as unsaved changes that Undo "
-                                                                "takes back; Discard deletes the copies."));
-    QPushButton* restore = box.addButton(LabelEditor::tr("Restore"), QMessageBox::AcceptRole);
-    box.addButton(LabelEditor::tr("Discard"), QMessageBox::DestructiveRole);
-    box.setDefaultButton(restore);
-    box.exec();
-    return box.clickedButton() == restore;
-}
-
 }  // namespace
 
 // Everything the editor owns. Kept out of the header so the shell does not rebuild with it.
@@ -201,7 +70,7 @@ public:
     std::unique_ptr<LabelDocument> document;
     std::optional<std::size_t> index;
     // The image being opened on a worker (requestImage); results of older opens are dropped.
-    QFuture<LoadedImage> opening;
+    QFuture<ImageLoader::Loaded> opening;
     quint64 openGeneration = 0;
     bool openPending = false;
     std::size_t openingIndex = 0;
@@ -215,7 +84,6 @@ public:
     PredictionBar* predictionBar = nullptr;
     QToolBar* optionsBar = nullptr;  // a second row: a tool bar outside a QMainWindow cannot show its "»" overflow
     QLabel* caption = nullptr;       // "name · 12 / 468"
-    QActionGroup* toolGroup = nullptr;
     QList<QAction*> toolActions;
     QList<QAction*> viewActions;
     QTimer* countTimer = nullptr;
@@ -239,7 +107,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     // the tool's name and key (setIconToolTips below).
     m_d->toolBar->setToolButtonStyle(Qt::ToolButtonIconOnly);
     m_d->toolBar->setIconSize(QSize(22, 22));  // Breeze's grid: sharp, not scaled
-    m_d->optionsBar = new QToolBar(tr("Tool options"), this);
+    m_d->optionsBar = new ToolOptionsBar(m_d->settings, m_d->canvas, this);
     m_d->predictionBar = new PredictionBar(this);
     m_d->caption = new QLabel(this);
     m_d->caption->setObjectName(QStringLiteral("imageCaption"));
@@ -255,14 +123,15 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     layout->addWidget(m_d->caption);
     layout->addWidget(m_d->canvas, 1);
 
-    createTools();
+    auto* tools = new ToolActions(this, m_d->toolBar, m_d->settings, m_d->canvas);
+    connect(tools, &ToolActions::message, this, &LabelEditor::statusMessage);
+    m_d->toolActions = tools->actions();
     // A tool bar outside a QMainWindow cannot wrap: narrower than its tools, it hides the last ones
     // (Smart Click, Picker) behind "»", where nobody looks for them. The editor is never narrower
     // than its tools, so a dock widened beside it stops there.
     m_d->toolBar->setMinimumWidth(m_d->toolBar->sizeHint().width());
-    createViewActions();
+    m_d->viewActions = (new ViewActions(this, m_d->canvas, m_d->settings))->actions();
     setIconToolTips(m_d->toolActions + m_d->viewActions);
-    createToolBarControls();
     createClassShortcuts();
     createFrameActions();
     m_d->tips = new LabelingTips(m_d->toolActions, m_d->canvas);
@@ -310,120 +179,6 @@ LabelEditor::~LabelEditor()
     m_d->canvas->setDocument(nullptr);
 }
 
-void LabelEditor::createTools()
-{
-    m_d->toolGroup = new QActionGroup(this);
-    m_d->toolGroup->setExclusive(true);
-    ToolSettings* s = m_d->settings;
-    addTool(new BrushTool(false, s, this), QStringLiteral("brush"), QKeySequence(Qt::Key_B));
-    addTool(new BrushTool(true, s, this), QStringLiteral("eraser"), QKeySequence(Qt::Key_E));
-    addTool(new PolygonTool(s, this), QStringLiteral("polygon"), QKeySequence(Qt::Key_P));
-    addTool(new FillTool(FillTool::Mode::Region, s, this), QStringLiteral("fill"), QKeySequence(Qt::Key_F));
-    addTool(new FillTool(FillTool::Mode::Wand, s, this), QStringLiteral("wand"), QKeySequence(Qt::Key_W));
-    addTool(new SuperpixelTool(s, this), QStringLiteral("superpixel"), QKeySequence(Qt::Key_S));
-    addTool(new GrabCutTool(s, this), QStringLiteral("grabcut"), QKeySequence(Qt::Key_G));
-    addTool(new SmartClickTool(s, this), QStringLiteral("smartclick"), QKeySequence(Qt::Key_C));
-    addTool(new PickerTool(s, this), QStringLiteral("picker"), QKeySequence(Qt::Key_I));
-    m_d->toolActions.first()->trigger();
-}
-
-void LabelEditor::addTool(AbstractTool* tool, const QString& id, const QKeySequence& key)
-{
-    auto* action = new QAction(tool->name(), this);
-    action->setObjectName(QStringLiteral("tool.") + id);
-    action->setCheckable(true);
-    action->setShortcut(key);
-    // Anywhere in the window, as in labelme and CVAT: a class table or a thumbnail with focus must
-    // not swallow B or E. Text fields still get their letters: they claim printable keys first
-    // (ShortcutOverride), so typing a filter never switches tools.
-    action->setShortcutContext(Qt::WindowShortcut);
-    action->setIcon(actionIcon(action->objectName()));
-    action->setToolTip(tool->toolTip());  // the name and key go before it (setIconToolTips)
-    m_d->toolGroup->addAction(action);
-    m_d->toolActions << action;
-    addAction(action);
-    m_d->toolBar->addAction(action);
-    connect(action, &QAction::triggered, this, [this, tool] { m_d->canvas->setTool(tool); });
-    connect(tool, &AbstractTool::message, this, &LabelEditor::statusMessage);
-}
-
-QAction* LabelEditor::addViewAction(const QString& text, const QString& id, const QKeySequence& key)
-{
-    auto* action = new QAction(text, this);
-    action->setObjectName(QStringLiteral("view.") + id);
-    action->setIcon(actionIcon(action->objectName()));
-    action->setShortcut(key);
-    action->setShortcutContext(Qt::WindowShortcut);
-    m_d->viewActions << action;
-    addAction(action);
-    return action;
-}
-
-void LabelEditor::createViewActions()
-{
-    LabelCanvas* canvas = m_d->canvas;
-    connect(addViewAction(tr("Zoom In"), QStringLiteral("zoomIn"), QKeySequence::ZoomIn), &QAction::triggered,
-            canvas, &LabelCanvas::zoomIn);
-    connect(addViewAction(tr("Zoom Out"), QStringLiteral("zoomOut"), QKeySequence::ZoomOut), &QAction::triggered,
-            canvas, &LabelCanvas::zoomOut);
-    connect(addViewAction(tr("Fit to Window"), QStringLiteral("fit"), QKeySequence(Qt::CTRL | Qt::Key_0)),
-            &QAction::triggered, canvas, &LabelCanvas::fitToWindow);
-    connect(addViewAction(tr("Actual Pixels (1:1)"), QStringLiteral("actual"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_0)),
-            &QAction::triggered, canvas, &LabelCanvas::actualSize);
-    QAction* labels = addViewAction(tr("Show Labels"), QStringLiteral("labels"), QKeySequence(Qt::Key_H));
-    labels->setCheckable(true);
-    labels->setChecked(true);
-    connect(labels, &QAction::toggled, canvas, &LabelCanvas::setLabelsVisible);
-    QAction* outline = addViewAction(tr("Outline Only"), QStringLiteral("outline"), QKeySequence(Qt::Key_O));
-    outline->setCheckable(true);
-    connect(outline, &QAction::toggled, canvas, &LabelCanvas::setOutlineMode);
-    QAction* flip = addViewAction(tr("Prediction Instead of Labels"), QStringLiteral("predictionInstead"), QKeySequence(Qt::Key_T));
-    flip->setCheckable(true);
-    connect(flip, &QAction::toggled, canvas, &LabelCanvas::setShowPredictionInstead);
-    // Brush size keys are not view actions, but belong with them to the editor's shortcuts.
-    auto* grow = new QShortcut(QKeySequence(Qt::Key_BracketRight), this, nullptr, nullptr, Qt::WindowShortcut);
-    grow->setWhatsThis(tr("Larger brush"));
-    connect(grow, &QShortcut::activated, m_d->settings, &ToolSettings::growBrush);
-    auto* shrink = new QShortcut(QKeySequence(Qt::Key_BracketLeft), this, nullptr, nullptr, Qt::WindowShortcut);
-    shrink->setWhatsThis(tr("Smaller brush"));
-    connect(shrink, &QShortcut::activated, m_d->settings, &ToolSettings::shrinkBrush);
-}
-
-void LabelEditor::createToolBarControls()
-{
-    QToolBar* bar = m_d->optionsBar;
-    ToolSettings* s = m_d->settings;
-    auto* size = new QSpinBox(bar);
-    size->setRange(1, ToolSettings::kMaxBrushSize);
-    size->setValue(s->brushSize());
-    size->setPrefix(tr("Size "));
-    size->setToolTip(tr("Brush size ([ and ])"));
-    connect(size, &QSpinBox::valueChanged, s, &ToolSettings::setBrushSize);
-    auto* shape = new QComboBox(bar);
-    shape->addItems({tr("Round"), tr("Square")});
-    connect(shape, &QComboBox::currentIndexChanged, s, [s](int index) {
-        s->setBrushShape(index == 0 ? paint::BrushShape::Round : paint::BrushShape::Square);
-    });
-    auto* tolerance = new QSpinBox(bar);
-    tolerance->setRange(0, 255);
-    tolerance->setValue(s->tolerance());
-    tolerance->setPrefix(tr("Tolerance "));
-    connect(tolerance, &QSpinBox::valueChanged, s, &ToolSettings::setTolerance);
-    auto* opacity = new QSlider(Qt::Horizontal, bar);
-    opacity->setRange(0, 100);
-    opacity->setValue(static_cast<int>(m_d->canvas->labelOpacity() * 100));
-    opacity->setMaximumWidth(120);
-    opacity->setToolTip(tr("Label opacity (H hides the labels)"));
-    connect(opacity, &QSlider::valueChanged, m_d->canvas, [this](int v) { m_d->canvas->setLabelOpacity(v / 100.0); });
-    connect(s, &ToolSettings::changed, size, [s, size] { size->setValue(s->brushSize()); });
-    bar->addWidget(size);
-    bar->addWidget(shape);
-    bar->addWidget(tolerance);
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Opacity "), bar));
-    bar->addWidget(opacity);
-}
-
 void LabelEditor::createClassShortcuts()
 {
     // 1…9, 0 and Shift+1…Shift+0 select the class ClassHotkeys gives each key (the classes
@@ -448,46 +203,11 @@ void LabelEditor::createFrameActions()
     m_d->propagation = new FramePropagation(this);
     connect(m_d->propagation, &FramePropagation::statusMessage, this, &LabelEditor::statusMessage);
     connect(m_d->propagation, &FramePropagation::reviewChanged, m_d->canvas, &LabelCanvas::setReviewLayer);
-    const auto make = [this](const QString& text, const QString& id, const QKeySequence& key, const QString& tip) {
-        auto* action = new QAction(text, this);
-        action->setObjectName(QStringLiteral("frame.") + id);
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WindowShortcut);
-        action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString()));
-        addAction(action);
-        return action;
-    };
-    // With Alt: Page Up and Page Down alone are the browser's Previous / Next Image (in its sort
-    // order), and a key that two of the window's actions hold does nothing.
-    QAction* previous = make(tr("Previous Frame"), QStringLiteral("previous"), QKeySequence(Qt::ALT | Qt::Key_PageUp),
-                             tr("The frame before this one in its sequence (frames are told by the number in their names)"));
-    QAction* next = make(tr("Next Frame"), QStringLiteral("next"), QKeySequence(Qt::ALT | Qt::Key_PageDown),
-                         tr("The frame after this one in its sequence (frames are told by the number in their names)"));
-    QAction* fromPrevious =
-        make(tr("Propagate from Previous Frame"), QStringLiteral("propagatePrevious"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P),
-             tr("Carry the labels of the nearest labelled frame before this one onto it, where the optical flow can "
-                "be trusted; one undoable edit that respects the locks"));
-    QAction* fromNext =
-        make(tr("Propagate from Next Frame"), QStringLiteral("propagateNext"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P),
-             tr("Carry the labels of the nearest labelled frame after this one onto it, where the optical flow can "
-                "be trusted; one undoable edit that respects the locks"));
-    connect(previous, &QAction::triggered, this, [this] { goToFrame(false); });
-    connect(next, &QAction::triggered, this, [this] { goToFrame(true); });
-    connect(fromPrevious, &QAction::triggered, this, [this] { propagateFrom(false); });
-    connect(fromNext, &QAction::triggered, this, [this] { propagateFrom(true); });
-    m_d->frameActions = {previous, next};
-    m_d->propagateActions = {fromPrevious, fromNext};
-    // On the options row, one button for both ways (the menus list them too).
-    auto* button = new QToolButton(m_d->optionsBar);
-    button->setObjectName(QStringLiteral("propagateButton"));
-    button->setText(tr("Propagate"));
-    button->setToolTip(tr("Carry labels from the nearest labelled frame of the sequence"));
-    button->setPopupMode(QToolButton::InstantPopup);
-    auto* menu = new QMenu(button);
-    menu->addActions(m_d->propagateActions);
-    button->setMenu(menu);
-    m_d->optionsBar->addSeparator();
-    m_d->optionsBar->addWidget(button);
+    auto* actions = new FrameActions(this, m_d->optionsBar);
+    connect(actions, &FrameActions::stepRequested, this, &LabelEditor::goToFrame);
+    connect(actions, &FrameActions::propagateRequested, this, &LabelEditor::propagateFrom);
+    m_d->frameActions = actions->stepActions();
+    m_d->propagateActions = actions->propagateActions();
 }
 
 void LabelEditor::goToFrame(bool next)
@@ -728,8 +448,8 @@ void LabelEditor::offerRecovery()
         return;
     QStringList descriptions;
     for (const auto& entry : found)
-        descriptions << describe(entry);
-    const bool restore = m_d->recoveryPrompt ? m_d->recoveryPrompt(descriptions) : askToRestore(this, descriptions);
+        descriptions << RecoveryQuestion::describe(entry);
+    const bool restore = m_d->recoveryPrompt ? m_d->recoveryPrompt(descriptions) : RecoveryQuestion::ask(this, descriptions);
     if (restore) {
         emit statusMessage(tr("Unsaved labels of %n image(s) restored; they open as unsaved changes.", nullptr,
                               int(found.size())));
@@ -785,8 +505,8 @@ bool LabelEditor::requestImage(std::size_t index)
 {
     if (!startOpen(index))
         return false;
-    auto* watcher = new QFutureWatcher<LoadedImage>(this);
-    connect(watcher, &QFutureWatcher<LoadedImage>::finished, this, [this, watcher, generation = m_d->openGeneration] {
+    auto* watcher = new QFutureWatcher<ImageLoader::Loaded>(this);
+    connect(watcher, &QFutureWatcher<ImageLoader::Loaded>::finished, this, [this, watcher, generation = m_d->openGeneration] {
         watcher->deleteLater();
         finishOpen(generation);
     });
@@ -824,7 +544,7 @@ bool LabelEditor::startOpen(std::size_t index)
         document::workerPool(),
         [imagePath = project.imagePath(index), labelPath = project.labelMapPath(index), schema = project.schema(),
          key = project.entry(index).image, style = m_d->canvas->overlayStyle(), viewport = m_d->canvas->size()]() {
-            return loadImage(imagePath, labelPath, schema, key, style, viewport);
+            return ImageLoader::load(imagePath, labelPath, schema, key, style, viewport);
         });
     return true;
 }
@@ -835,7 +555,7 @@ bool LabelEditor::finishOpen(quint64 generation)
         return false;  // another open started since: this result is stale
     m_d->openPending = false;
     updateEditable();
-    LoadedImage loaded = m_d->opening.result();
+    ImageLoader::Loaded loaded = m_d->opening.result();
     m_d->opening = {};  // the document is the only owner of the decoded maps from here
     const std::size_t index = m_d->openingIndex;
     if (!loaded.error.empty()) {

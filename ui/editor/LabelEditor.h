@@ -38,7 +38,6 @@ class ProjectDocument;
 
 namespace segstudio::ui {
 
-class AbstractTool;
 struct CanvasImages;
 class ClassesPanel;
 class LabelCanvas;
@@ -49,6 +48,9 @@ class ToolSettings;
 
 // The pixel-labelling editor as one widget: the canvas with its tools, a tool bar, and a classes
 // panel that the main window docks. The shell talks to it through its signals and slots below.
+// Its parts: ToolActions (the tools and their keys), ViewActions, ToolOptionsBar, FrameActions
+// (sequence steps and Propagate), ImageLoader (an image's files read on workers) and
+// RecoveryQuestion; the editor keeps the open image, its undo stack and the layers.
 // Requirements: GUI thread only; the document passed to setDocument() outlives its use here (call
 // setDocument(nullptr) before destroying it).
 // Guarantees: the current label map reaches disk only through save() (atomic) or the save on image
@@ -154,11 +156,6 @@ private:
     QString whyNotEditable() const;  // one sentence: read-only, busy or opening; empty when editable
     std::vector<std::string> projectImages() const;  // for matching recovery copies by key
     bool finishOpen(quint64 generation);
-    void createTools();
-    void addTool(AbstractTool* tool, const QString& id, const QKeySequence& key);
-    QAction* addViewAction(const QString& text, const QString& id, const QKeySequence& key);
-    void createViewActions();
-    void createToolBarControls();
     void createClassShortcuts();
     void createFrameActions();
     void goToFrame(bool next);
