@@ -163,7 +163,9 @@ void addOptimizerOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--translate", c.translate, "translate", "random X/Y translation in pixels (0 = off)");
     o.given.emplace_back(command.add_flag("--flip,!--no-flip", c.flip, "random left/right reflection"), "flip");
     o.given.emplace_back(command.add_flag("--scale-crop", c.scaleCrop, "random scale 0.75-1.25 with crop/pad"), "scaleCrop");
-    bindOption(command, o, "--crop-height", c.cropHeight, "cropHeight", "train on random crops this high (0 = whole images)");
+    bindOption(command, o, "--crop-height", c.cropHeight, "cropHeight",
+               "train on random crops this high (0 = whole images); on CamVid's 360x480 packs 144 x 192 crops\n"
+               "(40 % of each side, the Train dialog's proposal) trained best in 30 CPU-minutes");
     bindOption(command, o, "--crop-width", c.cropWidth, "cropWidth", "train on random crops this wide (0 = whole images)");
     o.given.emplace_back(command.add_flag("--deterministic", c.deterministic, "deterministic algorithms (slower)"),
                          "deterministic");
