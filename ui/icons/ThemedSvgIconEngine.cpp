@@ -28,7 +28,7 @@ QColor inkFor(QIcon::Mode mode)
 
 }  // namespace
 
-ThemedSvgIconEngine::ThemedSvgIconEngine(QByteArray svg) : m_svg(std::move(svg)) { }
+ThemedSvgIconEngine::ThemedSvgIconEngine(QByteArray svg) : m_svg(std::move(svg)), m_svgHash(qHash(m_svg)) { }
 
 QByteArray ThemedSvgIconEngine::recoloured(const QByteArray& svg, const QString& ink)
 {
@@ -49,7 +49,7 @@ QPixmap ThemedSvgIconEngine::pixmap(const QSize& size, QIcon::Mode mode, QIcon::
     const QString ink = inkFor(mode).name();
     // Tool bars ask for the same few sizes at every repaint: keep what was drawn.
     const QString cacheKey = QStringLiteral("segstudio-icon:%1:%2x%3:%4")
-                                 .arg(QString::number(qHash(m_svg)))
+                                 .arg(QString::number(m_svgHash))
                                  .arg(size.width())
                                  .arg(size.height())
                                  .arg(ink);

@@ -27,6 +27,7 @@ public:
 
 private:
     QByteArray m_svg;
+    size_t m_svgHash;  // the pixmap cache's key for this SVG, hashed once
 };
 
 }  // namespace segstudio::ui
