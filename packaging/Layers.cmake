@@ -82,6 +82,37 @@ segstudio_forbid_includes(training editor project browser predictions shell)
 segstudio_forbid_includes(predictions editor project browser training shell)
 segstudio_forbid_includes(editor common project browser training predictions shell)
 segstudio_forbid_includes(icons common editor project browser training predictions shell)
+# Core's two big rooms have sub-rooms (docs/ARCHITECTURE.md), one library each but the same rule
+# at the source: a sub-room's files include a sibling only by "<room>/<sub-room>/" (the compiler
+# finds nothing else), and only the siblings below it.
+function(segstudio_forbid_subroom_includes room sub)
+  file(GLOB files "${SEGSTUDIO_CORE_DIR}/${room}/${sub}/*.h" "${SEGSTUDIO_CORE_DIR}/${room}/${sub}/*.cpp")
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    foreach(line IN LISTS includes)
+      foreach(other IN LISTS ARGN)
+        if(line MATCHES "\"((\\.\\./)+|${room}/)${other}/")
+          message(FATAL_ERROR "Layering: ${file} includes ${room}/${other}/ (${line}); ${room}/${sub} must not "
+                              "reach ${room}/${other}; see docs/ARCHITECTURE.md")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endfunction()
+
+if(NOT SEGSTUDIO_CORE_DIR)
+  set(SEGSTUDIO_CORE_DIR "${CMAKE_SOURCE_DIR}/core")
+endif()
+# engine: runtime <- models, input, distributed (none of each other) <- inference <- training.
+segstudio_forbid_subroom_includes(engine runtime models input distributed inference training)
+segstudio_forbid_subroom_includes(engine models input distributed inference training)
+segstudio_forbid_subroom_includes(engine input models distributed inference training)
+segstudio_forbid_subroom_includes(engine distributed models input inference training)
+segstudio_forbid_subroom_includes(engine inference training)
+# data: labels <- project <- formats.
+segstudio_forbid_subroom_includes(data labels project formats)
+segstudio_forbid_subroom_includes(data project formats)
+
 # The entry points: the headless CLI never pulls a widget or the document layer (it runs on
 # machines without a display, and on GPU machines without Qt); the GUI never links the engine.
 segstudio_forbid_links(segstudio-train "Qt6::" "segstudio_document" "segstudio_editor" "segstudio_ui")

@@ -1,7 +1,8 @@
 #include "Commands.h"
 
-#include "engine/ModelCatalog.h"
-#include "engine/TrainConfig.h"
+#include "engine/runtime/DeviceCatalog.h"
+#include "engine/models/ModelCatalog.h"
+#include "engine/training/TrainConfig.h"
 
 #include <nlohmann/json.hpp>
 

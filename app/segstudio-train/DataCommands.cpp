@@ -4,12 +4,12 @@
 #include "FiniteNumber.h"
 #include "ProgressPrinter.h"
 
-#include "data/DataError.h"
-#include "data/ExportFormat.h"
-#include "data/DatasetSplitter.h"
-#include "data/DatasetStatistics.h"
-#include "data/Project.h"
-#include "data/ProjectLock.h"
+#include "data/labels/DataError.h"
+#include "data/formats/ExportFormat.h"
+#include "data/project/DatasetSplitter.h"
+#include "data/project/DatasetStatistics.h"
+#include "data/project/Project.h"
+#include "data/project/ProjectLock.h"
 
 #include <nlohmann/json.hpp>
 

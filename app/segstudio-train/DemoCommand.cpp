@@ -4,11 +4,11 @@
 #include "TrainCommand.h"
 #include "WholeNumber.h"
 
-#include "data/Project.h"
-#include "data/SyntheticDatasetGenerator.h"
-#include "engine/Evaluator.h"
-#include "engine/StopFlag.h"
-#include "engine/Trainer.h"
+#include "data/project/Project.h"
+#include "data/project/SyntheticDatasetGenerator.h"
+#include "engine/inference/Evaluator.h"
+#include "engine/runtime/StopFlag.h"
+#include "engine/training/Trainer.h"
 
 #include <chrono>
 #include <filesystem>

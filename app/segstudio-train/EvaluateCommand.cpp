@@ -2,7 +2,7 @@
 #include "MetricsReport.h"
 #include "WholeNumber.h"
 
-#include "engine/Evaluator.h"
+#include "engine/inference/Evaluator.h"
 #include "metrics/EvaluationReportFiles.h"
 #include "run/RunLayout.h"
 

@@ -3,7 +3,7 @@
 #include "ImageSide.h"
 #include "WholeNumber.h"
 
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "deploy/OpenCvOnnxModel.h"
 #include "onnx/OnnxModelExporter.h"
 #include "run/RunLayout.h"

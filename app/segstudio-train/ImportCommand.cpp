@@ -1,12 +1,12 @@
 #include "Commands.h"
 #include "ProgressPrinter.h"
 
-#include "data/ClassSchema.h"
-#include "data/DataError.h"
-#include "data/CocoImporter.h"
-#include "data/DatasetImporter.h"
-#include "data/LabelmeImporter.h"
-#include "data/RasterFormatImporter.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/DataError.h"
+#include "data/formats/CocoImporter.h"
+#include "data/formats/DatasetImporter.h"
+#include "data/formats/LabelmeImporter.h"
+#include "data/formats/RasterFormatImporter.h"
 
 #include <filesystem>
 #include <iostream>

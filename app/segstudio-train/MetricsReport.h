@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/SegmentationMetrics.h"
+#include "engine/inference/SegmentationMetrics.h"
 
 #include <string>
 #include <vector>

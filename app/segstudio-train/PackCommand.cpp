@@ -4,9 +4,9 @@
 #include "ProgressPrinter.h"
 #include "WholeNumber.h"
 
-#include "data/DataError.h"
-#include "data/DatasetPacker.h"
-#include "data/Project.h"
+#include "data/labels/DataError.h"
+#include "data/project/DatasetPacker.h"
+#include "data/project/Project.h"
 
 #include <iostream>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "data/PredictionCache.h"
-#include "engine/Predictor.h"
+#include "data/project/PredictionCache.h"
+#include "engine/inference/Predictor.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,12 +1,12 @@
 #include "Commands.h"
 #include "PredictionMaps.h"
 
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
-#include "data/Project.h"
-#include "engine/Predictor.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
+#include "data/project/Project.h"
+#include "engine/inference/Predictor.h"
 
 #include <opencv2/core.hpp>
 

@@ -6,10 +6,11 @@
 #include "WholeNumber.h"
 #include "WorkerLauncher.h"
 
-#include "engine/Distributed.h"
-#include "engine/EngineError.h"
-#include "engine/ModelCatalog.h"
-#include "engine/StopFlag.h"
+#include "engine/distributed/Distributed.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/runtime/DeviceCatalog.h"
+#include "engine/models/ModelCatalog.h"
+#include "engine/runtime/StopFlag.h"
 #include "run/Duration.h"
 #include "run/RunLayout.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "engine/TrainConfig.h"
-#include "engine/Trainer.h"
+#include "engine/training/TrainConfig.h"
+#include "engine/training/Trainer.h"
 
 #include <string>
 

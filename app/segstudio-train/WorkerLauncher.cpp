@@ -2,8 +2,8 @@
 
 #include "Commands.h"
 
-#include "engine/EngineError.h"
-#include "engine/RendezvousHost.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/distributed/RendezvousHost.h"
 #include "run/RunLayout.h"
 #include "run/RunLock.h"
 

@@ -3,7 +3,7 @@
 #include "Commands.h"
 #include "Version.h"
 
-#include "engine/EngineError.h"
+#include "engine/runtime/EngineError.h"
 #include "run/RunLockedError.h"
 
 #include <iostream>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/PredictionCache.h"
+#include "data/project/PredictionCache.h"
 #include "paint/PredictionBatch.h"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/ImageEntry.h"
+#include "data/project/ImageEntry.h"
 
 #include <QUndoCommand>
 

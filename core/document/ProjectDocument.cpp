@@ -14,9 +14,9 @@
 #include "SetSplitCommand.h"
 #include "SetStatusCommand.h"
 
-#include "data/DataError.h"
-#include "data/ProjectLock.h"
-#include "data/RelabelTransaction.h"
+#include "data/labels/DataError.h"
+#include "data/project/ProjectLock.h"
+#include "data/project/RelabelTransaction.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "data/ClassSchema.h"
-#include "data/ImageEntry.h"
-#include "data/DatasetSplitter.h"
-#include "data/Project.h"
-#include "data/ProjectLock.h"
+#include "data/labels/ClassSchema.h"
+#include "data/project/ImageEntry.h"
+#include "data/project/DatasetSplitter.h"
+#include "data/project/Project.h"
+#include "data/project/ProjectLock.h"
 #include "paint/PredictionAcceptance.h"
 #include "paint/WriteGuard.h"
 

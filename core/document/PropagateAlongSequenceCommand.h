@@ -1,7 +1,7 @@
 #pragma once
 
-#include "data/ImageEntry.h"
-#include "data/PredictionCache.h"
+#include "data/project/ImageEntry.h"
+#include "data/project/PredictionCache.h"
 #include "paint/PropagationBatch.h"
 
 #include <QString>

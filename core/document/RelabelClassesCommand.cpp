@@ -2,9 +2,9 @@
 
 #include "ProjectDocument.h"
 
-#include "data/DatasetRelabeler.h"
-#include "data/LabelClass.h"
-#include "data/RelabelTransaction.h"
+#include "data/project/DatasetRelabeler.h"
+#include "data/labels/LabelClass.h"
+#include "data/project/RelabelTransaction.h"
 
 #include <QTimer>
 #include <QUndoStack>

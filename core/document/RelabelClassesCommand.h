@@ -1,7 +1,7 @@
 #pragma once
 
-#include "data/ClassSchema.h"
-#include "data/RelabelTransaction.h"
+#include "data/labels/ClassSchema.h"
+#include "data/project/RelabelTransaction.h"
 
 #include <QUndoCommand>
 

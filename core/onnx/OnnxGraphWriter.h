@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/GraphWriter.h"
+#include "engine/models/GraphWriter.h"
 
 #include <onnx/onnx_pb.h>
 

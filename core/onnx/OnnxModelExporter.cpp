@@ -1,8 +1,8 @@
 #include "OnnxModelExporter.h"
 
 #include "OnnxGraphWriter.h"
-#include "engine/LoadedModel.h"
-#include "engine/Runtime.h"
+#include "engine/inference/LoadedModel.h"
+#include "engine/runtime/Runtime.h"
 #include "run/AtomicFile.h"
 
 #include <nlohmann/json.hpp>

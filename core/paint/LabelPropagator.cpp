@@ -1,6 +1,6 @@
 #include "LabelPropagator.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 #include <opencv2/imgproc.hpp>
 

@@ -1,6 +1,6 @@
 #include "PredictionAcceptance.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 #include <stdexcept>
 

@@ -1,10 +1,10 @@
 #include "PredictionBatch.h"
 
-#include "data/DataError.h"
-#include "data/LabelClass.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
-#include "data/Project.h"
+#include "data/labels/DataError.h"
+#include "data/labels/LabelClass.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
+#include "data/project/Project.h"
 
 #include <system_error>
 

@@ -3,7 +3,7 @@
 #include "PredictionAcceptance.h"
 #include "WriteGuard.h"
 
-#include "data/LabelMapTransaction.h"
+#include "data/project/LabelMapTransaction.h"
 
 #include <cstddef>
 #include <cstdint>

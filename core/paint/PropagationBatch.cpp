@@ -1,11 +1,11 @@
 #include "PropagationBatch.h"
 
-#include "data/FrameSequence.h"
-#include "data/ImageIO.h"
-#include "data/LabelClass.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
-#include "data/Project.h"
+#include "data/project/FrameSequence.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelClass.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
+#include "data/project/Project.h"
 
 #include <algorithm>
 #include <system_error>

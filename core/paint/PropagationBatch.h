@@ -2,7 +2,7 @@
 
 #include "LabelPropagator.h"
 
-#include "data/LabelMapTransaction.h"
+#include "data/project/LabelMapTransaction.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "WriteGuard.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 namespace segstudio::paint {
 

@@ -2,8 +2,8 @@
 
 // Helpers shared by the core/data tests: temp folders and small files built on the fly.
 
-#include "data/ClassSchema.h"
-#include "data/DataError.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/DataError.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

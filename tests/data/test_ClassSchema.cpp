@@ -1,6 +1,6 @@
 #include "TestFiles.h"
-#include "data/ClassSchema.h"
-#include "data/DataError.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/DataError.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
 #include "TestFiles.h"
-#include "data/DatasetExporter.h"
-#include "data/DatasetImporter.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
+#include "data/formats/DatasetExporter.h"
+#include "data/formats/DatasetImporter.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>

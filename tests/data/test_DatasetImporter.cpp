@@ -1,10 +1,10 @@
 #include "TestFiles.h"
-#include "data/DataError.h"
-#include "data/DatasetImporter.h"
-#include "data/DatasetStatistics.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/RasterFormatImporter.h"
+#include "data/labels/DataError.h"
+#include "data/formats/DatasetImporter.h"
+#include "data/project/DatasetStatistics.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/formats/RasterFormatImporter.h"
 
 #include <QDir>
 #include <QtTest>

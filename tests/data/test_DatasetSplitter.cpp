@@ -1,4 +1,4 @@
-#include "data/DatasetSplitter.h"
+#include "data/project/DatasetSplitter.h"
 
 #include <QtTest>
 #include <algorithm>

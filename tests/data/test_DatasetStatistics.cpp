@@ -1,5 +1,5 @@
 #include "TestFiles.h"
-#include "data/DatasetStatistics.h"
+#include "data/project/DatasetStatistics.h"
 
 #include <QtTest>
 #include <algorithm>

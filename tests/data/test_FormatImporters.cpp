@@ -2,11 +2,11 @@
 // the tests write: what each pixel becomes, which classes the schema gets, and clear errors with
 // nothing half-written for malformed input.
 #include "TestFiles.h"
-#include "data/CocoImporter.h"
-#include "data/CocoRle.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelmeImporter.h"
-#include "data/RasterFormatImporter.h"
+#include "data/formats/CocoImporter.h"
+#include "data/formats/CocoRle.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/formats/LabelmeImporter.h"
+#include "data/formats/RasterFormatImporter.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>

@@ -2,13 +2,13 @@
 // CVAT masks, and >= 99.5 % of the pixels for labelme's simplified polygons, on street scenes with
 // all 11 classes, unlabelled holes inside objects and an image left unlabelled.
 #include "TestFiles.h"
-#include "data/CocoImporter.h"
-#include "data/ExportFormat.h"
-#include "data/FormatExporter.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelmeImporter.h"
-#include "data/RasterFormatImporter.h"
-#include "data/SyntheticDatasetGenerator.h"
+#include "data/formats/CocoImporter.h"
+#include "data/formats/ExportFormat.h"
+#include "data/formats/FormatExporter.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/formats/LabelmeImporter.h"
+#include "data/formats/RasterFormatImporter.h"
+#include "data/project/SyntheticDatasetGenerator.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>

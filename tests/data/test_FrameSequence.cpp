@@ -1,4 +1,4 @@
-#include "data/FrameSequence.h"
+#include "data/project/FrameSequence.h"
 
 #include <QtTest>
 

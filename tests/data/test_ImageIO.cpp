@@ -1,7 +1,7 @@
 #include "TestFiles.h"
-#include "data/DataError.h"
-#include "data/ImageHeader.h"
-#include "data/ImageIO.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageHeader.h"
+#include "data/labels/ImageIO.h"
 
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>

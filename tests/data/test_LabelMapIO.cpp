@@ -1,9 +1,9 @@
 #include "TestFiles.h"
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapDeflate.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelOverlay.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapDeflate.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/labels/LabelOverlay.h"
 
 #include <QtTest>
 #include <opencv2/imgcodecs.hpp>

@@ -1,8 +1,8 @@
 #include "TestFiles.h"
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,10 +1,10 @@
 #include "TestFiles.h"
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
-#include "data/PredictionIoU.h"
-#include "data/Project.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
+#include "data/project/PredictionIoU.h"
+#include "data/project/Project.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,6 +1,6 @@
 #include "TestFiles.h"
-#include "data/DataError.h"
-#include "data/Project.h"
+#include "data/labels/DataError.h"
+#include "data/project/Project.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 #include "TestFiles.h"
 
-#include "data/DatasetRelabeler.h"
-#include "data/LabelMapIO.h"
-#include "data/Project.h"
-#include "data/RelabelTransaction.h"
+#include "data/project/DatasetRelabeler.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/Project.h"
+#include "data/project/RelabelTransaction.h"
 
 #include <QtTest>
 

@@ -4,15 +4,15 @@
 // one output (the claim held by another writer), an import interrupted after its label folder was
 // renamed into place, a name that is not UTF-8, and a failed command's new folders.
 #include "TestFiles.h"
-#include "data/DatasetImporter.h"
-#include "data/ExportDestination.h"
-#include "data/ExportFormat.h"
-#include "data/ImageIO.h"
-#include "data/ImportJob.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelmeImporter.h"
-#include "data/ProjectLock.h"
-#include "data/SyntheticDatasetGenerator.h"
+#include "data/formats/DatasetImporter.h"
+#include "data/formats/ExportDestination.h"
+#include "data/formats/ExportFormat.h"
+#include "data/labels/ImageIO.h"
+#include "data/formats/ImportJob.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/formats/LabelmeImporter.h"
+#include "data/project/ProjectLock.h"
+#include "data/project/SyntheticDatasetGenerator.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>

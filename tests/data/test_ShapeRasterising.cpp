@@ -7,11 +7,11 @@
 // rleFrPoly, and random polygons against a line-for-line Python port of it
 // (tests/data/coco_rle_fr_poly.py).
 #include "TestFiles.h"
-#include "data/CocoImporter.h"
-#include "data/CocoPolygonRle.h"
-#include "data/CocoRle.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelmeImporter.h"
+#include "data/formats/CocoImporter.h"
+#include "data/formats/CocoPolygonRle.h"
+#include "data/formats/CocoRle.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/formats/LabelmeImporter.h"
 
 #include <QProcess>
 #include <QStandardPaths>

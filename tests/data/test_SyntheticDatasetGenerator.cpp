@@ -1,8 +1,8 @@
 #include "TestFiles.h"
-#include "data/DatasetStatistics.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/SyntheticDatasetGenerator.h"
+#include "data/project/DatasetStatistics.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/SyntheticDatasetGenerator.h"
 
 #include <QtTest>
 

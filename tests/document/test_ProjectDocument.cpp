@@ -1,8 +1,8 @@
 #include "document/ProjectDocument.h"
 
-#include "data/LabelMapIO.h"
-#include "data/Project.h"
-#include "data/RelabelTransaction.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/Project.h"
+#include "data/project/RelabelTransaction.h"
 #include "run/AtomicFile.h"
 
 #include <QSignalSpy>

@@ -1,12 +1,12 @@
 #include "../paint/StreetScene.h"
 #include "document/ProjectDocument.h"
 
-#include "data/ClassSchema.h"
-#include "data/ImageIO.h"
-#include "data/LabelClass.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
-#include "data/Project.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelClass.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
+#include "data/project/Project.h"
 #include "paint/PropagationBatch.h"
 #include "run/AtomicFile.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "data/ClassSchema.h"
-#include "data/ImageIO.h"
-#include "data/Project.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/ImageIO.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 
 #include <QTemporaryDir>

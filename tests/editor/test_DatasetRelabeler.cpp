@@ -1,4 +1,4 @@
-#include "data/DatasetRelabeler.h"
+#include "data/project/DatasetRelabeler.h"
 
 #include <QtTest>
 

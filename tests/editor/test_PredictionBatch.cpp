@@ -1,10 +1,10 @@
 #include "EditorTestProject.h"
 
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
 #include "paint/PredictionBatch.h"
-#include "data/LabelMapTransaction.h"
+#include "data/project/LabelMapTransaction.h"
 #include "run/AtomicFile.h"
 
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "data/ProjectLock.h"
+#include "data/project/ProjectLock.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

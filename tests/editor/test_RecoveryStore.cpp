@@ -1,7 +1,7 @@
-#include "data/ClassSchema.h"
-#include "data/DataError.h"
-#include "data/LabelMapIO.h"
-#include "data/RecoveryStore.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/DataError.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/labels/RecoveryStore.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -4,7 +4,7 @@
 #include "paint/SmartClickSession.h"
 #include "paint/WriteGuard.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 #include <QtTest>
 

@@ -5,7 +5,7 @@
 // Kept verbatim as the specification the batched apply is checked against; never built into
 // the engine.
 
-#include "engine/Augmenter.h"
+#include "engine/input/Augmenter.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "engine/Augmenter.h"
+#include "engine/input/Augmenter.h"
 
 #include "ReferenceAugmenter.h"
 

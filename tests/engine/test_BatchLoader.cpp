@@ -1,5 +1,5 @@
 #include "TestPacks.h"
-#include "engine/BatchLoader.h"
+#include "engine/input/BatchLoader.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

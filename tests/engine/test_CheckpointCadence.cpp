@@ -1,4 +1,4 @@
-#include "engine/CheckpointCadence.h"
+#include "engine/training/CheckpointCadence.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
-#include "engine/Checkpoint.h"
-#include "engine/CheckpointSnapshot.h"
-#include "engine/CheckpointWriter.h"
-#include "engine/FusedAdamW.h"
-#include "engine/ModelRegistry.h"
-#include "engine/OptimizerStateKey.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/training/CheckpointSnapshot.h"
+#include "engine/training/CheckpointWriter.h"
+#include "engine/training/FusedAdamW.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/training/OptimizerStateKey.h"
 #include "run/FileError.h"
 
 #include <QTemporaryDir>

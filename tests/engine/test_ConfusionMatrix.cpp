@@ -1,4 +1,4 @@
-#include "engine/ConfusionMatrix.h"
+#include "engine/inference/ConfusionMatrix.h"
 
 #include <QtTest>
 

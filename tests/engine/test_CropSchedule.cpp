@@ -1,4 +1,4 @@
-#include "engine/CropSchedule.h"
+#include "engine/input/CropSchedule.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 #include "TestPacks.h"
 #include "TrainerProcess.h"
-#include "engine/Checkpoint.h"
-#include "engine/Distributed.h"
-#include "engine/ModelRegistry.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/distributed/Distributed.h"
+#include "engine/models/ModelRegistry.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "engine/FusedAdamW.h"
+#include "engine/training/FusedAdamW.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

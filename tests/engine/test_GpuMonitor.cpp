@@ -1,4 +1,4 @@
-#include "engine/GpuMonitor.h"
+#include "engine/runtime/GpuMonitor.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
-#include "engine/BilinearAxis.h"
-#include "engine/DeepLabV3Plus.h"
-#include "engine/EncoderWeights.h"
-#include "engine/EngineError.h"
-#include "engine/ModelRegistry.h"
-#include "engine/Runtime.h"
+#include "engine/models/BilinearAxis.h"
+#include "engine/models/DeepLabV3Plus.h"
+#include "engine/models/EncoderWeights.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/runtime/Runtime.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

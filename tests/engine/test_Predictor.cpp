@@ -1,8 +1,8 @@
-#include "engine/Checkpoint.h"
-#include "engine/LoadedModel.h"
-#include "engine/ModelRegistry.h"
-#include "engine/Predictor.h"
-#include "engine/Runtime.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/inference/LoadedModel.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/inference/Predictor.h"
+#include "engine/runtime/Runtime.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,4 +1,4 @@
-#include "engine/Replicas.h"
+#include "engine/distributed/Replicas.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "engine/RunRecorder.h"
+#include "engine/training/RunRecorder.h"
 #include "run/FileError.h"
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"

@@ -1,7 +1,7 @@
 #include "TestPacks.h"
 #include "TrainerProcess.h"
-#include "engine/Checkpoint.h"
-#include "engine/Distributed.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/distributed/Distributed.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
-#include "engine/EngineError.h"
-#include "engine/ModelRegistry.h"
-#include "engine/SegNet.h"
-#include "engine/VggWeights.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/models/SegNet.h"
+#include "engine/models/VggWeights.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,6 +1,6 @@
-#include "engine/ClassPriorCorrection.h"
-#include "engine/EngineError.h"
-#include "engine/SegmentationLoss.h"
+#include "engine/inference/ClassPriorCorrection.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/inference/SegmentationLoss.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "engine/StepVerdicts.h"
+#include "engine/distributed/StepVerdicts.h"
 
 #include <QtTest>
 

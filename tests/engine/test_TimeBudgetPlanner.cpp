@@ -1,7 +1,7 @@
-#include "engine/CropSchedule.h"
-#include "engine/LrSchedule.h"
-#include "engine/TimeBudgetPlanner.h"
-#include "engine/TrainConfig.h"
+#include "engine/input/CropSchedule.h"
+#include "engine/training/LrSchedule.h"
+#include "engine/training/TimeBudgetPlanner.h"
+#include "engine/training/TrainConfig.h"
 
 #include <QtTest>
 

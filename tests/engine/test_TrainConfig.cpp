@@ -1,6 +1,6 @@
-#include "engine/EngineError.h"
-#include "engine/LrSchedule.h"
-#include "engine/TrainConfig.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/training/LrSchedule.h"
+#include "engine/training/TrainConfig.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

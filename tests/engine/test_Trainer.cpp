@@ -1,11 +1,11 @@
 #include "TestPacks.h"
-#include "engine/Checkpoint.h"
-#include "engine/EngineError.h"
-#include "engine/Evaluator.h"
-#include "engine/Predictor.h"
-#include "engine/ModelRegistry.h"
-#include "engine/Runtime.h"
-#include "engine/Trainer.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/inference/Evaluator.h"
+#include "engine/inference/Predictor.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/runtime/Runtime.h"
+#include "engine/training/Trainer.h"
 #include "pack/PackReader.h"
 
 #include <QTemporaryDir>

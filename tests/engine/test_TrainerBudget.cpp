@@ -1,6 +1,6 @@
 #include "TestPacks.h"
-#include "engine/StopFlag.h"
-#include "engine/Trainer.h"
+#include "engine/runtime/StopFlag.h"
+#include "engine/training/Trainer.h"
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"
 #include "run/RunProgress.h"

@@ -1,6 +1,6 @@
 #include "TestPacks.h"
-#include "engine/Checkpoint.h"
-#include "engine/Trainer.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/training/Trainer.h"
 #include "run/FileError.h"
 
 #include <QTemporaryDir>

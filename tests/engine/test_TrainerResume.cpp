@@ -1,8 +1,8 @@
 #include "TestPacks.h"
-#include "engine/Checkpoint.h"
-#include "engine/ModelRegistry.h"
-#include "engine/StopFlag.h"
-#include "engine/Trainer.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/runtime/StopFlag.h"
+#include "engine/training/Trainer.h"
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"
 

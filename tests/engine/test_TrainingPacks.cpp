@@ -1,6 +1,6 @@
 #include "TestPacks.h"
-#include "engine/EngineError.h"
-#include "engine/TrainingPacks.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/training/TrainingPacks.h"
 #include "pack/ClassWeights.h"
 
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
-#include "engine/EngineError.h"
-#include "engine/Runtime.h"
-#include "engine/TrainingPrecision.h"
+#include "engine/runtime/EngineError.h"
+#include "engine/runtime/Runtime.h"
+#include "engine/training/TrainingPrecision.h"
 
 #include <QtTest>
 

@@ -1,12 +1,12 @@
-#include "engine/Augmenter.h"
-#include "engine/BatchLoader.h"
-#include "engine/CropSchedule.h"
-#include "engine/LossScaler.h"
-#include "engine/LrSchedule.h"
-#include "engine/ModelRegistry.h"
-#include "engine/SegmentationLoss.h"
-#include "engine/TrainConfig.h"
-#include "engine/TrainingStep.h"
+#include "engine/input/Augmenter.h"
+#include "engine/input/BatchLoader.h"
+#include "engine/input/CropSchedule.h"
+#include "engine/training/LossScaler.h"
+#include "engine/training/LrSchedule.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/inference/SegmentationLoss.h"
+#include "engine/training/TrainConfig.h"
+#include "engine/training/TrainingStep.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "engine/ValidationCadence.h"
+#include "engine/training/ValidationCadence.h"
 
 #include <QtTest>
 #include <algorithm>

@@ -1,10 +1,10 @@
 #include "TestPacks.h"
-#include "engine/Checkpoint.h"
-#include "engine/ModelRegistry.h"
-#include "engine/StopFlag.h"
-#include "engine/TrainConfig.h"
-#include "engine/Trainer.h"
-#include "engine/WeightAverage.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/runtime/StopFlag.h"
+#include "engine/training/TrainConfig.h"
+#include "engine/training/Trainer.h"
+#include "engine/training/WeightAverage.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -3,14 +3,14 @@
 // one it pads (SegNet) or rounds (DeepLabV3+'s stride 16); the file passes ONNX's checker (and
 // python3-onnx's full check where it is installed) and carries the classes in its metadata; its
 // output "logits" is the value the model computes last, and a graph with a step after it is refused.
-#include "data/SyntheticDatasetGenerator.h"
+#include "data/project/SyntheticDatasetGenerator.h"
 #include "deploy/OpenCvOnnxModel.h"
-#include "engine/Checkpoint.h"
-#include "engine/LoadedModel.h"
-#include "engine/ModelCatalog.h"
-#include "engine/ModelRegistry.h"
-#include "engine/Predictor.h"
-#include "engine/Runtime.h"
+#include "engine/models/Checkpoint.h"
+#include "engine/inference/LoadedModel.h"
+#include "engine/models/ModelCatalog.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/inference/Predictor.h"
+#include "engine/runtime/Runtime.h"
 #include "onnx/OnnxModelExporter.h"
 
 #include <QProcess>

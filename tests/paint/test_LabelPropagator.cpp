@@ -1,7 +1,7 @@
 #include "paint/LabelPropagator.h"
 #include "StreetScene.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 #include <QtTest>
 

@@ -3,9 +3,9 @@
 // Small projects for the UI tests, written into a temp folder: tiny images with known label maps,
 // so labelled fractions and classes present are known exactly.
 
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/Project.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/Project.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "browser/ImageListModel.h"
 #include "browser/ImageNavigator.h"
-#include "data/ImageEntry.h"
+#include "data/project/ImageEntry.h"
 
 #include <QStandardItemModel>
 #include <QTest>

@@ -2,7 +2,7 @@
 
 #include "common/TrainerArguments.h"
 #include "predictions/LiveFineTuner.h"
-#include "data/DatasetPacker.h"
+#include "data/project/DatasetPacker.h"
 #include "training/TrainingLauncher.h"
 #include "pack/PackReader.h"
 #include "run/RunLayout.h"

@@ -18,12 +18,12 @@
 #include "editor/LabelCanvas.h"
 #include "editor/PredictionBar.h"
 #include "editor/ToolSettings.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/PredictionCache.h"
-#include "data/RecoveryStore.h"
-#include "data/DatasetRelabeler.h"
-#include "data/RelabelTransaction.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
+#include "data/labels/RecoveryStore.h"
+#include "data/project/DatasetRelabeler.h"
+#include "data/project/RelabelTransaction.h"
 #include "run/AtomicFile.h"
 
 #include <QAction>

@@ -5,9 +5,9 @@
 #include "predictions/PredictionsDock.h"
 #include "document/ProjectDocument.h"
 #include "document/WorkerPool.h"
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/PredictionCache.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/project/PredictionCache.h"
 #include "metrics/EvaluationReportFiles.h"
 #include "predictions/EvaluationReportView.h"
 

@@ -1,5 +1,5 @@
 #include "project/SchemaPresets.h"
-#include "data/DataError.h"
+#include "data/labels/DataError.h"
 
 #include <QTest>
 

@@ -49,7 +49,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "data/SyntheticDatasetGenerator.h"
+#include "data/project/SyntheticDatasetGenerator.h"
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"
 

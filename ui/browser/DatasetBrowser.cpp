@@ -8,7 +8,7 @@
 #include "LabelStatsLoader.h"
 #include "ThumbnailCache.h"
 #include "ThumbnailDelegate.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 
 #include <QAction>
 #include <QComboBox>

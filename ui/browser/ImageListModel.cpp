@@ -2,7 +2,7 @@
 
 #include "LabelStatsLoader.h"
 #include "ThumbnailCache.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 
 #include <QDir>

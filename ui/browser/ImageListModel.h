@@ -2,8 +2,8 @@
 
 #include "ImageSource.h"
 #include "ImageStats.h"
-#include "data/ImageEntry.h"
-#include "data/PredictionIoU.h"
+#include "data/project/ImageEntry.h"
+#include "data/project/PredictionIoU.h"
 
 #include <QAbstractTableModel>
 #include <optional>

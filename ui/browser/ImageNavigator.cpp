@@ -1,7 +1,7 @@
 #include "ImageNavigator.h"
 
 #include "ImageListModel.h"
-#include "data/ImageEntry.h"
+#include "data/project/ImageEntry.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,8 +1,8 @@
 #include "LabelStatsLoader.h"
 
-#include "data/DataError.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelCounts.h"
+#include "data/labels/DataError.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/labels/LabelCounts.h"
 
 #include <QImageReader>
 #include <QtConcurrent>

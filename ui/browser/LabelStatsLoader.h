@@ -2,7 +2,7 @@
 
 #include "ImageSource.h"
 #include "ImageStats.h"
-#include "data/ClassSchema.h"
+#include "data/labels/ClassSchema.h"
 
 #include <QObject>
 #include <QThreadPool>

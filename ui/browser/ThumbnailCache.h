@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ImageSource.h"
-#include "data/ClassSchema.h"
+#include "data/labels/ClassSchema.h"
 
 #include <QCache>
 #include <QHash>

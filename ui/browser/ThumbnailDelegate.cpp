@@ -1,7 +1,7 @@
 #include "ThumbnailDelegate.h"
 
 #include "ImageListModel.h"
-#include "data/ImageEntry.h"
+#include "data/project/ImageEntry.h"
 
 #include <QApplication>
 #include <QFileInfo>

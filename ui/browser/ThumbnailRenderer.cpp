@@ -1,8 +1,8 @@
 #include "ThumbnailRenderer.h"
 
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/LabelOverlay.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/labels/LabelOverlay.h"
 
 #include <QCryptographicHash>
 

@@ -1,7 +1,7 @@
 #include "TaskRunner.h"
 #include "document/WorkerPool.h"
 
-#include "data/DataError.h"
+#include "data/labels/DataError.h"
 
 #include <QEventLoop>
 #include <QFutureWatcher>

@@ -4,7 +4,7 @@
 #include "LabelDocument.h"
 #include "ToolSettings.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -1,6 +1,6 @@
 #include "ClassesPanel.h"
 
-#include "data/DistinctColor.h"
+#include "data/labels/DistinctColor.h"
 
 #include "ClassHotkeys.h"
 #include "ToolSettings.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "data/ClassSchema.h"
-#include "data/LabelCounts.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/LabelCounts.h"
 
 #include <QColor>
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "FrameNavigator.h"
 
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 
 namespace segstudio::ui {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/FrameSequence.h"
+#include "data/project/FrameSequence.h"
 
 #include <QObject>
 

@@ -4,10 +4,10 @@
 #include "MaskTint.h"
 #include "ReleaseOnWorker.h"
 
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/LabelClass.h"
-#include "data/LabelMapIO.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelClass.h"
+#include "data/labels/LabelMapIO.h"
 #include "document/WorkerPool.h"
 
 #include <QFileInfo>

@@ -2,7 +2,7 @@
 
 #include "FrameNavigator.h"
 
-#include "data/ClassSchema.h"
+#include "data/labels/ClassSchema.h"
 #include "paint/LabelPropagator.h"
 #include "paint/WriteGuard.h"
 

@@ -1,8 +1,8 @@
 #include "ImageLoader.h"
 
-#include "data/DataError.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
 #include "document/WorkerPool.h"
 
 #include <QFuture>

@@ -2,8 +2,8 @@
 
 #include "LabelCanvas.h"
 
-#include "data/ClassSchema.h"
-#include "data/LabelCounts.h"
+#include "data/labels/ClassSchema.h"
+#include "data/labels/LabelCounts.h"
 
 #include <QSize>
 #include <opencv2/core.hpp>

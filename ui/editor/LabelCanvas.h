@@ -2,7 +2,7 @@
 
 #include "CanvasImages.h"
 #include "PredictionLayer.h"
-#include "data/ClassSchema.h"
+#include "data/labels/ClassSchema.h"
 
 #include <QFutureWatcher>
 #include <QImage>

@@ -24,11 +24,11 @@
 #include "icons/ActionToolTips.h"
 
 #include "run/AtomicFile.h"
-#include "data/LabelMapIO.h"
-#include "data/Project.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
-#include "data/RecoveryStore.h"
-#include "data/LabelCounts.h"
+#include "data/labels/RecoveryStore.h"
+#include "data/labels/LabelCounts.h"
 #include "paint/PredictionAcceptance.h"
 #include "paint/RegionMask.h"
 

@@ -3,7 +3,7 @@
 #include "LabelDocument.h"
 #include "ToolSettings.h"
 
-#include "data/LabelClass.h"
+#include "data/labels/LabelClass.h"
 
 #include <QMouseEvent>
 

@@ -2,7 +2,7 @@
 
 #include "LabelDocument.h"
 
-#include "data/RecoveryStore.h"
+#include "data/labels/RecoveryStore.h"
 
 #include <QThreadPool>
 #include <QTimer>

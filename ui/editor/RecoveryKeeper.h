@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/ClassSchema.h"
+#include "data/labels/ClassSchema.h"
 
 #include <QObject>
 

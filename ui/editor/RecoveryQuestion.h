@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/RecoveryStore.h"
+#include "data/labels/RecoveryStore.h"
 
 #include <QCoreApplication>
 #include <QString>

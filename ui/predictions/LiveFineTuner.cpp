@@ -2,7 +2,7 @@
 
 #include "common/TrainerArguments.h"
 
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
 #include "run/RunConfigFile.h"

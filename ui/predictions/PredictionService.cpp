@@ -3,8 +3,8 @@
 #include "common/TrainerArguments.h"
 #include "document/WorkerPool.h"
 
-#include "data/DataError.h"
-#include "data/Project.h"
+#include "data/labels/DataError.h"
+#include "data/project/Project.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>

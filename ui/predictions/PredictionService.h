@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/TrainerProcess.h"
-#include "data/PredictionCache.h"
+#include "data/project/PredictionCache.h"
 
 #include <QObject>
 #include <QString>

@@ -9,10 +9,10 @@
 #include "PredictionService.h"
 #include "common/ProcessLog.h"
 #include "common/TrainerArguments.h"
-#include "data/PredictionCache.h"
+#include "data/project/PredictionCache.h"
 #include "metrics/EvaluationReportFiles.h"
 #include "run/FileError.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "run/RunLayout.h"
 
 #include <QAction>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/TrainerProcess.h"
-#include "data/PredictionIoU.h"
+#include "data/project/PredictionIoU.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

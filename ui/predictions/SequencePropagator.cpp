@@ -1,7 +1,7 @@
 #include "SequencePropagator.h"
 
 #include "PredictionsDock.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "paint/LabelPropagator.h"
 #include "paint/PropagationBatch.h"

@@ -1,6 +1,6 @@
 #include "DemoProject.h"
 
-#include "data/SyntheticDatasetGenerator.h"
+#include "data/project/SyntheticDatasetGenerator.h"
 
 #include <QStandardPaths>
 

@@ -4,10 +4,10 @@
 #include "PathField.h"
 #include "ProjectFileField.h"
 #include "SchemaChooser.h"
-#include "data/CocoImporter.h"
-#include "data/LabelmeImporter.h"
-#include "data/Project.h"
-#include "data/RasterFormatImporter.h"
+#include "data/formats/CocoImporter.h"
+#include "data/formats/LabelmeImporter.h"
+#include "data/project/Project.h"
+#include "data/formats/RasterFormatImporter.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

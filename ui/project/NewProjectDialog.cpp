@@ -4,8 +4,8 @@
 #include "PathField.h"
 #include "ProjectFileField.h"
 #include "SchemaChooser.h"
-#include "data/DatasetSplitter.h"
-#include "data/Project.h"
+#include "data/project/DatasetSplitter.h"
+#include "data/project/Project.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

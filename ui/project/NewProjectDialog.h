@@ -1,7 +1,7 @@
 #pragma once
 
-#include "data/ClassSchema.h"
-#include "data/DatasetImporter.h"
+#include "data/labels/ClassSchema.h"
+#include "data/formats/DatasetImporter.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "NewProjectFile.h"
 
-#include "data/Project.h"
+#include "data/project/Project.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 #include "SchemaPresets.h"
 
-#include "data/DataError.h"
+#include "data/labels/DataError.h"
 
 #include <QColor>
 #include <QSet>

@@ -5,7 +5,7 @@
 #include "browser/ImageFilterProxyModel.h"
 #include "browser/ImageListModel.h"
 #include "common/TaskRunner.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "editor/LabelEditor.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/ExportFormat.h"
+#include "data/formats/ExportFormat.h"
 
 #include <QList>
 #include <QObject>

@@ -14,7 +14,7 @@
 #include "Workspaces.h"
 #include "browser/DatasetBrowser.h"
 #include "browser/ImageFilterProxyModel.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"

@@ -4,7 +4,7 @@
 #include "Workspaces.h"
 #include "browser/DatasetBrowser.h"
 #include "browser/ImageListModel.h"
-#include "data/PredictionCache.h"
+#include "data/project/PredictionCache.h"
 #include "document/ProjectDocument.h"
 #include "editor/LabelEditor.h"
 #include "editor/ToolSettings.h"

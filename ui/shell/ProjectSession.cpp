@@ -2,7 +2,7 @@
 
 #include "RecentProjects.h"
 #include "common/TaskRunner.h"
-#include "data/Project.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "editor/LabelEditor.h"
 #include "project/DemoProject.h"

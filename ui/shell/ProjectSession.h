@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/DatasetImporter.h"
+#include "data/formats/DatasetImporter.h"
 
 #include <QObject>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "TrainingDock.h"
 
-#include "data/DefaultPackSize.h"
+#include "data/project/DefaultPackSize.h"
 #include "document/ProjectDocument.h"
 
 #include "common/BackgroundPool.h"

@@ -1,8 +1,8 @@
 // Import + statistics over CamVid (468 images): images per second for each stage.
 // Usage: bench_import_statistics [CAMVID_DIR] [REPEATS]
 
-#include "data/DatasetImporter.h"
-#include "data/DatasetStatistics.h"
+#include "data/formats/DatasetImporter.h"
+#include "data/project/DatasetStatistics.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // The label map encoder against zlib on real maps: time per map and bytes, and a check that zlib
 // inflates every map back. Usage: bench_label_map_deflate 'GLOB' (e.g. CamVid's trainannot/*.png).
-#include "data/LabelMapDeflate.h"
-#include "data/LabelMapIO.h"
+#include "data/labels/LabelMapDeflate.h"
+#include "data/labels/LabelMapIO.h"
 
 #include <chrono>
 #include <cstdio>

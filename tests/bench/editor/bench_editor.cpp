@@ -12,9 +12,9 @@
 #include "editor/ToolSettings.h"
 
 #include "run/AtomicFile.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/Project.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "paint/Brush.h"
 #include "paint/RegionMask.h"

@@ -1,9 +1,9 @@
 // Loader throughput: augmented 360x480 batches/s from a memory-mapped pack (BatchLoader with its
 // prefetch thread + device augmentation) against decoding the CamVid PNGs every iteration with the
 // same augmentation. Uses the CamVid copy when present, else synthetic PNGs written to a temp dir.
-#include "engine/Augmenter.h"
-#include "engine/BatchLoader.h"
-#include "engine/Runtime.h"
+#include "engine/input/Augmenter.h"
+#include "engine/input/BatchLoader.h"
+#include "engine/runtime/Runtime.h"
 #include "pack/PackWriter.h"
 
 #include <CLI/CLI.hpp>

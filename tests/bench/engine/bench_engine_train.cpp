@@ -2,9 +2,9 @@
 // fixed random 360x480 batch, side by side in one run with the PyTorch script of the same model,
 // batch and loop (segnet_train_throughput.py); the C++/Python ratio is the figure.
 // With --cuda (a CUDA LibTorch): SegNet fp32 and bf16 images/s, peak memory, MFU and epoch time.
-#include "engine/ModelRegistry.h"
-#include "engine/Runtime.h"
-#include "engine/SegmentationLoss.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/runtime/Runtime.h"
+#include "engine/inference/SegmentationLoss.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/cuda.h>

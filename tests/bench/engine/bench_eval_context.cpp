@@ -2,10 +2,10 @@
 // images. Scores it as saved (whole images, as `evaluate`), predicted in crop-sized tiles (logits
 // averaged where tiles overlap), and with its batch-norm statistics recomputed as exact averages
 // over shuffled training images or crops (forward passes in train mode without gradients).
-#include "engine/LoadedModel.h"
-#include "engine/Runtime.h"
-#include "engine/SegmentationLoss.h"
-#include "engine/Validation.h"
+#include "engine/inference/LoadedModel.h"
+#include "engine/runtime/Runtime.h"
+#include "engine/inference/SegmentationLoss.h"
+#include "engine/inference/Validation.h"
 #include "metrics/EvaluationReport.h"
 #include "pack/PackReader.h"
 

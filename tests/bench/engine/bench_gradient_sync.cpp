@@ -2,11 +2,11 @@
 // over 127.0.0.1, SegNet's gradients. Measures the backward pass alone, the plain all-reduce after
 // it, the bucketed sync that overlaps the backward pass, and each bucket's all-reduce alone; rank
 // 0 prints the table for docs/SCALING.md.
-#include "engine/Communicator.h"
-#include "engine/Distributed.h"
-#include "engine/GradientSync.h"
-#include "engine/ModelRegistry.h"
-#include "engine/SegmentationLoss.h"
+#include "engine/distributed/Communicator.h"
+#include "engine/distributed/Distributed.h"
+#include "engine/distributed/GradientSync.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/inference/SegmentationLoss.h"
 
 #include <CLI/CLI.hpp>
 

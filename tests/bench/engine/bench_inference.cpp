@@ -2,8 +2,8 @@
 // prediction overlay and `segstudio-train predict` run them: batch 1, eval mode, no autograd,
 // normalisation and argmax included. Prints parameters, forward GFLOPs and the median and best
 // milliseconds per image over --runs after --warmup.
-#include "engine/ModelRegistry.h"
-#include "engine/Runtime.h"
+#include "engine/models/ModelRegistry.h"
+#include "engine/runtime/Runtime.h"
 
 #include <torch/torch.h>
 

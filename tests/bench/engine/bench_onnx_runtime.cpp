@@ -2,8 +2,8 @@
 // its ONNX export, by OpenCV's DNN module, each with the same thread count, on the same images.
 // Usage: bench_onnx_runtime -c CHECKPOINT_OR_RUN [--threads 2] [--images 20]
 #include "deploy/OpenCvOnnxModel.h"
-#include "engine/LoadedModel.h"
-#include "engine/Runtime.h"
+#include "engine/inference/LoadedModel.h"
+#include "engine/runtime/Runtime.h"
 #include "onnx/OnnxModelExporter.h"
 #include "run/RunLayout.h"
 

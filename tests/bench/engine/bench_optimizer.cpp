@@ -1,8 +1,8 @@
 // One AdamW step over a model's parameters: LibTorch's torch::optim::AdamW against the engine's
 // FusedAdamW (docs/BENCHMARKS.md, "A fused optimiser step").
 //   bench_optimizer --model deeplabv3plus-resnet18 --threads 2
-#include "engine/FusedAdamW.h"
-#include "engine/ModelRegistry.h"
+#include "engine/training/FusedAdamW.h"
+#include "engine/models/ModelRegistry.h"
 
 #include <CLI/CLI.hpp>
 

@@ -2,7 +2,7 @@
 """PyTorch twin of `segstudio-train train` with its defaults, for the side-by-side GPU benchmark
 (issue 48 item 4; tests/bench/engine/gpu_side_by_side.sh runs both on one GPU).
 
-The model is the engine's default, `deeplabv3plus-resnet18-256-s16` (core/engine/ModelRegistry.cpp:
+The model is the engine's default, `deeplabv3plus-resnet18-256-s16` (core/engine/models/ModelRegistry.cpp:
 DeepLabV3+ on a ResNet-18 encoder with a deep 3x3 stem, a 256-channel last stage, output stride 32,
 pyramid rates 2 and 4, a stride-16 second skip of 64 channels), layer for layer: the same
 convolutions (kernel, stride, dilation, groups, bias), batch norms, ReLUs, concatenations,
@@ -10,10 +10,10 @@ bilinear resizes (align_corners=False) and initialisation (He normal, fan-out, f
 residual branch's last batch norm at zero; head biases zero). Its parameter count is asserted
 against the number derived from the C++ code (expected_parameters below).
 
-The recipe is TrainConfig's defaults (core/engine/TrainConfig.h): AdamW lr 5e-3, betas 0.9/0.999,
+The recipe is TrainConfig's defaults (core/engine/training/TrainConfig.h): AdamW lr 5e-3, betas 0.9/0.999,
 eps 1e-8, decoupled weight decay 0.1 on every parameter (one group, as the engine's optimiser),
 batch 8, linear warm-up over a tenth of the run (at most 100 steps) then cosine to 0
-(core/engine/LrSchedule.cpp), class weights the square root of median-frequency weights from the
+(core/engine/training/LrSchedule.cpp), class weights the square root of median-frequency weights from the
 pack header's class statistics (core/pack/ClassWeights.cpp), cross-entropy ignoring 255 as
 `sum w[y] nll / sum w[y]` in fp32 (SegmentationLoss.cpp), x-reflection and +-10 px translation
 (padding black / 255) then a random crop (Augmenter.cpp, flip then shift then window), ImageNet

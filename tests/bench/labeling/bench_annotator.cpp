@@ -9,10 +9,10 @@
 //   bench_annotator --split val --images 20 --sequence --modes smart,propagate --checkpoint RUN --json
 #include "SimulatedAnnotator.h"
 
-#include "data/ClassSchema.h"
-#include "data/FrameSequence.h"
-#include "data/ImageIO.h"
-#include "data/PredictionCache.h"
+#include "data/labels/ClassSchema.h"
+#include "data/project/FrameSequence.h"
+#include "data/labels/ImageIO.h"
+#include "data/project/PredictionCache.h"
 #include "paint/LabelPropagator.h"
 
 #include <CLI/CLI.hpp>

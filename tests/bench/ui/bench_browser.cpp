@@ -13,9 +13,9 @@
 #include "browser/ImageListModel.h"
 #include "shell/MainWindow.h"
 #include "browser/ThumbnailCache.h"
-#include "data/ImageIO.h"
-#include "data/LabelMapIO.h"
-#include "data/Project.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "data/project/Project.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

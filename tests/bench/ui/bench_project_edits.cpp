@@ -11,8 +11,8 @@
 #include "browser/ImageListModel.h"
 #include "browser/DatasetBrowser.h"
 #include "shell/MainWindow.h"
-#include "data/DatasetImporter.h"
-#include "data/Project.h"
+#include "data/formats/DatasetImporter.h"
+#include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "editor/LabelEditor.h"
 

@@ -1,0 +1,138 @@
+#include "PredictionCache.h"
+
+#include "data/labels/DataError.h"
+#include "data/labels/ImageIO.h"
+#include "data/labels/LabelMapIO.h"
+#include "Project.h"
+#include "run/AtomicFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <system_error>
+
+namespace segstudio::data {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kStampFile = "stamp.json";
+}
+
+PredictionCache::PredictionCache(const fs::path& runDir, fs::path checkpoint)
+    : m_checkpoint(std::move(checkpoint)), m_folder(runDir / "predictions" / m_checkpoint.stem())
+{
+}
+
+std::string PredictionCache::stamp() const
+{
+    std::error_code error;
+    const auto size = fs::file_size(m_checkpoint, error);
+    if (error)
+        return {};
+    const auto modified = fs::last_write_time(m_checkpoint, error);
+    if (error)
+        return {};
+    return nlohmann::json{{"checkpoint", m_checkpoint.filename().string()},
+                          {"size", size},
+                          {"modified", std::int64_t(modified.time_since_epoch().count())}}
+        .dump();
+}
+
+bool PredictionCache::isCurrent() const
+{
+    const std::string now = stamp();
+    if (now.empty())
+        return false;
+    std::error_code error;
+    if (!fs::exists(m_folder / kStampFile, error))
+        return false;
+    try {
+        return run::readFile(m_folder / kStampFile) == now;
+    } catch (const run::FileError&) {
+        return false;
+    }
+}
+
+void PredictionCache::prepare() const
+{
+    const std::string now = stamp();
+    if (now.empty())
+        throw DataError(m_checkpoint.string(), "no such checkpoint");
+    if (isCurrent())
+        return;
+    std::error_code error;
+    fs::remove_all(m_folder, error);
+    fs::create_directories(m_folder, error);
+    if (error)
+        throw DataError(m_folder.string(), "cannot create the prediction folder: " + error.message());
+    run::writeFileAtomically(m_folder / kStampFile, now);
+}
+
+fs::path PredictionCache::classesFileIn(const fs::path& folder, const std::string& stem) { return folder / (stem + ".png"); }
+
+fs::path PredictionCache::confidenceFileIn(const fs::path& folder, const std::string& stem)
+{
+    return folder / (stem + "_confidence.png");
+}
+
+fs::path PredictionCache::entropyFileIn(const fs::path& folder, const std::string& stem)
+{
+    return folder / (stem + "_entropy.png");
+}
+
+fs::path PredictionCache::scoresFileIn(const fs::path& folder, const std::string& stem)
+{
+    return folder / (stem + "_scores.png");
+}
+
+void PredictionCache::writeEntry(const fs::path& folder, const std::string& stem, const Entry& entry, const ClassSchema& schema)
+{
+    if (!entry.scores.empty())
+        writeImageGray(scoresFileIn(folder, stem), entry.scores.reshape(1, entry.scores.rows), run::Durability::Deferred);
+    writeImageGray(confidenceFileIn(folder, stem), entry.confidence, run::Durability::Deferred);
+    writeImageGray(entropyFileIn(folder, stem), entry.entropy, run::Durability::Deferred);
+    writeLabelMap(classesFileIn(folder, stem), entry.classes, schema, run::Durability::Deferred);
+}
+
+std::string PredictionCache::keyOf(const Project& project, std::size_t index)
+{
+    return fs::path(project.entry(index).labelMap).stem().string();
+}
+
+bool PredictionCache::contains(const std::string& stem) const
+{
+    std::error_code error;
+    return fs::exists(classesFile(stem), error) && fs::exists(confidenceFile(stem), error) &&
+           fs::exists(entropyFile(stem), error);
+}
+
+std::optional<PredictionCache::Entry> PredictionCache::load(const std::string& stem, const ClassSchema& schema,
+                                                            cv::Size imageSize) const
+{
+    if (!contains(stem) || !isCurrent())
+        return std::nullopt;
+    return readEntry(m_folder, stem, schema, imageSize);
+}
+
+PredictionCache::Entry PredictionCache::readEntry(const fs::path& folder, const std::string& stem, const ClassSchema& schema,
+                                                  cv::Size imageSize)
+{
+    return Entry{readLabelMap(classesFileIn(folder, stem), schema, imageSize),
+                 readImageGray(confidenceFileIn(folder, stem), imageSize), readImageGray(entropyFileIn(folder, stem), imageSize),
+                 readScores(folder, stem, int(schema.size()))};
+}
+
+cv::Mat PredictionCache::readScores(const fs::path& folder, const std::string& stem, int classes)
+{
+    const fs::path file = scoresFileIn(folder, stem);
+    std::error_code error;
+    if (!fs::exists(file, error))
+        return {};
+    const cv::Mat sideBySide = readImageGray(file);
+    if (classes <= 0 || classes > CV_CN_MAX || sideBySide.cols % classes != 0)
+        throw DataError(file.string(), "is " + std::to_string(sideBySide.cols) + " pixels wide, not a multiple of the " +
+                                           std::to_string(classes) + " classes");
+    return sideBySide.reshape(classes, sideBySide.rows).clone();
+}
+
+}  // namespace segstudio::data

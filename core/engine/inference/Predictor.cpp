@@ -1,0 +1,219 @@
+#include "Predictor.h"
+
+#include "engine/models/BilinearAxis.h"
+#include "engine/runtime/EngineError.h"
+#include "LoadedModel.h"
+#include "engine/runtime/Runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+namespace segstudio::engine {
+
+struct Predictor::Impl {
+    torch::Device device{torch::kCPU};
+    LoadedModel loaded;
+    std::size_t bandBytes = Predictor::kDefaultBandBytes;
+};
+
+namespace {
+
+// A checkpoint that does not record its training size runs at the image's own size, where the
+// model's activations grow with the image: above this the image is refused, not run out of memory.
+constexpr std::int64_t kMaxPixelsAtFullSize = 4096LL * 4096LL;
+
+std::string sizeText(int height, int width)
+{
+    return std::to_string(height) + "x" + std::to_string(width);
+}
+
+// The model sees the image at the scale it was trained on (a model trained on 180x240 packs knows
+// cars of that size). Only the source rows the bilinear resize reads are gathered from the 8-bit
+// image and converted to float, never the whole image: memory grows with the training height
+// times the image width, not with the image. Resizing 0..255 values and then normalising equals
+// the reverse order (the normalisation is affine per channel, the resize's weights sum to 1).
+torch::Tensor modelInput(const std::uint8_t* rgb, int height, int width, int trainedHeight, int trainedWidth,
+                         torch::Device device)
+{
+    const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {height, width, 3}, torch::kUInt8);
+    const BilinearAxis rows(height, trainedHeight), columns(width, trainedWidth);
+    const auto top = host.index_select(0, rows.lower()).to(device).to(torch::kFloat);
+    const auto bottom = host.index_select(0, rows.upper()).to(device).to(torch::kFloat);
+    const auto resized = columns.apply(rows.mix(top, bottom, 0), 1);  // trainedHeight x trainedWidth x 3
+    return normaliseImages(resized.permute({2, 0, 1}).unsqueeze(0).contiguous(), /*channelsLast=*/false);
+}
+
+// The model's scores for one image, and how to read them at the image's size band by band: the
+// full-size score map (classes x height x width floats, 17 GB for 11 classes at 20000x20000) is
+// never built; each band of rows is resized from the small map, used and dropped.
+struct Scores {
+    torch::Tensor logits;  // 1 x classes x h x w: at the training size, or the image's own
+    bool rescaled = false;
+    int height = 0;
+    int width = 0;
+
+    torch::Tensor band(std::int64_t begin, std::int64_t end) const  // 1 x classes x (end - begin) x width
+    {
+        if (!rescaled)
+            return logits.slice(2, begin, end);
+        const BilinearAxis rows(logits.size(2), height), columns(logits.size(3), width);
+        return columns.apply(rows.slice(begin, end).apply(logits, 2), 3);
+    }
+};
+
+Scores scoresOf(const LoadedModel& loaded, torch::Device device, const std::uint8_t* rgb, int height, int width)
+{
+    if (!rgb || height <= 0 || width <= 0)
+        throw EngineError("predict: empty image");
+    Scores scores;
+    scores.height = height;
+    scores.width = width;
+    const int trainedHeight = loaded.trainedHeight, trainedWidth = loaded.trainedWidth;
+    scores.rescaled = trainedHeight > 0 && trainedWidth > 0 && (trainedHeight != height || trainedWidth != width);
+    if (!scores.rescaled && std::int64_t(height) * width > kMaxPixelsAtFullSize)
+        throw EngineError("predict: a " + sizeText(height, width) + " image is too large for a checkpoint that does not record "
+                          "its training size (at most 4096x4096 pixels)");
+    torch::Tensor input;
+    if (scores.rescaled) {
+        input = modelInput(rgb, height, width, trainedHeight, trainedWidth, device);
+    } else {
+        // from_blob does not copy; the tensor only lives inside this call, while rgb is valid.
+        const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
+        input = normaliseImages(imagesToDevice(host, device), /*channelsLast=*/false);
+    }
+    scores.logits = loaded.decisionLogits(input);
+    return scores;
+}
+
+// Rows per band: the band's scores, the two gathers that resize it and the softmax's copies (about
+// 4 float copies of classes x rows x width at any time) stay within bandBytes.
+std::int64_t bandRows(std::size_t bandBytes, std::int64_t classes, int height, int width)
+{
+    const std::int64_t rowBytes = 4 * classes * std::int64_t(width) * std::int64_t(sizeof(float));
+    return std::clamp<std::int64_t>(std::int64_t(bandBytes) / std::max<std::int64_t>(1, rowBytes), 1, height);
+}
+
+void copyBytes(const torch::Tensor& values, std::vector<std::uint8_t>& out, std::size_t offset)
+{
+    const auto host = values.to(torch::kUInt8).to(torch::kCPU).contiguous();
+    std::memcpy(out.data() + offset, host.data_ptr<std::uint8_t>(), std::size_t(host.numel()));
+}
+
+// The scores of Prediction::scores: the logits at the size the model ran at (shrunk to at most
+// kMaxScorePixels), as quantised negative log-probabilities, pixel by pixel with the classes inside.
+void fillScores(const torch::Tensor& logits, Predictor::Prediction& prediction)
+{
+    torch::Tensor map = logits;
+    std::int64_t height = logits.size(2), width = logits.size(3);
+    if (height * width > Predictor::kMaxScorePixels) {
+        const double shrink = std::sqrt(double(Predictor::kMaxScorePixels) / double(height * width));
+        const std::int64_t toHeight = std::max<std::int64_t>(1, std::int64_t(double(height) * shrink));
+        const std::int64_t toWidth = std::max<std::int64_t>(1, std::int64_t(double(width) * shrink));
+        map = BilinearAxis(width, toWidth).apply(BilinearAxis(height, toHeight).apply(map, 2), 3);
+        height = toHeight;
+        width = toWidth;
+    }
+    const auto quantised = (-torch::log_softmax(map, 1) * double(Predictor::kScoreSteps)).round().clamp(0.0, 255.0);
+    prediction.scores.resize(std::size_t(quantised.numel()));
+    copyBytes(quantised[0].permute({1, 2, 0}).contiguous(), prediction.scores, 0);
+    prediction.scoreHeight = int(height);
+    prediction.scoreWidth = int(width);
+}
+
+// LibTorch reports a failed allocation as a c10::Error with a stack trace of thirty lines; the
+// caller gets one line (and adds the image's name).
+template <typename Work>
+auto withOneLineErrors(int height, int width, Work work)
+{
+    try {
+        return work();
+    } catch (const c10::Error& error) {
+        const std::string what = error.what_without_backtrace();
+        throw EngineError("predict: " + what.substr(0, what.find('\n')) + " (image " + sizeText(height, width) + ")");
+    } catch (const std::bad_alloc&) {
+        throw EngineError("predict: not enough memory for a " + sizeText(height, width) + " image");
+    }
+}
+
+}  // namespace
+
+Predictor::Predictor(const std::string& checkpoint, const std::string& device, int threads)
+    : m_impl(std::make_unique<Impl>())
+{
+    m_impl->device = chooseDevice(device);
+    // No cuDNN algorithm search: every new image size would start one (seconds each for the
+    // default model's depthwise convolutions, which then ran slower than without it: SCALING.md).
+    configureRuntime(threads, /*deterministic=*/false, /*cudnnBenchmark=*/false);
+    m_impl->loaded = LoadedModel::fromCheckpoint(checkpoint, m_impl->device);
+}
+
+Predictor::~Predictor() = default;
+
+void Predictor::setBandBytes(std::size_t bytes)
+{
+    m_impl->bandBytes = std::max<std::size_t>(1, bytes);
+}
+
+std::vector<std::uint8_t> Predictor::predict(const std::uint8_t* rgb, int height, int width)
+{
+    return withOneLineErrors(height, width, [&] {
+        torch::NoGradGuard noGrad;
+        const auto scores = scoresOf(m_impl->loaded, m_impl->device, rgb, height, width);
+        std::vector<std::uint8_t> classes(std::size_t(height) * std::size_t(width));
+        const std::int64_t step = bandRows(m_impl->bandBytes, scores.logits.size(1), height, width);
+        for (std::int64_t begin = 0; begin < height; begin += step) {
+            const std::int64_t end = std::min<std::int64_t>(height, begin + step);
+            copyBytes(scores.band(begin, end).argmax(1), classes, std::size_t(begin) * std::size_t(width));
+        }
+        return classes;
+    });
+}
+
+Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, int height, int width)
+{
+    return withOneLineErrors(height, width, [&] {
+        torch::NoGradGuard noGrad;
+        const auto scores = scoresOf(m_impl->loaded, m_impl->device, rgb, height, width);
+        const std::size_t pixels = std::size_t(height) * std::size_t(width);
+        Prediction prediction;
+        prediction.classes.resize(pixels);
+        prediction.confidence.resize(pixels);
+        prediction.entropy.resize(pixels);
+        const double logClasses = std::log(double(std::max(2, classes())));
+        double entropySum = 0.0;
+        const std::int64_t step = bandRows(m_impl->bandBytes, scores.logits.size(1), height, width);
+        for (std::int64_t begin = 0; begin < height; begin += step) {
+            const std::int64_t end = std::min<std::int64_t>(height, begin + step);
+            const auto logProbabilities = torch::log_softmax(scores.band(begin, end), 1);
+            const auto [best, ids] = logProbabilities.max(1);
+            const auto entropy = (-(logProbabilities.exp() * logProbabilities).sum(1) / logClasses).clamp(0.0, 1.0);
+            const std::size_t offset = std::size_t(begin) * std::size_t(width);
+            copyBytes(ids, prediction.classes, offset);
+            copyBytes((best.exp() * 255.0).round(), prediction.confidence, offset);
+            copyBytes((entropy * 255.0).round(), prediction.entropy, offset);
+            entropySum += entropy.to(torch::kDouble).sum().item<double>();
+        }
+        prediction.meanEntropy = entropySum / double(pixels);
+        fillScores(scores.logits, prediction);
+        return prediction;
+    });
+}
+
+int Predictor::classes() const
+{
+    return int(m_impl->loaded.classNames.size());
+}
+
+const std::vector<std::string>& Predictor::classNames() const
+{
+    return m_impl->loaded.classNames;
+}
+
+const std::string& Predictor::modelName() const
+{
+    return m_impl->loaded.name;
+}
+
+}  // namespace segstudio::engine
