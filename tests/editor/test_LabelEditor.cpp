@@ -226,7 +226,7 @@ private slots:
             const int dr = colour.red() - c.color.r, dg = colour.green() - c.color.g, db = colour.blue() - c.color.b;
             QVERIFY2(dr * dr + dg * dg + db * db > 60 * 60, qPrintable(QString::fromStdString(c.name)));
         }
-        const auto id = editor->addClass(QStringLiteral("bus"), colour);
+        const auto id = editor->classesPanel()->addClass(QStringLiteral("bus"), colour);
         QVERIFY(id.has_value());
         QCOMPARE(editor->toolSettings()->currentClass(), *id);
         auto* table = panel->findChild<QTableWidget*>();
@@ -482,7 +482,7 @@ private slots:
             QCOMPARE(QColor(overlay.pixel(40, y)), QColor(0, 128, 0));  // tree: still drawn
         }
         // Renaming a class rebuilds the panel: the class stays hidden there and on the canvas.
-        QVERIFY(editor->renameClass(1, QStringLiteral("vehicle")));
+        QVERIFY(editor->classesPanel()->renameClass(1, QStringLiteral("vehicle")));
         QCOMPARE(table->item(row, 0)->checkState(), Qt::Unchecked);
         QVERIFY(!editor->canvas()->classVisible(1));
         visible = table->item(row, 0);
@@ -997,7 +997,7 @@ private slots:
             data::writeLabelMap(test.project->labelMapPath(i), labels, test.project->schema());
         }
         QVERIFY(editor->openImage(0));
-        QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(editor->classesPanel()->mergeClasses(1, 2));
         QVERIFY(test.document->waitForIdle());
         QVERIFY(!test.project->schema().contains(1));
         for (std::size_t i = 0; i < 2; ++i) {
@@ -1006,7 +1006,7 @@ private slots:
             QCOMPARE(cv::countNonZero(map == 0), 32 * 64);
         }
         QCOMPARE(cv::countNonZero(editor->document()->labels() == 2), 32 * 64);  // the open image too
-        QVERIFY(editor->deleteClass(2));
+        QVERIFY(editor->classesPanel()->deleteClass(2));
         QVERIFY(test.document->waitForIdle());
         const cv::Mat map = data::readLabelMap(test.project->labelMapPath(1), test.project->schema());
         QCOMPARE(cv::countNonZero(map == 255), 32 * 64);
@@ -1059,7 +1059,7 @@ private slots:
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
         QVERIFY(editor->requestImage(1));
-        QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(editor->classesPanel()->mergeClasses(1, 2));
         QVERIFY(test.document->waitForIdle());
         QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(1));
         QTRY_VERIFY(!editor->isOpening());
@@ -1086,13 +1086,13 @@ private slots:
         const cv::Mat beforeMerge = editor->document()->labels().clone();
         QVERIFY(cv::countNonZero(beforeMerge == 1) > 0);
 
-        QVERIFY(editor->renameClass(0, QStringLiteral("street")));
-        QVERIFY(editor->recolourClass(2, QColor(10, 200, 10)));
-        QVERIFY(editor->addClass(QStringLiteral("bus"), QColor(200, 200, 0)).has_value());
+        QVERIFY(editor->classesPanel()->renameClass(0, QStringLiteral("street")));
+        QVERIFY(editor->classesPanel()->recolourClass(2, QColor(10, 200, 10)));
+        QVERIFY(editor->classesPanel()->addClass(QStringLiteral("bus"), QColor(200, 200, 0)).has_value());
         QCOMPARE(pixels->count(), 2);
         QCOMPARE(pixels->index(), 2);
 
-        QVERIFY(editor->mergeClasses(1, 2));
+        QVERIFY(editor->classesPanel()->mergeClasses(1, 2));
         QVERIFY(test.document->waitForIdle());
         QCOMPARE(editor->document()->undoStack(), pixels);  // the same image, the same history
         QCOMPARE(pixels->count(), 2);

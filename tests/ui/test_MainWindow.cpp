@@ -508,7 +508,7 @@ private slots:
         QVERIFY(editor->save());
         const cv::Mat painted = editor->document()->labels().clone();
 
-        QVERIFY(editor->mergeClasses(1, 2));  // car into sky, what the Classes panel's Merge does
+        QVERIFY(editor->classesPanel()->mergeClasses(1, 2));  // car into sky, what the Classes panel's Merge does
         QVERIFY(window.document()->isBusy());
         QVERIFY(window.document()->waitForIdle());
         QVERIFY(!window.project()->schema().contains(1));

@@ -1,6 +1,7 @@
 #include "ClassesPanel.h"
 
 #include "data/labels/DistinctColor.h"
+#include "document/ProjectDocument.h"
 
 #include "ClassHotkeys.h"
 #include "ToolSettings.h"
@@ -24,6 +25,12 @@ namespace segstudio::ui {
 namespace {
 
 QColor toQColor(const data::Rgb& c) { return QColor(c.r, c.g, c.b); }
+
+data::Rgb rgbOf(const QColor& color)
+{
+    return {static_cast<std::uint8_t>(color.red()), static_cast<std::uint8_t>(color.green()),
+            static_cast<std::uint8_t>(color.blue())};
+}
 
 QIcon swatch(const data::Rgb& c)
 {
@@ -209,8 +216,42 @@ void ClassesPanel::askAdd()
     const QString name = QInputDialog::getText(this, tr("Add class"), tr("Name:"), QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    emit addRequested(name.trimmed(), distinctColour());
+    addClass(name.trimmed(), distinctColour());
 }
+
+void ClassesPanel::setDocument(document::ProjectDocument* document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (document) {
+        connect(document, &document::ProjectDocument::schemaChanged, this,
+                [this] { setSchema(m_document->project().schema()); });
+    }
+    setSchema(document ? document->project().schema() : data::ClassSchema());
+}
+
+std::optional<int> ClassesPanel::addClass(const QString& name, const QColor& color)
+{
+    const auto id = m_document ? m_document->addClass(name, rgbOf(color)) : std::nullopt;
+    if (id)
+        showClass(*id);  // the new class is the one to paint with
+    return id;
+}
+
+bool ClassesPanel::renameClass(int classId, const QString& name)
+{
+    return m_document && m_document->renameClass(classId, name);
+}
+
+bool ClassesPanel::recolourClass(int classId, const QColor& color)
+{
+    return m_document && m_document->recolourClass(classId, rgbOf(color));
+}
+
+bool ClassesPanel::mergeClasses(int fromId, int intoId) { return m_document && m_document->mergeClasses(fromId, intoId); }
+
+bool ClassesPanel::deleteClass(int classId) { return m_document && m_document->deleteClass(classId); }
 
 void ClassesPanel::showClass(int classId)
 {
@@ -230,7 +271,7 @@ void ClassesPanel::askRename()
     const QString name = QInputDialog::getText(this, tr("Rename class"), tr("Name:"), QLineEdit::Normal,
                                                QString::fromStdString(c->name), &ok);
     if (ok && !name.trimmed().isEmpty())
-        emit renameRequested(id, name.trimmed());
+        renameClass(id, name.trimmed());
 }
 
 void ClassesPanel::askRecolour()
@@ -241,7 +282,7 @@ void ClassesPanel::askRecolour()
         return;
     const QColor color = QColorDialog::getColor(toQColor(c->color), this, tr("Colour of %1").arg(QString::fromStdString(c->name)));
     if (color.isValid())
-        emit recolourRequested(id, color);
+        recolourClass(id, color);
 }
 
 void ClassesPanel::askMerge()
@@ -271,7 +312,7 @@ void ClassesPanel::askMerge()
            "Edit > Undo takes it back.")
             .arg(QString::fromStdString(from->name), into));
     if (answer == QMessageBox::Yes && intoId >= 0)
-        emit mergeRequested(id, intoId);
+        mergeClasses(id, intoId);
 }
 
 void ClassesPanel::askDelete()
@@ -285,7 +326,7 @@ void ClassesPanel::askDelete()
         tr("Delete \"%1\" and make its pixels unlabelled in every image of the project? Edit > Undo takes it back.")
             .arg(QString::fromStdString(c->name)));
     if (answer == QMessageBox::Yes)
-        emit deleteRequested(id);
+        deleteClass(id);
 }
 
 }  // namespace segstudio::ui

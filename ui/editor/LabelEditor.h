@@ -48,9 +48,10 @@ class ToolSettings;
 
 // The pixel-labelling editor as one widget: the canvas with its tools, a tool bar, and a classes
 // panel that the main window docks. The shell talks to it through its signals and slots below.
-// Its parts: ToolActions (the tools and their keys), ViewActions, ToolOptionsBar, FrameActions
-// (sequence steps and Propagate), ImageLoader (an image's files read on workers) and
-// RecoveryQuestion; the editor keeps the open image, its undo stack and the layers.
+// Its parts: ImageSession (the open image's life: opening on workers, recovery, pixel history,
+// saving), ToolActions (the tools and their keys), ViewActions, ToolOptionsBar, FrameActions
+// (sequence steps and Propagate) and ClassesPanel (which edits the classes itself); the editor
+// keeps the canvas, the tools and the layers.
 // Requirements: GUI thread only; the document passed to setDocument() outlives its use here (call
 // setDocument(nullptr) before destroying it).
 // Guarantees: the current label map reaches disk only through save() (atomic) or the save on image
@@ -113,14 +114,8 @@ public:
     void setSaveOnSwitch(bool save);
     bool saveOnSwitch() const;
 
-    // Class operations (the classes panel's buttons end here): undoable commands of the project
-    // document. Merge and delete start a background job over every label map (after saving the
-    // open one); the open image follows in memory, its undo history intact. false when refused.
-    std::optional<int> addClass(const QString& name, const QColor& color);
-    bool renameClass(int classId, const QString& name);
-    bool recolourClass(int classId, const QColor& color);
-    bool mergeClasses(int fromId, int intoId);
-    bool deleteClass(int classId);
+    // The classes panel's buttons push the project's class commands themselves (ClassesPanel);
+    // what touches the open image's pixels stays here.
     bool fillUnlabelled(int classId);  // one undoable edit on the open image
 
     // The model's prediction of image `index` (class ids, confidence, entropy of its size), for the
@@ -150,37 +145,22 @@ signals:
     void errorOccurred(const QString& message);
 
 private:
-    bool startOpen(std::size_t index);
-    void cancelOpen();
     void updateEditable();
     QString whyNotEditable() const;  // one sentence: read-only, busy or opening; empty when editable
-    std::vector<std::string> projectImages() const;  // for matching recovery copies by key
-    bool finishOpen(quint64 generation);
     void createClassShortcuts();
     void createFrameActions();
+    void createImageSession();
+    void onImageOpened(std::size_t index, const std::array<std::int64_t, 256>& counts);
     void goToFrame(bool next);
     void propagateFrom(bool next);
-    void attachDocument(std::unique_ptr<LabelDocument> document, std::size_t index, const std::array<std::int64_t, 256>& counts,
-                        const CanvasImages& prepared);
-    void closeDocument();
-    void offerRecovery();
-    bool leaveCurrentImage();
-    cv::Mat readRecovered(const std::string& imageKey, int width, int height);
     void connectDocument();
     void schemaChanged();
-    void onImageAboutToBeRemoved(std::size_t index);
-    void onImageRemoved(std::size_t index);
-    void onImageInserted(std::size_t index);
-    void onClassesRemapped(quint64 step, const std::array<std::uint8_t, 256>& table);
-    void onClassesRemapUndone(quint64 step, const std::vector<std::size_t>& kept);
-    void onLabelMapsReplaced(const std::vector<std::size_t>& changed);
     const data::Project* project() const;
     void updateCounts();
     void showCounts(const std::array<std::int64_t, 256>& counts);
     void updateStatus();
     void onModifiedChanged(bool modified);
     void updateTitle();
-    void reportError(const QString& message);
 
     // The editor's parts live behind one pointer so that the shell, which includes this header,
     // does not rebuild when the editor's internals change.

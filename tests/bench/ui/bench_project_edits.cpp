@@ -14,6 +14,7 @@
 #include "data/formats/DatasetImporter.h"
 #include "data/project/Project.h"
 #include "document/ProjectDocument.h"
+#include "editor/ClassesPanel.h"
 #include "editor/LabelEditor.h"
 
 #include <QApplication>
@@ -96,7 +97,7 @@ int main(int argc, char** argv)
 
     const int pole = *doc->schema().idOfName("Pole");
     const int building = *doc->schema().idOfName("Building");
-    measured("merge Pole into Building", window, [&] { window.editor()->mergeClasses(pole, building); });
+    measured("merge Pole into Building", window, [&] { window.editor()->classesPanel()->mergeClasses(pole, building); });
     measured("undo the merge", window, [&] { doc->undoStack()->undo(); });
     measured("redo the merge", window, [&] { doc->undoStack()->redo(); });
     window.close();
