@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClickColourModel.h"
 #include "RegionMask.h"
 
 #include <opencv2/core.hpp>
@@ -40,6 +41,15 @@ public:
         // exp(-d^2 / (2 reach^2)) with the distance d, so a click where the model was sure of
         // another class does not flood everything it was equally sure of; 0: no fading.
         double reach = 40.0;
+        // From this many clicks on (a session's clicks on one object), the image has its say too:
+        // the colours under the positive clicks against those under the negative ones and the
+        // image's (ClickColourModel) join the unary term, weighted by 1 - trust, trust being the
+        // share of the clicks the model agreed with (clicks that contradict it say it is wrong
+        // here), and by how unsure the model is at the pixel (a sure pixel counts half).
+        int colourFromClick = 2;
+        double colourWeight = 1.0;  // nats of unary per nat of colour log-ratio, where the model is not trusted
+        int colourRadius = 4;       // the disc under each click sampled for the colour model (work pixels)
+        double colourLimit = 3.0;   // the colour log-ratio is clamped to +- this
     };
 
     SmartClickSegmenter() = default;
@@ -61,6 +71,8 @@ public:
 private:
     cv::Point toWork(cv::Point imagePixel) const;
     cv::Mat marginsOf(int classId) const;  // CV_32FC1 at the work size, nats
+    double trustOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at, const cv::Mat& margins) const;
+    cv::Mat unaryOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at, int classId) const;
     cv::Mat biasOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at, const cv::Mat& margins) const;
     cv::Mat cut(const cv::Mat& unary, const cv::Rect& roi, const std::vector<Click>& clicks,
                 const std::vector<cv::Point>& at) const;
@@ -74,6 +86,8 @@ private:
     cv::Mat m_scores;   // CV_8UC(classes), work size
     cv::Mat m_right;    // CV_32FC1: Potts weight between (x, y) and (x + 1, y)
     cv::Mat m_down;     // CV_32FC1: between (x, y) and (x, y + 1)
+    cv::Mat m_confidence;  // CV_32FC1: the model's probability of its most likely class
+    ClickColourModel m_colours;
     cv::Size m_imageSize;
     Parameters m_parameters;
 };

@@ -1158,6 +1158,43 @@ private slots:
     // Issue 50, section 4: the hover preview of Smart Click follows the cursor only over the image:
     // it stayed after the cursor left the canvas, and came back on the next image at the old spot
     // once that image's prediction was ready, looking like labels that were not there.
+    // Shift+click on labels of an earlier session (issue 51.5: it did nothing, without a word):
+    // the region of that label there becomes unlabelled as one edit, and the status line says so;
+    // on an unlabelled pixel it says there is nothing to take back.
+    void smartShiftClickTakesBackAnEarlierSession()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "smartclick");
+        auto* tool = qobject_cast<ui::SmartClickTool*>(editor->canvas()->tool());
+        const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
+        QVERIFY(editor->setPrediction(0, classes, confidence, confidence, smartClickScores()));
+        tool->waitUntilReady();
+        const cv::Rect red(cv::Point(10, 10), cv::Point(31, 41));
+        editor->toolSettings()->setCurrentClass(1);
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, {}, screenOf({20, 25}));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), red.area());
+        editor->toolSettings()->setCurrentClass(2);  // ends the session
+        QVERIFY(!tool->session());
+
+        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, Qt::ShiftModifier, screenOf({15, 35}));
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 2);
+        QVERIFY(!status.isEmpty());
+        QVERIFY2(status.last().at(0).toString().contains(QStringLiteral("Took back %1").arg(red.area())),
+                 qPrintable(status.last().at(0).toString()));
+
+        QTest::mouseClick(editor->canvas(), Qt::LeftButton, Qt::ShiftModifier, screenOf({50, 50}));
+        QCOMPARE(editor->document()->undoStack()->count(), 2);
+        QVERIFY2(status.last().at(0).toString().contains(QStringLiteral("has none")),
+                 qPrintable(status.last().at(0).toString()));
+        editor->document()->undoStack()->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), red.area());
+        QTest::keyRelease(editor->canvas(), Qt::Key_Shift);  // the application's modifiers, for the tests after
+    }
+
     void smartClickPreviewGoesWithTheCursor()
     {
         EditorTestProject test;

@@ -1,5 +1,6 @@
 #include "SmartClickScene.h"
 
+#include "paint/ClickColourModel.h"
 #include "paint/SmartClickSegmenter.h"
 #include "paint/SmartClickSession.h"
 #include "paint/WriteGuard.h"
@@ -8,6 +9,7 @@
 
 #include <QtTest>
 
+using segstudio::paint::ClickColourModel;
 using segstudio::paint::RegionMask;
 using segstudio::paint::SmartClickSegmenter;
 using segstudio::paint::SmartClickSession;
@@ -140,6 +142,54 @@ private slots:
         const SmartClickSession::Click onRoadAgain{{70, 50}, true};
         QCOMPARE(locked.apply(labels, onRoadAgain, locked.regionWith(onRoadAgain), protectRoad), std::int64_t(0));
         QCOMPARE(cv::countNonZero(labels != now), 0);
+    }
+
+    // The clicks' colours against the image's: what looks like the positive clicks is positive,
+    // what looks like the negative clicks (or the image at large) negative; nothing without a
+    // positive click.
+    void theColourModelFollowsTheClicks()
+    {
+        const SmartClickScene scene;
+        const ClickColourModel model(scene.rgb);
+        const cv::Point car(135, 80), pavement(60, 40), road(10, 100);
+        const cv::Mat none = model.logRatio({{pavement, false}}, 4, 3.0f);
+        QCOMPARE(cv::countNonZero(none != 0), 0);
+        const cv::Mat ratio = model.logRatio({{car, true}, {road, false}}, 4, 3.0f);
+        QVERIFY(ratio.at<float>(car) > 2.0f);
+        QVERIFY(ratio.at<float>(road) < -1.0f);
+        QVERIFY(ratio.at<float>(pavement) < 0.0f);
+        double low = 0, high = 0;
+        cv::minMaxLoc(ratio, &low, &high);
+        QVERIFY(low >= -3.0 && high <= 3.0);
+    }
+
+    // A model that leans the wrong way (road 0.55 over car 0.35) over the car and a band of road
+    // around it: the clicks on the car contradict it, so the colour of what was clicked keeps the
+    // region off the grey band the model was as unsure of (issue 51.5); with the colour term off
+    // the clicks' shift carries into the band. The first click alone is the model's and its own.
+    void clicksAgainstAnUnsureModelLetTheColourDecide()
+    {
+        SmartClickScene scene;
+        const cv::Rect car = SmartClickScene::kCarRect;
+        const cv::Rect band(car.x - 15, car.y - 15, car.width + 30, car.height + 30);
+        scene.scores = SmartClickScene::scoresWith(SmartClickScene::kSize, 1.0);
+        for (int y = band.y; y < band.br().y; ++y)
+            for (int x = band.x; x < band.br().x; ++x)
+                for (int c = 0; c < SmartClickScene::kClasses; ++c)
+                    scene.scores.ptr<std::uint8_t>(y)[x * SmartClickScene::kClasses + c] = SmartClickScene::nll(
+                        c == SmartClickScene::kRoad ? 0.55 : c == SmartClickScene::kCar ? 0.35 : 0.011);
+        const std::vector<SmartClickSegmenter::Click> clicks{{{124, 73}, true}, {{146, 87}, true}};
+        SmartClickSegmenter::Parameters off;
+        off.colourWeight = 0.0;
+        const double without = iou(SmartClickSegmenter(scene.scores, scene.rgb, off).region(clicks, SmartClickScene::kCar),
+                                   car, scene.rgb.size());
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        const double with = iou(segmenter.region(clicks, SmartClickScene::kCar), car, scene.rgb.size());
+        const double first = iou(segmenter.region({clicks.front()}, SmartClickScene::kCar), car, scene.rgb.size());
+        qInfo("IoU with the colour term %.3f, without %.3f, first click alone %.3f", with, without, first);
+        QVERIFY(with > 0.95);
+        QVERIFY(without < with - 0.1);
+        QVERIFY(first < with - 0.1);
     }
 };
 

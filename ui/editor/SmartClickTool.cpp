@@ -7,6 +7,7 @@
 #include "MaskTint.h"
 #include "ToolSettings.h"
 
+#include "data/labels/LabelClass.h"
 #include "paint/GrabCutSegmenter.h"
 
 #include <QMouseEvent>
@@ -181,10 +182,10 @@ paint::SmartClickSession::RegionFinder SmartClickTool::finder() const
 paint::RegionMask SmartClickTool::regionFor(const QPoint& pixel, Qt::KeyboardModifiers modifiers) const
 {
     const paint::SmartClickSegmenter::Click click{{pixel.x(), pixel.y()}, !(modifiers & Qt::ShiftModifier)};
+    if (!click.positive && !inSessionRegion(click.at))
+        return {};  // a take-back: no preview
     if (m_session)
         return m_session->regionWith(click);
-    if (!click.positive)
-        return {};
     return finder()({click}, classFor(pixel, modifiers), document()->labels());
 }
 
@@ -205,11 +206,12 @@ void SmartClickTool::click(const QPoint& pixel, Qt::KeyboardModifiers modifiers)
         return;
     }
     const paint::SmartClickSegmenter::Click click{{pixel.x(), pixel.y()}, !(modifiers & Qt::ShiftModifier)};
-    if (!m_session) {
-        if (!click.positive)
-            return;  // nothing to take back yet
-        m_session.emplace(finder(), classFor(pixel, modifiers), doc->labels());
+    if (!click.positive && !inSessionRegion(click.at)) {
+        takeBackAt(pixel);  // labels of an earlier session, or of any other tool
+        return;
     }
+    if (!m_session)
+        m_session.emplace(finder(), classFor(pixel, modifiers), doc->labels());
     paint::RegionMask next = m_session->regionWith(click);
     const cv::Rect change = m_session->changeOf(next);
     m_applying = true;
@@ -223,6 +225,45 @@ void SmartClickTool::click(const QPoint& pixel, Qt::KeyboardModifiers modifiers)
     m_hover = {};
     m_hoverTint = {};
     requestRepaint();
+}
+
+bool SmartClickTool::inSessionRegion(const cv::Point& pixel) const
+{
+    if (!m_session)
+        return false;
+    const paint::RegionMask& region = m_session->region();
+    return region.bounds.contains(pixel) && region.mask.at<std::uint8_t>(pixel - region.bounds.tl()) != 0;
+}
+
+// Shift+click outside the session's region: the pixels of the clicked label that a click of that
+// label there would take become unlabelled, as one edit (the session in progress ends). The user
+// then labels them with the right class; the model cannot say what they were before.
+void SmartClickTool::takeBackAt(const QPoint& pixel)
+{
+    LabelDocument* doc = document();
+    const std::uint8_t label = doc->labels().at<std::uint8_t>(pixel.y(), pixel.x());
+    if (label == data::kUnlabelled) {
+        emit message(tr("Shift+click takes labels back: this pixel has none."));
+        return;
+    }
+    endSession();
+    paint::RegionMask region = finder()({{{pixel.x(), pixel.y()}, true}}, label, doc->labels());
+    if (!region.empty()) {
+        const cv::Mat sameLabel = doc->labels()(region.bounds) == label;
+        region.mask &= sameLabel;
+    }
+    if (region.empty() || region.area() == 0) {
+        emit message(tr("Shift+click found nothing to take back here."));
+        return;
+    }
+    m_applying = true;
+    const std::int64_t changed = doc->paintRegion(region, data::kUnlabelled, settings()->guard(), tr("Smart click (take back)"));
+    m_applying = false;
+    m_hover = {};
+    m_hoverTint = {};
+    requestRepaint();
+    emit message(changed > 0 ? tr("Took back %n pixel(s): they are unlabelled now.", nullptr, int(changed))
+                             : tr("Shift+click: the locks keep these labels (Only unlabelled pixels, or a locked class)."));
 }
 
 void SmartClickTool::mouseMoved(QMouseEvent* event, const QPointF& imagePos)

@@ -62,6 +62,8 @@ private:
     paint::SmartClickSession::RegionFinder finder() const;
     paint::RegionMask regionFor(const QPoint& pixel, Qt::KeyboardModifiers modifiers) const;
     void click(const QPoint& pixel, Qt::KeyboardModifiers modifiers);
+    bool inSessionRegion(const cv::Point& pixel) const;
+    void takeBackAt(const QPoint& pixel);
     void sayHowItWorks();
 
     std::shared_ptr<const paint::SmartClickSegmenter> m_segmenter;

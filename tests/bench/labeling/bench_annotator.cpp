@@ -51,6 +51,9 @@ struct Arguments {
     double margin = -1;
     double smoothness = -1;
     double reach = -1;
+    double colourWeight = -1;
+    int colourFrom = -1;
+    int colourRadius = -1;
 };
 
 std::vector<std::string> split(const std::string& text)
@@ -309,6 +312,9 @@ int main(int argc, char** argv)
     app.add_option("--margin", args.margin, "smart click: nats a clicked pixel is moved past the threshold");
     app.add_option("--smoothness", args.smoothness, "smart click: Potts weight in nats");
     app.add_option("--reach", args.reach, "smart click: how far a click's shift carries (pixels at the model's size, 0: all the way)");
+    app.add_option("--colour-weight", args.colourWeight, "smart click: weight of the clicks' colour model (0: off)");
+    app.add_option("--colour-from", args.colourFrom, "smart click: the click from which the colour model joins");
+    app.add_option("--colour-radius", args.colourRadius, "smart click: disc sampled under each click (model pixels)");
     app.add_flag("--json", args.json, "print the results as JSON");
     CLI11_PARSE(app, argc, argv);
 
@@ -357,6 +363,12 @@ int main(int argc, char** argv)
         options.smart.smoothness = args.smoothness;
     if (args.reach >= 0)
         options.smart.reach = args.reach;
+    if (args.colourWeight >= 0)
+        options.smart.colourWeight = args.colourWeight;
+    if (args.colourFrom >= 0)
+        options.smart.colourFromClick = args.colourFrom;
+    if (args.colourRadius >= 0)
+        options.smart.colourRadius = args.colourRadius;
     const auto schema = segstudio::data::ClassSchema::camVid();
 
     std::vector<SimulatedAnnotator::Image> images;
@@ -419,8 +431,12 @@ int main(int argc, char** argv)
             segstudio::paint::SmartClickSegmenter smart;
             if (mode == SimulatedAnnotator::Mode::Smart)
                 smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
-            for (const auto& [object, objectClass] : objectsOf(image.truth, 400))
+            for (const auto& [object, objectClass] : objectsOf(image.truth, 400)) {
                 r.noc.push_back(SimulatedAnnotator::clicksToIoU(mode, image, object, objectClass, 0.90, 20, &smart));
+                if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
+                    std::cerr << "  object " << stems[std::size_t(i)] << " class " << objectClass << " area "
+                              << cv::countNonZero(object) << " clicks " << r.noc.back() << "\n";
+            }
         }
         if (args.largeActions > 0 && !images.empty()) {
             // The first image at 4000x3000 (scores stay at the model's size, as the cache keeps them).
@@ -456,7 +472,9 @@ int main(int argc, char** argv)
     out["checkpoint"] = args.checkpoint;
     if (args.sequence)
         out["sequence"] = sequenceId;
-    out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness}, {"reach", options.smart.reach}};
+    out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness}, {"reach", options.smart.reach},
+                                {"colour_weight", options.smart.colourWeight}, {"colour_from", options.smart.colourFromClick},
+                                {"colour_radius", options.smart.colourRadius}};
     for (const auto& [name, r] : results)
         out["modes"][name] = summary(r, truths, options.budgets);
     if (!args.plot.empty())
