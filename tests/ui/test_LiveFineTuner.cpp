@@ -1,7 +1,7 @@
 #include "UiTestProject.h"
 
 #include "common/TrainerArguments.h"
-#include "predictions/LiveFineTuner.h"
+#include "training/LiveFineTuner.h"
 #include "data/project/DatasetPacker.h"
 #include "training/TrainingLauncher.h"
 #include "pack/PackReader.h"

@@ -7,6 +7,7 @@
 #include "predictions/PredictionsDock.h"
 #include "shell/ReadOnlyBanner.h"
 #include "shell/ShortcutsDialog.h"
+#include "training/LiveFineTuner.h"
 #include "training/TrainingDock.h"
 #include "shell/StartPage.h"
 #include "document/ProjectDocument.h"
@@ -34,6 +35,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -56,6 +58,7 @@
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
 using segstudio::ui::ImageListModel;
+using segstudio::ui::LiveFineTuner;
 using segstudio::ui::MainWindow;
 
 namespace {
@@ -108,6 +111,24 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.startPage()->isVisible());
         QVERIFY(!window.project());
+    }
+
+    // Predict as I label (issue 52.3): the Predictions panel's row switches the Training panel's
+    // fine-tune, and the row shows what the fine-tune says.
+    void predictAsILabelRowDrivesTheTrainingPanelsFineTune()
+    {
+        MainWindow window;
+        auto* tuner = window.training()->findChild<LiveFineTuner*>(QStringLiteral("liveFineTuner"));
+        QVERIFY(tuner);
+        auto* status = window.predictions()->findChild<QLabel*>(QStringLiteral("learnStatus"));
+        QVERIFY(status);
+        window.predictions()->setLearnAsILabel(true, 3);
+        QVERIFY(tuner->isEnabled());
+        QCOMPARE(tuner->interval(), 3);
+        QCOMPARE(status->text(), tuner->statusText());
+        window.predictions()->setLearnAsILabel(false, 3);
+        QVERIFY(!tuner->isEnabled());
+        QCOMPARE(status->text(), tuner->statusText());
     }
 
     void badProjectFileIsReportedNotFatal()
@@ -360,10 +381,10 @@ private slots:
         window.undoAction()->trigger();  // clean again: closing asks nothing
 
         // Another project: the panels forget the last one's log and plot ranges.
-        window.predictions()->logView()->setPlainText(QStringLiteral("old run output"));
+        window.predictions()->findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->setPlainText(QStringLiteral("old run output"));
         window.training()->findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"))->xAxis->setRange(0, 5000);
         QVERIFY(window.openProject(m_file));
-        QVERIFY(window.predictions()->logView()->toPlainText().isEmpty());
+        QVERIFY(window.predictions()->findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->toPlainText().isEmpty());
         QCOMPARE(window.training()->findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"))->xAxis->range().upper, 1.0);
     }
 

@@ -51,6 +51,11 @@ QString writeFakeTrainer(const QString& dir)
 class TestPredictionsDock : public QObject {
     Q_OBJECT
 
+    static QListWidget* suspects(const PredictionsDock& dock)
+    {
+        return dock.findChild<QListWidget*>(QStringLiteral("suspectList"));
+    }
+
 private slots:
     void predictsValidationImagesAndSetsTheirIoU()
     {
@@ -148,11 +153,11 @@ private slots:
 
         // Suspect labels: gamma, surely disputed all over, and not beta, which the model agrees with;
         // a larger area threshold than any disagreement empties the list.
-        QCOMPARE(dock.suspectList()->count(), 1);
-        QVERIFY2(dock.suspectList()->item(0)->text().contains(QStringLiteral("gamma.png — 100.0 % disputed")),
-                 qPrintable(dock.suspectList()->item(0)->text()));
+        QCOMPARE(suspects(dock)->count(), 1);
+        QVERIFY2(suspects(dock)->item(0)->text().contains(QStringLiteral("gamma.png — 100.0 % disputed")),
+                 qPrintable(suspects(dock)->item(0)->text()));
         QSignalSpy open(&dock, &PredictionsDock::openImageRequested);
-        emit dock.suspectList()->itemClicked(dock.suspectList()->item(0));
+        emit suspects(dock)->itemClicked(suspects(dock)->item(0));
         QCOMPARE(open.size(), 1);
         QCOMPARE(open.at(0).at(0).value<std::size_t>(), std::size_t(2));
 
@@ -306,7 +311,7 @@ private slots:
         dock.setSuspectThresholds(95, 5.0);  // a new confidence scores again
         QVERIFY(finished.wait(60000));
         QVERIFY2(dock.statusText().contains(QStringLiteral("Mean IoU")), qPrintable(dock.statusText()));
-        QCOMPARE(dock.suspectList()->count(), 0);
+        QCOMPARE(suspects(dock)->count(), 0);
         QVERIFY2(summary->text().contains(QStringLiteral("No labelled pixel is disputed at ≥ 95 % sure")),
                  qPrintable(summary->text()));
 
@@ -318,12 +323,12 @@ private slots:
         finished.clear();
         dock.setSuspectThresholds(90, 5.0);
         QVERIFY(finished.wait(60000));
-        QCOMPARE(dock.suspectList()->count(), 0);
+        QCOMPARE(suspects(dock)->count(), 0);
         QVERIFY2(summary->text().contains(QStringLiteral("the closest is")) &&
                      summary->text().contains(QStringLiteral("gamma.png")) && summary->text().contains(QStringLiteral("3.3 %")),
                  qPrintable(summary->text()));
         dock.setSuspectThresholds(90, 3.0);  // the area only filters the list again
-        QCOMPARE(dock.suspectList()->count(), 1);
+        QCOMPARE(suspects(dock)->count(), 1);
         QVERIFY(summary->text().isEmpty());
     }
 

@@ -1355,7 +1355,7 @@ private slots:
         QSignalSpy predicted(&predictions, &segstudio::ui::PredictionsDock::finished);
         QVERIFY(predictions.predictValidation());
         QVERIFY(predicted.wait(300000));
-        QVERIFY2(predicted.at(0).at(0).toBool(), qPrintable(predictions.logView()->toPlainText()));
+        QVERIFY2(predicted.at(0).at(0).toBool(), qPrintable(predictions.findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->toPlainText()));
         for (int row : {2, 3}) {
             const double iou = model.data(model.index(row, 0), ImageListModel::IoURole).toDouble();
             QVERIFY2(iou >= 0.0 && iou <= 1.0, qPrintable(QString::number(iou)));
@@ -1365,7 +1365,7 @@ private slots:
         // Evaluate…: the report of the val images opens, with one row per class.
         QSignalSpy shown(&predictions, &segstudio::ui::PredictionsDock::reportShown);
         QVERIFY(predictions.evaluate());
-        QVERIFY2(shown.wait(300000), qPrintable(predictions.logView()->toPlainText() + predictions.statusText()));
+        QVERIFY2(shown.wait(300000), qPrintable(predictions.findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->toPlainText() + predictions.statusText()));
         QCOMPARE(predictions.reportView()->classTable()->rowCount(), 3);
         QCOMPARE(int(predictions.reportView()->report()->images().size()), 2);
         QVERIFY(QFileInfo::exists(QDir(predictions.evaluationFolder()).filePath(QStringLiteral("confusion.csv"))));

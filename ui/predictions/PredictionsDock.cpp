@@ -4,7 +4,6 @@
 #include "document/ProjectDocument.h"
 
 #include "EvaluationReportView.h"
-#include "LiveFineTuner.h"
 #include "ModelExporter.h"
 #include "PredictionService.h"
 #include "common/ProcessLog.h"
@@ -48,14 +47,13 @@ PredictionsDock::PredictionsDock(QWidget* parent)
       m_reportWindow(new QWidget(this, Qt::Window)), m_reportView(new EvaluationReportView(m_reportWindow)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
       m_suspectConfidence(new QSpinBox(this)), m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)),
       m_suspectSummary(new QLabel(this)),
-      m_service(new PredictionService(this)), m_fineTuner(new LiveFineTuner(this)),
+      m_service(new PredictionService(this)),
       m_modelExporter(new ModelExporter(this)),
       m_exportModelAction(new QAction(tr("Trained Model as &ONNX…"), this)),
       m_learnAsILabel(new QCheckBox(tr("Predict as I &label: the model learns from my labels every"), this)),
       m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
     m_service->setTrainer(m_process->program());
-    m_fineTuner->setTrainer(m_process->program());
     m_modelExporter->setTrainer(m_process->program());
     configureParts();
     layOut();
@@ -73,10 +71,9 @@ void PredictionsDock::configureParts()
                                    "on all labelled training images at low priority (never while you train), into "
                                    "runs/<run>-live; the editor's predictions and the smart click then use it"));
     m_learnInterval->setRange(1, 1000);
-    m_learnInterval->setValue(m_fineTuner->interval());
+    m_learnInterval->setValue(10);
     m_learnInterval->setSuffix(tr(" labelled images"));
     m_learnStatus->setWordWrap(true);
-    m_learnStatus->setText(m_fineTuner->statusText());
     m_checkpoint->addItem(tr("Best checkpoint"), QStringLiteral("best"));
     m_checkpoint->addItem(tr("Last checkpoint"), QStringLiteral("last"));
     m_checkpoint->setToolTip(tr("The checkpoint whose predictions the editor shows and the browser scores"));
@@ -103,6 +100,9 @@ void PredictionsDock::configureParts()
     m_suspects->setToolTip(tr("Images where a confident prediction disagrees with the labels: likely labeling mistakes. "
                               "Click one to open it with the error map."));
     m_suspectSummary->setObjectName(QStringLiteral("suspectSummary"));
+    m_suspects->setObjectName(QStringLiteral("suspectList"));
+    m_log->setObjectName(QStringLiteral("predictionsLog"));
+    m_learnStatus->setObjectName(QStringLiteral("learnStatus"));
     m_suspectSummary->setWordWrap(true);
     m_status->setWordWrap(true);
     m_log->setReadOnly(true);
@@ -158,11 +158,11 @@ void PredictionsDock::connectParts()
     connect(m_suspectArea, &QDoubleSpinBox::valueChanged, this, &PredictionsDock::listSuspects);
     connect(m_suspects, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { emit openImageRequested(std::size_t(item->data(Qt::UserRole).toULongLong())); });
-    connect(m_learnAsILabel, &QCheckBox::toggled, m_fineTuner, &LiveFineTuner::setEnabled);
-    connect(m_learnInterval, &QSpinBox::valueChanged, m_fineTuner, &LiveFineTuner::setInterval);
-    connect(m_fineTuner, &LiveFineTuner::stateChanged, this, [this] { m_learnStatus->setText(m_fineTuner->statusText()); });
-    m_fineTuner->setUserTrainingBusy([this] { return m_userTraining; });
-    connect(m_fineTuner, &LiveFineTuner::learned, this, &PredictionsDock::liveModelLearned);
+    const auto learnChanged = [this] { emit learnAsILabelChanged(m_learnAsILabel->isChecked(), m_learnInterval->value()); };
+    connect(m_learnAsILabel, &QCheckBox::toggled, this, learnChanged);
+    connect(m_learnInterval, &QSpinBox::valueChanged, this, learnChanged);
+    connect(m_service, &PredictionService::predictionReady, this, &PredictionsDock::predictionReady);
+    connect(m_service, &PredictionService::problem, this, &PredictionsDock::predictionProblem);
     connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
     connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);
 }
@@ -181,12 +181,7 @@ void PredictionsDock::setDocument(const document::ProjectDocument* document)
     m_document = document;
     m_project = document ? &document->project() : nullptr;
     m_service->setProject(m_project);
-    m_fineTuner->setProject(m_project);
     if (document) {
-        // A status or split changed: the live model may be due to learn.
-        for (auto signal : {&document::ProjectDocument::statusChanged, &document::ProjectDocument::splitChanged})
-            connect(document, signal, m_fineTuner, [this] { m_fineTuner->labelsChanged(); });
-        connect(document, &document::ProjectDocument::entriesChanged, m_fineTuner, &LiveFineTuner::labelsChanged);
         // Scores are kept per row: when rows come and go (or ids change meaning), score again.
         const auto rescore = [this] {
             ++m_generation;
@@ -207,7 +202,6 @@ void PredictionsDock::setRunDirectory(const QString& runDir)
     if (runDir == m_runDir)
         return;
     m_runDir = runDir;
-    m_fineTuner->setBaseRun(runDir);
     checkpointChanged();
 }
 
@@ -298,7 +292,6 @@ void PredictionsDock::setTrainer(const QString& program)
 {
     m_process->setProgram(program);
     m_service->setTrainer(program);
-    m_fineTuner->setTrainer(program);
     m_modelExporter->setTrainer(program);
     updateButtons();
 }
@@ -358,22 +351,16 @@ void PredictionsDock::modelExportFinished(bool ok, const QString& message, const
     box->open();
 }
 
-void PredictionsDock::setBeforeLearning(std::function<bool()> saveLabels)
+void PredictionsDock::setLearnAsILabel(bool enabled, int interval)
 {
-    m_fineTuner->setBeforeLearning(std::move(saveLabels));
+    m_learnInterval->setValue(interval);
+    m_learnAsILabel->setChecked(enabled);
 }
 
-void PredictionsDock::userTrainingStarted()
-{
-    m_userTraining = true;
-    m_fineTuner->userTrainingStarted();
-}
-
-void PredictionsDock::userTrainingFinished()
-{
-    m_userTraining = false;
-    m_fineTuner->labelsChanged();  // what was labelled meanwhile may make a fine-tune due
-}
+bool PredictionsDock::learnsAsILabel() const { return m_learnAsILabel->isChecked(); }
+int PredictionsDock::learnInterval() const { return m_learnInterval->value(); }
+void PredictionsDock::showLearnStatus(const QString& status) { m_learnStatus->setText(status); }
+void PredictionsDock::requestPrediction(std::size_t index) { m_service->request(index); }
 
 bool PredictionsDock::isBusy() const
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/TrainerProcess.h"
+#include "data/project/PredictionCache.h"
 #include "data/project/PredictionIoU.h"
 
 #include <QFutureWatcher>
@@ -30,7 +31,6 @@ class ProjectDocument;
 namespace segstudio::ui {
 
 class EvaluationReportView;
-class LiveFineTuner;
 class ModelExporter;
 class PredictionService;
 
@@ -72,14 +72,13 @@ public:
     QString checkpointFile() const;
     QString runDirectory() const { return m_runDir; }
     QString predictionsFolder() const;
-    PredictionService* service() const { return m_service; }
-    // "Predict as I label": the opt-in fine-tune of the selected run as labels come (its row in
-    // the panel: the switch, every how many images, and when the model last learned).
-    // Called before a fine-tune packs the labels (the window saves them); false postpones it.
-    void setBeforeLearning(std::function<bool()> saveLabels);
-    QCheckBox* learnAsILabelBox() const { return m_learnAsILabel; }
-    QSpinBox* learnIntervalBox() const { return m_learnInterval; }
-    QLabel* learnStatusLabel() const { return m_learnStatus; }
+    PredictionService* service() const { return m_service; }  // for tests; other rooms use the signals below
+    // "Predict as I label": the row of the opt-in fine-tune of the selected run (the switch, every
+    // how many labelled images, and what it does), which the Training panel runs
+    // (learnAsILabelChanged out, showLearnStatus in).
+    void setLearnAsILabel(bool enabled, int interval);
+    bool learnsAsILabel() const;
+    int learnInterval() const;
     // The run's checkpoint was replaced under the same name (a live run learned): the editor's
     // prediction is computed again and the browser's scores are dropped.
     void reloadRun();
@@ -91,19 +90,18 @@ public:
     // The same without asking: false when it cannot start; modelExported() tells how it ended.
     bool exportModel(const QString& onnxFile);
 
-    QPlainTextEdit* logView() const { return m_log; }
     QString statusText() const;
 
-    // Likely labeling mistakes of the last scoring: images where the model disagrees with the
-    // label, at least the confidence chosen, over at least the area chosen; worst first.
-    QListWidget* suspectList() const { return m_suspects; }
+    // Likely labeling mistakes of the last scoring (the list named suspectList): images where the
+    // model disagrees with the label, at least the confidence chosen, over at least the area
+    // chosen; worst first. The process output is the text view named predictionsLog.
     void setSuspectThresholds(int confidencePercent, double areaPercent);
 
 public slots:
-    // The user's own training (the Training panel's) started, and ended: the fine-tune gives way
-    // to it (one under way is dropped) and counts the labels again after it.
-    void userTrainingStarted();
-    void userTrainingFinished();
+    void showLearnStatus(const QString& status);
+    // The chosen checkpoint's prediction of this image (the one the editor opened): from the
+    // cache, or computed in the background; predictionReady or predictionProblem answers.
+    void requestPrediction(std::size_t index);
 
 signals:
     void finished(bool ok, const QString& message);
@@ -114,7 +112,9 @@ signals:
     void reportShown();
     void reportRestored();  // a report saved with the run is in the view again (not popped up)
     void modelExported(bool ok, const QString& message);
-    void liveModelLearned(const QString& liveRunDir);  // a fine-tune replaced runs/<run>-live
+    void learnAsILabelChanged(bool enabled, int interval);
+    void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
+    void predictionProblem(const QString& message);  // the image could not be predicted, and why
 
 private:
     void configureParts();
@@ -160,11 +160,9 @@ private:
     QLabel* m_suspectSummary;  // why the list is empty: the closest image and its share
     std::vector<data::PredictionScore> m_lastScores;
     PredictionService* m_service;
-    LiveFineTuner* m_fineTuner;
     ModelExporter* m_modelExporter;
     QAction* m_exportModelAction;
     bool m_modelExportAsked = false;  // started from the menu: the outcome gets a message box
-    bool m_userTraining = false;  // between userTrainingStarted() and userTrainingFinished()
     QCheckBox* m_learnAsILabel;
     QSpinBox* m_learnInterval;
     QLabel* m_learnStatus;

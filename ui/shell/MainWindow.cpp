@@ -22,7 +22,6 @@
 #include "icons/Icons.h"
 #include "predictions/EvaluationReportView.h"
 #include "predictions/PredictionAcceptor.h"
-#include "predictions/PredictionService.h"
 #include "predictions/PredictionsDock.h"
 #include "predictions/SequencePropagator.h"
 #include "training/RunStatusLine.h"
@@ -275,7 +274,7 @@ void MainWindow::connectParts()
     connect(m_browser, &DatasetBrowser::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::errorOccurred, this, [this](const QString& text) { showStatus(text, 2 * kStatusTimeoutMs); });
-    connect(m_predictions->service(), &PredictionService::problem, this,
+    connect(m_predictions, &PredictionsDock::predictionProblem, this,
             [this](const QString& message) { showStatus(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
     connect(m_editor, &LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
     connect(m_editor, &LabelEditor::imageOpened, m_undoRouter, &UndoRouter::update);

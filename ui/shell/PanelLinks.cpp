@@ -9,7 +9,6 @@
 #include "editor/LabelEditor.h"
 #include "editor/ToolSettings.h"
 #include "predictions/PredictionAcceptor.h"
-#include "predictions/PredictionService.h"
 #include "predictions/SequencePropagator.h"
 #include "predictions/PredictionsDock.h"
 #include "training/TrainingDock.h"
@@ -55,8 +54,8 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
 {
     QObject::connect(p.training, &TrainingDock::currentRunChanged, p.predictions, &PredictionsDock::setRunDirectory);
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
-    QObject::connect(p.editor, &LabelEditor::imageOpened, p.predictions->service(), &PredictionService::request);
-    QObject::connect(p.predictions->service(), &PredictionService::predictionReady, p.editor,
+    QObject::connect(p.editor, &LabelEditor::imageOpened, p.predictions, &PredictionsDock::requestPrediction);
+    QObject::connect(p.predictions, &PredictionsDock::predictionReady, p.editor,
                      [editor = p.editor](std::size_t index, const data::PredictionCache::Entry& prediction) {
                          editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy, prediction.scores);
                      });
@@ -81,23 +80,24 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     p.propagator->setMinConfidence([editor = p.editor] { return editor->predictionMinConfidence(); });
 }
 
-// "Predict as I label": the fine-tune saves the labels first, gives way to the user's training,
-// and once it learned, its run becomes the selected one, so the editor predicts with it.
+// "Predict as I label": the Predictions panel's row switches the Training panel's fine-tune,
+// which saves the labels first and, once it learned, selects its run; the Predictions panel then
+// predicts with it (and loads the new weights when that run was selected already).
 void linkLiveFineTuner(const PanelLinks& p, QMainWindow* window)
 {
-    p.predictions->setBeforeLearning([session = p.session] { return session->save(); });
-    QObject::connect(p.training, &TrainingDock::trainingStarted, p.predictions, &PredictionsDock::userTrainingStarted);
-    QObject::connect(p.training, &TrainingDock::trainingFinished, p.predictions, &PredictionsDock::userTrainingFinished);
-    QObject::connect(p.predictions, &PredictionsDock::liveModelLearned, p.training, [p, window](const QString& liveRun) {
-        const QString name = QFileInfo(liveRun).fileName();
-        const bool wasSelected = p.training->currentRunDirectory() == liveRun;
-        p.training->refreshRuns();
-        p.training->selectRun(name);
-        if (wasSelected)
-            p.predictions->reloadRun();  // same folder, new weights
-        window->statusBar()->showMessage(
-            QObject::tr("The model learned from your labels: predictions now come from %1").arg(name), 12000);
-    });
+    p.training->setBeforeLearning([session = p.session] { return session->save(); });
+    QObject::connect(p.predictions, &PredictionsDock::learnAsILabelChanged, p.training, &TrainingDock::setLearnAsILabel);
+    QObject::connect(p.training, &TrainingDock::liveFineTuneStatusChanged, p.predictions, &PredictionsDock::showLearnStatus);
+    p.predictions->showLearnStatus(p.training->liveFineTuneStatus());
+    QObject::connect(p.training, &TrainingDock::liveModelLearned, p.predictions,
+                     [p, window](const QString& liveRun, bool reloaded) {
+                         if (reloaded)
+                             p.predictions->reloadRun();  // same folder, new weights
+                         window->statusBar()->showMessage(
+                             QObject::tr("The model learned from your labels: predictions now come from %1")
+                                 .arg(QFileInfo(liveRun).fileName()),
+                             12000);
+                     });
 }
 
 }  // namespace

@@ -25,8 +25,8 @@ void WindowSettings::read(MainWindow& window)
     window.browser()->showListAction()->setChecked(settings.value(QStringLiteral("browser/list"), false).toBool());
     window.browser()->overlayAction()->setChecked(settings.value(QStringLiteral("browser/overlay"), false).toBool());
     window.saveOnSwitchAction()->setChecked(settings.value(QStringLiteral("editor/saveOnSwitch"), true).toBool());
-    window.predictions()->learnIntervalBox()->setValue(settings.value(QStringLiteral("predictions/learnInterval"), 10).toInt());
-    window.predictions()->learnAsILabelBox()->setChecked(settings.value(QStringLiteral("predictions/learnAsILabel"), false).toBool());
+    window.predictions()->setLearnAsILabel(settings.value(QStringLiteral("predictions/learnAsILabel"), false).toBool(),
+                                           settings.value(QStringLiteral("predictions/learnInterval"), 10).toInt());
 }
 
 void WindowSettings::write(const MainWindow& window)
@@ -37,8 +37,8 @@ void WindowSettings::write(const MainWindow& window)
     settings.setValue(QStringLiteral("browser/list"), window.browser()->showListAction()->isChecked());
     settings.setValue(QStringLiteral("browser/overlay"), window.browser()->overlayAction()->isChecked());
     settings.setValue(QStringLiteral("editor/saveOnSwitch"), window.saveOnSwitchAction()->isChecked());
-    settings.setValue(QStringLiteral("predictions/learnInterval"), window.predictions()->learnIntervalBox()->value());
-    settings.setValue(QStringLiteral("predictions/learnAsILabel"), window.predictions()->learnAsILabelBox()->isChecked());
+    settings.setValue(QStringLiteral("predictions/learnInterval"), window.predictions()->learnInterval());
+    settings.setValue(QStringLiteral("predictions/learnAsILabel"), window.predictions()->learnsAsILabel());
 }
 
 }  // namespace segstudio::ui

@@ -1,5 +1,7 @@
 #include "TrainingDock.h"
 
+#include "LiveFineTuner.h"
+
 #include "data/project/DefaultPackSize.h"
 #include "document/ProjectDocument.h"
 
@@ -60,7 +62,7 @@ TrainingDock::TrainingDock(QWidget* parent)
       m_openButton(new QPushButton(tr("&Open run…"), this)),
       m_info(new RunInfoPanel(this)), m_status(new QLabel(this)), m_packing(new QProgressBar(this)), m_monitor(new TrainingMonitor(this)),
       m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_runsWatcher(new QFileSystemWatcher(this)),
-      m_launcher(new TrainingLauncher(this))
+      m_launcher(new TrainingLauncher(this)), m_fineTuner(new LiveFineTuner(this))
 {
     m_lastSettings = TrainDialog::presetSettings(TrainDialog::EngineDefaults);  // "Train for 30 minutes"
     nameParts();
@@ -69,6 +71,7 @@ TrainingDock::TrainingDock(QWidget* parent)
     connectButtons();
     connectRunViews();
     connectLauncher();
+    connectLiveFineTuner();
     setProjectFile({});
     m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
 }
@@ -218,9 +221,51 @@ void TrainingDock::connectLauncher()
 
 TrainingDock::~TrainingDock() = default;
 
+// The fine-tune gives way to this panel's training (one under way is dropped when it starts),
+// counts the labels again after it, and learns from the run in view.
+void TrainingDock::connectLiveFineTuner()
+{
+    m_fineTuner->setObjectName(QStringLiteral("liveFineTuner"));
+    m_fineTuner->setUserTrainingBusy([this] { return m_ownTrainingRuns; });
+    connect(this, &TrainingDock::trainingStarted, m_fineTuner, [this] {
+        m_ownTrainingRuns = true;
+        m_fineTuner->userTrainingStarted();
+    });
+    connect(this, &TrainingDock::trainingFinished, m_fineTuner, [this] {
+        m_ownTrainingRuns = false;
+        m_fineTuner->labelsChanged();  // what was labelled meanwhile may make a fine-tune due
+    });
+    connect(this, &TrainingDock::currentRunChanged, m_fineTuner, &LiveFineTuner::setBaseRun);
+    connect(m_fineTuner, &LiveFineTuner::stateChanged, this,
+            [this] { emit liveFineTuneStatusChanged(m_fineTuner->statusText()); });
+    connect(m_fineTuner, &LiveFineTuner::learned, this, &TrainingDock::liveModelReplaced);
+}
+
+void TrainingDock::liveModelReplaced(const QString& liveRunDir)
+{
+    const bool reloaded = currentRunDirectory() == liveRunDir;
+    refreshRuns();
+    selectRun(QFileInfo(liveRunDir).fileName());
+    emit liveModelLearned(liveRunDir, reloaded);
+}
+
+void TrainingDock::setBeforeLearning(std::function<bool()> saveLabels)
+{
+    m_fineTuner->setBeforeLearning(std::move(saveLabels));
+}
+
+QString TrainingDock::liveFineTuneStatus() const { return m_fineTuner->statusText(); }
+
+void TrainingDock::setLearnAsILabel(bool enabled, int interval)
+{
+    m_fineTuner->setInterval(interval);
+    m_fineTuner->setEnabled(enabled);
+}
+
 void TrainingDock::setTrainer(const QString& program)
 {
     m_launcher->setTrainer(program);
+    m_fineTuner->setTrainer(program);
     updateButtons();
 }
 
@@ -230,6 +275,7 @@ void TrainingDock::keepTrainingInBackground() { m_launcher->keepRunningInBackgro
 
 void TrainingDock::setDocument(const document::ProjectDocument* document)
 {
+    m_fineTuner->setDocument(document);
     m_projectClassNames.clear();
     if (document)
         for (const auto& labelClass : document->project().schema().classes())

@@ -25,6 +25,7 @@ class ProjectDocument;
 
 namespace segstudio::ui {
 
+class LiveFineTuner;
 class RunInfoPanel;
 class RunsTable;
 class RunWatcher;
@@ -42,7 +43,7 @@ class TrainingMonitor;
 // parts. Tests and tools find them by object name (QObject::findChild): the widgets runsTable,
 // trainButton, trainAgainButton, stopButton, stopAfterEpochButton, resumeButton, openRunButton,
 // runInfo, trainingStatus, packingBar, trainingMonitor (with metricsPlot in it) and trainingLog,
-// and the objects trainingLauncher, runWatcher and runsWatcher.
+// and the objects trainingLauncher, runWatcher, runsWatcher and liveFineTuner.
 // Requirements: GUI thread. Training runs in segstudio-train (TrainingLauncher); this panel only
 //   reads the run folder (on a worker, RunWatcher), so it never blocks on the process or the file.
 class TrainingDock : public QWidget {
@@ -91,10 +92,19 @@ public:
 
     const run::RunProgress& progress() const { return m_progress; }  // of the run in view
 
+    // "Predict as I label" (LiveFineTuner, docs/LABELING.md): the selected run's model learns
+    // from the labels as they come, at low priority, never beside this panel's own training. When
+    // it learned, its run (runs/<run>-live) becomes the selected one.
+    // Called before a fine-tune packs the labels (the window saves them); false postpones it.
+    void setBeforeLearning(std::function<bool()> saveLabels);
+    QString liveFineTuneStatus() const;  // one line: off, counting, learning, learned at…
+
 public slots:
     // The window goes without asking (a logout, SIGTERM): a training of this panel goes on in the
     // background, and the panel of the next window finds it again.
     void keepTrainingInBackground();
+    // Predict as I label on or off, and after how many newly labelled training images it learns.
+    void setLearnAsILabel(bool enabled, int interval);
 
 signals:
     void currentRunChanged(const QString& runDir);  // empty = none
@@ -103,6 +113,10 @@ signals:
     // once per start; a start refused at once (no segstudio-train) says only trainingFinished.
     void trainingStarted(const QString& runDir);
     void trainingFinished(bool ok, const QString& message);
+    void liveFineTuneStatusChanged(const QString& status);
+    // A fine-tune replaced runs/<run>-live and selected it; reloaded: it was selected already, so
+    // the same folder has new weights (whoever predicts with it must load them again).
+    void liveModelLearned(const QString& liveRunDir, bool reloaded);
 
 private:
     void nameParts();
@@ -111,6 +125,8 @@ private:
     void connectButtons();
     void connectRunViews();
     void connectLauncher();
+    void connectLiveFineTuner();
+    void liveModelReplaced(const QString& liveRunDir);
     bool stopAndWait(QWidget* parent);
     bool stopBackgroundTrainer(int signal);
     void trainInteractively(const TrainingLauncher::Settings& proposed);
@@ -145,6 +161,8 @@ private:
     run::RunProgress m_progress;
     QFileSystemWatcher* m_runsWatcher;  // runs/ (and the project folder until runs/ exists)
     TrainingLauncher* m_launcher;
+    LiveFineTuner* m_fineTuner;
+    bool m_ownTrainingRuns = false;  // between trainingStarted and trainingFinished
     TrainingLauncher::Settings m_lastSettings;
     std::function<bool()> m_beforeTraining;
     std::function<void()> m_beforeTrainDialog;

@@ -21,6 +21,10 @@ namespace segstudio::data {
 class Project;
 }
 
+namespace segstudio::document {
+class ProjectDocument;
+}
+
 namespace segstudio::ui {
 
 // "Predict as I label" (issue 23): after every N newly labelled training images, a low-priority
@@ -50,6 +54,9 @@ public:
 
     void setTrainer(const QString& program) { m_process->setProgram(program); }
     void setProject(const data::Project* project);  // its file must be saved before a fine-tune
+    // The open project as a document (nullptr: none): its project, and its label status, split
+    // and image changes, which may make a fine-tune due.
+    void setDocument(const document::ProjectDocument* document);
     // The run the user selected: the live model starts from its best checkpoint (last.pt when it
     // never validated). When it is itself a live run, the fine-tune continues it.
     void setBaseRun(const QString& runDir);
@@ -114,6 +121,7 @@ private:
     QString progressText() const;  // "45 s of 2 min", or empty before the first step
 
     const data::Project* m_project = nullptr;
+    const document::ProjectDocument* m_document = nullptr;
     QString m_baseRun;
     QString m_stepBase;  // the base run of the step under way (pack, then train)
     bool m_enabled = false;

@@ -1,6 +1,7 @@
 #include "LiveFineTuner.h"
 
 #include "common/TrainerArguments.h"
+#include "document/ProjectDocument.h"
 
 #include "data/project/Project.h"
 #include "pack/PackError.h"
@@ -85,6 +86,21 @@ void LiveFineTuner::setProject(const data::Project* project)
     m_learnedFrom.clear();
     m_learnedAt = {};
     updateState();
+}
+
+void LiveFineTuner::setDocument(const document::ProjectDocument* document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    setProject(document ? &document->project() : nullptr);
+    if (!document)
+        return;
+    // A status or split changed, or images came and went: the live model may be due to learn.
+    using document::ProjectDocument;
+    for (auto signal : {&ProjectDocument::statusChanged, &ProjectDocument::splitChanged})
+        connect(document, signal, this, [this] { labelsChanged(); });
+    connect(document, &ProjectDocument::entriesChanged, this, &LiveFineTuner::labelsChanged);
 }
 
 void LiveFineTuner::setBaseRun(const QString& runDir)
