@@ -56,20 +56,26 @@ segstudio_forbid_links(segstudio_ui_shell "torch" "segstudio_engine")
 
 # The same rule at the source: a room's files may include only the rooms below it. (Each room
 # also exposes only its own folder, so such an include fails to compile as well; this says why,
-# at configure time, before anything is built.)
-function(segstudio_forbid_includes room)
-  file(GLOB files "${SEGSTUDIO_UI_DIR}/${room}/*.h" "${SEGSTUDIO_UI_DIR}/${room}/*.cpp")
+# at configure time, before anything is built.) folder: the room's files; prefix: the regular
+# expression before a forbidden room's name in an include ("../" and the like); place: how the
+# message names the rooms ("ui/" or "engine/").
+function(segstudio_reject_includes folder prefix place room)
+  file(GLOB files "${folder}/*.h" "${folder}/*.cpp")
   foreach(file IN LISTS files)
     file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
     foreach(line IN LISTS includes)
       foreach(other IN LISTS ARGN)
-        if(line MATCHES "\"(\\.\\./)*${other}/")
-          message(FATAL_ERROR "Layering: ${file} includes ${other}/ (${line}); ui/${room} must not reach ui/${other}; "
-                              "see docs/ARCHITECTURE.md")
+        if(line MATCHES "\"${prefix}${other}/")
+          message(FATAL_ERROR "Layering: ${file} includes ${place}${other}/ (${line}); ${place}${room} must not "
+                              "reach ${place}${other}; see docs/ARCHITECTURE.md")
         endif()
       endforeach()
     endforeach()
   endforeach()
+endfunction()
+
+function(segstudio_forbid_includes room)
+  segstudio_reject_includes("${SEGSTUDIO_UI_DIR}/${room}" "(\\.\\./)*" "ui/" ${room} ${ARGN})
 endfunction()
 
 if(NOT SEGSTUDIO_UI_DIR)
@@ -86,18 +92,7 @@ segstudio_forbid_includes(icons common editor project browser training predictio
 # at the source: a sub-room's files include a sibling only by "<room>/<sub-room>/" (the compiler
 # finds nothing else), and only the siblings below it.
 function(segstudio_forbid_subroom_includes room sub)
-  file(GLOB files "${SEGSTUDIO_CORE_DIR}/${room}/${sub}/*.h" "${SEGSTUDIO_CORE_DIR}/${room}/${sub}/*.cpp")
-  foreach(file IN LISTS files)
-    file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
-    foreach(line IN LISTS includes)
-      foreach(other IN LISTS ARGN)
-        if(line MATCHES "\"((\\.\\./)+|${room}/)${other}/")
-          message(FATAL_ERROR "Layering: ${file} includes ${room}/${other}/ (${line}); ${room}/${sub} must not "
-                              "reach ${room}/${other}; see docs/ARCHITECTURE.md")
-        endif()
-      endforeach()
-    endforeach()
-  endforeach()
+  segstudio_reject_includes("${SEGSTUDIO_CORE_DIR}/${room}/${sub}" "((\\.\\./)+|${room}/)" "${room}/" ${sub} ${ARGN})
 endfunction()
 
 if(NOT SEGSTUDIO_CORE_DIR)

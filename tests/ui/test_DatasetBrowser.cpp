@@ -64,6 +64,42 @@ private slots:
         QCOMPARE(sortKey->findData(iou), -1);
     }
 
+    // Issue 51, item 1: frames of a sequence, one sequence at a time in frame order, each entry
+    // saying how many of its frames are labelled (and following status changes); a project
+    // without sequences shows no such filter.
+    void framesAreGroupedBySequence()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto project = segstudio::test::writeProject(
+            dir.path(), {{"seq/frame_10.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                         {"seq/frame_9.png", Split::Train, LabelStatus::Labelled, {1}, 0},
+                         {"seq/frame_1.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                         {"alone.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
+        segstudio::document::ProjectDocument document(project);
+        DatasetBrowser browser;
+        browser.setDocument(&document);
+        auto* sequences = browser.findChild<QComboBox*>(QStringLiteral("sequenceFilter"));
+        QVERIFY(sequences);
+        QVERIFY(!sequences->isHidden());
+        QCOMPARE(sequences->count(), 2);  // any, and the one sequence (alone.png is no frame)
+        QVERIFY2(sequences->itemText(1).contains(QStringLiteral("3 frames, 1 labelled")), qPrintable(sequences->itemText(1)));
+        sequences->setCurrentIndex(1);
+        emit sequences->activated(1);
+        QCOMPARE(browser.proxy()->sortKey(), ImageFilterProxyModel::SortKey::Frame);
+        QStringList shown;
+        for (int row = 0; row < browser.proxy()->rowCount(); ++row)
+            shown << browser.proxy()->index(row, 0).data(ImageListModel::PathRole).toString().section(u'/', -2);
+        QCOMPARE(shown, segstudio::test::strings({"seq/frame_1.png", "seq/frame_9.png", "seq/frame_10.png"}));
+        QVERIFY(document.setStatus({0}, LabelStatus::Reviewed));  // frame_10
+        QTRY_VERIFY2(sequences->itemText(1).contains(QStringLiteral("3 frames, 2 labelled")), qPrintable(sequences->itemText(1)));
+        QCOMPARE(browser.proxy()->rowCount(), 3);  // the chosen sequence stays chosen
+
+        DatasetBrowser other;
+        other.setDocument(m_document.get());  // a.png, b.png: no sequence
+        QVERIFY(other.findChild<QComboBox*>(QStringLiteral("sequenceFilter"))->isHidden());
+    }
+
     // Issue 27, item 17: Q on an empty queue says why: nothing predicted, or nothing left to label.
     void anEmptyQueueSaysWhy()
     {

@@ -29,6 +29,27 @@ public:
     using ImageFilterProxyModel::lessThan;
 };
 
+// A project of these images on disk, its document, the model over it (label stats read) and a
+// proxy on the model.
+struct ProxyOverProject {
+    QTemporaryDir dir;
+    segstudio::data::Project project;
+    std::unique_ptr<segstudio::document::ProjectDocument> document;
+    ImageListModel model;
+    ExposedProxy proxy;
+
+    explicit ProxyOverProject(const std::vector<segstudio::test::ImageSpec>& images)
+        : project(segstudio::test::writeProject(dir.path(), images)),
+          document(std::make_unique<segstudio::document::ProjectDocument>(project))
+    {
+        QSignalSpy finished(&model, &ImageListModel::statsFinished);
+        model.setDocument(document.get());
+        if (!model.statsComplete())
+            finished.wait(5000);
+        proxy.setSourceModel(&model);
+    }
+};
+
 }  // namespace
 
 class TestImageFilterProxyModel : public QObject {
@@ -153,18 +174,12 @@ private slots:
         QFETCH(int, key);
         QFETCH(bool, descending);
         QFETCH(QStringList, expected);
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        auto project = segstudio::test::writeProject(dir.path(), {{"b.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
-                                                                  {"a.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
-                                                                  {"A.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
-        ImageListModel model;
-        QSignalSpy finished(&model, &ImageListModel::statsFinished);
-        segstudio::document::ProjectDocument document(project);
-        model.setDocument(&document);
-        QVERIFY(model.statsComplete() || finished.wait(5000));
-        ExposedProxy proxy;
-        proxy.setSourceModel(&model);
+        ProxyOverProject test({{"b.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"a.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"A.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        QVERIFY(test.model.statsComplete());
+        ImageListModel& model = test.model;
+        ExposedProxy& proxy = test.proxy;
         proxy.setSortKey(ImageFilterProxyModel::SortKey(key), descending ? Qt::DescendingOrder : Qt::AscendingOrder);
         for (int i = 0; i < model.rowCount(); ++i)
             for (int j = 0; j < model.rowCount(); ++j) {
@@ -178,22 +193,38 @@ private slots:
 
     // Issue 27, item 9: "Name" sorts by the file name, the folder only breaking ties (an imported
     // CamVid listed all of test/ before train/).
+    // Issue 51: the frame order of counters without zero padding, sequences apart, and a filter
+    // to one sequence.
+    void framesSortByNumberAndFilterBySequence()
+    {
+        ProxyOverProject test({{"seq/frame_10.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"other/shot_2.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"seq/frame_9.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"other/shot_1.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"seq/frame_1.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        QVERIFY(test.model.statsComplete());
+        ImageFilterProxyModel& proxy = test.proxy;
+        proxy.setSortKey(ImageFilterProxyModel::SortKey::Name);
+        QCOMPARE(visibleNames(proxy), segstudio::test::strings({"frame_1.png", "frame_10.png", "frame_9.png", "shot_1.png", "shot_2.png"}));
+        proxy.setSortKey(ImageFilterProxyModel::SortKey::Frame);
+        QCOMPARE(visibleNames(proxy), segstudio::test::strings({"shot_1.png", "shot_2.png", "frame_1.png", "frame_9.png", "frame_10.png"}));
+        const auto key = segstudio::data::FrameSequence::keyOf("seq/frame_1.png");
+        QVERIFY(key.valid);
+        proxy.setSequenceFilter(QString::fromStdString(key.sequence));
+        QCOMPARE(visibleNames(proxy), segstudio::test::strings({"frame_1.png", "frame_9.png", "frame_10.png"}));
+        proxy.setSequenceFilter(std::nullopt);
+        QCOMPARE(proxy.rowCount(), 5);
+    }
+
     void nameSortsByFileNameBeforeFolder()
     {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        auto project = segstudio::test::writeProject(dir.path(), {{"train/0003.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
-                                                                  {"test/0004.png", Split::Test, LabelStatus::Unlabelled, {}, 0},
-                                                                  {"train/0001.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
-                                                                  {"test/0002.png", Split::Test, LabelStatus::Unlabelled, {}, 0},
-                                                                  {"val/0002.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
-        ImageListModel model;
-        QSignalSpy finished(&model, &ImageListModel::statsFinished);
-        segstudio::document::ProjectDocument document(project);
-        model.setDocument(&document);
-        QVERIFY(model.statsComplete() || finished.wait(5000));
-        ImageFilterProxyModel proxy;
-        proxy.setSourceModel(&model);
+        ProxyOverProject test({{"train/0003.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"test/0004.png", Split::Test, LabelStatus::Unlabelled, {}, 0},
+                               {"train/0001.png", Split::Train, LabelStatus::Unlabelled, {}, 0},
+                               {"test/0002.png", Split::Test, LabelStatus::Unlabelled, {}, 0},
+                               {"val/0002.png", Split::Val, LabelStatus::Unlabelled, {}, 0}});
+        QVERIFY(test.model.statsComplete());
+        ImageFilterProxyModel& proxy = test.proxy;
         proxy.setSortKey(ImageFilterProxyModel::SortKey::Name);
         QStringList paths;
         for (int row = 0; row < proxy.rowCount(); ++row)

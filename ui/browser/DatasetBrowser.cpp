@@ -8,6 +8,7 @@
 #include "LabelStatsLoader.h"
 #include "ThumbnailCache.h"
 #include "ThumbnailDelegate.h"
+#include "data/project/FrameSequence.h"
 #include "data/project/Project.h"
 
 #include <QAction>
@@ -22,6 +23,7 @@
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -116,6 +118,7 @@ QWidget* DatasetBrowser::createFilterBar()
     row->addWidget(m_statusFilter);
     row->addWidget(m_classFilter);
     grid->addLayout(row);
+    grid->addWidget(createSequenceFilter(bar));
 
     auto* sortRow = new QHBoxLayout;
     sortRow->addWidget(new QLabel(tr("Sort:"), bar));
@@ -123,6 +126,7 @@ QWidget* DatasetBrowser::createFilterBar()
     m_sortKey->setObjectName(QStringLiteral("sortKey"));
     m_sortKey->addItem(tr("Name"), int(ImageFilterProxyModel::SortKey::Name));
     m_sortKey->addItem(tr("Labelled %"), int(ImageFilterProxyModel::SortKey::LabelledFraction));
+    m_sortKey->addItem(tr("Sequence, frame"), int(ImageFilterProxyModel::SortKey::Frame));
     m_sortOrder = new QToolButton(bar);
     m_sortOrder->setCheckable(true);
     m_sortOrder->setArrowType(Qt::UpArrow);
@@ -132,7 +136,7 @@ QWidget* DatasetBrowser::createFilterBar()
     grid->addLayout(sortRow);
 
     connect(m_search, &QLineEdit::textChanged, this, &DatasetBrowser::applyFilters);
-    for (QComboBox* combo : {m_splitFilter, m_statusFilter, m_classFilter})
+    for (QComboBox* combo : {m_splitFilter, m_statusFilter, m_classFilter, m_sequenceFilter})
         connect(combo, &QComboBox::currentIndexChanged, this, &DatasetBrowser::applyFilters);
     connect(m_sortKey, &QComboBox::currentIndexChanged, this, &DatasetBrowser::applySort);
     connect(m_sortOrder, &QToolButton::toggled, this, [this](bool descending) {
@@ -140,6 +144,60 @@ QWidget* DatasetBrowser::createFilterBar()
         applySort();
     });
     return bar;
+}
+
+// Frames of a video (issue 51): one sequence at a time, in frame order, each entry saying how many
+// of its frames are labelled, so the labelled and unlabelled stretches show along it.
+QComboBox* DatasetBrowser::createSequenceFilter(QWidget* bar)
+{
+    m_sequenceFilter = new QComboBox(bar);
+    m_sequenceFilter->setObjectName(QStringLiteral("sequenceFilter"));
+    m_sequenceFilter->setToolTip(tr("Show the frames of one video sequence, in frame order (told from the file names)"));
+    m_sequenceFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_sequenceFilter->setMinimumContentsLength(12);
+    m_sequenceFilter->hide();
+    m_sequenceRefill = new QTimer(this);
+    m_sequenceRefill->setSingleShot(true);
+    m_sequenceRefill->setInterval(100);
+    connect(m_sequenceRefill, &QTimer::timeout, this, &DatasetBrowser::fillSequenceFilter);
+    connect(m_sequenceFilter, &QComboBox::activated, this, [this] {
+        // Choosing a sequence lists it as a film strip: by frame number.
+        if (!m_sequenceFilter->currentData().toString().isEmpty())
+            m_sortKey->setCurrentIndex(m_sortKey->findData(int(ImageFilterProxyModel::SortKey::Frame)));
+    });
+    return m_sequenceFilter;
+}
+
+void DatasetBrowser::fillSequenceFilter()
+{
+    const QString chosen = m_sequenceFilter->currentData().toString();
+    const QSignalBlocker blocker(m_sequenceFilter);
+    m_sequenceFilter->clear();
+    m_sequenceFilter->addItem(tr("Any sequence"), QString());
+    const data::Project* project = m_model->project();
+    if (project) {
+        const data::FrameSequence sequences(*project);
+        for (const auto& frames : sequences.sequences()) {
+            if (frames.size() < 2)
+                continue;  // an image alone, or a name without a frame number
+            const auto key = data::FrameSequence::keyOf(project->entry(frames.front()).image);
+            const auto labelled = std::count_if(frames.begin(), frames.end(), [project](std::size_t i) {
+                const auto status = project->entry(i).status;
+                return status == data::LabelStatus::Labelled || status == data::LabelStatus::Reviewed;
+            });
+            // Its folder and name without the extension: CamVid has a 0016E5 in train/ and in val/.
+            QString name = QString::fromStdString(key.sequence).section(u'/', -2);
+            name = name.left(name.lastIndexOf(u'.') > name.lastIndexOf(u'/') ? name.lastIndexOf(u'.') : name.size());
+            m_sequenceFilter->addItem(
+                tr("%1 — %2 frames, %3 labelled").arg(name).arg(frames.size()).arg(labelled),
+                QString::fromStdString(key.sequence));
+        }
+    }
+    const int again = chosen.isEmpty() ? 0 : m_sequenceFilter->findData(chosen);
+    m_sequenceFilter->setCurrentIndex(std::max(again, 0));
+    m_sequenceFilter->setVisible(m_sequenceFilter->count() > 1);
+    if (again < 0)
+        applyFilters();  // the chosen sequence is gone
 }
 
 void DatasetBrowser::createViews()
@@ -231,9 +289,15 @@ void DatasetBrowser::setDocument(document::ProjectDocument* document)
     if (m_model->document())
         disconnect(m_model->document(), nullptr, this, nullptr);
     m_model->setDocument(document);
-    if (document)
-        connect(document, &document::ProjectDocument::schemaChanged, this, &DatasetBrowser::fillClassFilter);
+    if (document) {
+        using document::ProjectDocument;
+        connect(document, &ProjectDocument::schemaChanged, this, &DatasetBrowser::fillClassFilter);
+        // A batch of status changes comes as one signal per image: count the frames once after it.
+        connect(document, &ProjectDocument::statusChanged, m_sequenceRefill, qOverload<>(&QTimer::start));
+        connect(document, &ProjectDocument::entriesChanged, m_sequenceRefill, qOverload<>(&QTimer::start));
+    }
     fillClassFilter();
+    fillSequenceFilter();
     updateSummary();
 }
 
@@ -264,6 +328,8 @@ void DatasetBrowser::applyFilters()
         m_proxy->setProblemsOnly(status == kProblems);
         m_proxy->setClassFilter(classId < 0 ? std::nullopt : std::optional(classId));
         m_proxy->setSearchText(m_search->text());
+        const QString sequence = m_sequenceFilter->currentData().toString();
+        m_proxy->setSequenceFilter(sequence.isEmpty() ? std::nullopt : std::optional(sequence));
     }
     updateSummary();
     const int row = shown ? m_proxy->rowOfEntry(*shown) : -1;

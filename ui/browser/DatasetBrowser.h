@@ -13,6 +13,7 @@ class QLineEdit;
 class QListView;
 class QStackedWidget;
 class QTableView;
+class QTimer;
 class QToolButton;
 
 namespace segstudio::data {
@@ -87,6 +88,8 @@ private:
     void createViews();
     void createActions();
     void fillClassFilter();
+    QComboBox* createSequenceFilter(QWidget* bar);
+    void fillSequenceFilter();
     void applyFilters();
     void applySort();
     void keepCurrentInView();
@@ -107,6 +110,8 @@ private:
     QComboBox* m_splitFilter = nullptr;
     QComboBox* m_statusFilter = nullptr;
     QComboBox* m_classFilter = nullptr;
+    QComboBox* m_sequenceFilter = nullptr;  // shown when the project has a sequence of frames
+    QTimer* m_sequenceRefill = nullptr;      // recounts its labelled frames after status changes
     QComboBox* m_sortKey = nullptr;
     QToolButton* m_sortOrder = nullptr;
     QLabel* m_summary = nullptr;

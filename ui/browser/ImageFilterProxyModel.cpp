@@ -46,7 +46,8 @@ void ImageFilterProxyModel::setSortKey(SortKey key, Qt::SortOrder order)
     m_sortKey = key;
     // The column only tells views which header shows the arrow; lessThan reads m_sortKey.
     invalidate();
-    sort(key == SortKey::Name ? int(ImageListModel::NameColumn) : columnOf(key), order);
+    const bool byName = key == SortKey::Name || key == SortKey::Frame;
+    sort(byName ? int(ImageListModel::NameColumn) : columnOf(key), order);
 }
 
 namespace {
@@ -94,6 +95,19 @@ void ImageFilterProxyModel::refilter()
     invalidateRowsFilter();
 }
 
+void ImageFilterProxyModel::setSequenceFilter(std::optional<QString> sequence)
+{
+    if (sequence == m_sequence)
+        return;
+    m_sequence = std::move(sequence);
+    refilter();
+}
+
+data::FrameSequence::Key ImageFilterProxyModel::sequenceKeyOf(const QModelIndex& cell)
+{
+    return data::FrameSequence::keyOf(cell.data(ImageListModel::PathRole).toString().toStdString());
+}
+
 int ImageFilterProxyModel::rowOfEntry(std::size_t entry) const
 {
     if (!sourceModel() || entry >= std::size_t(sourceModel()->rowCount()))
@@ -123,6 +137,8 @@ bool ImageFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& s
         return false;
     if (!m_search.isEmpty() && !cell.data(ImageListModel::PathRole).toString().contains(m_search, Qt::CaseInsensitive))
         return false;
+    if (m_sequence && sequenceKeyOf(cell).sequence != m_sequence->toStdString())
+        return false;
     return true;
 }
 
@@ -148,6 +164,14 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
             return byCase;
         return a.row() < b.row() ? -1 : a.row() > b.row() ? 1 : 0;
     };
+    if (m_sortKey == SortKey::Frame) {
+        const data::FrameSequence::Key a = sequenceKeyOf(l), b = sequenceKeyOf(r);
+        if (a.sequence != b.sequence)
+            return a.sequence < b.sequence;
+        if (a.frame != b.frame)
+            return a.frame < b.frame;
+        return compareNames(l, r) < 0;
+    }
     const int role = roleOf(m_sortKey);
     if (role < 0)
         return compareNames(l, r) < 0;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/project/FrameSequence.h"
 #include "data/project/ImageEntry.h"
 
 #include <QSortFilterProxyModel>
@@ -7,14 +8,16 @@
 
 namespace segstudio::ui {
 
-// Filters and sorts an ImageListModel for the browser: by split, status, class present, problems
-// and a text search over the image path; sorted by name, labelled % or IoU (ties by name, so the
-// order is stable). Reads only the model's roles, so it is tested without any view.
+// Filters and sorts an ImageListModel for the browser: by split, status, class present, problems,
+// the video sequence (data::FrameSequence's key) and a text search over the image path; sorted by
+// name, sequence and frame number, labelled % or a prediction score (ties by name, so the order is
+// stable). Reads only the model's roles, so it is tested without any view.
 class ImageFilterProxyModel : public QSortFilterProxyModel {
     Q_OBJECT
 
 public:
-    enum class SortKey { Name, LabelledFraction, IoU, BoundaryF1, WrongPixels, Uncertainty, Suspect };
+    // Frame: by sequence, then frame number (frame_9 before frame_10), images that are no frame by name.
+    enum class SortKey { Name, LabelledFraction, IoU, BoundaryF1, WrongPixels, Uncertainty, Suspect, Frame };
     // The model's column and role of a sort key (the prediction scores, labelled %); -1 for Name.
     static int columnOf(SortKey key);
     static int roleOf(SortKey key);
@@ -26,6 +29,8 @@ public:
     void setClassFilter(std::optional<int> classId);
     void setProblemsOnly(bool problemsOnly);
     void setSearchText(const QString& text);
+    // Only the frames of this sequence (FrameSequence::Key::sequence); nullopt: every image.
+    void setSequenceFilter(std::optional<QString> sequence);
     void setSortKey(SortKey key, Qt::SortOrder order = Qt::AscendingOrder);
 
     std::optional<data::Split> splitFilter() const { return m_split; }
@@ -33,6 +38,7 @@ public:
     std::optional<int> classFilter() const { return m_classId; }
     bool problemsOnly() const { return m_problemsOnly; }
     QString searchText() const { return m_search; }
+    std::optional<QString> sequenceFilter() const { return m_sequence; }
     SortKey sortKey() const { return m_sortKey; }
 
     // The proxy row showing project entry `entry`, or -1 when it is filtered out.
@@ -45,12 +51,14 @@ protected:
 
 private:
     void refilter();
+    static data::FrameSequence::Key sequenceKeyOf(const QModelIndex& cell);
 
     std::optional<data::Split> m_split;
     std::optional<data::LabelStatus> m_status;
     std::optional<int> m_classId;
     bool m_problemsOnly = false;
     QString m_search;
+    std::optional<QString> m_sequence;
     SortKey m_sortKey = SortKey::Name;
 };
 
