@@ -4,9 +4,9 @@
 
 int main(int argc, char** argv)
 {
-    if (const auto exitCode = segstudio::ui::AppLauncher::answerWithoutDisplay(argc, argv))
+    if (const auto exitCode = segstudio::ui::shell::AppLauncher::answerWithoutDisplay(argc, argv))
         return *exitCode;
     QApplication app(argc, argv);
-    segstudio::ui::AppLauncher::setApplicationNames();
-    return segstudio::ui::AppLauncher::run(app);
+    segstudio::ui::shell::AppLauncher::setApplicationNames();
+    return segstudio::ui::shell::AppLauncher::run(app);
 }

@@ -76,10 +76,10 @@ private:
     }
 
     // restore: the answer to "unsaved labels found" (the prompt records what it was shown).
-    static std::unique_ptr<ui::LabelEditor> makeEditor(EditorTestProject& test, bool restore = true,
-                                                       QStringList* prompted = nullptr)
+    static std::unique_ptr<ui::editor::LabelEditor> makeEditor(EditorTestProject& test, bool restore = true,
+                                                               QStringList* prompted = nullptr)
     {
-        auto editor = std::make_unique<ui::LabelEditor>();
+        auto editor = std::make_unique<ui::editor::LabelEditor>();
         editor->setRecoveryPrompt([restore, prompted](const QStringList& found) {
             if (prompted)
                 *prompted = found;
@@ -92,7 +92,7 @@ private:
         return editor;
     }
 
-    static void selectTool(ui::LabelEditor& editor, const char* id)
+    static void selectTool(ui::editor::LabelEditor& editor, const char* id)
     {
         for (QAction* action : editor.toolActions()) {
             if (action->objectName() == QLatin1String("tool.") + QLatin1String(id))
@@ -127,14 +127,14 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("SegStudioTest"));
         QCoreApplication::setApplicationName(QStringLiteral("test_LabelEditor"));
         // The first-start card would lie over the canvas these tests grab and click: seen.
-        QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);
+        QSettings().setValue(QLatin1String(ui::editor::LabelingTips::kSeenKey), true);
     }
 
     // First start: "how labeling works" over the canvas on the first image ever opened, listing
     // the real tool shortcuts; "Got it" is remembered across editors; Help shows it again.
     void labelingTipsOnFirstOpenOnly()
     {
-        QSettings().remove(QLatin1String(ui::LabelingTips::kSeenKey));
+        QSettings().remove(QLatin1String(ui::editor::LabelingTips::kSeenKey));
         EditorTestProject test;
         auto editor = makeEditor(test);
         auto* tips = editor->labelingTips();
@@ -170,7 +170,7 @@ private slots:
         QTest::mouseClick(gotIt, Qt::LeftButton);
         QVERIFY(!tips->isVisible());
         QVERIFY(editor->canvas()->hasFocus());
-        QVERIFY(ui::LabelingTips::seen());
+        QVERIFY(ui::editor::LabelingTips::seen());
         QVERIFY(editor->openImage(1));
         QVERIFY(!tips->isVisible());
         editor->setDocument(nullptr);
@@ -180,7 +180,7 @@ private slots:
         second->labelingTips()->showAgain();
         QVERIFY(second->labelingTips()->isVisible());
         second->setDocument(nullptr);
-        QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);
+        QSettings().setValue(QLatin1String(ui::editor::LabelingTips::kSeenKey), true);
     }
 
     // Issue 27, item 12: an image's pixel history outlives a switch to another image: back on
@@ -379,7 +379,7 @@ private slots:
         data::writeLabelMap(test.project->labelMapPath(0), labels, test.project->schema());
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
-        ui::LabelDocument* doc = editor->document();
+        ui::editor::LabelDocument* doc = editor->document();
         const cv::Mat before = doc->labels().clone();
 
         // The model says "road" on the top half, "tree" below; sure on the left, unsure right.
@@ -390,28 +390,30 @@ private slots:
         QVERIFY(!editor->setPrediction(1, classes, confidence, entropy));  // not the open image
         QVERIFY(!editor->setPrediction(0, cv::Mat(8, 8, CV_8UC1, cv::Scalar(0)), confidence, entropy));
         QVERIFY(editor->setPrediction(0, classes, confidence, entropy));
-        QVERIFY(editor->findChild<ui::PredictionBar*>(QStringLiteral("predictionBar"))->isPredictionAvailable());
+        QVERIFY(
+            editor->findChild<ui::editor::PredictionBar*>(QStringLiteral("predictionBar"))->isPredictionAvailable());
 
-        ui::LabelCanvas* canvas = editor->canvas();
-        canvas->setPredictionView(ui::PredictionLayer::View::Classes);
+        ui::editor::LabelCanvas* canvas = editor->canvas();
+        canvas->setPredictionView(ui::editor::PredictionLayer::View::Classes);
         QCOMPARE(QColor(canvas->predictionImage().pixel(40, 10)), QColor(128, 64, 128));  // road
         QCOMPARE(QColor(canvas->predictionImage().pixel(40, 50)), QColor(0, 128, 0));     // tree
-        canvas->setPredictionView(ui::PredictionLayer::View::Errors);
-        QCOMPARE(canvas->predictionImage().pixel(10, 10), ui::PredictionLayer::kErrorColor);  // car labelled, road predicted
+        canvas->setPredictionView(ui::editor::PredictionLayer::View::Errors);
+        QCOMPARE(canvas->predictionImage().pixel(10, 10),
+                 ui::editor::PredictionLayer::kErrorColor);  // car labelled, road predicted
         QCOMPARE(qAlpha(canvas->predictionImage().pixel(40, 10)), 0);  // unlabelled: no error
-        canvas->setPredictionView(ui::PredictionLayer::View::Confidence);
+        canvas->setPredictionView(ui::editor::PredictionLayer::View::Confidence);
         QCOMPARE(canvas->predictionImage().pixel(40, 10), segstudio::paint::ColourScale::turbo(60 / 255.0));
         // Hover names the label and the prediction.
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
         QTest::mouseMove(canvas, screenOf({40, 50}));
         QVERIFY(!status.isEmpty());
         const QString text = status.last().first().toString();
         QVERIFY2(text.contains(QStringLiteral("unlabelled")) && text.contains(QStringLiteral("predicted tree (24%)")), qPrintable(text));
         // T flips: labels hidden, predicted classes shown.
         canvas->setShowPredictionInstead(true);
-        QCOMPARE(canvas->prediction().view(), ui::PredictionLayer::View::Classes);
+        QCOMPARE(canvas->prediction().view(), ui::editor::PredictionLayer::View::Classes);
         canvas->setShowPredictionInstead(false);
-        QCOMPARE(canvas->prediction().view(), ui::PredictionLayer::View::Confidence);
+        QCOMPARE(canvas->prediction().view(), ui::editor::PredictionLayer::View::Confidence);
 
         // Accept into unlabelled pixels from 50 %: only the sure ones (none on the right) — nothing.
         paint::AcceptOptions options;
@@ -429,14 +431,15 @@ private slots:
         QCOMPARE(int(doc->labels().at<std::uint8_t>(50, 40)), 2);
         QCOMPARE(doc->undoStack()->count(), 1);
         // The error map follows the edit: the accepted pixels agree with the prediction.
-        canvas->setPredictionView(ui::PredictionLayer::View::Errors);
+        canvas->setPredictionView(ui::editor::PredictionLayer::View::Errors);
         QCOMPARE(qAlpha(canvas->predictionImage().pixel(40, 10)), 0);
         editor->undoGroup()->undo();
         QCOMPARE(cv::countNonZero(doc->labels() != before), 0);  // to the exact bytes
         // Another image: the prediction goes with the old one.
         QVERIFY(editor->openImage(1));
         QVERIFY(!canvas->hasPrediction());
-        QVERIFY(!editor->findChild<ui::PredictionBar*>(QStringLiteral("predictionBar"))->isPredictionAvailable());
+        QVERIFY(
+            !editor->findChild<ui::editor::PredictionBar*>(QStringLiteral("predictionBar"))->isPredictionAvailable());
     }
 
     void hiddenClassIsNotDrawn()
@@ -508,7 +511,7 @@ private slots:
         ModifiedDrag stroke{editor->canvas()};
         stroke.run(Qt::ShiftModifier, {{14, 18}, {26, 22}, {20, 34}});  // over the red rectangle
         stroke.run(Qt::ControlModifier, {{50, 5}, {52, 58}});           // over the grey background
-        auto* tool = qobject_cast<ui::GrabCutTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::GrabCutTool*>(editor->canvas()->tool());
         QVERIFY(tool);
         tool->waitForSegmentation();  // GrabCut runs on a worker
         QVERIFY(tool->hasPreview());
@@ -534,7 +537,7 @@ private slots:
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
         selectTool(*editor, "smartclick");
-        auto* tool = qobject_cast<ui::SmartClickTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::SmartClickTool*>(editor->canvas()->tool());
         QVERIFY(tool);
         QVERIFY(!tool->usesModel());  // no prediction yet: GrabCut
 
@@ -584,7 +587,7 @@ private slots:
         QVERIFY(editor->openImage(0));
         selectTool(*editor, "grabcut");
         editor->toolSettings()->setCurrentClass(2);
-        auto* tool = qobject_cast<ui::GrabCutTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::GrabCutTool*>(editor->canvas()->tool());
         QVERIFY(tool);
         drag(editor->canvas(), {{5, 5}, {36, 46}});  // a rectangle around the red one
         QTest::keyClick(editor->canvas(), Qt::Key_Escape);
@@ -631,7 +634,7 @@ private slots:
         QVERIFY(editor->openImage(0));
         editor->toolSettings()->setSuperpixelSize(12);
         selectTool(*editor, "superpixel");
-        auto* tool = qobject_cast<ui::SuperpixelTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::SuperpixelTool*>(editor->canvas()->tool());
         QVERIFY(tool);
         QVERIFY(editor->openImage(1));  // while image 0's superpixels may still be computing
         tool->waitUntilReady();
@@ -650,7 +653,7 @@ private slots:
         const QImage before = editor->canvas()->grab().toImage();
         editor->toolSettings()->setSuperpixelSize(12);
         selectTool(*editor, "superpixel");
-        auto* tool = qobject_cast<ui::SuperpixelTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::SuperpixelTool*>(editor->canvas()->tool());
         QVERIFY(tool);
         tool->waitUntilReady();
         QVERIFY(tool->ready());
@@ -690,7 +693,7 @@ private slots:
         EditorTestProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
-        ui::LabelDocument* doc = editor->document();
+        ui::editor::LabelDocument* doc = editor->document();
         std::vector<cv::Mat> states{doc->labels().clone()};
 
         selectTool(*editor, "brush");
@@ -742,7 +745,7 @@ private slots:
         data::writeLabelMap(test.project->labelMapPath(0), labels, test.project->schema());
         data::writeLabelMap(test.project->labelMapPath(1), labels, test.project->schema());
         auto editor = makeEditor(test);
-        QSignalSpy labelled(editor.get(), &ui::LabelEditor::imageLabelled);
+        QSignalSpy labelled(editor.get(), &ui::editor::LabelEditor::imageLabelled);
         QVERIFY(editor->requestImage(0));
         QTRY_VERIFY(!editor->isOpening());
         QCOMPARE(editor->canvas()->composedTileCount(), 1);  // composed before any paint
@@ -782,7 +785,7 @@ private slots:
         data::writeLabelMap(made.labelMapPath(0), cv::Mat(1200, 1200, CV_8UC1, cv::Scalar(0)), schema);
         made.save();
         document::ProjectDocument project(made);
-        ui::LabelEditor editor;
+        ui::editor::LabelEditor editor;
         editor.setRecoveryPrompt([](const QStringList&) { return false; });
         editor.setDocument(&project);
         editor.canvas()->setFixedSize(256, 256);
@@ -795,7 +798,7 @@ private slots:
         const QPoint centre(128, 128);
         const QColor road = editor.canvas()->grab().toImage().pixelColor(centre);
         QVERIFY2(road.blue() > road.green() + 20, qPrintable(road.name()));  // road (128, 64, 128) over grey
-        ui::LabelDocument* doc = editor.document();
+        ui::editor::LabelDocument* doc = editor.document();
         doc->paintRegion(paint::RegionMask::ofValue(doc->labels(), 0), 1, paint::WriteGuard(), QStringLiteral("car"));
         const QColor car = editor.canvas()->grab().toImage().pixelColor(centre);
         QVERIFY2(car.red() < road.red() - 20, qPrintable(car.name() + QStringLiteral(" after ") + road.name()));  // car (64, 0, 128)
@@ -805,7 +808,7 @@ private slots:
     {
         EditorTestProject test;
         auto editor = makeEditor(test);
-        QSignalSpy labelled(editor.get(), &ui::LabelEditor::imageLabelled);
+        QSignalSpy labelled(editor.get(), &ui::editor::LabelEditor::imageLabelled);
         QVERIFY(editor->openImage(0));
         QVERIFY(editor->fillUnlabelled(2));
         const cv::Mat edited = editor->document()->labels().clone();
@@ -925,7 +928,7 @@ private slots:
     {
         EditorTestProject test;
         auto editor = makeEditor(test);
-        QSignalSpy saved(editor.get(), &ui::LabelEditor::labelsSaved);
+        QSignalSpy saved(editor.get(), &ui::editor::LabelEditor::labelsSaved);
         QVERIFY(editor->openImage(0));
         QVERIFY(editor->fillUnlabelled(2));
         QVERIFY(editor->openImage(1));
@@ -960,7 +963,7 @@ private slots:
     {
         EditorTestProject test;
         auto editor = makeEditor(test);
-        QSignalSpy errors(editor.get(), &ui::LabelEditor::errorOccurred);
+        QSignalSpy errors(editor.get(), &ui::editor::LabelEditor::errorOccurred);
         QVERIFY(editor->openImage(0));
         QVERIFY(editor->fillUnlabelled(1));
         const cv::Mat edited = editor->document()->labels().clone();
@@ -1021,7 +1024,7 @@ private slots:
         EditorTestProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
-        QSignalSpy opened(editor.get(), &ui::LabelEditor::imageOpened);
+        QSignalSpy opened(editor.get(), &ui::editor::LabelEditor::imageOpened);
         QVERIFY(editor->requestImage(1));
         QVERIFY(editor->isOpening());
         QVERIFY(!editor->canvas()->isEditable());
@@ -1121,8 +1124,8 @@ private slots:
         EditorTestProject test;  // its document holds the lock
         auto document = document::ProjectDocument::open(test.project->file());
         QVERIFY(document->isReadOnly());
-        ui::LabelEditor editor;
-        QSignalSpy status(&editor, &ui::LabelEditor::statusMessage);
+        ui::editor::LabelEditor editor;
+        QSignalSpy status(&editor, &ui::editor::LabelEditor::statusMessage);
         editor.setDocument(document.get());
         QVERIFY(!status.isEmpty());
         QVERIFY2(status.last().first().toString().contains(QStringLiteral("another SegStudio")),
@@ -1137,7 +1140,7 @@ private slots:
         EditorTestProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
         // Shortcuts fire only in the active window.
         editor->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(editor.get()));
@@ -1167,7 +1170,7 @@ private slots:
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
         selectTool(*editor, "smartclick");
-        auto* tool = qobject_cast<ui::SmartClickTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::SmartClickTool*>(editor->canvas()->tool());
         const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
         QVERIFY(editor->setPrediction(0, classes, confidence, confidence, smartClickScores()));
         tool->waitUntilReady();
@@ -1178,7 +1181,7 @@ private slots:
         editor->toolSettings()->setCurrentClass(2);  // ends the session
         QVERIFY(!tool->session());
 
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
         QTest::mouseClick(editor->canvas(), Qt::LeftButton, Qt::ShiftModifier, screenOf({15, 35}));
         QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
         QCOMPARE(editor->document()->undoStack()->count(), 2);
@@ -1201,7 +1204,7 @@ private slots:
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
         selectTool(*editor, "smartclick");
-        auto* tool = qobject_cast<ui::SmartClickTool*>(editor->canvas()->tool());
+        auto* tool = qobject_cast<ui::editor::SmartClickTool*>(editor->canvas()->tool());
         QVERIFY(tool);
         const cv::Mat scores = smartClickScores();
         const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
@@ -1241,7 +1244,7 @@ private slots:
         EditorTestProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
         selectTool(*editor, "smartclick");
         QVERIFY(!status.isEmpty());
         const QString grabCut = status.last().first().toString();
@@ -1261,12 +1264,12 @@ private slots:
         auto editor = makeEditor(test);
         editor->resize(1400, editor->height());  // the whole row on screen, none of it behind "»"
         QVERIFY(editor->openImage(0));
-        auto* bar = editor->findChild<ui::PredictionBar*>(QStringLiteral("predictionBar"));
+        auto* bar = editor->findChild<ui::editor::PredictionBar*>(QStringLiteral("predictionBar"));
         QVERIFY(bar);
         QVERIFY2(bar->stateText().contains(QStringLiteral("no prediction")), qPrintable(bar->stateText()));
         const cv::Mat classes(64, 64, CV_8UC1, cv::Scalar(0)), confidence(64, 64, CV_8UC1, cv::Scalar(200));
         QVERIFY(editor->setPrediction(0, classes, confidence, confidence));
-        QCOMPARE(bar->view(), ui::PredictionLayer::View::Off);
+        QCOMPARE(bar->view(), ui::editor::PredictionLayer::View::Off);
         QCOMPARE(bar->stateText(), QStringLiteral("Model: ready"));
         auto* layer = bar->findChild<QComboBox*>();
         QVERIFY(layer);
@@ -1275,10 +1278,10 @@ private slots:
         auto* legend = bar->findChild<QLabel*>(QStringLiteral("predictionLegend"));
         QVERIFY(legend);
         QVERIFY(!bar->isLegendShown());
-        bar->setView(ui::PredictionLayer::View::Confidence);
+        bar->setView(ui::editor::PredictionLayer::View::Confidence);
         QVERIFY(bar->isLegendShown());
         QTRY_VERIFY(legend->isVisible());
-        bar->setView(ui::PredictionLayer::View::Errors);
+        bar->setView(ui::editor::PredictionLayer::View::Errors);
         QVERIFY(!bar->isLegendShown());
         editor->resize(1300, editor->height());  // the row is laid out again
         QApplication::processEvents();
@@ -1296,7 +1299,7 @@ private slots:
         EditorTestProject test(data::ClassSchema::camVid());
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(0));
-        ui::ClassesPanel* panel = editor->classesPanel();
+        ui::editor::ClassesPanel* panel = editor->classesPanel();
         QCOMPARE(panel->table()->rowCount(), 11);
         constexpr int kKeyColumn = 2;
         QCOMPARE(panel->table()->item(panel->rowOf(10), kKeyColumn)->text(), QStringLiteral("Shift+1"));
@@ -1312,8 +1315,8 @@ private slots:
         QTest::keyClick(editor->canvas(), Qt::Key_2, Qt::ShiftModifier);  // no 12th class: nothing
         QCOMPARE(editor->toolSettings()->currentClass(), 9);
 
-        ui::ToolSettings settings;
-        ui::ClassesPanel alone(&settings);
+        ui::editor::ToolSettings settings;
+        ui::editor::ClassesPanel alone(&settings);
         alone.setSchema(data::ClassSchema::camVid());
         alone.show();
         QVERIFY(QTest::qWaitForWindowExposed(&alone));
@@ -1331,7 +1334,7 @@ private slots:
     // editor is never narrower than its tools.
     void everyToolStaysOnScreenWhenTheEditorIsNarrow()
     {
-        ui::LabelEditor editor;
+        ui::editor::LabelEditor editor;
         editor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&editor));
         editor.resize(200, 400);
@@ -1353,7 +1356,7 @@ private slots:
     // two alike, each tooltip naming the action and its key, then what a tool does.
     void toolsAndViewActionsAreIconsThatSayTheirNameAndKey()
     {
-        ui::LabelEditor editor;
+        ui::editor::LabelEditor editor;
         QToolBar* tools = editor.toolBars().first();
         QCOMPARE(tools->toolButtonStyle(), Qt::ToolButtonIconOnly);
         QList<QAction*> onTheBar;
@@ -1405,7 +1408,7 @@ private slots:
         dark.setColor(QPalette::Window, QColor(0x2a, 0x2e, 0x32));
         QPalette light = before;
         light.setColor(QPalette::Active, QPalette::WindowText, QColor(0x23, 0x26, 0x29));
-        const QIcon brush = ui::icon(QStringLiteral("draw-brush"));
+        const QIcon brush = ui::icons::icon(QStringLiteral("draw-brush"));
         QApplication::setPalette(light);
         const double onLight = inkOf(brush, QIcon::Normal);
         QApplication::setPalette(dark);
@@ -1415,7 +1418,7 @@ private slots:
         QVERIFY2(onLight >= 0 && onLight < 0.25, qPrintable(QString::number(onLight)));  // Breeze's dark ink
         QVERIFY2(onDark > 0.9, qPrintable(QString::number(onDark)));                     // the light text
         QVERIFY2(disabledOnDark > 0.3 && disabledOnDark < onDark, qPrintable(QString::number(disabledOnDark)));
-        QVERIFY(ui::icon(QStringLiteral("no-such-icon")).isNull());
+        QVERIFY(ui::icons::icon(QStringLiteral("no-such-icon")).isNull());
     }
 };
 

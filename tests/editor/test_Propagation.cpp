@@ -124,9 +124,9 @@ class TestPropagation : public QObject {
     Q_OBJECT
 
 private:
-    static std::unique_ptr<ui::LabelEditor> makeEditor(SequenceProject& test)
+    static std::unique_ptr<ui::editor::LabelEditor> makeEditor(SequenceProject& test)
     {
-        auto editor = std::make_unique<ui::LabelEditor>();
+        auto editor = std::make_unique<ui::editor::LabelEditor>();
         editor->setRecoveryPrompt([](const QStringList&) { return false; });
         editor->setDocument(test.document.get());
         editor->canvas()->setFixedSize(320, 240);
@@ -134,7 +134,7 @@ private:
         return editor;
     }
 
-    static void propagate(ui::LabelEditor& editor, const char* which)
+    static void propagate(ui::editor::LabelEditor& editor, const char* which)
     {
         QAction* action = actionNamed(editor.propagateActions(), which);
         QVERIFY(action);
@@ -151,13 +151,13 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("SegStudioTest"));
         QCoreApplication::setApplicationName(QStringLiteral("test_Propagation"));
-        QSettings().setValue(QLatin1String(ui::LabelingTips::kSeenKey), true);  // no card over the canvas
+        QSettings().setValue(QLatin1String(ui::editor::LabelingTips::kSeenKey), true);  // no card over the canvas
     }
 
     // The keys and the shortcut list: the actions carry their keys and say them in their tooltips.
     void theActionsHaveTheirKeys()
     {
-        ui::LabelEditor editor;
+        ui::editor::LabelEditor editor;
         const auto keyOf = [](QAction* action) { return action ? action->shortcut() : QKeySequence(); };
         QCOMPARE(keyOf(actionNamed(editor.frameActions(), "frame.previous")), QKeySequence(Qt::ALT | Qt::Key_PageUp));
         QCOMPARE(keyOf(actionNamed(editor.frameActions(), "frame.next")), QKeySequence(Qt::ALT | Qt::Key_PageDown));
@@ -179,7 +179,7 @@ private slots:
         editor->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(editor.get()));  // shortcuts fire only in the active window
         editor->canvas()->setFocus();
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
 
         QTest::keyClick(editor->canvas(), Qt::Key_PageUp, Qt::AltModifier);
         QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
@@ -227,10 +227,10 @@ private slots:
         SequenceProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(1));
-        ui::LabelDocument* doc = editor->document();
+        ui::editor::LabelDocument* doc = editor->document();
         const cv::Mat before = doc->labels().clone();
         QCOMPARE(cv::countNonZero(before != kUnlabelled), 0);
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
 
         propagate(*editor, "frame.propagatePrevious");
         QCOMPARE(doc->undoStack()->count(), 1);
@@ -276,7 +276,7 @@ private slots:
         editor->document()->replaceLabels(test.truth[1], QStringLiteral("Label"));
         QVERIFY(editor->openImage(2));  // saves frame 2, which is now labelled (in progress)
         QVERIFY(test.document->project().entry(1).status == data::LabelStatus::InProgress);
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
         actionNamed(editor->propagateActions(), "frame.propagateNext")->trigger();  // frame 3: none after it
         QVERIFY(!editor->isPropagating());
         QVERIFY2(status.last().first().toString().contains(QStringLiteral("No frame after")),
@@ -309,7 +309,7 @@ private slots:
         SequenceProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(1));
-        ui::LabelDocument* doc = editor->document();
+        ui::editor::LabelDocument* doc = editor->document();
         // Street in truth (frame 2's (20, 20) is the scene's (29, 33)); painted "pole".
         const cv::Rect painted(20, 20, 30, 20);
         QCOMPARE(cv::countNonZero(test.truth[1](painted) != 0), 0);
@@ -341,7 +341,7 @@ private slots:
         classes(contradicted).setTo(4);
         const cv::Mat confidence(kFrame, CV_8UC1, cv::Scalar(250)), entropy(kFrame, CV_8UC1, cv::Scalar(5));
         QVERIFY(editor->setPrediction(1, classes, confidence, entropy));
-        QSignalSpy status(editor.get(), &ui::LabelEditor::statusMessage);
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
 
         propagate(*editor, "frame.propagatePrevious");
         const cv::Mat& labels = editor->document()->labels();
@@ -355,7 +355,7 @@ private slots:
                 const int label = labels.at<std::uint8_t>(y, x);
                 QVERIFY(label == 0 || label == 4);
                 if (label == 0) {
-                    QCOMPARE(qAlpha(review.pixel(x, y)), qAlpha(ui::FramePropagation::kReviewColour));
+                    QCOMPARE(qAlpha(review.pixel(x, y)), qAlpha(ui::editor::FramePropagation::kReviewColour));
                     ++marked;
                 } else {
                     QCOMPARE(qAlpha(review.pixel(x, y)), 0);
@@ -378,7 +378,8 @@ private slots:
         SequenceProject test;
         auto editor = makeEditor(test);
         QVERIFY(editor->openImage(1));
-        QSignalSpy finished(editor->findChild<ui::FramePropagation*>(), &ui::FramePropagation::finished);
+        QSignalSpy finished(editor->findChild<ui::editor::FramePropagation*>(),
+                            &ui::editor::FramePropagation::finished);
         actionNamed(editor->propagateActions(), "frame.propagatePrevious")->trigger();
         QVERIFY(editor->isPropagating());
         QVERIFY(editor->requestImage(2));

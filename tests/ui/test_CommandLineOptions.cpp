@@ -8,7 +8,7 @@
 
 #include <csignal>
 
-using segstudio::ui::CommandLineOptions;
+using segstudio::ui::shell::CommandLineOptions;
 
 class TestCommandLineOptions : public QObject {
     Q_OBJECT

@@ -14,9 +14,9 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::DatasetBrowser;
-using segstudio::ui::ImageFilterProxyModel;
-using segstudio::ui::ImageListModel;
+using segstudio::ui::browser::DatasetBrowser;
+using segstudio::ui::browser::ImageFilterProxyModel;
+using segstudio::ui::browser::ImageListModel;
 
 // The browser widget without a window: the IoU column and sort entry appear only while some image
 // has an IoU.

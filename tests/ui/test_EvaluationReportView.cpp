@@ -12,7 +12,7 @@
 #include <QtTest>
 
 using segstudio::metrics::EvaluationReport;
-using segstudio::ui::EvaluationReportView;
+using segstudio::ui::predictions::EvaluationReportView;
 
 // The report window on a report worked out by hand (the same two images as test_EvaluationReport).
 class TestEvaluationReportView : public QObject {

@@ -10,8 +10,8 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::ImageFilterProxyModel;
-using segstudio::ui::ImageListModel;
+using segstudio::ui::browser::ImageFilterProxyModel;
+using segstudio::ui::browser::ImageListModel;
 
 namespace {
 

@@ -16,7 +16,7 @@
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
 using segstudio::test::ImageSpec;
-using segstudio::ui::ImageListModel;
+using segstudio::ui::browser::ImageListModel;
 
 class TestImageListModel : public QObject {
     Q_OBJECT
@@ -161,7 +161,7 @@ private slots:
         ImageListModel model;
         model.setDocument(m_document.get());
         const QModelIndex name = model.index(0, ImageListModel::NameColumn);
-        QSignalSpy ready(model.thumbnails(), &segstudio::ui::ThumbnailCache::thumbnailReady);
+        QSignalSpy ready(model.thumbnails(), &segstudio::ui::browser::ThumbnailCache::thumbnailReady);
         // Asking queues the thumbnail; until it is made there is no decoration.
         if (name.data(Qt::DecorationRole).isNull())
             QVERIFY(ready.wait(5000));

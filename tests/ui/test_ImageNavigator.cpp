@@ -6,8 +6,8 @@
 #include <QTest>
 
 using segstudio::data::LabelStatus;
-using segstudio::ui::ImageListModel;
-using segstudio::ui::ImageNavigator;
+using segstudio::ui::browser::ImageListModel;
+using segstudio::ui::browser::ImageNavigator;
 
 class TestImageNavigator : public QObject {
     Q_OBJECT

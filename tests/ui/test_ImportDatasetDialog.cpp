@@ -23,10 +23,10 @@
 
 #include <map>
 
-using segstudio::ui::ImportDatasetDialog;
-using segstudio::ui::NewProjectDialog;
-using segstudio::ui::NewProjectFile;
-using segstudio::ui::PathField;
+using segstudio::ui::project::ImportDatasetDialog;
+using segstudio::ui::project::NewProjectDialog;
+using segstudio::ui::project::NewProjectFile;
+using segstudio::ui::project::PathField;
 
 // The index-PNG import: the dialog's page fills the request (void value 255 unless changed), and
 // import() builds the project through DatasetImporter::importIndexPngs with that void value.

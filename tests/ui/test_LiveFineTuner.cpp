@@ -18,8 +18,8 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::LiveFineTuner;
-using segstudio::ui::TrainingLauncher;
+using segstudio::ui::training::LiveFineTuner;
+using segstudio::ui::training::TrainingLauncher;
 
 namespace {
 
@@ -97,9 +97,9 @@ private slots:
         QCOMPARE(LiveFineTuner::liveRunName(QStringLiteral("camvid-live")), QStringLiteral("camvid-live"));
         // A fine-tune is sized by time (issue 47.11), two minutes unless told otherwise.
         QCOMPARE(LiveFineTuner().budgetSeconds(), 120);
-        const QStringList arguments = segstudio::ui::TrainerArguments::fineTune(QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
-                                                                    QStringLiteral("/p/runs/.base-live.next/train.pack"),
-                                                                    QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3);
+        const QStringList arguments = segstudio::ui::common::TrainerArguments::fineTune(
+            QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
+            QStringLiteral("/p/runs/.base-live.next/train.pack"), QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3);
         const auto valueOf = [&arguments](const char* option) {
             const int at = int(arguments.indexOf(QString::fromUtf8(option)));
             return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QStringLiteral("<absent>");

@@ -57,9 +57,9 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::ImageListModel;
-using segstudio::ui::LiveFineTuner;
-using segstudio::ui::MainWindow;
+using segstudio::ui::browser::ImageListModel;
+using segstudio::ui::shell::MainWindow;
+using segstudio::ui::training::LiveFineTuner;
 
 namespace {
 
@@ -148,7 +148,7 @@ private slots:
         QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
         QVERIFY(!window.startPage()->isVisible());
         QVERIFY(window.editor()->isVisible());
-        segstudio::ui::DatasetBrowser* browser = window.browser();
+        segstudio::ui::browser::DatasetBrowser* browser = window.browser();
         QCOMPARE(browser->model()->rowCount(), 4);
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
 
@@ -186,7 +186,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
-        segstudio::ui::DatasetBrowser* browser = window.browser();
+        segstudio::ui::browser::DatasetBrowser* browser = window.browser();
         QVERIFY(browser->selectEntry(2));
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(2));
         auto* search = browser->findChild<QLineEdit*>(QStringLiteral("search"));
@@ -234,7 +234,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(0));
-        segstudio::ui::LabelEditor* editor = window.editor();
+        segstudio::ui::editor::LabelEditor* editor = window.editor();
         const auto toolChecked = [editor](const char* id) {
             for (QAction* action : editor->toolActions())
                 if (action->objectName() == QLatin1String("tool.") + QLatin1String(id))
@@ -289,7 +289,7 @@ private slots:
     void shortcutListCoversEveryShortcut()
     {
         MainWindow window;
-        const auto rows = segstudio::ui::ShortcutsDialog::collect(window);
+        const auto rows = segstudio::ui::shell::ShortcutsDialog::collect(window);
         const auto keysOf = [&rows](const QString& command) {
             for (const auto& row : rows)
                 if (row.command == command)
@@ -328,8 +328,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
-        segstudio::ui::DatasetBrowser* browser = window.browser();
-        segstudio::ui::LabelEditor* editor = window.editor();
+        segstudio::ui::browser::DatasetBrowser* browser = window.browser();
+        segstudio::ui::editor::LabelEditor* editor = window.editor();
         QTRY_COMPARE(editor->currentIndex(), std::optional<std::size_t>(0));
         QCOMPARE(editor->caption(), QStringLiteral("alpha.png · 1 / 4"));
 
@@ -382,10 +382,16 @@ private slots:
 
         // Another project: the panels forget the last one's log and plot ranges.
         window.predictions()->findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->setPlainText(QStringLiteral("old run output"));
-        window.training()->findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"))->xAxis->setRange(0, 5000);
+        window.training()
+            ->findChild<segstudio::ui::training::MetricsPlot*>(QStringLiteral("metricsPlot"))
+            ->xAxis->setRange(0, 5000);
         QVERIFY(window.openProject(m_file));
         QVERIFY(window.predictions()->findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->toPlainText().isEmpty());
-        QCOMPARE(window.training()->findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"))->xAxis->range().upper, 1.0);
+        QCOMPARE(window.training()
+                     ->findChild<segstudio::ui::training::MetricsPlot*>(QStringLiteral("metricsPlot"))
+                     ->xAxis->range()
+                     .upper,
+                 1.0);
     }
 
     void labellingUpdatesTheBrowserLive()
@@ -457,7 +463,7 @@ private slots:
                 QVERIFY(!button->isEnabled());
                 QVERIFY2(button->toolTip().contains(QStringLiteral("open in another SegStudio")), qPrintable(button->toolTip()));
             }
-        QSignalSpy said(second.editor(), &segstudio::ui::LabelEditor::statusMessage);
+        QSignalSpy said(second.editor(), &segstudio::ui::editor::LabelEditor::statusMessage);
         QTest::mouseClick(second.editor()->canvas(), Qt::LeftButton, {}, second.editor()->canvas()->rect().center());
         QVERIFY(!said.isEmpty());
         QVERIFY2(said.last().at(0).toString().contains(QStringLiteral("open in another SegStudio")),
@@ -653,7 +659,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
-        segstudio::ui::DatasetBrowser* browser = window.browser();
+        segstudio::ui::browser::DatasetBrowser* browser = window.browser();
         QVERIFY(browser->selectEntry(1));
         QTRY_COMPARE(window.editor()->currentIndex(), std::optional<std::size_t>(1));
 
@@ -789,12 +795,12 @@ private slots:
     // with the error layer on.
     void roomsTalkThroughTheirSignals()
     {
-        using segstudio::ui::PredictionLayer;
+        using segstudio::ui::editor::PredictionLayer;
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.openProject(m_file), qPrintable(window.lastError()));
-        auto* bar = window.findChild<segstudio::ui::PredictionBar*>(QStringLiteral("predictionBar"));
+        auto* bar = window.findChild<segstudio::ui::editor::PredictionBar*>(QStringLiteral("predictionBar"));
         QVERIFY(bar);
         QVERIFY(bar->view() != PredictionLayer::View::Errors);
         emit window.predictions()->openImageRequested(2);

@@ -6,7 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using segstudio::ui::NewProjectFile;
+using segstudio::ui::project::NewProjectFile;
 
 // The project-file check both wizards make: suffix added, existing files refused (never silently
 // overwritten), missing and unwritable folders refused.

@@ -27,8 +27,8 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::ImageListModel;
-using segstudio::ui::PredictionsDock;
+using segstudio::ui::browser::ImageListModel;
+using segstudio::ui::predictions::PredictionsDock;
 namespace data = segstudio::data;
 
 namespace {
@@ -109,7 +109,8 @@ private slots:
         QVERIFY(!model.hasIoU());
         PredictionsDock dock;
         dock.setTrainer(writeFakeTrainer(dir.path()));
-        QObject::connect(&dock, &segstudio::ui::PredictionsDock::scoresChanged, &model, &segstudio::ui::ImageListModel::setPredictionScores);
+        QObject::connect(&dock, &segstudio::ui::predictions::PredictionsDock::scoresChanged, &model,
+                         &segstudio::ui::browser::ImageListModel::setPredictionScores);
         dock.setDocument(&document);
         QVERIFY(!dock.predictValidation());  // no run selected
         // Choosing a run whose predictions are on disk (from an earlier session) scores them: the
@@ -197,7 +198,8 @@ private slots:
         model.setDocument(&document);
         PredictionsDock dock;
         dock.setTrainer(writeFakeTrainer(dir.path()));
-        QObject::connect(&dock, &segstudio::ui::PredictionsDock::scoresChanged, &model, &segstudio::ui::ImageListModel::setPredictionScores);
+        QObject::connect(&dock, &segstudio::ui::predictions::PredictionsDock::scoresChanged, &model,
+                         &segstudio::ui::browser::ImageListModel::setPredictionScores);
         dock.setDocument(&document);
         dock.setRunDirectory(run);
         QVERIFY(dock.checkpointFile().endsWith(QStringLiteral("last.pt")));
@@ -249,12 +251,12 @@ private slots:
     {
         QTemporaryDir dir;
         auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Val, LabelStatus::Labelled, {0}, 0}});
-        segstudio::ui::PredictionService service;
+        segstudio::ui::predictions::PredictionService service;
         service.setTrainer(writeFakeTrainer(dir.path()));
         service.setProject(&project);
         const QString run = dir.filePath(QStringLiteral("runs/new"));
         service.setCheckpoint(run, run + QStringLiteral("/checkpoints/best.pt"));
-        QSignalSpy problems(&service, &segstudio::ui::PredictionService::problem);
+        QSignalSpy problems(&service, &segstudio::ui::predictions::PredictionService::problem);
         service.request(0);
         // The check for the checkpoint runs on a worker: wait for it, then for its answer.
         QVERIFY(segstudio::document::workerPool()->waitForDone(60000));

@@ -6,7 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using segstudio::ui::RecentProjects;
+using segstudio::ui::shell::RecentProjects;
 
 class TestRecentProjects : public QObject {
     Q_OBJECT

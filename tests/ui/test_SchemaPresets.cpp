@@ -3,7 +3,7 @@
 
 #include <QTest>
 
-using segstudio::ui::SchemaPresets;
+using segstudio::ui::project::SchemaPresets;
 
 class TestSchemaPresets : public QObject {
     Q_OBJECT

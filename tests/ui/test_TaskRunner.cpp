@@ -6,7 +6,7 @@
 #include <QTimer>
 #include <atomic>
 
-using segstudio::ui::TaskRunner;
+using segstudio::ui::common::TaskRunner;
 
 // The runner's re-entry rules: while a task runs, the caller's window takes no input and a second
 // run is refused. The checks run inside the runner's nested event loop (a zero-time timer posted

@@ -10,8 +10,8 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::ThumbnailCache;
-using segstudio::ui::ThumbnailRenderer;
+using segstudio::ui::browser::ThumbnailCache;
+using segstudio::ui::browser::ThumbnailRenderer;
 
 class TestThumbnailCache : public QObject {
     Q_OBJECT

@@ -11,8 +11,8 @@
 
 #include <csignal>
 
-using segstudio::ui::TrainerArguments;
-using segstudio::ui::TrainerProcess;
+using segstudio::ui::common::TrainerArguments;
+using segstudio::ui::common::TrainerProcess;
 
 namespace {
 

@@ -57,13 +57,13 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::ImageListModel;
-using segstudio::ui::MainWindow;
-using segstudio::ui::MetricsPlot;
 using segstudio::run::MetricsRecord;
 using segstudio::run::RunState;
-using segstudio::ui::TrainingDock;
-using segstudio::ui::TrainingLauncher;
+using segstudio::ui::browser::ImageListModel;
+using segstudio::ui::shell::MainWindow;
+using segstudio::ui::training::MetricsPlot;
+using segstudio::ui::training::TrainingDock;
+using segstudio::ui::training::TrainingLauncher;
 
 namespace {
 
@@ -115,13 +115,22 @@ T* partOf(const QObject& panel, const char* name)
 }
 
 MetricsPlot* plotOf(const TrainingDock& dock) { return partOf<MetricsPlot>(dock, "metricsPlot"); }
-segstudio::ui::TrainingMonitor* monitorOf(const TrainingDock& dock)
+segstudio::ui::training::TrainingMonitor* monitorOf(const TrainingDock& dock)
 {
-    return partOf<segstudio::ui::TrainingMonitor>(dock, "trainingMonitor");
+    return partOf<segstudio::ui::training::TrainingMonitor>(dock, "trainingMonitor");
 }
-segstudio::ui::RunInfoPanel* infoOf(const TrainingDock& dock) { return partOf<segstudio::ui::RunInfoPanel>(dock, "runInfo"); }
-segstudio::ui::RunWatcher* watcherOf(const TrainingDock& dock) { return partOf<segstudio::ui::RunWatcher>(dock, "runWatcher"); }
-segstudio::ui::RunsTable* runsTableOf(const TrainingDock& dock) { return partOf<segstudio::ui::RunsTable>(dock, "runsTable"); }
+segstudio::ui::training::RunInfoPanel* infoOf(const TrainingDock& dock)
+{
+    return partOf<segstudio::ui::training::RunInfoPanel>(dock, "runInfo");
+}
+segstudio::ui::training::RunWatcher* watcherOf(const TrainingDock& dock)
+{
+    return partOf<segstudio::ui::training::RunWatcher>(dock, "runWatcher");
+}
+segstudio::ui::training::RunsTable* runsTableOf(const TrainingDock& dock)
+{
+    return partOf<segstudio::ui::training::RunsTable>(dock, "runsTable");
+}
 QPlainTextEdit* logOf(const TrainingDock& dock) { return partOf<QPlainTextEdit>(dock, "trainingLog"); }
 QString statusOf(const TrainingDock& dock) { return partOf<QLabel>(dock, "trainingStatus")->text(); }
 
@@ -339,7 +348,7 @@ private slots:
         const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/bad"));
         writeRun(run, trainLine(10, 1.5, 0.3) + "{oops\n" + trainLine(20, 1.2, 0.4));
         TrainingDock dock;
-        QSignalSpy warnings(watcherOf(dock), &segstudio::ui::RunWatcher::warning);
+        QSignalSpy warnings(watcherOf(dock), &segstudio::ui::training::RunWatcher::warning);
         dock.setProjectFile(QDir(dir.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(showRun(dock, QStringLiteral("bad")));
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
@@ -448,9 +457,9 @@ private slots:
         // The table summarises each run from its records.
         const auto rows = runsTableOf(dock)->findItems(QStringLiteral("b"), Qt::MatchExactly);
         QCOMPARE(rows.size(), 1);
-        QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Best), QStringLiteral("0.400 (1)"));
-        QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Model), QStringLiteral("segnet-tiny"));
-        QCOMPARE(rows[0]->text(segstudio::ui::RunsTable::Epochs), QStringLiteral("2/2"));
+        QCOMPARE(rows[0]->text(segstudio::ui::training::RunsTable::Best), QStringLiteral("0.400 (1)"));
+        QCOMPARE(rows[0]->text(segstudio::ui::training::RunsTable::Model), QStringLiteral("segnet-tiny"));
+        QCOMPARE(rows[0]->text(segstudio::ui::training::RunsTable::Epochs), QStringLiteral("2/2"));
         runsTableOf(dock)->setCompared(QStringLiteral("b"), true);
         QTRY_COMPARE(plotOf(dock)->comparedGraphCount(), 2);
         bool named = false;
@@ -648,7 +657,7 @@ private slots:
         QVERIFY(changed.wait(30000));
         QCOMPARE(launcher.models().size(), 2);
         QCOMPARE(launcher.models().first().name, QStringLiteral("fancy-net"));
-        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), {}, {}, launcher.models());
+        segstudio::ui::training::TrainDialog dialog(QStringLiteral("r"), {}, {}, launcher.models());
         auto* model = dialog.findChild<QComboBox*>(QStringLiteral("model"));
         QVERIFY(model);
         QCOMPARE(model->itemData(0).toString(), QStringLiteral("fancy-net"));
@@ -692,31 +701,32 @@ private slots:
         another.epochs = 30;
         another.batch = 2;
         another.optimizer = QStringLiteral("sgd");
-        segstudio::ui::TrainDialog dialog(QStringLiteral("again"), another);
+        segstudio::ui::training::TrainDialog dialog(QStringLiteral("again"), another);
         auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
         QVERIFY(preset);
-        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::Custom));
         QCOMPARE(dialog.settings().epochs, 30);
-        dialog.applyPreset(segstudio::ui::TrainDialog::EngineDefaults);
-        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::EngineDefaults));
+        dialog.applyPreset(segstudio::ui::training::TrainDialog::EngineDefaults);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::EngineDefaults));
         QCOMPARE(dialog.settings().minutes, 30);
         auto* minutes = dialog.findChild<QSpinBox*>(QStringLiteral("minutes"));
         QVERIFY(minutes && minutes->value() == 30);
         minutes->setValue(50);
-        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::Custom));
         QVERIFY(!dialog.settings().recipe);
         minutes->setValue(30);
-        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::EngineDefaults));
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::EngineDefaults));
         // Epochs instead of minutes: another length, so Custom.
         dialog.findChild<QRadioButton*>(QStringLiteral("byEpochs"))->setChecked(true);
-        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::TrainDialog::Custom));
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::Custom));
         QCOMPARE(dialog.settings().minutes, 0);
         // A recipe run trained again for longer: Custom, still on the recipe's hidden values.
-        TrainingLauncher::Settings recipe = segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::SegNetCamVid);
+        TrainingLauncher::Settings recipe =
+            segstudio::ui::training::TrainDialog::presetSettings(segstudio::ui::training::TrainDialog::SegNetCamVid);
         recipe.epochs = 200;
-        segstudio::ui::TrainDialog longer(QStringLiteral("longer"), recipe);
+        segstudio::ui::training::TrainDialog longer(QStringLiteral("longer"), recipe);
         QCOMPARE(longer.findChild<QComboBox*>(QStringLiteral("preset"))->currentData().toInt(),
-                 int(segstudio::ui::TrainDialog::Custom));
+                 int(segstudio::ui::training::TrainDialog::Custom));
         QVERIFY(longer.settings().recipe);
     }
 
@@ -725,23 +735,23 @@ private slots:
     void trainForThirtyMinutesByDefault()
     {
         TrainingDock dock;
-        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), dock.proposedSettings());
+        segstudio::ui::training::TrainDialog dialog(QStringLiteral("r"), dock.proposedSettings());
         auto* byTime = dialog.findChild<QRadioButton*>(QStringLiteral("byTime"));
         auto* epochs = dialog.findChild<QSpinBox*>(QStringLiteral("epochs"));
         QVERIFY(byTime && byTime->isChecked() && epochs && !epochs->isEnabled());
         QCOMPARE(dialog.settings().minutes, 30);
-        QStringList arguments = segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), dialog.settings());
+        QStringList arguments = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/r"), dialog.settings());
         QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--time-budget")) + 1), QStringLiteral("30m"));
         QVERIFY(!arguments.contains(QStringLiteral("--epochs")));
 
         dialog.findChild<QRadioButton*>(QStringLiteral("byEpochs"))->setChecked(true);
         QVERIFY(epochs->isEnabled());
         epochs->setValue(12);
-        arguments = segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), dialog.settings());
+        arguments = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/r"), dialog.settings());
         QCOMPARE(arguments.at(arguments.indexOf(QStringLiteral("--epochs")) + 1), QStringLiteral("12"));
         QVERIFY(!arguments.contains(QStringLiteral("--time-budget")));
 
-        dialog.applyPreset(segstudio::ui::TrainDialog::SegNetCamVid);
+        dialog.applyPreset(segstudio::ui::training::TrainDialog::SegNetCamVid);
         QCOMPARE(dialog.settings().minutes, 0);
         QCOMPARE(dialog.settings().epochs, 100);
 
@@ -758,8 +768,10 @@ private slots:
         const QList<TrainingLauncher::DeviceChoice> devices{{QStringLiteral("cpu"), QStringLiteral("2 cores"), 0},
                                                             {QStringLiteral("cuda:0"), QStringLiteral("H100"), 80ll << 30},
                                                             {QStringLiteral("cuda:1"), QStringLiteral("H100"), 80ll << 30}};
-        segstudio::ui::TrainDialog dialog(QStringLiteral("r"), segstudio::ui::TrainDialog::presetSettings(segstudio::ui::TrainDialog::EngineDefaults),
-                                          {}, TrainingLauncher::builtInModels(), nullptr, devices);
+        segstudio::ui::training::TrainDialog dialog(
+            QStringLiteral("r"),
+            segstudio::ui::training::TrainDialog::presetSettings(segstudio::ui::training::TrainDialog::EngineDefaults),
+            {}, TrainingLauncher::builtInModels(), nullptr, devices);
         auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
         QVERIFY(preset);
         QVERIFY(preset->itemText(0).contains(QStringLiteral("SegNet · CamVid")));
@@ -767,14 +779,14 @@ private slots:
         QCOMPARE(dialog.settings().devices, QStringList{QStringLiteral("cuda:0")});  // "auto": the first GPU
         QVERIFY(!dialog.settings().recipe);
 
-        dialog.applyPreset(segstudio::ui::TrainDialog::SegNetCamVid);
+        dialog.applyPreset(segstudio::ui::training::TrainDialog::SegNetCamVid);
         auto recipe = dialog.settings();
         QVERIFY(recipe.recipe);
         QCOMPARE(recipe.model, QStringLiteral("segnet"));
         QCOMPARE(recipe.batch, 4);
         QCOMPARE(recipe.height, 360);
         QCOMPARE(recipe.classWeighting, QStringLiteral("median"));
-        const QStringList arguments = segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), recipe);
+        const QStringList arguments = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/r"), recipe);
         for (const char* expected : {"--recipe", "--optimizer", "sgd", "--lr", "0.001", "--class-weighting", "median", "--device", "cuda:0"})
             QVERIFY2(arguments.contains(QString::fromLatin1(expected)), expected);
 
@@ -791,7 +803,8 @@ private slots:
         QVERIFY(cpu && second);
         second->setChecked(true);
         QCOMPARE(dialog.settings().devices, segstudio::test::strings({"cuda:0", "cuda:1"}));
-        QVERIFY(segstudio::ui::TrainerArguments::train(QStringLiteral("/r"), dialog.settings()).contains(QStringLiteral("cuda:0,cuda:1")));
+        QVERIFY(segstudio::ui::common::TrainerArguments::train(QStringLiteral("/r"), dialog.settings())
+                    .contains(QStringLiteral("cuda:0,cuda:1")));
         cpu->setChecked(true);
         QCOMPARE(dialog.settings().devices, QStringList{QStringLiteral("cpu")});
         cpu->setChecked(false);
@@ -803,7 +816,7 @@ private slots:
     {
         QTemporaryDir runs;
         QVERIFY(QDir(runs.path()).mkdir(QStringLiteral("first")));
-        segstudio::ui::TrainDialog dialog(QStringLiteral("first"), {}, runs.path());
+        segstudio::ui::training::TrainDialog dialog(QStringLiteral("first"), {}, runs.path());
         QVERIFY(!dialog.canTrain());
         QVERIFY2(dialog.problem().contains(QStringLiteral("exists already")), qPrintable(dialog.problem()));
         auto* name = dialog.findChild<QLineEdit*>(QStringLiteral("runName"));
@@ -823,7 +836,7 @@ private slots:
         settings.height = 360;
         settings.width = 480;
         settings.batch = 8;
-        segstudio::ui::TrainDialog dialog(QStringLiteral("first"), settings);
+        segstudio::ui::training::TrainDialog dialog(QStringLiteral("first"), settings);
         QCOMPARE(dialog.runName(), QStringLiteral("first"));
         const auto back = dialog.settings();
         QCOMPARE(back.model, settings.model);
@@ -838,8 +851,8 @@ private slots:
     // and none is ever larger than the pack. "Image size" is the pack's resize, and says so.
     void theDialogProposesACropOfThePack()
     {
-        using segstudio::ui::TrainDialog;
-        using segstudio::ui::TrainerArguments;
+        using segstudio::ui::common::TrainerArguments;
+        using segstudio::ui::training::TrainDialog;
         const TrainingLauncher::Settings defaults = TrainDialog::presetSettings(TrainDialog::EngineDefaults);
         QCOMPARE(defaults.cropPercent, TrainDialog::kDefaultCropPercent);
         TrainingLauncher::Settings camvid = defaults;
@@ -928,7 +941,7 @@ private slots:
             QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
             bool answered = false;
             QTimer::singleShot(0, [&answered] {
-                auto* dialog = qobject_cast<segstudio::ui::TrainDialog*>(QApplication::activeModalWidget());
+                auto* dialog = qobject_cast<segstudio::ui::training::TrainDialog*>(QApplication::activeModalWidget());
                 if (!dialog)
                     return;
                 dialog->findChild<QSpinBox*>(QStringLiteral("minutes"))->setValue(1);
@@ -949,7 +962,7 @@ private slots:
         dock.setProjectFile(first);
         QCOMPARE(dock.proposedSettings().minutes, 1);
         QCOMPARE(dock.proposedSettings().cropPercent, 50);
-        segstudio::ui::TrainDialog dialog(QStringLiteral("again"), dock.proposedSettings());
+        segstudio::ui::training::TrainDialog dialog(QStringLiteral("again"), dock.proposedSettings());
         QCOMPARE(dialog.findChild<QSpinBox*>(QStringLiteral("minutes"))->value(), 1);
         QVERIFY(dialog.findChild<QRadioButton*>(QStringLiteral("byTime"))->isChecked());
         QCOMPARE(dialog.findChild<QComboBox*>(QStringLiteral("crop"))->currentData().toInt(), 50);
@@ -965,8 +978,8 @@ private slots:
         custom.learningRate = 0.002;
         custom.flip = false;
         custom.devices = segstudio::test::strings({"cuda:0", "cuda:1"});
-        segstudio::ui::TrainSettingsStore::write(second, custom);
-        const auto back = segstudio::ui::TrainSettingsStore::read(second);
+        segstudio::ui::training::TrainSettingsStore::write(second, custom);
+        const auto back = segstudio::ui::training::TrainSettingsStore::read(second);
         QVERIFY(back.has_value());
         QCOMPARE(back->model, custom.model);
         QCOMPARE(back->minutes, 0);
@@ -1016,21 +1029,23 @@ private slots:
     {
         TrainingLauncher::Settings settings;
         QVERIFY(settings.model.isEmpty());  // the engine's default model
-        const QStringList pack = segstudio::ui::TrainerArguments::pack(QStringLiteral("/p/x.segstudio"), QStringLiteral("val"),
-                                                                       QStringLiteral("/p/runs/a/val.pack"), settings.height,
-                                                                       settings.width);
+        const QStringList pack = segstudio::ui::common::TrainerArguments::pack(
+            QStringLiteral("/p/x.segstudio"), QStringLiteral("val"), QStringLiteral("/p/runs/a/val.pack"),
+            settings.height, settings.width);
         QCOMPARE(pack, segstudio::test::strings({"pack", "--project", "/p/x.segstudio", "--split", "val", "--out",
                                                  "/p/runs/a/val.pack", "--height", "180", "--width", "240"}));
         settings.epochs = 7;
         QCOMPARE(settings.batch, 0);  // the engine's default batch: no option
-        const QStringList train = segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
+        const QStringList train = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
         QCOMPARE(train, segstudio::test::strings({"train", "--train-pack", "/p/runs/a/train.pack", "--val-pack",
                                                   "/p/runs/a/val.pack", "-o", "/p/runs/a", "--epochs", "7"}));
         settings.batch = 4;
-        QCOMPARE(segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).mid(train.size()),
-                 segstudio::test::strings({"--batch", "4"}));
+        QCOMPARE(
+            segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).mid(train.size()),
+            segstudio::test::strings({"--batch", "4"}));
         settings.model = QStringLiteral("segnet-tiny");
-        QVERIFY(segstudio::ui::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).contains(QStringLiteral("segnet-tiny")));
+        QVERIFY(segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings)
+                    .contains(QStringLiteral("segnet-tiny")));
     }
 
     void trainRunsPackPackTrain()
@@ -1218,7 +1233,7 @@ private slots:
         QFETCH(QString, shown);
         QPlainTextEdit view;
         for (const QString& chunk : chunks)
-            segstudio::ui::appendProcessOutput(&view, chunk);
+            segstudio::ui::common::appendProcessOutput(&view, chunk);
         QCOMPARE(view.toPlainText(), shown);
     }
 
@@ -1347,12 +1362,13 @@ private slots:
         segstudio::document::ProjectDocument document(project);
         ImageListModel model;
         model.setDocument(&document);
-        segstudio::ui::PredictionsDock predictions;
+        segstudio::ui::predictions::PredictionsDock predictions;
         predictions.setTrainer(trainer);
-        QObject::connect(&predictions, &segstudio::ui::PredictionsDock::scoresChanged, &model, &segstudio::ui::ImageListModel::setPredictionScores);
+        QObject::connect(&predictions, &segstudio::ui::predictions::PredictionsDock::scoresChanged, &model,
+                         &segstudio::ui::browser::ImageListModel::setPredictionScores);
         predictions.setDocument(&document);
         predictions.setRunDirectory(dock.currentRunDirectory());
-        QSignalSpy predicted(&predictions, &segstudio::ui::PredictionsDock::finished);
+        QSignalSpy predicted(&predictions, &segstudio::ui::predictions::PredictionsDock::finished);
         QVERIFY(predictions.predictValidation());
         QVERIFY(predicted.wait(300000));
         QVERIFY2(predicted.at(0).at(0).toBool(), qPrintable(predictions.findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->toPlainText()));
@@ -1363,7 +1379,7 @@ private slots:
         QCOMPARE(model.data(model.index(0, 0), ImageListModel::IoURole).toDouble(), -1.0);
 
         // Evaluate…: the report of the val images opens, with one row per class.
-        QSignalSpy shown(&predictions, &segstudio::ui::PredictionsDock::reportShown);
+        QSignalSpy shown(&predictions, &segstudio::ui::predictions::PredictionsDock::reportShown);
         QVERIFY(predictions.evaluate());
         QVERIFY2(shown.wait(300000), qPrintable(predictions.findChild<QPlainTextEdit*>(QStringLiteral("predictionsLog"))->toPlainText() + predictions.statusText()));
         QCOMPARE(predictions.reportView()->classTable()->rowCount(), 3);
@@ -1372,7 +1388,7 @@ private slots:
 
         // The editor's source: image 0 (train, never predicted) is predicted in the background
         // with the run's checkpoint, then comes from the cache.
-        segstudio::ui::PredictionService service;
+        segstudio::ui::predictions::PredictionService service;
         service.setTrainer(trainer);
         service.setProject(&project);
         const QString checkpoint = QString::fromStdString(
@@ -1380,12 +1396,12 @@ private slots:
         service.setCheckpoint(dock.currentRunDirectory(), checkpoint);
         std::optional<std::size_t> readyIndex;
         cv::Mat classes;
-        connect(&service, &segstudio::ui::PredictionService::predictionReady, this,
+        connect(&service, &segstudio::ui::predictions::PredictionService::predictionReady, this,
                 [&](std::size_t index, const segstudio::data::PredictionCache::Entry& entry) {
                     readyIndex = index;
                     classes = entry.classes;
                 });
-        QSignalSpy problems(&service, &segstudio::ui::PredictionService::problem);
+        QSignalSpy problems(&service, &segstudio::ui::predictions::PredictionService::problem);
         service.request(0);
         QTRY_VERIFY_WITH_TIMEOUT(readyIndex.has_value() || !problems.isEmpty(), 120000);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.value(0).value(0).toString()));
@@ -1468,8 +1484,8 @@ private slots:
     {
         QTemporaryDir dir;
         const auto project = segstudio::data::SyntheticDatasetGenerator(360, 480).writeProject(
-            std::filesystem::path(dir.path().toStdString()) / "demo", segstudio::ui::DemoProject::kImageCount,
-            segstudio::ui::DemoProject::kSeed, "demo");
+            std::filesystem::path(dir.path().toStdString()) / "demo", segstudio::ui::project::DemoProject::kImageCount,
+            segstudio::ui::project::DemoProject::kSeed, "demo");
         const segstudio::document::ProjectDocument document(project);
         TrainingDock dock;
         dock.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
@@ -1519,7 +1535,7 @@ private slots:
         QCOMPARE(dock->widget(), window.training());
         // The Train workspace shows it (issue 26); Label, where a project opens, does not.
         QVERIFY(!dock->isVisibleTo(&window));
-        window.workspaces()->switchTo(segstudio::ui::Workspaces::Workspace::Train);
+        window.workspaces()->switchTo(segstudio::ui::shell::Workspaces::Workspace::Train);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.training()->runNames(), segstudio::test::strings({"20261122-101500"}));

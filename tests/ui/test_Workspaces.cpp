@@ -23,9 +23,9 @@
 
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
-using segstudio::ui::MainWindow;
-using segstudio::ui::Workspaces;
-using Workspace = segstudio::ui::Workspaces::Workspace;
+using segstudio::ui::shell::MainWindow;
+using segstudio::ui::shell::Workspaces;
+using Workspace = segstudio::ui::shell::Workspaces::Workspace;
 
 namespace {
 
@@ -207,7 +207,7 @@ private slots:
     void runStatusLineSaysProgressBestAndTimeLeft()
     {
         segstudio::run::RunProgress progress;
-        QVERIFY(segstudio::ui::RunStatusLine::describe(QStringLiteral("r1"), progress).isEmpty());
+        QVERIFY(segstudio::ui::training::RunStatusLine::describe(QStringLiteral("r1"), progress).isEmpty());
         segstudio::run::MetricsRecord info;
         info.kind = segstudio::run::MetricsRecord::Kind::Run;
         info.run.epochs = 10;
@@ -221,7 +221,7 @@ private slots:
         val.meanIoU = 0.4567;
         val.elapsedSeconds = 100;
         progress.add({info, first, train, val});
-        const QString line = segstudio::ui::RunStatusLine::describe(QStringLiteral("r1"), progress);
+        const QString line = segstudio::ui::training::RunStatusLine::describe(QStringLiteral("r1"), progress);
         QVERIFY2(line.startsWith(QStringLiteral("r1 · training 50 %")), qPrintable(line));
         QVERIFY2(line.contains(QStringLiteral("val mIoU 0.457")), qPrintable(line));
         QVERIFY2(line.contains(QStringLiteral("left")), qPrintable(line));

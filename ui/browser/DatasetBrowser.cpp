@@ -28,7 +28,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 namespace {
 
@@ -533,4 +533,4 @@ void DatasetBrowser::updateSummary()
     m_summary->setText(text);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -24,7 +24,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 class ImageFilterProxyModel;
 class ImageListModel;
@@ -125,4 +125,4 @@ private:
     bool m_filtering = false;                  // a filter change is moving rows
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -2,7 +2,7 @@
 
 #include "ImageListModel.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 ImageFilterProxyModel::ImageFilterProxyModel(QObject* parent) : QSortFilterProxyModel(parent)
 {
@@ -190,4 +190,4 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
     return sortOrder() == Qt::AscendingOrder ? compareNames(l, r) < 0 : compareNames(r, l) < 0;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -6,7 +6,7 @@
 #include <QSortFilterProxyModel>
 #include <optional>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Filters and sorts an ImageListModel for the browser: by split, status, class present, problems,
 // the video sequence (data::FrameSequence's key) and a text search over the image path; sorted by
@@ -62,4 +62,4 @@ private:
     SortKey m_sortKey = SortKey::Name;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -11,7 +11,7 @@
 #include <QStandardPaths>
 #include <algorithm>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 namespace {
 
@@ -401,4 +401,4 @@ void ImageListModel::emitRowChanged(int first, int last)
     emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

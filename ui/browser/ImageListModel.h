@@ -16,7 +16,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 class LabelStatsLoader;
 class ThumbnailCache;
@@ -139,4 +139,4 @@ private:
     ThumbnailCache* m_thumbnails;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

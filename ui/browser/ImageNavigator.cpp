@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 std::optional<int> ImageNavigator::find(const QAbstractItemModel& model, int row, int step, const Predicate& accept)
 {
@@ -54,4 +54,4 @@ std::optional<int> ImageNavigator::nextInQueue(const QAbstractItemModel& model, 
     return next == queue.end() ? queue.front().second : next->second;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

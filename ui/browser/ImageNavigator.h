@@ -6,7 +6,7 @@
 
 class QAbstractItemModel;
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Keyboard navigation through the browser's visible (filtered, sorted) rows: next, previous and
 // next unlabelled. Pure functions over a model, so they are tested without a view.
@@ -27,4 +27,4 @@ public:
     static std::optional<int> nextInQueue(const QAbstractItemModel& model, int row);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Where one project entry's files are, resolved once on the GUI thread so background workers
 // (label statistics, thumbnails) never touch the Project itself.
@@ -11,4 +11,4 @@ struct ImageSource {
     std::filesystem::path labelMap;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -3,7 +3,7 @@
 #include <QString>
 #include <bitset>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // What the browser knows about one image beyond the project file: how much of it is labelled,
 // which classes its label map contains, and why it cannot be used (empty when it can). Computed
@@ -15,4 +15,4 @@ struct ImageStats {
     QString problem;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -8,7 +8,7 @@
 #include <QtConcurrent>
 #include <array>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 namespace {
 
@@ -138,4 +138,4 @@ ImageStats LabelStatsLoader::compute(const Source& source, const data::ClassSche
     return stats;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

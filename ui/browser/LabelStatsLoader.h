@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Computes ImageStats for every image of a project on a worker thread and hands them back in
 // batches, so that a project of 10,000 images opens at once and its counts fill in afterwards.
@@ -42,7 +42,7 @@ public:
     static ImageStats compute(const Source& source, const data::ClassSchema& schema);
 
 signals:
-    void statsReady(const std::vector<segstudio::ui::LabelStatsLoader::RowStats>& batch);
+    void statsReady(const std::vector<segstudio::ui::browser::LabelStatsLoader::RowStats>& batch);
     void finished();
 
 private:
@@ -57,4 +57,4 @@ private:
     bool m_running = false;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

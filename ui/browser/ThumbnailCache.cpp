@@ -7,7 +7,7 @@
 #include <QSaveFile>
 #include <QtConcurrent>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 namespace {
 
@@ -176,4 +176,4 @@ void ThumbnailCache::finish(Key key, std::uint64_t generation, const QImage& ima
     dispatch();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

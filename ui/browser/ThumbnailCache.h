@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Thumbnails of the browser's rows, made on worker threads only when a view asks for them (so
 // only what is visible is decoded), kept in a memory LRU bounded in bytes and in a disk cache.
@@ -72,4 +72,4 @@ private:
     std::uint64_t m_generation = 0;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

@@ -7,7 +7,7 @@
 #include <QFileInfo>
 #include <QPainter>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 namespace {
 
@@ -103,4 +103,4 @@ void ThumbnailDelegate::paintFooter(QPainter* painter, const QRect& rect, const 
         painter->fillRect(QRect(bar.left(), bar.top(), int(bar.width() * fraction), bar.height()), statusColor(status));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

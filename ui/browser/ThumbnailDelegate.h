@@ -2,7 +2,7 @@
 
 #include <QStyledItemDelegate>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Paints one cell of the browser's grid: the thumbnail (or a placeholder saying it is loading, or
 // why the image cannot be shown), the file name, a status mark and a labelled-% bar. Asking the
@@ -26,4 +26,4 @@ private:
     QSize m_thumbnailSize;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

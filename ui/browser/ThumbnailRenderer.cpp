@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 namespace {
 
@@ -69,4 +69,4 @@ QString ThumbnailRenderer::cacheKey(const std::filesystem::path& image, const st
     return QString::fromLatin1(QCryptographicHash::hash(text, QCryptographicHash::Sha1).toHex());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

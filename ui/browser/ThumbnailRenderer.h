@@ -7,7 +7,7 @@
 #include <QString>
 #include <filesystem>
 
-namespace segstudio::ui {
+namespace segstudio::ui::browser {
 
 // Renders the small preview of one image for the browser, optionally with its label map blended
 // on top, and names the disk-cache file for it. Pure functions: safe on any thread.
@@ -25,4 +25,4 @@ public:
                             const data::ClassSchema& schema, QSize size, bool overlay);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::browser

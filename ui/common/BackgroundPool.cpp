@@ -8,7 +8,7 @@
 #include <unistd.h>
 #endif
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 namespace {
 constexpr int kNiceness = 10;  // a tenth of a normal thread's share of a busy core
@@ -32,4 +32,4 @@ void lowerCurrentThreadPriority()
 #endif
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

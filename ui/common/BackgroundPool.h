@@ -5,7 +5,7 @@
 
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 // The pool for work nobody waits on while it runs: run summaries, run comparisons, the metrics
 // reader. Its threads run niced, so on a 2-core machine they never take a core from the GUI
@@ -24,4 +24,4 @@ auto runInBackground(Function&& function)
     });
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

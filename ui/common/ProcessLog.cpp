@@ -5,7 +5,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 void appendProcessOutput(QPlainTextEdit* view, const QString& text)
 {
@@ -34,4 +34,4 @@ void appendProcessOutput(QPlainTextEdit* view, const QString& text)
         bar->setValue(bar->maximum());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -12,7 +12,7 @@
 #include <QtConcurrent>
 #include <atomic>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 namespace {
 
@@ -106,4 +106,4 @@ TaskRunner::Result TaskRunner::run(QWidget* parent, const QString& label, const 
     return watcher.result();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -7,7 +7,7 @@
 
 class QWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 // Runs one long core/data operation (import, export, demo generation) on a worker thread while a
 // modal progress dialog with Cancel keeps the window painting.
@@ -30,4 +30,4 @@ public:
     static bool isBusy();  // a run is in progress (its nested event loop is what called you)
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

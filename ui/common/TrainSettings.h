@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 // What the Train dialog sets for a run of segstudio-train. Empty or zero = the engine's default
 // (docs/ENGINE.md, "Defaults that learn"): only what the user chose is passed, so the engine's
@@ -70,4 +70,4 @@ struct TrainSettings {
     }
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -2,7 +2,7 @@
 
 #include "run/RunLayout.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 namespace {
 
@@ -119,4 +119,4 @@ QStringList TrainerArguments::evaluate(const QString& checkpoint, const QString&
 
 QStringList TrainerArguments::catalogue(const QString& what) { return {what, QStringLiteral("--json")}; }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 // The command lines of segstudio-train, one builder per subcommand, for every panel that starts
 // it (training, live fine-tune, predictions, evaluation). Pure: tests read them without a process.
@@ -38,4 +38,4 @@ public:
     static QStringList catalogue(const QString& what);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -11,7 +11,7 @@
 #include <csignal>
 #include <unistd.h>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 namespace {
 
@@ -204,4 +204,4 @@ void TrainerProcess::release()
     m_process = nullptr;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace segstudio::ui {
+namespace segstudio::ui::common {
 
 // segstudio-train as a child process: the one place the GUI starts it (training, packing, the
 // live fine-tune, predictions, evaluation, the ONNX model export, the model and device
@@ -92,4 +92,4 @@ private:
     QByteArray m_standardOutput;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::common

@@ -2,7 +2,7 @@
 
 #include "LabelCanvas.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 AbstractTool::AbstractTool(const QString& name, ToolSettings* settings, QObject* parent)
     : QObject(parent), m_name(name), m_settings(settings)
@@ -32,4 +32,4 @@ void AbstractTool::requestRepaint()
         m_canvas->update();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

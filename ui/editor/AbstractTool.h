@@ -8,7 +8,7 @@ class QKeyEvent;
 class QMouseEvent;
 class QPainter;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelCanvas;
 class LabelDocument;
@@ -56,4 +56,4 @@ private:
     LabelCanvas* m_canvas = nullptr;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

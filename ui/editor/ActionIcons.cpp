@@ -4,7 +4,7 @@
 
 #include <QHash>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // The three that find a region for the user differ at a glance: cells, a rectangle, a click.
 QIcon ActionIcons::forAction(const QString& objectName)
@@ -28,7 +28,7 @@ QIcon ActionIcons::forAction(const QString& objectName)
         {QStringLiteral("view.predictionInstead"), QStringLiteral("document-swap")},
     };
     const QString name = names.value(objectName);
-    return name.isEmpty() ? QIcon() : icon(name);
+    return name.isEmpty() ? QIcon() : icons::icon(name);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -129,4 +129,4 @@ QString BrushTool::toolTip() const
                     : tr("Brush: drag to paint the current class; [ and ] change the size, locked classes are kept");
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Brush and eraser (the eraser paints 255, unlabelled). One press-drag-release is one undo entry;
 // consecutive mouse positions are joined by Brush::stroke so fast strokes leave no gaps.
@@ -37,4 +37,4 @@ private:
     std::optional<QPoint> m_hover;  // for the brush outline
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -4,7 +4,7 @@
 
 #include <array>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // How the canvas colours a label map: a colour per class id (hidden classes transparent), and
 // whether only the class boundaries are drawn.
@@ -25,4 +25,4 @@ struct CanvasImages {
     OverlayStyle style;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

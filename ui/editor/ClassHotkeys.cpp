@@ -1,6 +1,6 @@
 #include "ClassHotkeys.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -48,4 +48,4 @@ QString ClassHotkeys::keyOf(const data::ClassSchema& schema, int classId)
     return first;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

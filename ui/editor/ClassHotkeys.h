@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // The keys that choose the class to paint with: 1…9, 0 for the first ten classes of the list and
 // Shift+1…Shift+0 for the 11th to the 20th, so that an 11-class schema such as CamVid's has a key
@@ -26,4 +26,4 @@ public:
     static QString keyOf(const data::ClassSchema& schema, int classId);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

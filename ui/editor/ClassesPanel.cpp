@@ -20,7 +20,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -329,4 +329,4 @@ void ClassesPanel::askDelete()
         deleteClass(id);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -18,7 +18,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class ToolSettings;
 
@@ -85,4 +85,4 @@ private:
     QList<QPushButton*> m_editButtons;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

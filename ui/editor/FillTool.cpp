@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 FillTool::FillTool(Mode mode, ToolSettings* settings, QObject* parent)
     : AbstractTool(mode == Mode::Region ? tr("Fill") : tr("Magic wand"), settings, parent), m_mode(mode)
@@ -37,4 +37,4 @@ QString FillTool::toolTip() const
                : tr("Magic wand: click to give connected pixels of similar colour (Tolerance) the current class");
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

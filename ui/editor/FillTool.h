@@ -2,7 +2,7 @@
 
 #include "AbstractTool.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Click-to-fill: either the connected region of the clicked label (Region) or a magic wand that
 // takes connected pixels of similar image colour within ToolSettings::tolerance() (Wand).
@@ -20,4 +20,4 @@ private:
     Mode m_mode;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -7,7 +7,7 @@
 #include <QToolButton>
 #include <QWidget>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 FrameActions::FrameActions(QWidget* owner, QToolBar* optionsBar) : QObject(owner)
 {
@@ -53,4 +53,4 @@ FrameActions::FrameActions(QWidget* owner, QToolBar* optionsBar) : QObject(owner
     optionsBar->addWidget(button);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

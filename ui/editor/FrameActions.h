@@ -7,7 +7,7 @@ class QAction;
 class QToolBar;
 class QWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // The editor's frame actions, each with its key anywhere in `owner`'s window: Previous and Next
 // Frame of the sequence (Alt+Page Up / Alt+Page Down: Page Up and Down alone are the browser's),
@@ -31,4 +31,4 @@ private:
     QList<QAction*> m_propagateActions;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -3,7 +3,7 @@
 #include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 FrameNavigator::FrameNavigator(QObject* parent) : QObject(parent) { }
 
@@ -56,4 +56,4 @@ std::vector<std::size_t> FrameNavigator::labelledFrames(std::size_t index, Direc
     return frames;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

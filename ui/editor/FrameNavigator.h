@@ -12,7 +12,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Which image is the frame before or after another in its video sequence, told from the file
 // names (data::FrameSequence: `seq_00007.png` follows `seq_00006.png`), for the editor's
@@ -50,4 +50,4 @@ private:
     mutable bool m_stale = true;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

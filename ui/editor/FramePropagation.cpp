@@ -20,7 +20,7 @@
 #include <system_error>
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -252,4 +252,4 @@ void FramePropagation::clearReview()
         emit reviewChanged(QImage());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

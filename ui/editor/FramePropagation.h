@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelDocument;
 
@@ -104,4 +104,4 @@ private:
     bool m_reviewShown = false;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -19,7 +19,7 @@
 #include <cmath>
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -285,4 +285,4 @@ void GrabCutTool::paintOverlay(QPainter& painter)
         paintMask(painter, m_background(m_backgroundBounds), m_backgroundBounds.tl(), qRgba(200, 0, 0, 200));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

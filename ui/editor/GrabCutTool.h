@@ -9,7 +9,7 @@
 #include <QRect>
 #include <QRgb>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Smart region with GrabCut, seeded either way the issue asks for:
 // - drag a rectangle around an object;
@@ -80,4 +80,4 @@ private:
     cv::Rect m_backgroundBounds;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

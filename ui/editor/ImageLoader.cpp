@@ -8,7 +8,7 @@
 #include <QFuture>
 #include <QtConcurrent/QtConcurrentRun>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -69,4 +69,4 @@ ImageLoader::Loaded ImageLoader::load(const std::filesystem::path& imagePath, co
     return loaded;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Opening an image for the editor, off the GUI thread: the image and its saved label map decoded
 // on document::workerPool() (the map on a second worker meanwhile), checked against each other,
@@ -34,4 +34,4 @@ public:
                        QSize viewport);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

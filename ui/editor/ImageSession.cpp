@@ -21,7 +21,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -451,4 +451,4 @@ bool ImageSession::writeRecovery()
     return !m_keeper->lastWriteFailed();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

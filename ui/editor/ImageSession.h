@@ -33,7 +33,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelCanvas;
 class LabelDocument;
@@ -132,4 +132,4 @@ private:
     PixelHistoryCache m_history;  // the undo stacks of images left, to come back to
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

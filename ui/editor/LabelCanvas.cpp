@@ -20,7 +20,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 LabelCanvas::LabelCanvas(QWidget* parent) : QWidget(parent)
 {
@@ -606,4 +606,4 @@ void LabelCanvas::leaveEvent(QEvent*)
     }
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class AbstractTool;
 class LabelDocument;
@@ -46,7 +46,7 @@ public:
 
     // What a worker can make ahead of setDocument() so that showing a 12 MP image costs the GUI
     // thread only the drawing: the RGB32 display copy and the composed overlay, in a given style.
-    using OverlayStyle = ui::OverlayStyle;
+    using OverlayStyle = ui::editor::OverlayStyle;
     using Prepared = CanvasImages;
     OverlayStyle overlayStyle() const { return {m_colors, m_outline}; }
     // Any thread:
@@ -184,4 +184,4 @@ private:
     QImage m_review;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

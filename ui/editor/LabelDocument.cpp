@@ -9,7 +9,7 @@
 
 #include <opencv2/core.hpp>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -158,4 +158,4 @@ void LabelDocument::emitModifiedIfChanged()
     emit modifiedChanged(modified);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -21,7 +21,7 @@ class WriteGuard;
 struct RegionMask;
 }  // namespace segstudio::paint
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // One image being labelled: the RGB image, its label map (CV_8UC1, 255 = unlabelled) and the
 // QUndoStack of its edits. Tools edit in two ways: an interactive edit (beginEdit, touch before
@@ -85,4 +85,4 @@ private:
     std::map<quint64, cv::Mat> m_labelsBeforeRemap;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -36,7 +36,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -104,7 +104,7 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     // than its tools, so a dock widened beside it stops there.
     m_d->toolBar->setMinimumWidth(m_d->toolBar->sizeHint().width());
     m_d->viewActions = (new ViewActions(this, m_d->canvas, m_d->settings))->actions();
-    setIconToolTips(m_d->toolActions + m_d->viewActions);
+    icons::setIconToolTips(m_d->toolActions + m_d->viewActions);
     createClassShortcuts();
     createFrameActions();
     m_d->tips = new LabelingTips(m_d->toolActions, m_d->canvas);
@@ -490,5 +490,4 @@ void LabelEditor::updateTitle()
     setWindowModified(m_d->lastModified);
 }
 
-
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

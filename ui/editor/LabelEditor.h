@@ -36,7 +36,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 struct CanvasImages;
 class ClassesPanel;
@@ -168,4 +168,4 @@ private:
     std::unique_ptr<Private> m_d;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

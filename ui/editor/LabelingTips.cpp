@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -126,4 +126,4 @@ bool LabelingTips::eventFilter(QObject* watched, QEvent* event)
     return QFrame::eventFilter(watched, event);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

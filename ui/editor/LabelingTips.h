@@ -7,7 +7,7 @@
 class QLabel;
 class QScrollArea;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // "How labeling works": a short, dismissable card over the canvas, shown the first time the
 // editor opens an image (and again from Help), listing the tools with their real shortcuts, undo
@@ -43,4 +43,4 @@ private:
     bool m_offered = false;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

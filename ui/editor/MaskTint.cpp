@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 QImage maskTint(const cv::Mat& mask, QRgb colour)
 {
@@ -18,4 +18,4 @@ QImage maskTint(const cv::Mat& mask, QRgb colour)
     return image;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -2,7 +2,7 @@
 
 #include "LabelDocument.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 PaintLabels::PaintLabels(LabelDocument* document, paint::LabelPatch patch, const QString& text)
     : QUndoCommand(text), m_document(document), m_patch(std::move(patch))
@@ -27,4 +27,4 @@ void PaintLabels::unremap(quint64 step)
 void PaintLabels::undo() { m_document->applyPatch(m_patch, false); }
 void PaintLabels::redo() { m_document->applyPatch(m_patch, true); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <map>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelDocument;
 
@@ -34,4 +34,4 @@ private:
     std::map<quint64, paint::LabelPatch> m_beforeRemap;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

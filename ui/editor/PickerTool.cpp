@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 PickerTool::PickerTool(ToolSettings* settings, QObject* parent) : AbstractTool(tr("Class picker"), settings, parent) {}
 
@@ -31,4 +31,4 @@ QString PickerTool::toolTip() const
     return tr("Class picker: click a labelled pixel to make its class the current class");
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -2,7 +2,7 @@
 
 #include "AbstractTool.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Eyedropper: makes the class under the cursor the current class (unlabelled pixels are ignored).
 class PickerTool : public AbstractTool {
@@ -14,4 +14,4 @@ public:
     void mousePressed(QMouseEvent* event, const QPointF& imagePos) override;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -2,7 +2,7 @@
 
 #include "LabelDocument.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 PixelHistoryCache::PixelHistoryCache(std::size_t maxImages, std::size_t maxBytes)
     : m_maxImages(maxImages), m_maxBytes(maxBytes)
@@ -64,4 +64,4 @@ void PixelHistoryCache::trim()
     }
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

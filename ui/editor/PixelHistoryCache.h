@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelDocument;
 
@@ -40,4 +40,4 @@ private:
     std::list<std::unique_ptr<LabelDocument>> m_documents;  // newest first
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

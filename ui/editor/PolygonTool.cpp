@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -161,4 +161,4 @@ QString PolygonTool::toolTip() const
               "or press and drag a freehand lasso. Esc cancels");
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -5,7 +5,7 @@
 #include <QPointF>
 #include <QVector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Polygon fill and freehand lasso in one tool: clicks add vertices (close by clicking the first
 // vertex, double-clicking or Enter; Esc cancels); pressing and dragging draws a lasso that fills
@@ -38,4 +38,4 @@ private:
     QPointF m_pressPos;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -12,7 +12,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -123,4 +123,4 @@ void PredictionBar::updateLegend()
                                          current == PredictionLayer::View::Confidence ? tr("sure") : tr("uniform"), font()));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -11,7 +11,7 @@ class QSlider;
 class QSpinBox;
 class QToolButton;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // The editor's prediction controls, a tool bar row: whether the model's prediction of the image
 // is there (hover and Smart Click use it also while its layer is hidden), which layer of it is
@@ -49,4 +49,4 @@ private:
     QToolButton* m_accept;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

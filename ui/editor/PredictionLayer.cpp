@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 void PredictionLayer::setMaps(const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy, const cv::Mat& scores)
 {
@@ -108,4 +108,4 @@ std::optional<PredictionLayer::Pixel> PredictionLayer::at(const QPoint& pixel) c
     return Pixel{m_classes.at<std::uint8_t>(pixel.y(), pixel.x()), confidence};
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

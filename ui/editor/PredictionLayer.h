@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // What the canvas draws of a model's prediction over the image: the predicted classes in class
 // colours, the error map (pixels where the prediction differs from the label; unlabelled pixels
@@ -66,4 +66,4 @@ private:
     int m_tilesX = 0;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

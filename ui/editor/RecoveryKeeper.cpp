@@ -8,7 +8,7 @@
 #include <QTimer>
 #include <QUndoStack>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 RecoveryKeeper::RecoveryKeeper(QObject* parent) : QObject(parent), m_timer(new QTimer(this)), m_worker(new QThreadPool(this))
 {
@@ -96,4 +96,4 @@ void RecoveryKeeper::report(const std::string& error)
 
 void RecoveryKeeper::waitForWrites() { m_worker->waitForDone(); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

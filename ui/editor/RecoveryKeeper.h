@@ -17,7 +17,7 @@ namespace segstudio::data {
 class RecoveryStore;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelDocument;
 
@@ -65,4 +65,4 @@ private:
     std::atomic<bool> m_lastWriteFailed{false};
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -5,7 +5,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 QString RecoveryQuestion::describe(const data::RecoveryStore::Entry& entry)
 {
@@ -31,4 +31,4 @@ bool RecoveryQuestion::ask(QWidget* parent, const QStringList& found)
     return box.clickedButton() == restore;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -8,7 +8,7 @@
 
 class QWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // The question the editor asks when a project opens with unsaved labels of an earlier session
 // (LabelEditor's default RecoveryPrompt): the images found and when each was written, Restore or
@@ -21,4 +21,4 @@ public:
     static bool ask(QWidget* parent, const QStringList& found);        // true: Restore
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -6,7 +6,7 @@
 
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Drops the last references to big buffers (a 12 MP image, its label map, overlays: ~150 MB) on
 // a worker thread, where freeing them costs the GUI thread nothing. The items are moved into the
@@ -18,4 +18,4 @@ void releaseOnWorker(Items&&... items)
     [[maybe_unused]] const auto done = QtConcurrent::run(document::workerPool(), [held = std::make_tuple(std::forward<Items>(items)...)] { (void)held; });
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -18,7 +18,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 namespace {
 
@@ -320,4 +320,4 @@ void SmartClickTool::paintOverlay(QPainter& painter)
     painter.drawRect(QRectF(m_hoverPixel.x() - 1.5, m_hoverPixel.y() - 1.5, 4, 4));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

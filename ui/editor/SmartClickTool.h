@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Smart click (key C): a click labels the whole region the user means, found by
 // paint::SmartClickSegmenter from the selected run's prediction of the image (its per-class
@@ -79,4 +79,4 @@ private:
     QImage m_hoverTint;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

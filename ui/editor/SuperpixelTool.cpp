@@ -16,7 +16,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 SuperpixelTool::SuperpixelTool(ToolSettings* settings, QObject* parent)
     : AbstractTool(tr("Superpixels"), settings, parent)
@@ -192,4 +192,4 @@ QString SuperpixelTool::toolTip() const
               "current class");
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -9,7 +9,7 @@
 
 #include <set>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // Paints whole SLIC superpixels: every superpixel the cursor passes over during one drag gets the
 // current class, as one undo entry. The superpixels are computed in the background when the tool
@@ -60,4 +60,4 @@ private:
     int m_hoverId = -1;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

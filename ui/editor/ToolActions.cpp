@@ -17,7 +17,7 @@
 #include <QToolBar>
 #include <QWidget>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 ToolActions::ToolActions(QWidget* owner, QToolBar* bar, ToolSettings* settings, LabelCanvas* canvas)
     : QObject(owner), m_owner(owner), m_bar(bar), m_canvas(canvas), m_group(new QActionGroup(owner))
@@ -56,4 +56,4 @@ void ToolActions::add(AbstractTool* tool, const QString& id, const QKeySequence&
     connect(tool, &AbstractTool::message, this, &ToolActions::message);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

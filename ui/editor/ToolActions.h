@@ -9,7 +9,7 @@ class QKeySequence;
 class QToolBar;
 class QWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class AbstractTool;
 class LabelCanvas;
@@ -40,4 +40,4 @@ private:
     QList<QAction*> m_actions;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -8,7 +8,7 @@
 #include <QSlider>
 #include <QSpinBox>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 ToolOptionsBar::ToolOptionsBar(ToolSettings* settings, LabelCanvas* canvas, QWidget* parent)
     : QToolBar(tr("Tool options"), parent)
@@ -46,4 +46,4 @@ ToolOptionsBar::ToolOptionsBar(ToolSettings* settings, LabelCanvas* canvas, QWid
     bar->addWidget(opacity);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -2,7 +2,7 @@
 
 #include <QToolBar>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelCanvas;
 class ToolSettings;
@@ -17,4 +17,4 @@ public:
     ToolOptionsBar(ToolSettings* settings, LabelCanvas* canvas, QWidget* parent = nullptr);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

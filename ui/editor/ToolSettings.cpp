@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 ToolSettings::ToolSettings(QObject* parent) : QObject(parent) {}
 
@@ -65,4 +65,4 @@ void ToolSettings::setProtected(int classId, bool isProtected)
     emit changed();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

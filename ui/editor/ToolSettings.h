@@ -5,7 +5,7 @@
 
 #include <QObject>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 // What the tools share: current class, brush tip, wand tolerance, superpixel size and the lock
 // options. Owned by the editor; the tool bar and the classes panel edit it, tools read it.
@@ -49,4 +49,4 @@ private:
     paint::WriteGuard m_guard;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

@@ -9,7 +9,7 @@
 #include <QShortcut>
 #include <QWidget>
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 ViewActions::ViewActions(QWidget* owner, LabelCanvas* canvas, ToolSettings* settings) : QObject(owner), m_owner(owner)
 {
@@ -51,4 +51,4 @@ QAction* ViewActions::add(const QString& text, const QString& id, const QKeySequ
     return action;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

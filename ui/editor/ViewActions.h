@@ -7,7 +7,7 @@ class QAction;
 class QKeySequence;
 class QWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::editor {
 
 class LabelCanvas;
 class ToolSettings;
@@ -30,4 +30,4 @@ private:
     QList<QAction*> m_actions;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::editor

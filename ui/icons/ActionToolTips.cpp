@@ -4,7 +4,7 @@
 #include <QKeySequence>
 #include <QStringList>
 
-namespace segstudio::ui {
+namespace segstudio::ui::icons {
 
 namespace {
 
@@ -50,4 +50,4 @@ void setIconToolTips(const QList<QAction*>& actions)
     }
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::icons

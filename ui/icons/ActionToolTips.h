@@ -5,7 +5,7 @@
 
 class QAction;
 
-namespace segstudio::ui {
+namespace segstudio::ui::icons {
 
 // What an icon-only tool button's tooltip starts with, as Krita, GIMP and CVAT write it: the
 // action's name and its keys in the platform's notation, "Zoom In (Ctrl++)", "Redo (Ctrl+Shift+Z,
@@ -19,4 +19,4 @@ QString nameAndKeys(const QAction& action);
 // and tooltips are set; calling it again changes nothing.
 void setIconToolTips(const QList<QAction*>& actions);
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::icons

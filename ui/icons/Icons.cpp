@@ -8,7 +8,7 @@
 // library's resource object is linked only when something refers to it: this does.
 static void initBreezeIcons() { Q_INIT_RESOURCE(breeze); }
 
-namespace segstudio::ui {
+namespace segstudio::ui::icons {
 
 QIcon icon(const QString& name)
 {
@@ -22,4 +22,4 @@ QIcon icon(const QString& name)
     return QIcon(new ThemedSvgIconEngine(svg.readAll()));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::icons

@@ -3,7 +3,7 @@
 #include <QIcon>
 #include <QString>
 
-namespace segstudio::ui {
+namespace segstudio::ui::icons {
 
 // One of SegStudio's own icons by its Breeze name ("draw-brush", "zoom-in"): the SVG embedded from
 // resources/icons/breeze (its README lists them), the same on every desktop whatever its icon
@@ -13,4 +13,4 @@ namespace segstudio::ui {
 // so nothing else would pull it in); a name that is not embedded gives a null icon.
 QIcon icon(const QString& name);
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::icons

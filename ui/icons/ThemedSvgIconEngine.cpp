@@ -9,7 +9,7 @@
 
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::icons {
 
 namespace {
 
@@ -70,4 +70,4 @@ QIconEngine* ThemedSvgIconEngine::clone() const { return new ThemedSvgIconEngine
 
 QString ThemedSvgIconEngine::key() const { return QStringLiteral("segstudio-themed-svg"); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::icons

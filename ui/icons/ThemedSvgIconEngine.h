@@ -3,7 +3,7 @@
 #include <QByteArray>
 #include <QIconEngine>
 
-namespace segstudio::ui {
+namespace segstudio::ui::icons {
 
 // A Breeze SVG drawn in the palette's colours, as KDE's icon loader draws them: the ink of the
 // icon's "ColorScheme-Text" parts (Breeze's #232629) becomes the palette's window text, so the
@@ -30,4 +30,4 @@ private:
     size_t m_svgHash;  // the pixmap cache's key for this SVG, hashed once
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::icons

@@ -3,7 +3,7 @@
 #include "metrics/EvaluationReport.h"
 #include "paint/ColourScale.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 namespace {
 
@@ -69,4 +69,4 @@ void ConfusionMatrixPlot::setReport(const metrics::EvaluationReport& report)
 
 double ConfusionMatrixPlot::cell(int truth, int predicted) const { return m_map->data()->cell(predicted, truth); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -6,7 +6,7 @@ namespace segstudio::metrics {
 class EvaluationReport;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 // The normalised confusion matrix of an evaluation report as a heat map: rows are the true
 // classes (top to bottom), columns the predicted ones, each cell the share of the row's pixels
@@ -25,4 +25,4 @@ private:
     QCPColorScale* m_scale;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

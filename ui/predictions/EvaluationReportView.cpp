@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 namespace {
 
@@ -195,4 +195,4 @@ void EvaluationReportView::askAndExport(const QString& kind)
         QMessageBox::warning(this, tr("Export"), m_error);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -11,7 +11,7 @@ class QScrollArea;
 class QSplitter;
 class QTableWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 class ConfusionMatrixPlot;
 
@@ -56,4 +56,4 @@ private:
     QString m_error;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

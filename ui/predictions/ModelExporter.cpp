@@ -4,14 +4,14 @@
 
 #include <QRegularExpression>
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
-ModelExporter::ModelExporter(QObject* parent) : QObject(parent), m_process(new TrainerProcess(this))
+ModelExporter::ModelExporter(QObject* parent) : QObject(parent), m_process(new common::TrainerProcess(this))
 {
     // Standard output holds the summary ("wrote first.onnx: …, 11 classes"); the error stream the
     // warnings and the error, which the user is shown as they are.
     m_process->setSeparateChannels(true);
-    connect(m_process, &TrainerProcess::finished, this, [this](const TrainerProcess::Exit& exit) {
+    connect(m_process, &common::TrainerProcess::finished, this, [this](const common::TrainerProcess::Exit& exit) {
         const QString details = m_process->tail().trimmed();
         if (!exit.ok) {
             emit finished(false, exit.message, details);
@@ -48,4 +48,4 @@ bool ModelExporter::start(const QString& checkpoint, const QString& onnxFile, co
 bool ModelExporter::isRunning() const { return m_process->isRunning(); }
 QString ModelExporter::commandLine() const { return m_process->commandLine(); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -4,9 +4,11 @@
 #include <QString>
 #include <QStringList>
 
-namespace segstudio::ui {
-
+namespace segstudio::ui::common {
 class TrainerProcess;
+}
+
+namespace segstudio::ui::predictions {
 
 // A trained model as an ONNX file, for OpenCV, ONNX Runtime or TensorRT: `segstudio-train
 // export-model`, which writes the file and checks it with OpenCV before keeping it (the GUI never
@@ -35,8 +37,8 @@ signals:
     void finished(bool ok, const QString& message, const QString& details);
 
 private:
-    TrainerProcess* m_process;
+    common::TrainerProcess* m_process;
     QString m_file;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -6,7 +6,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 PredictionAcceptor::PredictionAcceptor(PredictionsDock* predictions, QObject* parent)
     : QObject(parent), m_predictions(predictions)
@@ -69,4 +69,4 @@ bool PredictionAcceptor::accept(const QList<std::size_t>& entries, bool unlabell
                                          {entries.begin(), entries.end()}, options, limits.guard);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -15,7 +15,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 class PredictionsDock;
 
@@ -52,4 +52,4 @@ private:
     std::function<Limits()> m_limits;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

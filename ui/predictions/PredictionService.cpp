@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <memory>
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 namespace {
 
@@ -24,9 +24,9 @@ struct Loaded {
 
 }  // namespace
 
-PredictionService::PredictionService(QObject* parent) : QObject(parent), m_process(new TrainerProcess(this))
+PredictionService::PredictionService(QObject* parent) : QObject(parent), m_process(new common::TrainerProcess(this))
 {
-    connect(m_process, &TrainerProcess::finished, this, &PredictionService::processFinished);
+    connect(m_process, &common::TrainerProcess::finished, this, &PredictionService::processFinished);
 }
 
 PredictionService::~PredictionService()
@@ -111,17 +111,17 @@ void PredictionService::predict(std::size_t index)
 {
     if (isPredicting())
         return;  // the image on screen is asked for again when this one is done
-    const QStringList arguments = TrainerArguments::predictImages(
+    const QStringList arguments = common::TrainerArguments::predictImages(
         m_checkpoint, cacheFolder(), QString::fromStdString(m_project->file().string()),
         {QString::fromStdString(m_project->imagePath(index).string())});
     if (!m_process->start(arguments)) {
-        emit problem(TrainerProcess::notFoundMessage());
+        emit problem(common::TrainerProcess::notFoundMessage());
         return;
     }
     m_predicting = index;
 }
 
-void PredictionService::processFinished(const TrainerProcess::Exit& exit)
+void PredictionService::processFinished(const common::TrainerProcess::Exit& exit)
 {
     const auto predicted = m_predicting;
     m_predicting.reset();
@@ -134,4 +134,4 @@ void PredictionService::processFinished(const TrainerProcess::Exit& exit)
     load(*m_wanted, /*predictIfMissing=*/predicted != m_wanted);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -13,7 +13,7 @@ namespace segstudio::data {
 class Project;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 // The model's prediction of the image on screen, for the editor's prediction layers. It is read
 // from the checkpoint's cache (data::PredictionCache, on a worker thread) or, when the image was
@@ -48,15 +48,15 @@ signals:
 private:
     void load(std::size_t index, bool predictIfMissing);
     void predict(std::size_t index);
-    void processFinished(const TrainerProcess::Exit& exit);
+    void processFinished(const common::TrainerProcess::Exit& exit);
 
     const data::Project* m_project = nullptr;
     QString m_runDir;
     QString m_checkpoint;
-    TrainerProcess* m_process;
+    common::TrainerProcess* m_process;
     std::optional<std::size_t> m_wanted;     // the image on screen
     std::optional<std::size_t> m_predicting;  // the image the process predicts
     quint64 m_generation = 0;                 // bumped by every request and setting: late answers drop
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -37,21 +37,21 @@
 #include <numeric>
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 PredictionsDock::PredictionsDock(QWidget* parent)
-    : QWidget(parent), m_process(new TrainerProcess(this)),
+    : QWidget(parent), m_process(new common::TrainerProcess(this)),
       m_scoring(new QFutureWatcher<std::vector<data::PredictionScore>>(this)),
       m_predictButton(new QPushButton(tr("&Predict Validation Images"), this)),
       m_cancelButton(new QPushButton(tr("Cancel"), this)), m_evaluateButton(new QPushButton(tr("&Evaluate…"), this)),
-      m_reportWindow(new QWidget(this, Qt::Window)), m_reportView(new EvaluationReportView(m_reportWindow)), m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)),
-      m_suspectConfidence(new QSpinBox(this)), m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)),
-      m_suspectSummary(new QLabel(this)),
-      m_service(new PredictionService(this)),
-      m_modelExporter(new ModelExporter(this)),
+      m_reportWindow(new QWidget(this, Qt::Window)), m_reportView(new EvaluationReportView(m_reportWindow)),
+      m_checkpoint(new QComboBox(this)), m_split(new QComboBox(this)), m_suspectConfidence(new QSpinBox(this)),
+      m_suspectArea(new QDoubleSpinBox(this)), m_suspects(new QListWidget(this)), m_suspectSummary(new QLabel(this)),
+      m_service(new PredictionService(this)), m_modelExporter(new ModelExporter(this)),
       m_exportModelAction(new QAction(tr("Trained Model as &ONNX…"), this)),
       m_learnAsILabel(new QCheckBox(tr("Predict as I &label: the model learns from my labels every"), this)),
-      m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
+      m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_status(new QLabel(this)),
+      m_log(new QPlainTextEdit(this))
 {
     m_service->setTrainer(m_process->program());
     m_modelExporter->setTrainer(m_process->program());
@@ -143,11 +143,11 @@ void PredictionsDock::layOut()
 
 void PredictionsDock::connectParts()
 {
-    connect(m_process, &TrainerProcess::output, this, [this](const QString& text) {
-        appendProcessOutput(m_log, text);
+    connect(m_process, &common::TrainerProcess::output, this, [this](const QString& text) {
+        common::appendProcessOutput(m_log, text);
         showProgress();
     });
-    connect(m_process, &TrainerProcess::finished, this, &PredictionsDock::processFinished);
+    connect(m_process, &common::TrainerProcess::finished, this, &PredictionsDock::processFinished);
     connect(m_scoring, &QFutureWatcherBase::finished, this, &PredictionsDock::scoringFinished);
     connect(m_predictButton, &QPushButton::clicked, this, &PredictionsDock::predictValidation);
     connect(m_cancelButton, &QPushButton::clicked, this, &PredictionsDock::cancel);
@@ -301,7 +301,7 @@ bool PredictionsDock::exportModel(const QString& onnxFile)
     if (!m_project || m_runDir.isEmpty() || m_modelExporter->isRunning())
         return false;
     if (!m_modelExporter->start(checkpointFile(), onnxFile, QString::fromStdString(m_project->file().string()))) {
-        m_status->setText(m_modelExporter->trainer().isEmpty() ? TrainerProcess::notFoundMessage()
+        m_status->setText(m_modelExporter->trainer().isEmpty() ? common::TrainerProcess::notFoundMessage()
                                                                : tr("The model export could not start."));
         return false;
     }
@@ -392,9 +392,9 @@ bool PredictionsDock::predictValidation()
     m_indices.resize(m_project->size());
     std::iota(m_indices.begin(), m_indices.end(), std::size_t(0));
     m_service->setCheckpoint(m_runDir, checkpointFile());  // the editor shows what is predicted now
-    return startJob(TrainerArguments::predictSplit(checkpointFile(), predictionsFolder(),
-                                                   QString::fromStdString(m_project->file().string()),
-                                                   m_split->currentData().toString()),
+    return startJob(common::TrainerArguments::predictSplit(checkpointFile(), predictionsFolder(),
+                                                           QString::fromStdString(m_project->file().string()),
+                                                           m_split->currentData().toString()),
                     tr("Predicting %n image(s)…", nullptr, int(toPredict)));
 }
 
@@ -407,8 +407,8 @@ bool PredictionsDock::predictImages(const QList<std::size_t>& entries)
         images << QString::fromStdString(m_project->imagePath(index).string());
     m_indices.assign(entries.begin(), entries.end());
     m_service->setCheckpoint(m_runDir, checkpointFile());
-    return startJob(TrainerArguments::predictImages(checkpointFile(), predictionsFolder(),
-                                                    QString::fromStdString(m_project->file().string()), images),
+    return startJob(common::TrainerArguments::predictImages(checkpointFile(), predictionsFolder(),
+                                                            QString::fromStdString(m_project->file().string()), images),
                     tr("Predicting %n image(s)…", nullptr, int(entries.size())));
 }
 
@@ -450,7 +450,7 @@ bool PredictionsDock::startJob(const QStringList& arguments, const QString& stat
         if (m_process->start(arguments))
             m_log->appendPlainText(QStringLiteral("$ %1\n").arg(m_process->commandLine()));
         else
-            m_status->setText(TrainerProcess::notFoundMessage());
+            m_status->setText(common::TrainerProcess::notFoundMessage());
         updateButtons();
     });
     watcher->setFuture(QtConcurrent::run(document::workerPool(),
@@ -481,9 +481,10 @@ bool PredictionsDock::evaluate()
         return false;
     }
     m_evaluating = true;
-    const bool started = startJob(TrainerArguments::evaluate(checkpointFile(), QString::fromStdString(m_project->file().string()),
-                                                             QStringLiteral("val"), evaluationFolder(), predictionsFolder()),
-                                  tr("Evaluating…"));
+    const bool started = startJob(
+        common::TrainerArguments::evaluate(checkpointFile(), QString::fromStdString(m_project->file().string()),
+                                           QStringLiteral("val"), evaluationFolder(), predictionsFolder()),
+        tr("Evaluating…"));
     m_evaluating = started;
     return started;
 }
@@ -540,7 +541,7 @@ void PredictionsDock::readReport(bool reveal)
     }));
 }
 
-void PredictionsDock::processFinished(const TrainerProcess::Exit& exit)
+void PredictionsDock::processFinished(const common::TrainerProcess::Exit& exit)
 {
     if (std::exchange(m_evaluating, false)) {
         if (m_jobGeneration != m_generation)
@@ -678,7 +679,7 @@ void PredictionsDock::updateButtons()
     m_exportModelAction->setEnabled(m_project && !m_runDir.isEmpty() && !m_process->program().isEmpty() &&
                                     !m_modelExporter->isRunning());
     if (m_process->program().isEmpty())
-        m_status->setText(TrainerProcess::notFoundMessage());
+        m_status->setText(common::TrainerProcess::notFoundMessage());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

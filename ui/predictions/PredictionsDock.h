@@ -28,7 +28,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 class EvaluationReportView;
 class ModelExporter;
@@ -122,7 +122,7 @@ private:
     void connectParts();
     void scoreExistingPredictions();
     void scoreInBackground();
-    void processFinished(const TrainerProcess::Exit& exit);
+    void processFinished(const common::TrainerProcess::Exit& exit);
     void scoringFinished();
     void finish(bool ok, const QString& message);
     void updateButtons();
@@ -140,7 +140,7 @@ private:
     const document::ProjectDocument* m_document = nullptr;
     const data::Project* m_project = nullptr;
     QString m_runDir;
-    TrainerProcess* m_process;
+    common::TrainerProcess* m_process;
     QFutureWatcher<std::vector<data::PredictionScore>>* m_scoring;
     bool m_preparing = false;  // the cache is being made current before the process starts
     quint64 m_generation = 0;  // bumped by setDocument/setRunDirectory: late results are dropped
@@ -170,4 +170,4 @@ private:
     QPlainTextEdit* m_log;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 namespace {
 
@@ -148,4 +148,4 @@ bool SequencePropagator::propagate(const QList<std::size_t>& entries)
     return started;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -12,7 +12,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::predictions {
 
 class PredictionsDock;
 
@@ -50,4 +50,4 @@ private:
     std::function<int()> m_minConfidence;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::predictions

@@ -4,7 +4,7 @@
 
 #include <QStandardPaths>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 QString DemoProject::defaultDir()
 {
@@ -28,4 +28,4 @@ std::filesystem::path DemoProject::ensure(const std::filesystem::path& dir)
     return file;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

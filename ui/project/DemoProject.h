@@ -3,7 +3,7 @@
 #include <QString>
 #include <filesystem>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 // The demo project: synthetic street scenes (data::SyntheticDatasetGenerator) written once into a
 // folder and reused afterwards, so "Open the demo project" works on a machine with no dataset.
@@ -20,4 +20,4 @@ public:
     static std::filesystem::path ensure(const std::filesystem::path& dir);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -22,7 +22,7 @@
 
 #include <algorithm>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 ImportDatasetDialog::ImportDatasetDialog(QWidget* parent)
     : QDialog(parent),
@@ -269,4 +269,4 @@ data::Project ImportDatasetDialog::import(const Request& request, const data::Im
     return project;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

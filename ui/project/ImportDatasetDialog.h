@@ -11,7 +11,7 @@ class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 class PathField;
 class ProjectFileField;
@@ -84,4 +84,4 @@ private:
     Request m_request;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

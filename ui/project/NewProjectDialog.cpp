@@ -15,7 +15,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 NewProjectDialog::NewProjectDialog(QWidget* parent)
     : QDialog(parent),
@@ -96,4 +96,4 @@ data::Project NewProjectDialog::create(const Request& request, const data::Impor
     return project;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -8,7 +8,7 @@
 class QCheckBox;
 class QLabel;
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 class PathField;
 class ProjectFileField;
@@ -44,4 +44,4 @@ private:
     Request m_request;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -7,7 +7,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 namespace {
 
@@ -93,4 +93,4 @@ bool NewProjectFile::createFolder(QString* error) const
     return false;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 // Where a new project file may go: the one check the new-project and import wizards both make
 // before any work starts, kept out of the dialogs so tests can call it.
@@ -26,4 +26,4 @@ struct NewProjectFile {
     bool createFolder(QString* error) const;  // makes folderToCreate; true when there is none
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

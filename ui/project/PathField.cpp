@@ -5,7 +5,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 PathField::PathField(Kind kind, QString filter, QWidget* parent)
     : QWidget(parent), m_kind(kind), m_filter(std::move(filter)), m_edit(new QLineEdit(this))
@@ -41,4 +41,4 @@ void PathField::browse()
         setPath(chosen);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

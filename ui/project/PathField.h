@@ -4,7 +4,7 @@
 
 class QLineEdit;
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 // A path line edit with a "Browse…" button, for the wizards' folder and file fields.
 class PathField : public QWidget {
@@ -30,4 +30,4 @@ private:
     QLineEdit* m_edit;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -5,7 +5,7 @@
 #include <QDir>
 #include <QMessageBox>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 ProjectFileField::ProjectFileField(QWidget* parent)
     : PathField(Kind::SaveFile, tr("SegStudio projects (*.segstudio)"), parent)
@@ -41,4 +41,4 @@ QString ProjectFileField::prepare(QWidget* dialogParent, QString* error)
     return checked.file;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

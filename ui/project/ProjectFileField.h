@@ -2,7 +2,7 @@
 
 #include "PathField.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 // The "new project file" field of the wizards: follows the source folder being typed with a
 // writable suggestion beside it (NewProjectFile::suggestFor) until the user edits the path, and
@@ -23,4 +23,4 @@ private:
     QString m_suggestion;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

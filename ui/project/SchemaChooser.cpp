@@ -6,7 +6,7 @@
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 SchemaChooser::SchemaChooser(QWidget* parent)
     : QWidget(parent), m_preset(new QComboBox(this)), m_names(new QPlainTextEdit(this))
@@ -54,4 +54,4 @@ data::ClassSchema SchemaChooser::schema() const
     return SchemaPresets::fromNames(m_names->toPlainText().split(u'\n'));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -7,7 +7,7 @@
 class QComboBox;
 class QPlainTextEdit;
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 // Picks the class schema in the project wizards: a preset, or custom class names one a line. The
 // names field shows the chosen preset's classes (read-only); only "Custom" makes it editable,
@@ -31,4 +31,4 @@ private:
     bool m_customShown = false;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

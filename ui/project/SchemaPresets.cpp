@@ -5,7 +5,7 @@
 #include <QColor>
 #include <QSet>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 QStringList SchemaPresets::presetNames()
 {
@@ -48,4 +48,4 @@ data::ClassSchema SchemaPresets::fromNames(const QStringList& names)
     return data::ClassSchema(std::move(classes));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

@@ -4,7 +4,7 @@
 
 #include <QStringList>
 
-namespace segstudio::ui {
+namespace segstudio::ui::project {
 
 // Class schemas a user can start a project with: the built-in presets, and a custom schema made
 // from a list of class names (ids 0.., distinct colours, hotkeys 1..9 then 0).
@@ -15,4 +15,4 @@ public:
     static data::ClassSchema fromNames(const QStringList& names);  // throws DataError on an empty or duplicate name
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::project

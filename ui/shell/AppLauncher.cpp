@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -36,7 +36,7 @@ void grabWhenSettled(MainWindow& window, const QString& file)
     auto* clock = new QElapsedTimer;
     clock->start();
     QObject::connect(timer, &QTimer::timeout, &window, [&window, timer, clock, file] {
-        ImageListModel* model = window.browser()->model();
+        browser::ImageListModel* model = window.browser()->model();
         const bool settled = clock->elapsed() > 500 && model->thumbnails()->pendingCount() == 0 && model->statsComplete();
         if (!settled && clock->elapsed() < kScreenshotMaxWaitMs)
             return;
@@ -120,4 +120,4 @@ int AppLauncher::run(QApplication& app)
     return app.exec();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

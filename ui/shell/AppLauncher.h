@@ -4,7 +4,7 @@
 
 class QApplication;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // What `segstudio` does between QApplication and exec(): names the application (QSettings and
 // QStandardPaths use them), parses the command line (CommandLineOptions), shows the main window
@@ -19,4 +19,4 @@ public:
     static int run(QApplication& app);  // the process exit code
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

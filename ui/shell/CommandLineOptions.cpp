@@ -2,7 +2,7 @@
 
 #include <QCommandLineParser>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
 {
@@ -39,4 +39,4 @@ CommandLineOptions CommandLineOptions::parse(const QStringList& arguments)
     return options;
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

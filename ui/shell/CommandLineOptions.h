@@ -3,7 +3,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // What `segstudio` was asked to do on its command line:
 //   segstudio                    start page
@@ -24,4 +24,4 @@ public:
     QString error;  // non-empty: the arguments were wrong; print it with the help and exit(2)
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

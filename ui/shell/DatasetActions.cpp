@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -25,7 +25,8 @@ constexpr int kMessageMs = 6000;
 
 }  // namespace
 
-DatasetActions::DatasetActions(ProjectSession* session, LabelEditor* editor, DatasetBrowser* browser, QWidget* window)
+DatasetActions::DatasetActions(ProjectSession* session, editor::LabelEditor* editor, browser::DatasetBrowser* browser,
+                               QWidget* window)
     : QObject(window), m_session(session), m_editor(editor), m_browser(browser), m_window(window),
       m_addImages(new QAction(QIcon::fromTheme(QStringLiteral("list-add")), tr("&Add Images…"), this)),
       m_removeProblems(new QAction(tr("&Remove Images with Problems…"), this))
@@ -37,7 +38,7 @@ DatasetActions::DatasetActions(ProjectSession* session, LabelEditor* editor, Dat
     }
     connect(m_addImages, &QAction::triggered, this, &DatasetActions::addImages);
     connect(m_removeProblems, &QAction::triggered, this, &DatasetActions::removeProblemImages);
-    connect(browser, &DatasetBrowser::removeRequested, this, &DatasetActions::removeEntries);
+    connect(browser, &browser::DatasetBrowser::removeRequested, this, &DatasetActions::removeEntries);
 }
 
 void DatasetActions::setEnabled(bool enabled)
@@ -83,19 +84,20 @@ void DatasetActions::exportLabels(data::ExportFormat format)
         return;
     std::size_t count = 0;
     const data::Project& project = m_session->document()->project();
-    const auto result = TaskRunner::run(m_window, tr("Exporting label maps…"), [&](const data::ImportProgress& progress) {
-        count = data::exportLabels(format, project, dir.toStdString(), progress);
-    });
-    if (result.outcome == TaskRunner::Outcome::Failed)
+    const auto result =
+        common::TaskRunner::run(m_window, tr("Exporting label maps…"), [&](const data::ImportProgress& progress) {
+            count = data::exportLabels(format, project, dir.toStdString(), progress);
+        });
+    if (result.outcome == common::TaskRunner::Outcome::Failed)
         QMessageBox::warning(m_window, tr("Export"), result.error);
-    else if (result.outcome == TaskRunner::Outcome::Done)
+    else if (result.outcome == common::TaskRunner::Outcome::Done)
         emit statusMessage(tr("Exported %n label map(s) to %1", nullptr, int(count)).arg(dir), kMessageMs);
 }
 
 void DatasetActions::removeEntries(const QList<std::size_t>& entries)
 {
     document::ProjectDocument* document = m_session->document();
-    if (!document || entries.isEmpty() || TaskRunner::isBusy())
+    if (!document || entries.isEmpty() || common::TaskRunner::isBusy())
         return;
     if (QMessageBox::question(m_window, tr("Remove images"),
                               tr("Remove %n image(s) from the project? The files stay on disk; Undo puts them back.",
@@ -137,7 +139,7 @@ void DatasetActions::removeProblemImages()
 {
     if (!m_session->document())
         return;
-    const ImageListModel* model = m_browser->model();
+    const browser::ImageListModel* model = m_browser->model();
     const QList<int> rows = model->problemRows();
     if (rows.isEmpty()) {
         QMessageBox::information(m_window, tr("Images with problems"),
@@ -147,7 +149,7 @@ void DatasetActions::removeProblemImages()
     }
     QStringList lines;
     for (int row : rows.mid(0, 20))
-        lines << model->data(model->index(row, 0), ImageListModel::ProblemRole).toString();
+        lines << model->data(model->index(row, 0), browser::ImageListModel::ProblemRole).toString();
     if (rows.size() > 20)
         lines << tr("… and %1 more").arg(rows.size() - 20);
     QList<std::size_t> entries;
@@ -187,4 +189,4 @@ void DatasetActions::offerTrainingSplit()
         emit statusMessage(tr("Split %1 images: 70 % train, 15 % validation, 15 % test").arg(unassigned), kMessageMs);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -11,10 +11,16 @@
 class QAction;
 class QWidget;
 
-namespace segstudio::ui {
-
+namespace segstudio::ui::browser {
 class DatasetBrowser;
+}
+
+namespace segstudio::ui::editor {
 class LabelEditor;
+}
+
+namespace segstudio::ui::shell {
+
 class ProjectSession;
 
 // The project-wide commands of the File and Dataset menus: export the labels in each format, add
@@ -26,7 +32,8 @@ class DatasetActions : public QObject {
     Q_OBJECT
 
 public:
-    DatasetActions(ProjectSession* session, LabelEditor* editor, DatasetBrowser* browser, QWidget* window);
+    DatasetActions(ProjectSession* session, editor::LabelEditor* editor, browser::DatasetBrowser* browser,
+                   QWidget* window);
 
     const std::vector<QAction*>& exportActions() const { return m_exportActions; }  // one per data::ExportFormat
     QAction* addImagesAction() const { return m_addImages; }
@@ -49,8 +56,8 @@ private:
     static QString exportTitle(data::ExportFormat format);
 
     ProjectSession* m_session;
-    LabelEditor* m_editor;
-    DatasetBrowser* m_browser;
+    editor::LabelEditor* m_editor;
+    browser::DatasetBrowser* m_browser;
     QWidget* m_window;
     std::vector<QAction*> m_exportActions;
     bool m_editable = true;
@@ -58,4 +65,4 @@ private:
     QAction* m_removeProblems;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

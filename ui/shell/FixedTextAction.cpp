@@ -1,6 +1,6 @@
 #include "FixedTextAction.h"
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 FixedTextAction::FixedTextAction(QAction* action, const QString& text, QObject* parent) : QAction(action->icon(), text, parent)
 {
@@ -14,4 +14,4 @@ FixedTextAction::FixedTextAction(QAction* action, const QString& text, QObject* 
     mirror();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -2,7 +2,7 @@
 
 #include <QAction>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // A tool bar's stand-in for an action whose text changes with what it does ("Undo Magic wand"):
 // fixed text, so the buttons after it never shift; the tooltip says the whole text and the
@@ -14,4 +14,4 @@ public:
     FixedTextAction(QAction* action, const QString& text, QObject* parent);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

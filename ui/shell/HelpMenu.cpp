@@ -9,7 +9,7 @@
 #include <QApplication>
 #include <QMessageBox>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 HelpMenu::HelpMenu(MainWindow* window, Workspaces* workspaces) : QMenu(tr("&Help"), window)
 {
@@ -35,4 +35,4 @@ HelpMenu::HelpMenu(MainWindow* window, Workspaces* workspaces) : QMenu(tr("&Help
     });
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -2,7 +2,7 @@
 
 #include <QMenu>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 class MainWindow;
 class Workspaces;
@@ -16,4 +16,4 @@ public:
     HelpMenu(MainWindow* window, Workspaces* workspaces);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -7,7 +7,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 JobProgressBar::JobProgressBar(QWidget* parent)
     : QWidget(parent), m_label(new QLabel(this)), m_bar(new QProgressBar(this)), m_cancel(new QPushButton(tr("Cancel"), this))
@@ -44,4 +44,4 @@ void JobProgressBar::showProgress(const QString& label, std::size_t done, std::s
     m_cancel->setVisible(m_document && m_document->jobCancellable());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

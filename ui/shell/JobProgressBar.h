@@ -12,7 +12,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // The status-bar strip of a running project job (a class merge or delete relabelling the
 // dataset, or its undo): what it does, how far it is, and Cancel where the job can stop. Hidden
@@ -33,4 +33,4 @@ private:
     QPushButton* m_cancel;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

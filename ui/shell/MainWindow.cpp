@@ -42,7 +42,7 @@
 #include <QUndoView>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -52,10 +52,12 @@ constexpr int kStatusTimeoutMs = 6000;
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_central(new QStackedWidget(this)), m_centre(new QWidget(this)),
-      m_startPage(new StartPage(m_central)), m_editor(new LabelEditor(m_central)), m_browser(new DatasetBrowser(this)),
-      m_training(new TrainingDock(this)), m_predictions(new PredictionsDock(this)),
-      m_session(new ProjectSession(m_editor, this)), m_datasetActions(new DatasetActions(m_session, m_editor, m_browser, this)),
-      m_acceptor(new PredictionAcceptor(m_predictions, this)), m_propagator(new SequencePropagator(m_predictions, this))
+      m_startPage(new StartPage(m_central)), m_editor(new editor::LabelEditor(m_central)),
+      m_browser(new browser::DatasetBrowser(this)), m_training(new training::TrainingDock(this)),
+      m_predictions(new predictions::PredictionsDock(this)), m_session(new ProjectSession(m_editor, this)),
+      m_datasetActions(new DatasetActions(m_session, m_editor, m_browser, this)),
+      m_acceptor(new predictions::PredictionAcceptor(m_predictions, this)),
+      m_propagator(new predictions::SequencePropagator(m_predictions, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_central->addWidget(m_startPage);
@@ -77,14 +79,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_savedLabel = new QLabel(this);
     m_savedLabel->setObjectName(QStringLiteral("savedLabel"));
     m_jobProgress = new JobProgressBar(this);
-    m_runStatus = new RunStatusLine(m_training, this);
+    m_runStatus = new training::RunStatusLine(m_training, this);
     statusBar()->addPermanentWidget(m_runStatus);
     statusBar()->addPermanentWidget(m_jobProgress);
     statusBar()->addPermanentWidget(m_savedLabel);
     statusBar()->addPermanentWidget(m_projectLabel);
     // A message longer than the room beside the permanent fields is cut off: whole in the tooltip.
     connect(statusBar(), &QStatusBar::messageChanged, statusBar(), &QWidget::setToolTip);
-    connect(m_runStatus, &RunStatusLine::clicked, this, [this] { m_workspaces->switchTo(Workspaces::Workspace::Train); });
+    connect(m_runStatus, &training::RunStatusLine::clicked, this,
+            [this] { m_workspaces->switchTo(Workspaces::Workspace::Train); });
     WindowSettings::read(*this);
     m_workspaces->setProjectOpen(false);  // the start page, no dock
     updateRecentMenu(m_session->recentProjects());
@@ -113,7 +116,7 @@ void MainWindow::createActions()
 {
     auto make = [this](const QString& text, const QString& icon, const QKeySequence& shortcut, auto slot) {
         // SegStudio's own icons (ui/icons), not the desktop theme's: the same look everywhere.
-        auto* action = new QAction(segstudio::ui::icon(icon), text, this);
+        auto* action = new QAction(segstudio::ui::icons::icon(icon), text, this);
         action->setShortcut(shortcut);
         connect(action, &QAction::triggered, this, slot);
         return action;
@@ -135,18 +138,18 @@ void MainWindow::createActions()
     m_saveOnSwitchAction->setChecked(true);
     m_saveOnSwitchAction->setToolTip(tr("On: opening another image saves the current one's labels. "
                                         "Off: you are asked to save or discard."));
-    connect(m_saveOnSwitchAction, &QAction::toggled, m_editor, &LabelEditor::setSaveOnSwitch);
+    connect(m_saveOnSwitchAction, &QAction::toggled, m_editor, &editor::LabelEditor::setSaveOnSwitch);
 
     m_undoRouter = new UndoRouter(m_editor->undoGroup(), this);
     m_undoAction = m_undoRouter->undoAction();
     m_undoAction->setShortcut(QKeySequence::Undo);
-    m_undoAction->setIcon(icon(QStringLiteral("edit-undo")));
+    m_undoAction->setIcon(icons::icon(QStringLiteral("edit-undo")));
     m_redoAction = m_undoRouter->redoAction();
     // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
     // a key registered twice on one action is "ambiguous" to Qt and does nothing.
     m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    m_redoAction->setIcon(icon(QStringLiteral("edit-redo")));
-    setIconToolTips({m_newAction, m_openAction, m_saveAction});
+    m_redoAction->setIcon(icons::icon(QStringLiteral("edit-redo")));
+    icons::setIconToolTips({m_newAction, m_openAction, m_saveAction});
 }
 
 QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget)
@@ -269,23 +272,28 @@ void MainWindow::connectParts()
     connect(m_session, &ProjectSession::statusMessage, this, &MainWindow::showStatus);
     connect(m_session, &ProjectSession::recovered, this, &MainWindow::showRecovered);
     connect(m_datasetActions, &DatasetActions::statusMessage, this, &MainWindow::showStatus);
-    connect(m_acceptor, &PredictionAcceptor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
-    connect(m_propagator, &SequencePropagator::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
-    connect(m_browser, &DatasetBrowser::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
-    connect(m_editor, &LabelEditor::statusMessage, this, [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
-    connect(m_editor, &LabelEditor::errorOccurred, this, [this](const QString& text) { showStatus(text, 2 * kStatusTimeoutMs); });
-    connect(m_predictions, &PredictionsDock::predictionProblem, this,
+    connect(m_acceptor, &predictions::PredictionAcceptor::statusMessage, this,
+            [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_propagator, &predictions::SequencePropagator::statusMessage, this,
+            [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_browser, &browser::DatasetBrowser::statusMessage, this,
+            [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_editor, &editor::LabelEditor::statusMessage, this,
+            [this](const QString& text) { showStatus(text, kStatusTimeoutMs); });
+    connect(m_editor, &editor::LabelEditor::errorOccurred, this,
+            [this](const QString& text) { showStatus(text, 2 * kStatusTimeoutMs); });
+    connect(m_predictions, &predictions::PredictionsDock::predictionProblem, this,
             [this](const QString& message) { showStatus(tr("Prediction: %1").arg(message), kStatusTimeoutMs); });
-    connect(m_editor, &LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
-    connect(m_editor, &LabelEditor::imageOpened, m_undoRouter, &UndoRouter::update);
+    connect(m_editor, &editor::LabelEditor::imageOpened, this, &MainWindow::updateImageCaption);
+    connect(m_editor, &editor::LabelEditor::imageOpened, m_undoRouter, &UndoRouter::update);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_browser->proxy(), signal, this, &MainWindow::updateImageCaption);
     connect(m_browser->proxy(), &QAbstractItemModel::layoutChanged, this, &MainWindow::updateImageCaption);
     connect(m_browser->proxy(), &QAbstractItemModel::modelReset, this, &MainWindow::updateImageCaption);
-    connect(m_editor, &LabelEditor::labelsSaved, this, [this](const QString& labelMap) {
+    connect(m_editor, &editor::LabelEditor::labelsSaved, this, [this](const QString& labelMap) {
         m_savedLabel->setText(tr("Labels saved to %1 at %2").arg(labelMap, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     });
-    connect(m_editor, &LabelEditor::modifiedChanged, this, &QWidget::setWindowModified);
+    connect(m_editor, &editor::LabelEditor::modifiedChanged, this, &QWidget::setWindowModified);
     linkPanels({m_editor, m_browser, m_training, m_predictions, m_acceptor, m_propagator, m_workspaces, m_session}, this);
 }
 
@@ -407,7 +415,7 @@ void MainWindow::updateActions()
     // A read-only window saves nothing: Save is off, and says why where it is shown.
     const bool readOnly = open && document()->isReadOnly();
     m_saveAction->setEnabled(open && !readOnly);
-    const QString saveTip = nameAndKeys(*m_saveAction);
+    const QString saveTip = icons::nameAndKeys(*m_saveAction);
     m_saveAction->setToolTip(readOnly ? saveTip + u'\n' + document()->readOnlyReason() : saveTip);
     m_datasetActions->setEditable(!readOnly);
     m_datasetActions->setEnabled(open);
@@ -433,4 +441,4 @@ void MainWindow::closeEvent(QCloseEvent* event)
     event->accept();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

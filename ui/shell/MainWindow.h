@@ -19,19 +19,31 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
-
-class DatasetActions;
+namespace segstudio::ui::browser {
 class DatasetBrowser;
-class JobProgressBar;
+}
+
+namespace segstudio::ui::editor {
 class LabelEditor;
+}
+
+namespace segstudio::ui::predictions {
 class PredictionAcceptor;
 class PredictionsDock;
-class ProjectSession;
-class RunStatusLine;
 class SequencePropagator;
-class StartPage;
+}  // namespace segstudio::ui::predictions
+
+namespace segstudio::ui::training {
+class RunStatusLine;
 class TrainingDock;
+}  // namespace segstudio::ui::training
+
+namespace segstudio::ui::shell {
+
+class DatasetActions;
+class JobProgressBar;
+class ProjectSession;
+class StartPage;
 class UndoRouter;
 class Workspaces;
 
@@ -63,11 +75,11 @@ public:
     const data::Project* project() const;
     document::ProjectDocument* document() const;
     ProjectSession* session() const { return m_session; }
-    DatasetBrowser* browser() const { return m_browser; }
-    LabelEditor* editor() const { return m_editor; }
+    browser::DatasetBrowser* browser() const { return m_browser; }
+    editor::LabelEditor* editor() const { return m_editor; }
     StartPage* startPage() const { return m_startPage; }
-    TrainingDock* training() const { return m_training; }
-    PredictionsDock* predictions() const { return m_predictions; }
+    training::TrainingDock* training() const { return m_training; }
+    predictions::PredictionsDock* predictions() const { return m_predictions; }
     Workspaces* workspaces() const { return m_workspaces; }
     ReadOnlyBanner* readOnlyBanner() const { return m_readOnlyBanner; }
     QAction* saveOnSwitchAction() const { return m_saveOnSwitchAction; }
@@ -107,14 +119,14 @@ private:
     QStackedWidget* m_central;
     QWidget* m_centre;
     StartPage* m_startPage;
-    LabelEditor* m_editor;
-    DatasetBrowser* m_browser;
-    TrainingDock* m_training;
-    PredictionsDock* m_predictions;
+    editor::LabelEditor* m_editor;
+    browser::DatasetBrowser* m_browser;
+    training::TrainingDock* m_training;
+    predictions::PredictionsDock* m_predictions;
     ProjectSession* m_session;
     DatasetActions* m_datasetActions;
-    PredictionAcceptor* m_acceptor;
-    SequencePropagator* m_propagator;
+    predictions::PredictionAcceptor* m_acceptor;
+    predictions::SequencePropagator* m_propagator;
     Workspaces* m_workspaces = nullptr;
     QDockWidget* m_browserDock = nullptr;
     QDockWidget* m_classesDock = nullptr;
@@ -124,7 +136,7 @@ private:
     QDockWidget* m_evaluationDock = nullptr;
     JobProgressBar* m_jobProgress = nullptr;
     ReadOnlyBanner* m_readOnlyBanner = nullptr;
-    RunStatusLine* m_runStatus = nullptr;
+    training::RunStatusLine* m_runStatus = nullptr;
     QLabel* m_projectLabel = nullptr;
     QLabel* m_savedLabel = nullptr;  // which label map reached disk last, and when
     QMenu* m_recentMenu = nullptr;
@@ -141,4 +153,4 @@ private:
     QAction* m_saveOnSwitchAction = nullptr;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

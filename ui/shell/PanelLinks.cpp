@@ -18,26 +18,29 @@
 #include <QMainWindow>
 #include <QStatusBar>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
 void linkBrowserAndEditor(const PanelLinks& p)
 {
-    QObject::connect(p.browser, &DatasetBrowser::currentEntryChanged, p.editor, [editor = p.editor](std::size_t entry) {
-        if (editor->currentIndex() != entry || editor->isOpening())
-            editor->requestImage(entry);  // decoded on workers: flipping through images never stalls the window
-    });
+    QObject::connect(
+        p.browser, &browser::DatasetBrowser::currentEntryChanged, p.editor, [editor = p.editor](std::size_t entry) {
+            if (editor->currentIndex() != entry || editor->isOpening())
+                editor->requestImage(entry);  // decoded on workers: flipping through images never stalls the window
+        });
     // Previous / Next Frame go through the browser's selection, as a click there would, so the
     // browser shows the frame on screen; a frame the filters hide opens all the same.
-    QObject::connect(p.editor, &LabelEditor::frameRequested, p.browser, [p](std::size_t index) {
+    QObject::connect(p.editor, &editor::LabelEditor::frameRequested, p.browser, [p](std::size_t index) {
         if (!p.browser->selectEntry(index))
             p.editor->requestImage(index);
     });
-    QObject::connect(p.editor, &LabelEditor::imageLabelled, p.browser,
-                     [model = p.browser->model()](std::size_t index, double fraction) { model->setLabelledFraction(int(index), fraction); });
+    QObject::connect(p.editor, &editor::LabelEditor::imageLabelled, p.browser,
+                     [model = p.browser->model()](std::size_t index, double fraction) {
+                         model->setLabelledFraction(int(index), fraction);
+                     });
     // A label map just reached disk: its counts and thumbnail follow.
-    QObject::connect(p.editor, &LabelEditor::modifiedChanged, p.browser, [p](bool modified) {
+    QObject::connect(p.editor, &editor::LabelEditor::modifiedChanged, p.browser, [p](bool modified) {
         if (const auto index = p.editor->currentIndex(); !modified && p.session->document() && index)
             p.browser->model()->refreshRow(int(*index));
     });
@@ -52,31 +55,38 @@ void linkBrowserAndEditor(const PanelLinks& p)
 
 void linkPredictions(const PanelLinks& p, QMainWindow* window)
 {
-    QObject::connect(p.training, &TrainingDock::currentRunChanged, p.predictions, &PredictionsDock::setRunDirectory);
+    QObject::connect(p.training, &training::TrainingDock::currentRunChanged, p.predictions,
+                     &predictions::PredictionsDock::setRunDirectory);
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
-    QObject::connect(p.editor, &LabelEditor::imageOpened, p.predictions, &PredictionsDock::requestPrediction);
-    QObject::connect(p.predictions, &PredictionsDock::predictionReady, p.editor,
+    QObject::connect(p.editor, &editor::LabelEditor::imageOpened, p.predictions,
+                     &predictions::PredictionsDock::requestPrediction);
+    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionReady, p.editor,
                      [editor = p.editor](std::size_t index, const data::PredictionCache::Entry& prediction) {
                          editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy, prediction.scores);
                      });
-    QObject::connect(p.predictions, &PredictionsDock::scoresChanged, p.browser->model(), &ImageListModel::setPredictionScores);
+    QObject::connect(p.predictions, &predictions::PredictionsDock::scoresChanged, p.browser->model(),
+                     &browser::ImageListModel::setPredictionScores);
     // A suspect label opens with the error map on, where the disagreement shows.
-    QObject::connect(p.predictions, &PredictionsDock::openImageRequested, p.editor, [p](std::size_t index) {
-        p.editor->showPredictionErrors();
-        if (!p.browser->selectEntry(index))
-            p.editor->requestImage(index);
-    });
-    QObject::connect(p.predictions, &PredictionsDock::reportShown, p.workspaces,
+    QObject::connect(p.predictions, &predictions::PredictionsDock::openImageRequested, p.editor,
+                     [p](std::size_t index) {
+                         p.editor->showPredictionErrors();
+                         if (!p.browser->selectEntry(index))
+                             p.editor->requestImage(index);
+                     });
+    QObject::connect(p.predictions, &predictions::PredictionsDock::reportShown, p.workspaces,
                      [workspaces = p.workspaces] { workspaces->switchTo(Workspaces::Workspace::Review); });
-    QObject::connect(p.browser, &DatasetBrowser::acceptPredictionRequested, p.acceptor,
-                     [acceptor = p.acceptor, window](const QList<std::size_t>& entries) { acceptor->ask(entries, window); });
+    QObject::connect(
+        p.browser, &browser::DatasetBrowser::acceptPredictionRequested, p.acceptor,
+        [acceptor = p.acceptor, window](const QList<std::size_t>& entries) { acceptor->ask(entries, window); });
     p.acceptor->setLimits([editor = p.editor] {
-        return PredictionAcceptor::Limits{editor->predictionMinConfidence(), editor->toolSettings()->guard()};
+        return predictions::PredictionAcceptor::Limits {editor->predictionMinConfidence(),
+                                                        editor->toolSettings()->guard()};
     });
     // Labels along a sequence (issue 51): the frames the browser names, with the chosen run's
     // predictions filling holes where they are as sure as the editor's Accept threshold asks.
-    QObject::connect(p.browser, &DatasetBrowser::propagateAlongSequenceRequested, p.propagator,
-                     [propagator = p.propagator, window](const QList<std::size_t>& entries) { propagator->ask(entries, window); });
+    QObject::connect(
+        p.browser, &browser::DatasetBrowser::propagateAlongSequenceRequested, p.propagator,
+        [propagator = p.propagator, window](const QList<std::size_t>& entries) { propagator->ask(entries, window); });
     p.propagator->setMinConfidence([editor = p.editor] { return editor->predictionMinConfidence(); });
 }
 
@@ -86,10 +96,12 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
 void linkLiveFineTuner(const PanelLinks& p, QMainWindow* window)
 {
     p.training->setBeforeLearning([session = p.session] { return session->save(); });
-    QObject::connect(p.predictions, &PredictionsDock::learnAsILabelChanged, p.training, &TrainingDock::setLearnAsILabel);
-    QObject::connect(p.training, &TrainingDock::liveFineTuneStatusChanged, p.predictions, &PredictionsDock::showLearnStatus);
+    QObject::connect(p.predictions, &predictions::PredictionsDock::learnAsILabelChanged, p.training,
+                     &training::TrainingDock::setLearnAsILabel);
+    QObject::connect(p.training, &training::TrainingDock::liveFineTuneStatusChanged, p.predictions,
+                     &predictions::PredictionsDock::showLearnStatus);
     p.predictions->showLearnStatus(p.training->liveFineTuneStatus());
-    QObject::connect(p.training, &TrainingDock::liveModelLearned, p.predictions,
+    QObject::connect(p.training, &training::TrainingDock::liveModelLearned, p.predictions,
                      [p, window](const QString& liveRun, bool reloaded) {
                          if (reloaded)
                              p.predictions->reloadRun();  // same folder, new weights
@@ -109,4 +121,4 @@ void linkPanels(const PanelLinks& panels, QMainWindow* window)
     linkLiveFineTuner(panels, window);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -2,25 +2,37 @@
 
 class QMainWindow;
 
-namespace segstudio::ui {
-
+namespace segstudio::ui::browser {
 class DatasetBrowser;
+}
+
+namespace segstudio::ui::editor {
 class LabelEditor;
+}
+
+namespace segstudio::ui::predictions {
 class PredictionAcceptor;
 class PredictionsDock;
-class ProjectSession;
 class SequencePropagator;
+}  // namespace segstudio::ui::predictions
+
+namespace segstudio::ui::training {
 class TrainingDock;
+}
+
+namespace segstudio::ui::shell {
+
+class ProjectSession;
 class Workspaces;
 
 // The panels of the window, for linkPanels().
 struct PanelLinks {
-    LabelEditor* editor;
-    DatasetBrowser* browser;
-    TrainingDock* training;
-    PredictionsDock* predictions;
-    PredictionAcceptor* acceptor;
-    SequencePropagator* propagator;
+    editor::LabelEditor* editor;
+    browser::DatasetBrowser* browser;
+    training::TrainingDock* training;
+    predictions::PredictionsDock* predictions;
+    predictions::PredictionAcceptor* acceptor;
+    predictions::SequencePropagator* propagator;
     Workspaces* workspaces;
     ProjectSession* session;
 };
@@ -35,4 +47,4 @@ struct PanelLinks {
 // Train open the Label workspace.
 void linkPanels(const PanelLinks& panels, QMainWindow* window);
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -17,7 +17,7 @@
 
 #include <filesystem>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -25,7 +25,9 @@ constexpr int kMessageMs = 12000;
 
 }  // namespace
 
-ProjectSession::ProjectSession(LabelEditor* editor, QWidget* window) : QObject(window), m_editor(editor), m_window(window) {}
+ProjectSession::ProjectSession(editor::LabelEditor* editor, QWidget* window)
+    : QObject(window), m_editor(editor), m_window(window)
+{ }
 
 // The window detaches its parts first (detach()): by now they may be gone.
 ProjectSession::~ProjectSession() = default;
@@ -44,7 +46,7 @@ const data::Project* ProjectSession::project() const { return m_document ? &m_do
 
 bool ProjectSession::open(const QString& file)
 {
-    if (TaskRunner::isBusy()) {
+    if (common::TaskRunner::isBusy()) {
         m_lastError = tr("Another long task is still running");
         return false;
     }
@@ -73,11 +75,12 @@ bool ProjectSession::open(const QString& file)
 
 bool ProjectSession::openDemo(const QString& dir)
 {
-    const std::filesystem::path demoDir = (dir.isEmpty() ? DemoProject::defaultDir() : dir).toStdString();
+    const std::filesystem::path demoDir = (dir.isEmpty() ? project::DemoProject::defaultDir() : dir).toStdString();
     std::filesystem::path file;
-    const auto result = TaskRunner::run(m_window, tr("Generating the demo project…"),
-                                        [&](const data::ImportProgress&) { file = DemoProject::ensure(demoDir); });
-    if (result.outcome != TaskRunner::Outcome::Done) {
+    const auto result =
+        common::TaskRunner::run(m_window, tr("Generating the demo project…"),
+                                [&](const data::ImportProgress&) { file = project::DemoProject::ensure(demoDir); });
+    if (result.outcome != common::TaskRunner::Outcome::Done) {
         m_lastError = result.error.isEmpty() ? tr("Demo generation cancelled") : result.error;
         return false;
     }
@@ -110,7 +113,7 @@ bool ProjectSession::close()
 {
     // A running task (export, import) may be reading the project: its window is disabled, but a
     // programmatic call or a queued close must not pull the project out from under it either.
-    if (TaskRunner::isBusy() || (m_document && m_document->isBusy())) {
+    if (common::TaskRunner::isBusy() || (m_document && m_document->isBusy())) {
         m_lastError = tr("A long task is still running on the project");
         return false;
     }
@@ -166,32 +169,34 @@ void ProjectSession::shutDown()
 
 void ProjectSession::newProject()
 {
-    NewProjectDialog dialog(m_window);
+    project::NewProjectDialog dialog(m_window);
     if (dialog.exec() != QDialog::Accepted || !close())
         return;
     const auto request = dialog.request();
     create(tr("New project"), tr("Adding images…"), request.projectFile,
-           [&](const data::ImportProgress& progress) { return NewProjectDialog::create(request, progress); });
+           [&](const data::ImportProgress& progress) { return project::NewProjectDialog::create(request, progress); });
 }
 
 void ProjectSession::importDataset()
 {
-    ImportDatasetDialog dialog(m_window);
+    project::ImportDatasetDialog dialog(m_window);
     if (dialog.exec() != QDialog::Accepted || !close())
         return;
     const auto request = dialog.request();
-    create(tr("Import dataset"), tr("Importing dataset…"), request.projectFile,
-           [&](const data::ImportProgress& progress) { return ImportDatasetDialog::import(request, progress); });
+    create(
+        tr("Import dataset"), tr("Importing dataset…"), request.projectFile,
+        [&](const data::ImportProgress& progress) { return project::ImportDatasetDialog::import(request, progress); });
 }
 
 void ProjectSession::create(const QString& title, const QString& progressLabel, const QString& projectFile,
                             const std::function<data::Project(const data::ImportProgress&)>& make)
 {
     data::Project project;
-    const auto result = TaskRunner::run(m_window, progressLabel, [&](const data::ImportProgress& progress) { project = make(progress); });
-    if (result.outcome == TaskRunner::Outcome::Failed)
+    const auto result = common::TaskRunner::run(
+        m_window, progressLabel, [&](const data::ImportProgress& progress) { project = make(progress); });
+    if (result.outcome == common::TaskRunner::Outcome::Failed)
         showError(title, result.error);
-    if (result.outcome != TaskRunner::Outcome::Done)
+    if (result.outcome != common::TaskRunner::Outcome::Done)
         return;
     show(std::make_unique<document::ProjectDocument>(std::move(project)));
     remember(projectFile);
@@ -226,4 +231,4 @@ void ProjectSession::remember(const QString& file)
 
 void ProjectSession::showError(const QString& title, const QString& message) { QMessageBox::warning(m_window, title, message); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -17,9 +17,11 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
-
+namespace segstudio::ui::editor {
 class LabelEditor;
+}
+
+namespace segstudio::ui::shell {
 
 // The open project's life: opening (a file, the demo, a new or imported project), saving and
 // closing it, and the recent-projects list. It owns the ProjectDocument; the window's panels
@@ -31,7 +33,7 @@ class ProjectSession : public QObject {
     Q_OBJECT
 
 public:
-    ProjectSession(LabelEditor* editor, QWidget* window);
+    ProjectSession(editor::LabelEditor* editor, QWidget* window);
     ~ProjectSession() override;
 
     document::ProjectDocument* document() const { return m_document.get(); }
@@ -74,10 +76,10 @@ private:
                 const std::function<data::Project(const data::ImportProgress&)>& make);
     void showError(const QString& title, const QString& message);
 
-    LabelEditor* m_editor;
+    editor::LabelEditor* m_editor;
     QWidget* m_window;
     std::unique_ptr<document::ProjectDocument> m_document;
     QString m_lastError;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

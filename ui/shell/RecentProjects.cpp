@@ -3,7 +3,7 @@
 #include <QFileInfo>
 #include <QSettings>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -51,4 +51,4 @@ void RecentProjects::store(const QStringList& files)
     m_settings.setValue(kKey, files);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -4,7 +4,7 @@
 
 class QSettings;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // The most-recently-used project files, newest first, kept in QSettings under "recentProjects".
 // Requirements: the settings object outlives this one.
@@ -25,4 +25,4 @@ private:
     int m_limit;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -13,7 +13,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -103,4 +103,4 @@ ShortcutsDialog::ShortcutsDialog(const QList<Row>& rows, QWidget* parent) : QDia
     resize(560, 620);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -6,7 +6,7 @@
 
 class QMainWindow;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // Help > Keyboard Shortcuts: every shortcut of a window, read from its menus' actions, any other
 // action with a shortcut, and its QShortcut objects (described by their whatsThis) when asked, so
@@ -25,4 +25,4 @@ public:
     explicit ShortcutsDialog(const QList<Row>& rows, QWidget* parent = nullptr);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

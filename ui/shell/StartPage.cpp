@@ -6,7 +6,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 StartPage::StartPage(QWidget* parent) : QWidget(parent), m_recent(new QListWidget(this))
 {
@@ -64,4 +64,4 @@ void StartPage::setRecentProjects(const QStringList& files)
         new QListWidgetItem(tr("(none yet)"), m_recent);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

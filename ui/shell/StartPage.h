@@ -4,7 +4,7 @@
 
 class QListWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // What the window shows with no project open: recent projects and the ways to get one.
 // It only asks; the window does the opening.
@@ -28,4 +28,4 @@ private:
     QListWidget* m_recent;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -53,4 +53,4 @@ void TerminationSignals::readSignal()
         emit received(number);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -4,7 +4,7 @@
 
 class QSocketNotifier;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // SIGTERM, SIGHUP and SIGINT (a logout, a shutdown, `kill`, Ctrl+C in the terminal) as a Qt
 // signal on the GUI thread, so the window can end as a close does instead of dying with the
@@ -27,4 +27,4 @@ private:
     QSocketNotifier* m_notifier = nullptr;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

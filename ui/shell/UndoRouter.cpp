@@ -4,7 +4,7 @@
 #include <QUndoGroup>
 #include <QUndoStack>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 UndoRouter::UndoRouter(QUndoGroup* group, QObject* parent)
     : QObject(parent), m_group(group), m_undo(new QAction(this)), m_redo(new QAction(this))
@@ -52,4 +52,4 @@ void UndoRouter::update()
     m_redo->setText(redo ? tr("&Redo %1").arg(redo->redoText()) : tr("&Redo"));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

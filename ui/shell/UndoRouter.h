@@ -6,7 +6,7 @@ class QAction;
 class QUndoGroup;
 class QUndoStack;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // Edit > Undo and Redo over the editor's undo group (the project's stack and the open image's
 // pixel stack). Undo acts on the stack of the last edit (the group's active one); when that one
@@ -30,4 +30,4 @@ private:
     QAction* m_redo;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

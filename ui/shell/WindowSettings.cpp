@@ -11,7 +11,7 @@
 #include <QSettings>
 #include <QSpinBox>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 void WindowSettings::read(MainWindow& window)
 {
@@ -41,4 +41,4 @@ void WindowSettings::write(const MainWindow& window)
     settings.setValue(QStringLiteral("predictions/learnAsILabel"), window.predictions()->learnsAsILabel());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -1,6 +1,6 @@
 #pragma once
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 class MainWindow;
 
@@ -13,4 +13,4 @@ public:
     static void write(const MainWindow& window);
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -6,7 +6,7 @@
 #include <QMainWindow>
 #include <QTimer>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 namespace {
 
@@ -50,4 +50,4 @@ void defineDefaultWorkspaces(Workspaces& workspaces, QMainWindow& window, const 
                        }});
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -3,7 +3,7 @@
 class QDockWidget;
 class QMainWindow;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 class Workspaces;
 
@@ -23,4 +23,4 @@ struct WorkspaceDocks {
 // score columns), the predictions panel under the canvas, the evaluation report on the right.
 void defineDefaultWorkspaces(Workspaces& workspaces, QMainWindow& window, const WorkspaceDocks& docks);
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -6,7 +6,7 @@
 #include <QMainWindow>
 #include <QSettings>
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 Workspaces::Workspaces(QMainWindow* window, QWidget* centre)
     : QObject(window), m_window(window), m_centre(centre), m_group(new QActionGroup(this))
@@ -130,4 +130,4 @@ void Workspaces::writeSettings(QSettings& settings)
     settings.setValue(QStringLiteral("workspaces/current"), key(m_current));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -15,7 +15,7 @@ class QMainWindow;
 class QSettings;
 class QWidget;
 
-namespace segstudio::ui {
+namespace segstudio::ui::shell {
 
 // The window serves one job at a time: Label (the canvas as large as the screen allows, the
 // browser strip, classes), Train (runs, plots, details, log: the canvas makes way) and Review
@@ -71,4 +71,4 @@ private:
     bool m_projectOpen = false;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::shell

@@ -4,7 +4,7 @@
 
 #include <QTimer>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 constexpr int kReplotIntervalMs = 33;
@@ -36,4 +36,4 @@ void CoalescedReplot::shown()
     }
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -5,7 +5,7 @@
 class QCustomPlot;
 class QTimer;
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // Repaints a QCustomPlot at most ~30 times per second however often its data changes, and not
 // at all while it is hidden (another tab, a closed panel): then once when it is shown again.
@@ -25,4 +25,4 @@ private:
     bool m_stale = false;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -248,4 +248,4 @@ void DetailPlot::scheduleReplot()
     m_replot->schedule();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -6,8 +6,7 @@
 
 #include <vector>
 
-
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 class CoalescedReplot;
 
@@ -69,4 +68,4 @@ private:
     std::size_t m_systemSeen = 0, m_systemStride = 1;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -23,7 +23,7 @@
 #include <cmath>
 #include <optional>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -60,14 +60,14 @@ QString labelledImages(int count)
 }  // namespace
 
 LiveFineTuner::LiveFineTuner(QObject* parent)
-    : QObject(parent), m_progressTimer(new QTimer(this)), m_process(new TrainerProcess(this))
+    : QObject(parent), m_progressTimer(new QTimer(this)), m_process(new common::TrainerProcess(this))
 {
     m_progressTimer->setInterval(1000);
     connect(m_progressTimer, &QTimer::timeout, this, &LiveFineTuner::readProgress);
     // The lowest CPU priority: labeling stays responsive, and any other work of the user's wins.
-    m_process->setLaunch(TrainerProcess::Launch::LowestPriority);
-    connect(m_process, &TrainerProcess::output, this, &LiveFineTuner::output);
-    connect(m_process, &TrainerProcess::finished, this, &LiveFineTuner::stepFinished);
+    m_process->setLaunch(common::TrainerProcess::Launch::LowestPriority);
+    connect(m_process, &common::TrainerProcess::output, this, &LiveFineTuner::output);
+    connect(m_process, &common::TrainerProcess::finished, this, &LiveFineTuner::stepFinished);
 }
 
 LiveFineTuner::~LiveFineTuner()
@@ -299,15 +299,16 @@ void LiveFineTuner::startLearning()
     }
     m_step = Step::Pack;
     setState(State::Packing);
-    startStep(TrainerArguments::pack(path(m_project->file()), QStringLiteral("train"),
-                                     QDir(staging).filePath(QStringLiteral("train.pack")), size->first, size->second));
+    startStep(common::TrainerArguments::pack(path(m_project->file()), QStringLiteral("train"),
+                                             QDir(staging).filePath(QStringLiteral("train.pack")), size->first,
+                                             size->second));
 }
 
 void LiveFineTuner::startStep(const QStringList& arguments)
 {
     if (!m_process->start(arguments)) {
         m_step = Step::Idle;
-        fail(TrainerProcess::notFoundMessage());
+        fail(common::TrainerProcess::notFoundMessage());
     }
 }
 
@@ -325,8 +326,9 @@ void LiveFineTuner::startTraining()
     m_metrics = std::make_unique<run::MetricsReader>(run::RunLayout(staging.toStdString()).metricsFile());
     m_progressTimer->start();
     setState(State::Learning);
-    startStep(TrainerArguments::fineTune(m_stepBase, checkpointOf(m_stepBase), QDir(staging).filePath(QStringLiteral("train.pack")),
-                                         staging, m_budgetSeconds, rate));
+    startStep(common::TrainerArguments::fineTune(m_stepBase, checkpointOf(m_stepBase),
+                                                 QDir(staging).filePath(QStringLiteral("train.pack")), staging,
+                                                 m_budgetSeconds, rate));
 }
 
 void LiveFineTuner::readProgress()
@@ -354,7 +356,7 @@ QString LiveFineTuner::progressText() const
     return tr("%1 of %2").arg(minutes(m_progress.elapsedSeconds()), minutes(m_budgetSeconds));
 }
 
-void LiveFineTuner::stepFinished(const TrainerProcess::Exit& exit)
+void LiveFineTuner::stepFinished(const common::TrainerProcess::Exit& exit)
 {
     const Step step = m_step;
     m_step = Step::Idle;
@@ -479,4 +481,4 @@ QString LiveFineTuner::statusText() const
         .arg(when, labelledImages(int(m_learnedFrom.size())), QString::number(remaining));
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

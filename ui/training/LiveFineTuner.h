@@ -25,7 +25,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // "Predict as I label" (issue 23): after every N newly labelled training images, a low-priority
 // fine-tune of the selected run on the project's labelled training images, so the editor's
@@ -111,7 +111,7 @@ private:
     void startLearning();
     void startTraining();
     void startStep(const QStringList& arguments);
-    void stepFinished(const TrainerProcess::Exit& exit);
+    void stepFinished(const common::TrainerProcess::Exit& exit);
     bool replaceLiveRun();
     void setState(State state);
     void fail(const QString& reason);
@@ -132,7 +132,7 @@ private:
     run::RunProgress m_progress;                    // how far the fine-tune is
     std::function<bool()> m_beforeLearning;
     std::function<bool()> m_userTrainingBusy;
-    TrainerProcess* m_process;
+    common::TrainerProcess* m_process;
     Step m_step = Step::Idle;
     State m_state = State::Off;
     QSet<QString> m_learnedFrom;  // the images of the last fine-tune (or the baseline when enabled)
@@ -142,4 +142,4 @@ private:
     QString m_failure;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

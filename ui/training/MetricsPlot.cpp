@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -542,4 +542,4 @@ void MetricsPlot::mouseDoubleClickEvent(QMouseEvent* event)
     resetView();
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -9,8 +9,7 @@
 #include <filesystem>
 #include <vector>
 
-
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 class CoalescedReplot;
 
@@ -122,4 +121,4 @@ private:
     std::vector<QCPGraph*> m_comparedGraphs;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 RunInfoPanel::RunInfoPanel(QWidget* parent) : QWidget(parent), m_progress(new QProgressBar(this))
 {
@@ -103,4 +103,4 @@ QString RunInfoPanel::etaText() const { return m_eta->text(); }
 QString RunInfoPanel::bestText() const { return m_best->text(); }
 int RunInfoPanel::progressPercent() const { return m_progress->value() / 10; }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -7,7 +7,7 @@
 class QLabel;
 class QProgressBar;
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // The information panel beside the curves, as MATLAB's training-progress window has it: state,
 // epoch i/N, iteration i/N, learning rate, devices, elapsed time, a progress bar and the ETA,
@@ -47,4 +47,4 @@ private:
     QProgressBar* m_progress;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

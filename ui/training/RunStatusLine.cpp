@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -80,4 +80,4 @@ void RunStatusLine::mouseReleaseEvent(QMouseEvent* event)
     QLabel::mouseReleaseEvent(event);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -6,7 +6,7 @@ namespace segstudio::run {
 class RunProgress;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 class TrainingDock;
 
@@ -35,4 +35,4 @@ private:
     TrainingDock* m_training;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

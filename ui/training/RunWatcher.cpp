@@ -11,7 +11,7 @@
 #include <QTimer>
 #include <QtConcurrent>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 constexpr int kDefaultPollMs = 2000;
@@ -98,7 +98,7 @@ void RunWatcher::startRead()
     m_delivered = false;
     const auto reader = m_reader;
     const quint64 generation = m_generation;
-    m_read.setFuture(runInBackground([reader, generation] {
+    m_read.setFuture(common::runInBackground([reader, generation] {
         auto chunk = std::make_shared<Chunk>();
         chunk->records = reader->poll(kChunkBytes);
         chunk->restarted = reader->restarted();
@@ -138,4 +138,4 @@ void RunWatcher::waitForIdle()
     }
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -16,7 +16,7 @@ namespace segstudio::run {
 class MetricsReader;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // Watches one run folder's metrics.jsonl, wherever the run was started (this GUI, a terminal,
 // another machine writing to a shared folder), and hands out new records as they are flushed.
@@ -75,4 +75,4 @@ private:
     bool m_delivered = true;  // the running read's chunk has been handed out
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

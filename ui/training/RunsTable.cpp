@@ -12,7 +12,7 @@
 #include <QHeaderView>
 #include <QtConcurrent>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 RunsTable::RunsTable(QWidget* parent) : QTreeWidget(parent)
 {
@@ -84,7 +84,7 @@ void RunsTable::setRunsFolder(const QString& folder)
     for (const QString& name : runNames())
         dirs << QDir(folder).filePath(name);
     m_summariesShown = false;
-    m_summaries.setFuture(runInBackground([dirs] {
+    m_summaries.setFuture(common::runInBackground([dirs] {
         Summaries summaries;
         for (const QString& dir : dirs) {
             summaries.append({QFileInfo(dir).fileName(), run::RunProgress::read(run::RunLayout(dir.toStdString()).metricsFile())});
@@ -165,4 +165,4 @@ void RunsTable::setCompared(const QString& name, bool compared)
         row->setCheckState(Name, compared ? Qt::Checked : Qt::Unchecked);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -5,7 +5,7 @@
 #include <QFutureWatcher>
 #include <QTreeWidget>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // The runs of a project as a table: state, model, devices, best validation mIoU (and its epoch),
 // epochs done of total, training time and start, newest first. Each run's box ticks it for
@@ -48,4 +48,4 @@ private:
     bool m_summariesShown = true;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

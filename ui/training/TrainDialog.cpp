@@ -16,7 +16,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -501,4 +501,4 @@ TrainingLauncher::Settings TrainDialog::settings() const
 
 QString TrainDialog::runName() const { return m_name->text(); }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -15,7 +15,7 @@ class QRadioButton;
 class QLineEdit;
 class QSpinBox;
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // The settings of a new run. A preset fills them: "SegNet · CamVid", the published reference
 // recipe, or the engine's defaults that learn well on a CPU (the one proposed); every field stays
@@ -98,4 +98,4 @@ private:
     int m_cropShare = kDefaultCropPercent;  // the last share chosen, where a custom size starts
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -4,7 +4,7 @@
 #include <QSettings>
 #include <QUrl>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -17,7 +17,7 @@ QString groupOf(const QString& projectFile)
 
 }  // namespace
 
-QVariantMap TrainSettingsStore::toMap(const TrainSettings& s)
+QVariantMap TrainSettingsStore::toMap(const common::TrainSettings& s)
 {
     return {{QStringLiteral("recipe"), s.recipe},
             {QStringLiteral("model"), s.model},
@@ -39,9 +39,9 @@ QVariantMap TrainSettingsStore::toMap(const TrainSettings& s)
             {QStringLiteral("devices"), s.devices}};
 }
 
-TrainSettings TrainSettingsStore::fromMap(const QVariantMap& map, const TrainSettings& base)
+common::TrainSettings TrainSettingsStore::fromMap(const QVariantMap& map, const common::TrainSettings& base)
 {
-    TrainSettings s = base;
+    common::TrainSettings s = base;
     const auto number = [&map](const char* key, int& field) {
         bool ok = false;
         const int value = map.value(QString::fromLatin1(key)).toInt(&ok);
@@ -80,7 +80,8 @@ TrainSettings TrainSettingsStore::fromMap(const QVariantMap& map, const TrainSet
     return s;
 }
 
-std::optional<TrainSettings> TrainSettingsStore::read(const QString& projectFile, const TrainSettings& base)
+std::optional<common::TrainSettings> TrainSettingsStore::read(const QString& projectFile,
+                                                              const common::TrainSettings& base)
 {
     if (projectFile.isEmpty())
         return std::nullopt;
@@ -95,7 +96,7 @@ std::optional<TrainSettings> TrainSettingsStore::read(const QString& projectFile
     return fromMap(map, base);
 }
 
-void TrainSettingsStore::write(const QString& projectFile, const TrainSettings& value)
+void TrainSettingsStore::write(const QString& projectFile, const common::TrainSettings& value)
 {
     if (projectFile.isEmpty())
         return;
@@ -107,4 +108,4 @@ void TrainSettingsStore::write(const QString& projectFile, const TrainSettings& 
         settings.setValue(it.key(), it.value());
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -46,7 +46,7 @@
 #include <csignal>
 #include <utility>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 constexpr qint64 kLogTailBytes = 64 * 1024;
@@ -436,7 +436,7 @@ void TrainingDock::compareRuns(const QStringList& runDirs)
             m_monitor->plot()->setComparison(watcher->result());
         watcher->deleteLater();
     });
-    watcher->setFuture(runInBackground([runDirs] {
+    watcher->setFuture(common::runInBackground([runDirs] {
         std::vector<MetricsPlot::ComparedRun> runs;
         for (const QString& dir : runDirs)
             runs.push_back(MetricsPlot::readComparedRun(QFileInfo(dir).fileName(),
@@ -472,7 +472,7 @@ void TrainingDock::showLogFile(const QString& dir)
     appendLog(QString::fromUtf8(file.readAll()));
 }
 
-void TrainingDock::appendLog(const QString& text) { appendProcessOutput(m_log, text); }
+void TrainingDock::appendLog(const QString& text) { common::appendProcessOutput(m_log, text); }
 
 void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed)
 {
@@ -692,4 +692,4 @@ void TrainingDock::updateButtons()
     m_runs->setEnabled(project);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

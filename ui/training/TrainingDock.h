@@ -23,7 +23,7 @@ namespace segstudio::document {
 class ProjectDocument;
 }
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 class LiveFineTuner;
 class RunInfoPanel;
@@ -177,4 +177,4 @@ private:
     QString m_outcomeReason;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -18,7 +18,7 @@
 #include <cmath>
 #include <csignal>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 
@@ -29,23 +29,23 @@ run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.to
 }  // namespace
 
 TrainingLauncher::TrainingLauncher(QObject* parent)
-    : QObject(parent), m_process(new TrainerProcess(this)), m_catalog(new TrainerProcess(this)),
-      m_deviceCatalog(new TrainerProcess(this))
+    : QObject(parent), m_process(new common::TrainerProcess(this)), m_catalog(new common::TrainerProcess(this)),
+      m_deviceCatalog(new common::TrainerProcess(this))
 {
     m_models = builtInModels();
     m_devices.append({QStringLiteral("cpu"), QString(), 0});
     // Its own session: a trainer the user keeps running after the window closes gets no hangup
     // or terminal signal meant for the GUI (the window's own SIGTERM/SIGHUP included).
-    m_process->setLaunch(TrainerProcess::Launch::OwnSession);
-    connect(m_process, &TrainerProcess::output, this, [this](const QString& text) {
+    m_process->setLaunch(common::TrainerProcess::Launch::OwnSession);
+    connect(m_process, &common::TrainerProcess::output, this, [this](const QString& text) {
         emit output(text);
         if (isPacking())
             reportPackingProgress();
     });
-    connect(m_process, &TrainerProcess::finished, this, &TrainingLauncher::stepFinished);
-    for (TrainerProcess* catalogue : {m_catalog, m_deviceCatalog})
+    connect(m_process, &common::TrainerProcess::finished, this, &TrainingLauncher::stepFinished);
+    for (common::TrainerProcess* catalogue : {m_catalog, m_deviceCatalog})
         catalogue->setSeparateChannels(true);  // JSON on stdout, warnings on stderr
-    connect(m_catalog, &TrainerProcess::finished, this, [this](const TrainerProcess::Exit& exit) {
+    connect(m_catalog, &common::TrainerProcess::finished, this, [this](const common::TrainerProcess::Exit& exit) {
         if (!exit.ok)
             return;  // keep the built-in list
         QList<ModelChoice> models;
@@ -57,7 +57,7 @@ TrainingLauncher::TrainingLauncher(QObject* parent)
         m_models = models;
         emit modelsChanged();
     });
-    connect(m_deviceCatalog, &TrainerProcess::finished, this, [this](const TrainerProcess::Exit& exit) {
+    connect(m_deviceCatalog, &common::TrainerProcess::finished, this, [this](const common::TrainerProcess::Exit& exit) {
         if (!exit.ok)
             return;  // keep "cpu"
         QList<DeviceChoice> devices;
@@ -92,7 +92,7 @@ TrainingLauncher::~TrainingLauncher()
 
 void TrainingLauncher::setTrainer(const QString& program)
 {
-    for (TrainerProcess* process : {m_process, m_catalog, m_deviceCatalog})
+    for (common::TrainerProcess* process : {m_process, m_catalog, m_deviceCatalog})
         process->setProgram(program);
 }
 
@@ -117,9 +117,9 @@ QList<TrainingLauncher::ModelChoice> TrainingLauncher::builtInModels()
 void TrainingLauncher::refreshModels()
 {
     if (!m_catalog->isRunning())
-        m_catalog->start(TrainerArguments::catalogue(QStringLiteral("models")));
+        m_catalog->start(common::TrainerArguments::catalogue(QStringLiteral("models")));
     if (!m_deviceCatalog->isRunning())
-        m_deviceCatalog->start(TrainerArguments::catalogue(QStringLiteral("devices")));
+        m_deviceCatalog->start(common::TrainerArguments::catalogue(QStringLiteral("devices")));
 }
 
 TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir, const Settings& fallback)
@@ -173,7 +173,7 @@ bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, 
     if (isBusy())
         return false;
     if (trainer().isEmpty()) {
-        emit finished(false, TrainerProcess::notFoundMessage());
+        emit finished(false, common::TrainerProcess::notFoundMessage());
         return false;
     }
     if (!QDir().mkpath(runDir)) {
@@ -197,18 +197,18 @@ void TrainingLauncher::runStep(Step step)
     QStringList arguments;
     switch (step) {
     case Step::PackTrain:
-        arguments = TrainerArguments::pack(m_projectFile, QStringLiteral("train"), path(files.trainPack()),
-                                           m_settings.height, m_settings.width);
+        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("train"), path(files.trainPack()),
+                                                   m_settings.height, m_settings.width);
         break;
     case Step::PackVal:
-        arguments = TrainerArguments::pack(m_projectFile, QStringLiteral("val"), path(files.valPack()),
-                                           m_settings.height, m_settings.width);
+        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("val"), path(files.valPack()),
+                                                   m_settings.height, m_settings.width);
         break;
     case Step::Train:
-        arguments = TrainerArguments::train(m_runDir, m_settings);
+        arguments = common::TrainerArguments::train(m_runDir, m_settings);
         break;
     case Step::Resume:
-        arguments = TrainerArguments::resume(m_runDir, m_resumeEpochs, m_resumeMinutes);
+        arguments = common::TrainerArguments::resume(m_runDir, m_resumeEpochs, m_resumeMinutes);
         break;
     case Step::Idle:
         return;
@@ -217,13 +217,13 @@ void TrainingLauncher::runStep(Step step)
     if (step == Step::Train)
         emit packingEnded();
     if (!m_process->start(arguments)) {
-        finish(false, TrainerProcess::notFoundMessage());
+        finish(false, common::TrainerProcess::notFoundMessage());
         return;
     }
     emit output(QStringLiteral("$ %1\n").arg(m_process->commandLine()));
 }
 
-void TrainingLauncher::stepFinished(const TrainerProcess::Exit& exit)
+void TrainingLauncher::stepFinished(const common::TrainerProcess::Exit& exit)
 {
     if (m_step == Step::Idle)
         return;
@@ -332,4 +332,4 @@ void TrainingLauncher::finish(bool ok, const QString& message)
     emit finished(ok, message);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -10,7 +10,7 @@
 
 #include <optional>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 // Runs a training in its own process, segstudio-train, as three steps: pack the project's train
 // split, pack its val split (both into the run folder), then train into the run folder. The GUI
@@ -26,7 +26,7 @@ class TrainingLauncher : public QObject {
     Q_OBJECT
 
 public:
-    using Settings = TrainSettings;  // what the Train dialog sets
+    using Settings = common::TrainSettings;  // what the Train dialog sets
 
     explicit TrainingLauncher(QObject* parent = nullptr);
     ~TrainingLauncher() override;
@@ -81,12 +81,12 @@ signals:
 private:
     enum class Step { Idle, PackTrain, PackVal, Train, Resume };
     void runStep(Step step);
-    void stepFinished(const TrainerProcess::Exit& exit);
+    void stepFinished(const common::TrainerProcess::Exit& exit);
     void finish(bool ok, const QString& message);
     void reportPackingProgress();
     bool isPacking() const { return m_step == Step::PackTrain || m_step == Step::PackVal; }
 
-    TrainerProcess* m_process;
+    common::TrainerProcess* m_process;
     QString m_projectFile;
     QString m_runDir;
     Settings m_settings;
@@ -99,8 +99,8 @@ private:
     QString m_lastPackingReport;  // the packing progress last said (split + line)
     QList<ModelChoice> m_models;
     QList<DeviceChoice> m_devices;  // "cpu" until the engine answers
-    TrainerProcess* m_catalog;
-    TrainerProcess* m_deviceCatalog;
+    common::TrainerProcess* m_catalog;
+    common::TrainerProcess* m_deviceCatalog;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

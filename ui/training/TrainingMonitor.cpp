@@ -22,7 +22,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 namespace {
 constexpr int kSliderSteps = 100;  // smoothing 0.00-0.99
@@ -153,4 +153,4 @@ void TrainingMonitor::exportInteractively(const QString& format)
     emit statusMessage(m_message);
 }
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -11,7 +11,7 @@ class QSlider;
 class QTabWidget;
 class QToolButton;
 
-namespace segstudio::ui {
+namespace segstudio::ui::training {
 
 class DetailPlot;
 class MetricsPlot;
@@ -61,4 +61,4 @@ private:
     QString m_message;
 };
 
-}  // namespace segstudio::ui
+}  // namespace segstudio::ui::training

@@ -81,12 +81,12 @@ void writeScreenshot(const std::filesystem::path& root, const char* path)
     project.addImage(root / "street.png");
     project.save();
     document::ProjectDocument projectDoc(project);
-    ui::LabelEditor editor;
+    ui::editor::LabelEditor editor;
     editor.resize(1080, 560);
     editor.show();
     editor.setDocument(&projectDoc);
     editor.openImage(0);
-    ui::LabelDocument* doc = editor.document();
+    ui::editor::LabelDocument* doc = editor.document();
     const paint::WriteGuard guard;
     doc->paintRegion(paint::RegionMask::polygon(doc->size(), {{0, 301}, {639, 301}, {639, 479}, {0, 479}}), 0, guard,
                      QStringLiteral("road"));
@@ -147,7 +147,7 @@ int main(int argc, char** argv)
         return 0;
     }
     document::ProjectDocument projectDoc(project);
-    ui::LabelEditor editor;
+    ui::editor::LabelEditor editor;
     editor.resize(1600, 1000);
     editor.show();
     editor.setDocument(&projectDoc);
@@ -191,8 +191,8 @@ int main(int argc, char** argv)
     }
     std::printf("open + first full repaint (fit to window): median %.1f ms\n", median(firstPaintMs));
 
-    ui::LabelDocument* doc = editor.document();
-    ui::LabelCanvas* canvas = editor.canvas();
+    ui::editor::LabelDocument* doc = editor.document();
+    ui::editor::LabelCanvas* canvas = editor.canvas();
     canvas->actualSize();
     QApplication::processEvents();
 
@@ -247,7 +247,7 @@ int main(int argc, char** argv)
             entropy.row(y).setTo(cv::Scalar(255 - (y % 256)));
         }
         editor.setPrediction(*editor.currentIndex(), classes, confidence, entropy);
-        using View = ui::PredictionLayer::View;
+        using View = ui::editor::PredictionLayer::View;
         for (const auto& [view, name] : {std::pair{View::Classes, "classes"}, std::pair{View::Errors, "errors"},
                                          std::pair{View::Confidence, "confidence"}, std::pair{View::Uncertainty, "uncertainty"}}) {
             QElapsedTimer timer;
@@ -274,7 +274,7 @@ int main(int argc, char** argv)
     for (QAction* action : editor.toolActions())
         if (action->objectName() == QLatin1String("tool.grabcut"))
             action->trigger();
-    if (auto* grabCut = qobject_cast<ui::GrabCutTool*>(canvas->tool())) {
+    if (auto* grabCut = qobject_cast<ui::editor::GrabCutTool*>(canvas->tool())) {
         const auto at = [canvas](double x, double y) { return canvas->mapFromImage(QPointF(x, y)).toPoint(); };
         QElapsedTimer total;
         StallProbe probe;
@@ -298,7 +298,7 @@ int main(int argc, char** argv)
         if (action->objectName() == QLatin1String("tool.superpixel"))
             action->trigger();
     }
-    auto* superpixels = qobject_cast<ui::SuperpixelTool*>(canvas->tool());
+    auto* superpixels = qobject_cast<ui::editor::SuperpixelTool*>(canvas->tool());
     QElapsedTimer superpixelTimer;
     superpixelTimer.start();
     superpixels->waitUntilReady();
@@ -374,7 +374,7 @@ int main(int argc, char** argv)
         doc->endEdit(QStringLiteral("stroke"));
     }
     for (int i = 0; i < stack->count(); ++i)
-        total += static_cast<const ui::PaintLabels*>(stack->command(i))->patch().memoryBytes();
+        total += static_cast<const ui::editor::PaintLabels*>(stack->command(i))->patch().memoryBytes();
     std::printf("undo memory: %d strokes of ~990 px, size 20: %.1f KB per stroke, %.2f MB total\n", stack->count(),
                 total / 1024.0 / std::max(1, stack->count()), total / 1048576.0);
     editor.setDocument(nullptr);

@@ -36,7 +36,7 @@
 
 namespace {
 
-using segstudio::ui::ImageListModel;
+using segstudio::ui::browser::ImageListModel;
 
 long peakRssKb()
 {
@@ -172,7 +172,7 @@ int main(int argc, char** argv)
     const auto projectFile = generateProject(dir, count);
     std::printf("project: %d images in %s (ready in %.1f s)\n", count, dir.c_str(), clock.elapsed() / 1000.0);
 
-    segstudio::ui::MainWindow window;
+    segstudio::ui::shell::MainWindow window;
     window.resize(1400, 860);
     window.show();
     QCoreApplication::processEvents();

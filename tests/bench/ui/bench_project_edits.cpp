@@ -33,7 +33,7 @@
 namespace {
 
 using segstudio::document::ProjectDocument;
-using segstudio::ui::MainWindow;
+using segstudio::ui::shell::MainWindow;
 
 void spinUntil(const std::function<bool()>& done)
 {
@@ -45,7 +45,7 @@ void spinUntil(const std::function<bool()>& done)
 double measured(const char* what, MainWindow& window, const std::function<void()>& edit)
 {
     ProjectDocument* doc = window.document();
-    segstudio::ui::ImageListModel* model = window.browser()->model();
+    segstudio::ui::browser::ImageListModel* model = window.browser()->model();
     StallProbe probe;
     probe.start();
     QElapsedTimer timer;

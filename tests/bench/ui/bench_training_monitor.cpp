@@ -128,12 +128,12 @@ int main(int argc, char** argv)
     std::printf("wrote %lld training points (%.0f MB) in %lld ms\n", qlonglong(points),
                 double(std::filesystem::file_size(segstudio::run::RunLayout(runDir).metricsFile())) / 1e6, clock.elapsed());
 
-    segstudio::ui::TrainingDock dock;
+    segstudio::ui::training::TrainingDock dock;
     dock.resize(1400, 800);
     // Its parts, by the names it gives them (the panel hands none out).
-    auto* runsTable = dock.findChild<segstudio::ui::RunsTable*>(QStringLiteral("runsTable"));
-    auto* watcher = dock.findChild<segstudio::ui::RunWatcher*>(QStringLiteral("runWatcher"));
-    if (!runsTable || !watcher || !dock.findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot")))
+    auto* runsTable = dock.findChild<segstudio::ui::training::RunsTable*>(QStringLiteral("runsTable"));
+    auto* watcher = dock.findChild<segstudio::ui::training::RunWatcher*>(QStringLiteral("runWatcher"));
+    if (!runsTable || !watcher || !dock.findChild<segstudio::ui::training::MetricsPlot*>(QStringLiteral("metricsPlot")))
         qFatal("the training panel lacks a part the benchmark reads");
     dock.show();
     dock.setProjectFile(QDir(dir).filePath(QStringLiteral("bench.segstudio")));
@@ -142,7 +142,8 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsSet("WAIT_SUMMARIES"))
         runsTable->waitForSummaries();
     const long rssBefore = statusKb("VmRSS:");
-    segstudio::ui::MetricsPlot* plot = dock.findChild<segstudio::ui::MetricsPlot*>(QStringLiteral("metricsPlot"));
+    segstudio::ui::training::MetricsPlot* plot =
+        dock.findChild<segstudio::ui::training::MetricsPlot*>(QStringLiteral("metricsPlot"));
     StallProbe probe;
 
     // 1. Catch up with the whole file.
@@ -152,8 +153,9 @@ int main(int argc, char** argv)
     runUntil([&] { return !watcher->isReading() && dock.progress().iteration() >= points; });
     probe.stop();
     std::printf("caught up with %lld points in %lld ms; plotted %d raw / %d smoothed train-loss points\n",
-                qlonglong(points), clock.elapsed(), plot->series(segstudio::ui::MetricsPlot::TrainLoss)->dataCount(),
-                plot->series(segstudio::ui::MetricsPlot::TrainLossSmoothed)->dataCount());
+                qlonglong(points), clock.elapsed(),
+                plot->series(segstudio::ui::training::MetricsPlot::TrainLoss)->dataCount(),
+                plot->series(segstudio::ui::training::MetricsPlot::TrainLossSmoothed)->dataCount());
     probe.report("catching up");
 
     // 2. Live: another process's appends, as the trainer's would come.
