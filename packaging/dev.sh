@@ -19,10 +19,11 @@ usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 # configure_and_build [TARGET...]: every target when none is named.
 configure_and_build() {
   "$here/install-deps.sh"
-  # LibTorch and CLI11 units in batches, and -g1 (functions and lines: enough for a backtrace and
-  # for the package's -dbgsym, without full -g's types, which cost LibTorch units 40 % more): a
-  # fresh machine builds the programs in minutes rather than most of an hour (issue 50,
-  # docs/BENCHMARKS.md). Developers who debug configure their own folder (-g, no unity build).
+  # Every library and program in batches of 8 sources (SEGSTUDIO_UNITY_BUILD), and -g1 (functions
+  # and lines: enough for a backtrace and for the package's -dbgsym, without full -g's types, which
+  # cost LibTorch units 40 % more): a fresh machine builds the programs in minutes rather than most
+  # of an hour (issue 50, docs/BENCHMARKS.md). Developers who debug configure their own folder (-g,
+  # no unity build).
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${DEBUG_FLAGS:--O2 -g1 -DNDEBUG}" -DSEGSTUDIO_UNITY_BUILD="${UNITY_BUILD:-ON}"
   if [ $# -gt 0 ]; then

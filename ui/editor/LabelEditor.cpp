@@ -38,12 +38,6 @@
 
 namespace segstudio::ui::editor {
 
-namespace {
-
-QString fromStd(const std::string& text) { return QString::fromStdString(text); }
-
-}  // namespace
-
 // Everything the editor owns. Kept out of the header so the shell does not rebuild with it.
 class LabelEditor::Private {
 public:
@@ -181,7 +175,7 @@ void LabelEditor::goToFrame(bool next)
     const std::optional<std::size_t> from = m_d->session->latestIndex();
     if (!from || !project())
         return;
-    const QString name = QFileInfo(fromStd(project()->entry(*from).image)).fileName();
+    const QString name = QFileInfo(QString::fromStdString(project()->entry(*from).image)).fileName();
     if (!m_d->frames->inSequence(*from)) {
         emit statusMessage(tr("%1 is a frame alone: no other image's name differs from it only by its number.").arg(name));
         return;
@@ -208,7 +202,7 @@ void LabelEditor::propagateFrom(bool next)
         return;
     }
     const std::size_t index = *currentIndex();
-    const QString name = QFileInfo(fromStd(doc->imageKey())).fileName();
+    const QString name = QFileInfo(QString::fromStdString(doc->imageKey())).fileName();
     if (!m_d->frames->inSequence(index)) {
         emit statusMessage(tr("%1 is a frame alone: there is no frame to carry labels from.").arg(name));
         return;
@@ -461,12 +455,14 @@ void LabelEditor::updateStatus()
     if (pixel && doc) {
         const std::uint8_t value = doc->labels().at<std::uint8_t>(pixel->y(), pixel->x());
         const data::LabelClass* c = project() ? project()->schema().find(value) : nullptr;
-        const QString name = value == data::kUnlabelled ? tr("unlabelled") : c ? fromStd(c->name) : tr("class %1").arg(value);
+        QString name = c ? QString::fromStdString(c->name) : tr("class %1").arg(value);
+        if (value == data::kUnlabelled)
+            name = tr("unlabelled");
         text = tr("x %1, y %2  |  %3  |  %4").arg(pixel->x()).arg(pixel->y()).arg(name, text);
         if (const auto predicted = m_d->canvas->predictionAt(*pixel)) {
             const data::LabelClass* p = project() ? project()->schema().find(predicted->classId) : nullptr;
             text += tr("  |  predicted %1 (%2%)")
-                        .arg(p ? fromStd(p->name) : tr("class %1").arg(predicted->classId))
+                        .arg(p ? QString::fromStdString(p->name) : tr("class %1").arg(predicted->classId))
                         .arg(qRound(predicted->confidence * 100));
         }
     }
@@ -485,7 +481,7 @@ void LabelEditor::onModifiedChanged(bool modified)
 void LabelEditor::updateTitle()
 {
     // Shown when the editor runs as its own window; the main window mirrors modifiedChanged().
-    const QString name = document() ? fromStd(document()->imageKey()) : tr("No image");
+    const QString name = document() ? QString::fromStdString(document()->imageKey()) : tr("No image");
     setWindowTitle(name + QStringLiteral("[*]"));
     setWindowModified(m_d->lastModified);
 }

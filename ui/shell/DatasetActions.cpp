@@ -21,7 +21,7 @@ namespace segstudio::ui::shell {
 
 namespace {
 
-constexpr int kMessageMs = 6000;
+constexpr int kResultMessageMs = 6000;
 
 }  // namespace
 
@@ -91,7 +91,7 @@ void DatasetActions::exportLabels(data::ExportFormat format)
     if (result.outcome == common::TaskRunner::Outcome::Failed)
         QMessageBox::warning(m_window, tr("Export"), result.error);
     else if (result.outcome == common::TaskRunner::Outcome::Done)
-        emit statusMessage(tr("Exported %n label map(s) to %1", nullptr, int(count)).arg(dir), kMessageMs);
+        emit statusMessage(tr("Exported %n label map(s) to %1", nullptr, int(count)).arg(dir), kResultMessageMs);
 }
 
 void DatasetActions::removeEntries(const QList<std::size_t>& entries)
@@ -132,7 +132,7 @@ void DatasetActions::addImages()
     for (const QString& file : files)
         images.emplace_back(file.toStdString());
     if (const std::size_t added = document->addImages(images, data::Split::Unassigned))
-        emit statusMessage(tr("Added %n image(s) (Undo takes them out again)", nullptr, int(added)), kMessageMs);
+        emit statusMessage(tr("Added %n image(s) (Undo takes them out again)", nullptr, int(added)), kResultMessageMs);
 }
 
 void DatasetActions::removeProblemImages()
@@ -186,7 +186,8 @@ void DatasetActions::offerTrainingSplit()
             .arg(unassigned),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
     if (answer == QMessageBox::Yes && document->splitUnassigned({0.7, 0.15, 0.15}))
-        emit statusMessage(tr("Split %1 images: 70 % train, 15 % validation, 15 % test").arg(unassigned), kMessageMs);
+        emit statusMessage(tr("Split %1 images: 70 % train, 15 % validation, 15 % test").arg(unassigned),
+                           kResultMessageMs);
 }
 
 }  // namespace segstudio::ui::shell

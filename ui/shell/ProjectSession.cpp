@@ -21,7 +21,7 @@ namespace segstudio::ui::shell {
 
 namespace {
 
-constexpr int kMessageMs = 12000;
+constexpr int kProjectMessageMs = 12000;
 
 }  // namespace
 
@@ -60,7 +60,7 @@ bool ProjectSession::open(const QString& file)
         document = document::ProjectDocument::open(file.toStdString());
     } catch (const std::exception& error) {
         m_lastError = QString::fromStdString(error.what());
-        emit statusMessage(m_lastError, kMessageMs);
+        emit statusMessage(m_lastError, kProjectMessageMs);
         return false;
     }
     if (!close()) {
@@ -99,10 +99,11 @@ void ProjectSession::show(std::unique_ptr<document::ProjectDocument> document)
         // While a job rewrites the label maps, undo waits.
         group->setActiveStack(busy ? nullptr : doc->undoStack());
     });
-    connect(doc, &document::ProjectDocument::message, this, [this](const QString& text) { emit statusMessage(text, kMessageMs); });
+    connect(doc, &document::ProjectDocument::message, this,
+            [this](const QString& text) { emit statusMessage(text, kProjectMessageMs); });
     connect(doc, &document::ProjectDocument::errorOccurred, this, [this](const QString& message) {
         m_lastError = message;
-        emit statusMessage(message, kMessageMs);
+        emit statusMessage(message, kProjectMessageMs);
     });
     emit documentChanged(doc);
     if (!doc->recoveredSteps().isEmpty())
@@ -152,7 +153,7 @@ bool ProjectSession::save()
     const bool labelsSaved = m_editor->save();
     const bool projectSaved = m_document->save();
     if (projectSaved && labelsSaved)
-        emit statusMessage(tr("Saved"), kMessageMs / 2);
+        emit statusMessage(tr("Saved"), kProjectMessageMs / 2);
     return labelsSaved && projectSaved;
 }
 

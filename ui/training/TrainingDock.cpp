@@ -5,15 +5,16 @@
 #include "data/project/DefaultPackSize.h"
 #include "document/ProjectDocument.h"
 
-#include "common/BackgroundPool.h"
 #include "MetricsPlot.h"
-#include "common/ProcessLog.h"
 #include "RunInfoPanel.h"
+#include "RunLayoutOf.h"
 #include "RunWatcher.h"
 #include "RunsTable.h"
 #include "TrainDialog.h"
 #include "TrainSettingsStore.h"
 #include "TrainingMonitor.h"
+#include "common/BackgroundPool.h"
+#include "common/ProcessLog.h"
 
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
@@ -51,8 +52,6 @@ namespace segstudio::ui::training {
 namespace {
 constexpr qint64 kLogTailBytes = 64 * 1024;
 constexpr int kLogMaxLines = 5000;
-
-run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.toStdString()); }
 }  // namespace
 
 TrainingDock::TrainingDock(QWidget* parent)
@@ -358,7 +357,7 @@ bool TrainingDock::selectRun(const QString& name)
 
 bool TrainingDock::openRunFolder(const QString& dir)
 {
-    if (!QFileInfo::exists(QString::fromStdString(layoutOf(dir).metricsFile().string()))) {
+    if (!QFileInfo::exists(pathOf(layoutOf(dir).metricsFile()))) {
         m_status->setText(tr("%1 holds no metrics.jsonl: not a run folder (yet)").arg(dir));
         return false;
     }
@@ -393,7 +392,7 @@ void TrainingDock::showClassNames(const QString& dir)
 {
     QStringList names;
     if (!dir.isEmpty()) {
-        QStringList packs{QString::fromStdString(layoutOf(dir).trainPack().string())};
+        QStringList packs{pathOf(layoutOf(dir).trainPack())};
         if (const auto config = run::RunConfigFile::read(dir.toStdString()); config && config->trainPack)
             packs << QString::fromStdString(*config->trainPack);
         for (const QString& file : packs) {
@@ -464,7 +463,7 @@ void TrainingDock::showLogFile(const QString& dir)
     m_log->clear();
     if (dir.isEmpty())
         return;
-    QFile file(QString::fromStdString(layoutOf(dir).logFile().string()));
+    QFile file(pathOf(layoutOf(dir).logFile()));
     if (!file.open(QIODevice::ReadOnly))
         return;
     if (file.size() > kLogTailBytes)
@@ -687,8 +686,8 @@ void TrainingDock::updateButtons()
     else if (!background)
         m_backgroundPoll.stop();
     m_resumeButton->setEnabled(!busy && !background && haveTrainer && !run.isEmpty() && layoutOf(run).canResume());
-    m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty() &&
-                              QFileInfo::exists(QString::fromStdString(layoutOf(run).configFile().string())));
+    m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty()
+                              && QFileInfo::exists(pathOf(layoutOf(run).configFile())));
     m_runs->setEnabled(project);
 }
 

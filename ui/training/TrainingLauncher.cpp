@@ -1,5 +1,7 @@
 #include "TrainingLauncher.h"
 
+#include "RunLayoutOf.h"
+
 #include "common/TrainerArguments.h"
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
@@ -19,14 +21,6 @@
 #include <csignal>
 
 namespace segstudio::ui::training {
-
-namespace {
-
-QString path(const std::filesystem::path& file) { return QString::fromStdString(file.string()); }
-
-run::RunLayout layoutOf(const QString& runDir) { return run::RunLayout(runDir.toStdString()); }
-
-}  // namespace
 
 TrainingLauncher::TrainingLauncher(QObject* parent)
     : QObject(parent), m_process(new common::TrainerProcess(this)), m_catalog(new common::TrainerProcess(this)),
@@ -197,11 +191,11 @@ void TrainingLauncher::runStep(Step step)
     QStringList arguments;
     switch (step) {
     case Step::PackTrain:
-        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("train"), path(files.trainPack()),
+        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("train"), pathOf(files.trainPack()),
                                                    m_settings.height, m_settings.width);
         break;
     case Step::PackVal:
-        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("val"), path(files.valPack()),
+        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("val"), pathOf(files.valPack()),
                                                    m_settings.height, m_settings.width);
         break;
     case Step::Train:
@@ -285,7 +279,7 @@ std::optional<qint64> TrainingLauncher::liveTrainerOf(const QString& runDir)
         return std::nullopt;
     // RunLock's file names its holder: "pid N on HOST since ...". The pid counts only while it
     // is alive on this host and is a segstudio-train (not a stranger that reused the number).
-    QFile lock(QString::fromStdString(layoutOf(runDir).lockFile().string()));
+    QFile lock(pathOf(layoutOf(runDir).lockFile()));
     if (!lock.open(QIODevice::ReadOnly))
         return std::nullopt;
     static const QRegularExpression holder(QStringLiteral("^pid (\\d+) on (\\S+)"));
