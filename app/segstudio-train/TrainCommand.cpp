@@ -138,9 +138,9 @@ void addBatchOptions(CLI::App& command, TrainOptions& o)
                "scale brightness, contrast and saturation by random factors in [1 - J, 1 + J] (e.g. 0.2); 0 = off");
     bindOption(command, o, "--class-crops", c.classCrops, "classCrops",
                "share of the training crops centred near a pixel of a class drawn uniformly from the sample's "
-               "classes (class-uniform sampling, e.g. 0.5); needs --crop-height/--crop-width; 0 = off");
+               "classes (class-uniform sampling, e.g. 0.5); needs a crop; 0 = off");
     bindOption(command, o, "--crop-start-scale", c.cropStartScale, "cropStartScale",
-               "progressive crops: start on crops of this share of --crop-height/--crop-width's sides (e.g. 0.5) and "
+               "progressive crops: start on crops of this share of the crop's sides (e.g. 0.5) and "
                "grow them in four stages of the run to the full crop; 1 = off");
     bindOption(command, o, "--hard-pixels", c.hardPixelFraction, "hardPixelFraction",
                "train on the hardest share of each batch's pixels (top-k / OHEM loss, e.g. 0.25); 1 = all pixels");
@@ -164,10 +164,14 @@ void addOptimizerOptions(CLI::App& command, TrainOptions& o)
     bindOption(command, o, "--translate", c.translate, "translate", "random X/Y translation in pixels (0 = off)");
     o.given.emplace_back(command.add_flag("--flip,!--no-flip", c.flip, "random left/right reflection"), "flip");
     o.given.emplace_back(command.add_flag("--scale-crop", c.scaleCrop, "random scale 0.75-1.25 with crop/pad"), "scaleCrop");
+    bindOption(command, o, "--crop-share", c.cropShare, "cropShare",
+               "train on random crops of this share of each side of the pack's images, at least 144 x 192 and\n"
+               "whole images where that is most of an image (0 = whole images; default 0.4: on CamVid's 360x480\n"
+               "packs 144 x 192 crops, the best of 30 CPU-minutes; a 180x240 pack trains on whole images)");
     bindOption(command, o, "--crop-height", c.cropHeight, "cropHeight",
-               "train on random crops this high (0 = whole images); on CamVid's 360x480 packs 144 x 192 crops\n"
-               "(40 % of each side, the Train dialog's proposal) trained best in 30 CPU-minutes");
-    bindOption(command, o, "--crop-width", c.cropWidth, "cropWidth", "train on random crops this wide (0 = whole images)");
+               "train on random crops this high instead of --crop-share's (with --crop-width)");
+    bindOption(command, o, "--crop-width", c.cropWidth, "cropWidth",
+               "train on random crops this wide (with --crop-height)");
     o.given.emplace_back(command.add_flag("--deterministic", c.deterministic, "deterministic algorithms (slower)"),
                          "deterministic");
     o.given.emplace_back(command.add_flag("--cudnn-benchmark,!--no-cudnn-benchmark", c.cudnnBenchmark,
@@ -260,7 +264,8 @@ void addChecks(CLI::App& command)
     check("--min-lr", FiniteNumber(0.0, huge));
     check("--warmup", WholeNumber(-1, most));
     check("--translate", WholeNumber(0, 65536));
-    check("--crop-height", WholeNumber(0, kMaxImageSide));  // 0 = whole images
+    check("--crop-share", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
+    check("--crop-height", WholeNumber(0, kMaxImageSide));  // 0 = --crop-share's
     check("--crop-width", WholeNumber(0, kMaxImageSide));
     check("--threads", WholeNumber(0, 4096));
     check("--log-interval", WholeNumber(1, most));

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 using namespace segstudio::engine;
 
 // config.json round trip, validation messages and the learning-rate schedules.
@@ -21,6 +23,7 @@ private slots:
     void schedules();
     void segnetRecipeIsThePublishedOne();
     void olderConfigsKeepTheirEncoderWeights();
+    void olderRunsResumeOnWholeImages();
     void weightDecayDefaultsToTheOptimisers();
 };
 
@@ -56,6 +59,8 @@ void TestTrainConfig::missingKeysTakeDefaults()
     QCOMPARE(config.schedule, std::string("cosine"));
     QCOMPARE(config.warmupIterations, -1);
     QCOMPARE(config.batchSize, 8);
+    QCOMPARE(config.cropShare, 0.4);  // crops of 40 % of each side (144 x 192 on CamVid's 360x480)
+    QCOMPARE(config.cropHeight, 0);
     QVERIFY_THROWS_EXCEPTION(EngineError, trainConfigFromJson(nlohmann::json{{"epochs", "many"}}));
     // A config.json of an older run names its rank: the launch decides that now, so it is ignored.
     const auto old = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"rank", 3}, {"worldSize", 4}});
@@ -67,24 +72,30 @@ void TestTrainConfig::rejectsBadValues_data()
 {
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");
-    QTest::newRow("optimizer") << QStringLiteral("optimizer") << QStringLiteral("\"rmsprop\"");
-    QTest::newRow("batch") << QStringLiteral("batchSize") << QStringLiteral("0");
-    QTest::newRow("weighting") << QStringLiteral("classWeighting") << QStringLiteral("\"cubic\"");
-    QTest::newRow("amp") << QStringLiteral("amp") << QStringLiteral("\"fp8\"");
-    QTest::newRow("accumulate") << QStringLiteral("accumulate") << QStringLiteral("3");  // 4 images do not split in 3
-    QTest::newRow("sync") << QStringLiteral("gradientSync") << QStringLiteral("\"ring\"");
-    QTest::newRow("jitter") << QStringLiteral("colorJitter") << QStringLiteral("1.5");
-    QTest::newRow("class crops > 1") << QStringLiteral("classCrops") << QStringLiteral("1.5");
-    QTest::newRow("class crops, no crop") << QStringLiteral("classCrops") << QStringLiteral("0.5");  // whole images
+    QTest::addColumn<QString>("others");  // a JSON object of the other keys the row sets
+    QTest::newRow("optimizer") << QStringLiteral("optimizer") << QStringLiteral("\"rmsprop\"") << QStringLiteral("{}");
+    QTest::newRow("batch") << QStringLiteral("batchSize") << QStringLiteral("0") << QStringLiteral("{}");
+    QTest::newRow("weighting") << QStringLiteral("classWeighting") << QStringLiteral("\"cubic\"") << QStringLiteral("{}");
+    QTest::newRow("amp") << QStringLiteral("amp") << QStringLiteral("\"fp8\"") << QStringLiteral("{}");
+    QTest::newRow("accumulate") << QStringLiteral("accumulate") << QStringLiteral("3") << QStringLiteral("{}");  // 4 images do not split in 3
+    QTest::newRow("sync") << QStringLiteral("gradientSync") << QStringLiteral("\"ring\"") << QStringLiteral("{}");
+    QTest::newRow("jitter") << QStringLiteral("colorJitter") << QStringLiteral("1.5") << QStringLiteral("{}");
+    QTest::newRow("class crops > 1") << QStringLiteral("classCrops") << QStringLiteral("1.5") << QStringLiteral("{}");
+    QTest::newRow("class crops, whole images") << QStringLiteral("classCrops") << QStringLiteral("0.5")
+                                               << QStringLiteral(R"({"cropShare": 0})");
+    QTest::newRow("crop share 1") << QStringLiteral("cropShare") << QStringLiteral("1") << QStringLiteral("{}");
+    QTest::newRow("crop share < 0") << QStringLiteral("cropShare") << QStringLiteral("-0.4") << QStringLiteral("{}");
     // Issue 46.10: 1e12 s "finished" after 4 iterations; a budget is at most a year.
-    QTest::newRow("budget past a year") << QStringLiteral("timeBudgetSeconds") << QStringLiteral("1e12");
+    QTest::newRow("budget past a year") << QStringLiteral("timeBudgetSeconds") << QStringLiteral("1e12") << QStringLiteral("{}");
 }
 
 void TestTrainConfig::rejectsBadValues()
 {
     QFETCH(QString, key);
     QFETCH(QString, value);
-    nlohmann::json json{{"trainPack", "x.pack"}};
+    QFETCH(QString, others);
+    nlohmann::json json = nlohmann::json::parse(others.toStdString());
+    json["trainPack"] = "x.pack";
     json[key.toStdString()] = nlohmann::json::parse(value.toStdString());
     const auto config = trainConfigFromJson(json);
     try {
@@ -141,6 +152,7 @@ void TestTrainConfig::segnetRecipeIsThePublishedOne()
     QCOMPARE(recipe.schedule, std::string("none"));
     QCOMPARE(recipe.warmupIterations, 0);
     QVERIFY(recipe.flip && recipe.translate == 10 && !recipe.scaleCrop && recipe.cropHeight == 0);
+    QCOMPARE(recipe.cropShare, 0.0);  // whole images
     QCOMPARE(recipe.classWeighting, std::string("median"));
     // cuDNN's algorithm search: on for the recipe's dense convolutions, off by default.
     QVERIFY(recipe.cudnnBenchmark);
@@ -163,6 +175,27 @@ void TestTrainConfig::olderConfigsKeepTheirEncoderWeights()
     } catch (const EngineError& error) {
         QVERIFY2(std::string(error.what()).find("cropWidth") != std::string::npos, error.what());
     }
+}
+
+void TestTrainConfig::olderRunsResumeOnWholeImages()
+{
+    // A run recorded before cropShare existed trained on whole images (cropHeight 0): resumed, it
+    // must go on so, while a configuration the user writes gets today's default crops.
+    const nlohmann::json old{{"trainPack", "x.pack"}, {"cropHeight", 0}, {"cropWidth", 0}};
+    QCOMPARE(recordedRunConfigFromJson(old).cropShare, 0.0);
+    QCOMPARE(trainConfigFromJson(old).cropShare, TrainConfig{}.cropShare);
+    nlohmann::json recent = old;
+    recent["cropShare"] = 0.5;
+    QCOMPARE(recordedRunConfigFromJson(recent).cropShare, 0.5);
+
+    QTemporaryDir dir;
+    const std::string file = dir.filePath(QStringLiteral("config.json")).toStdString();
+    {
+        std::ofstream out(file);
+        out << old.dump();
+    }
+    QCOMPARE(loadRecordedRunConfig(file).cropShare, 0.0);
+    QCOMPARE(loadTrainConfig(file).cropShare, TrainConfig{}.cropShare);
 }
 
 void TestTrainConfig::weightDecayDefaultsToTheOptimisers()

@@ -40,6 +40,7 @@ private slots:
     void startsFromAnotherRunsWeights();
     void refusesWeightsOfAnotherModelOrClassCount();
     void aRunShorterThanTheLogIntervalLogsItsLastStep();
+    void cropsAShareOfThePacksImages();
     void epochCheckpointsKeepTheirInterval_data();
     void epochCheckpointsKeepTheirInterval();
 
@@ -505,6 +506,28 @@ void TestTrainer::aRunShorterThanTheLogIntervalLogsItsLastStep()
         }
     }
     QCOMPARE(logged, (std::vector<std::int64_t>{4}));
+}
+
+void TestTrainer::cropsAShareOfThePacksImages()
+{
+    // The default share becomes pixels of this pack when the run starts, and config.json says so;
+    // a pack too small for a crop of at least 144 x 192 trains on whole images.
+    segstudio::enginetest::writeStripePack(path("large.pack"), 4, 240, 320, 4, 3);
+    TrainConfig config = tinyConfig("share");
+    config.trainPack = path("large.pack");
+    config.valPack.clear();
+    config.cropShare = TrainConfig{}.cropShare;
+    config.maxIterations = 1;
+    QCOMPARE(int(Trainer(config).run().status), int(TrainOutcome::Status::Finished));
+    const TrainConfig recorded = loadRecordedRunConfig((fs::path(config.runDir) / "config.json").string());
+    QCOMPARE(recorded.cropHeight, 144);
+    QCOMPARE(recorded.cropWidth, 192);
+
+    TrainConfig small = tinyConfig("share-small");
+    small.cropShare = TrainConfig{}.cropShare;
+    small.maxIterations = 1;
+    QCOMPARE(int(Trainer(small).run().status), int(TrainOutcome::Status::Finished));
+    QCOMPARE(loadRecordedRunConfig((fs::path(small.runDir) / "config.json").string()).cropHeight, 0);
 }
 
 QTEST_GUILESS_MAIN(TestTrainer)

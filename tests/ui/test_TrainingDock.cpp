@@ -871,10 +871,15 @@ private slots:
         other.cropHeight = 500;  // a size of its own wins over the share, within the pack
         other.cropWidth = 100;
         QCOMPARE(other.crop(), QSize(100, 180));
-        other.cropHeight = other.cropWidth = other.cropPercent = 0;  // whole images: no option at all
-        QVERIFY(!TrainerArguments::train(QStringLiteral("/r"), other).contains(QStringLiteral("--crop-height")));
-        QVERIFY(!TrainerArguments::train(QStringLiteral("/r"), TrainDialog::presetSettings(TrainDialog::SegNetCamVid))
-                     .contains(QStringLiteral("--crop-height")));  // the published recipe: whole images
+        // Whole images are said as such: the engine's own default crops (--crop-share 0.4).
+        other.cropHeight = other.cropWidth = other.cropPercent = 0;
+        const QStringList whole = TrainerArguments::train(QStringLiteral("/r"), other);
+        QVERIFY(!whole.contains(QStringLiteral("--crop-height")));
+        QCOMPARE(whole.value(whole.indexOf(QStringLiteral("--crop-share")) + 1), QStringLiteral("0"));
+        const QStringList recipe =
+            TrainerArguments::train(QStringLiteral("/r"), TrainDialog::presetSettings(TrainDialog::SegNetCamVid));
+        QVERIFY(!recipe.contains(QStringLiteral("--crop-height")));  // the published recipe: whole images
+        QCOMPARE(recipe.value(recipe.indexOf(QStringLiteral("--crop-share")) + 1), QStringLiteral("0"));
 
         TrainDialog dialog(QStringLiteral("r"), defaults);
         auto* crop = dialog.findChild<QComboBox*>(QStringLiteral("crop"));
@@ -1037,12 +1042,13 @@ private slots:
         settings.epochs = 7;
         QCOMPARE(settings.batch, 0);  // the engine's default batch: no option
         const QStringList train = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
+        // Whole images (no crop chosen) are said as such: the engine's own default crops.
         QCOMPARE(train, segstudio::test::strings({"train", "--train-pack", "/p/runs/a/train.pack", "--val-pack",
-                                                  "/p/runs/a/val.pack", "-o", "/p/runs/a", "--epochs", "7"}));
+                                                  "/p/runs/a/val.pack", "-o", "/p/runs/a", "--epochs", "7",
+                                                  "--crop-share", "0"}));
         settings.batch = 4;
-        QCOMPARE(
-            segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings).mid(train.size()),
-            segstudio::test::strings({"--batch", "4"}));
+        const QStringList batch = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
+        QCOMPARE(batch.mid(batch.indexOf(QStringLiteral("--batch")), 2), segstudio::test::strings({"--batch", "4"}));
         settings.model = QStringLiteral("segnet-tiny");
         QVERIFY(segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings)
                     .contains(QStringLiteral("segnet-tiny")));

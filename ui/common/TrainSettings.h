@@ -1,5 +1,7 @@
 #pragma once
 
+#include "run/TrainingCrop.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -27,8 +29,8 @@ struct TrainSettings {
     int batch = 0;  // images per device and step; 0: the engine's default (--batch not passed)
     // The random training crop (--crop-height/--crop-width), cut from the packed image: a share
     // of each of its sides (cropPercent, 1-99), or a size of its own (cropHeight x cropWidth, both
-    // > 0, which wins over the share). None of them: whole images (the engine's default). The
-    // Train dialog proposes 40 % (TrainDialog::presetSettings(EngineDefaults)).
+    // > 0, which wins over the share). None of them: whole images (passed as --crop-share 0: the
+    // engine's own default crops). The Train dialog proposes 40 % (presetSettings(EngineDefaults)).
     int cropPercent = 0;
     int cropHeight = 0;
     int cropWidth = 0;
@@ -41,32 +43,17 @@ struct TrainSettings {
     int valEpochs = 1;
     QStringList devices;  // empty: the engine's choice; "cpu", or GPUs ("cuda:0", "cuda:1": data parallel)
 
-    static constexpr int kSmallestShareCropHeight = 144;
-    static constexpr int kSmallestShareCropWidth = 192;
-
     // The crop in pixels for this pack size, never larger than the pack; empty for whole images
-    // (no crop, or one as large as the pack).
+    // (no crop, or one as large as the pack). A share follows the engine's rule (run::TrainingCrop).
     QSize crop() const
     {
-        int cropH = 0;
-        int cropW = 0;
         if (cropHeight > 0 && cropWidth > 0) {
-            cropH = cropHeight;
-            cropW = cropWidth;
-        } else if (cropPercent > 0 && cropPercent < 100) {
-            // Never below the measured winner's 144 x 192 (docs/BENCHMARKS.md: 88 x 120 crops
-            // transferred badly to whole images), and whole images when that is most of the
-            // image (a 180 x 240 pack): such a crop buys little speed and loses context.
-            cropH = std::max((height * cropPercent + 50) / 100, kSmallestShareCropHeight);
-            cropW = std::max((width * cropPercent + 50) / 100, kSmallestShareCropWidth);
-            if (cropH * 5 >= height * 4 || cropW * 5 >= width * 4)
-                return {};
+            const int cropH = std::min(cropHeight, height);
+            const int cropW = std::min(cropWidth, width);
+            return cropH == height && cropW == width ? QSize() : QSize(cropW, cropH);
         }
-        cropH = std::min(cropH, height);
-        cropW = std::min(cropW, width);
-        if (cropH <= 0 || cropW <= 0 || (cropH == height && cropW == width))
-            return {};
-        return QSize(cropW, cropH);
+        const auto share = run::TrainingCrop::ofShare(height, width, cropPercent / 100.0);
+        return share.isWholeImage() ? QSize() : QSize(share.width, share.height);
     }
 };
 

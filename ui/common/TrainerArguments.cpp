@@ -44,10 +44,13 @@ QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& 
         arguments << QStringLiteral("--epochs") << QString::number(settings.epochs);
     if (settings.batch > 0)
         arguments << QStringLiteral("--batch") << QString::number(settings.batch);
-    // The crop in pixels of this run's pack (a share of its sides is resolved here).
+    // The crop in pixels of this run's pack (a share of its sides is resolved here, as the dialog
+    // shows it); whole images said as such, since the engine's own default crops.
     if (const QSize crop = settings.crop(); !crop.isEmpty())
         arguments << QStringLiteral("--crop-height") << QString::number(crop.height()) << QStringLiteral("--crop-width")
                   << QString::number(crop.width());
+    else
+        arguments << QStringLiteral("--crop-share") << QStringLiteral("0");
     const auto option = [&arguments](const char* name, const QString& value) {
         if (!value.isEmpty())
             arguments << QString::fromLatin1(name) << value;

@@ -133,7 +133,8 @@ void TrainDialog::configureFields()
     m_crop->addItem(tr("custom size"), -1);
     m_crop->setToolTip(tr("Each training step sees a random window of this size cut from the resized image; "
                           "validation always sees whole images. Smaller windows train more steps in the same time: "
-                          "on CamVid packed at 360×480, 40 % (144×192) learned best in 30 minutes on two CPU cores"));
+                          "on CamVid packed at 360×480, 40 % (144×192) learned best in 30 minutes on two CPU cores "
+                          "(val mIoU 0.69 against 0.63 for whole images), and the engine crops so by default"));
     for (QSpinBox* box : {m_cropHeight, m_cropWidth}) {
         box->setMinimum(16);
         box->setSingleStep(16);
@@ -457,8 +458,8 @@ void TrainDialog::updateCrop()
     const QSize pixels = settings().crop();
     if (crop > 0 && pixels.isEmpty())  // a share that would crop most of a small pack: none
         m_cropPixels->setText(tr("= whole images at this size (a crop is at least %1 × %2 px)")
-                                  .arg(TrainingLauncher::Settings::kSmallestShareCropHeight)
-                                  .arg(TrainingLauncher::Settings::kSmallestShareCropWidth));
+                                  .arg(run::TrainingCrop::kSmallestShortSide)
+                                  .arg(run::TrainingCrop::kSmallestLongSide));
     else
         m_cropPixels->setText(crop > 0 ? tr("= %1 × %2 px").arg(pixels.height()).arg(pixels.width()) : QString());
 }

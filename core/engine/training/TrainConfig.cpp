@@ -13,15 +13,14 @@
 
 namespace segstudio::engine {
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights, initFrom,
-                                                epochs, batchSize, maxIterations, timeBudgetSeconds, optimizer, learningRate, momentum,
-                                                weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
-                                                minLearningRate, warmupIterations, flip, translate, scaleCrop,
-                                                scaleMin, scaleMax, cropHeight, cropWidth, cropStartScale, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp, channelsLast,
-                                                cudnnBenchmark, deterministic, threads, prefetch, dataOnDevice, verdictLag, logInterval,
-                                                valInterval, valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate,
-                                                gradientSync, collectiveTimeoutSeconds, accumulate,
-                                                debugNanAtIteration)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
+    TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights, initFrom, epochs, batchSize, maxIterations,
+    timeBudgetSeconds, optimizer, learningRate, momentum, weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
+    minLearningRate, warmupIterations, flip, translate, scaleCrop, scaleMin, scaleMax, cropHeight, cropWidth, cropShare,
+    cropStartScale, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp,
+    channelsLast, cudnnBenchmark, deterministic, threads, prefetch, dataOnDevice, verdictLag, logInterval, valInterval,
+    valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate, gradientSync,
+    collectiveTimeoutSeconds, accumulate, debugNanAtIteration)
 
 namespace {
 
@@ -57,6 +56,7 @@ TrainConfig TrainConfig::segnetRecipe()
     recipe.translate = 10;
     recipe.scaleCrop = false;
     recipe.cropHeight = recipe.cropWidth = 0;
+    recipe.cropShare = 0.0;  // whole images
     recipe.classWeighting = "median";
     recipe.cudnnBenchmark = true;
     return recipe;
@@ -79,11 +79,17 @@ void TrainConfig::validate() const
     // inf passes "positive", NaN fails nothing, and either is written to JSON as null, which no
     // resume can read back; a value beyond float's range (1e300) fails deep in LibTorch with a raw
     // "cannot be converted to type float": every real-valued field must be a finite float.
-    const std::pair<const char*, double> reals[] = {{"learningRate", learningRate}, {"momentum", momentum},
-                                                    {"weightDecay", weightDecay},   {"beta1", beta1},
-                                                    {"beta2", beta2},               {"dropFactor", dropFactor},
-                                                    {"minLearningRate", minLearningRate}, {"scaleMin", scaleMin},
-                                                    {"scaleMax", scaleMax}, {"timeBudgetSeconds", timeBudgetSeconds}};
+    const std::pair<const char*, double> reals[] = {{"learningRate", learningRate},
+                                                    {"momentum", momentum},
+                                                    {"weightDecay", weightDecay},
+                                                    {"beta1", beta1},
+                                                    {"beta2", beta2},
+                                                    {"dropFactor", dropFactor},
+                                                    {"minLearningRate", minLearningRate},
+                                                    {"scaleMin", scaleMin},
+                                                    {"scaleMax", scaleMax},
+                                                    {"timeBudgetSeconds", timeBudgetSeconds},
+                                                    {"cropShare", cropShare}};
     for (const auto& [name, value] : reals)
         require(std::isfinite(value) && std::abs(value) <= std::numeric_limits<float>::max(),
                 std::string(name) + " must be a finite number within float's range");
@@ -110,10 +116,12 @@ void TrainConfig::validate() const
     require(cropHeight >= 0 && cropWidth >= 0 && (cropHeight > 0) == (cropWidth > 0),
             "cropHeight and cropWidth must both be 0 (whole images) or both positive");
     require(cropStartScale > 0 && cropStartScale <= 1, "cropStartScale must be in (0, 1]: 1 = off");
-    require(cropStartScale == 1 || cropHeight > 0, "cropStartScale needs a crop (cropHeight, cropWidth)");
+    require(cropShare >= 0 && cropShare < 1, "cropShare must be in [0, 1): 0 = whole images");
+    const bool crops = cropHeight > 0 || cropShare > 0;
+    require(cropStartScale == 1 || crops, "cropStartScale needs a crop (cropHeight, cropWidth or cropShare)");
     require(colorJitter >= 0 && colorJitter < 1, "colorJitter must be in [0, 1): 0 = off");
     require(classCrops >= 0 && classCrops <= 1, "classCrops must be in [0, 1]: 0 = off");
-    require(classCrops == 0 || cropHeight > 0, "classCrops needs a crop (cropHeight, cropWidth)");
+    require(classCrops == 0 || crops, "classCrops needs a crop (cropHeight, cropWidth or cropShare)");
     require(oneOf(classWeighting, {"median", "sqrt-median", "inverse", "none"}),
             "classWeighting must be median, sqrt-median, inverse or none, not '" + classWeighting + "'");
     require(oneOf(amp, {"none", "bf16", "fp16", "auto"}), "amp must be none, bf16, fp16 or auto, not '" + amp + "'");
@@ -157,7 +165,17 @@ TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& f
     }
 }
 
-TrainConfig loadTrainConfig(const std::string& file)
+TrainConfig recordedRunConfigFromJson(nlohmann::json json, const std::string& file)
+{
+    // Runs recorded before cropShare existed cropped only by cropHeight x cropWidth.
+    if (json.is_object() && !json.contains("cropShare"))
+        json["cropShare"] = 0.0;
+    return trainConfigFromJson(json, file);
+}
+
+namespace {
+
+nlohmann::json readConfigFile(const std::string& file)
 {
     std::ifstream in(file);
     if (!in)
@@ -168,7 +186,16 @@ TrainConfig loadTrainConfig(const std::string& file)
     } catch (const nlohmann::json::exception& error) {
         throw EngineError(file + ": not valid JSON (" + error.what() + ")");
     }
-    return trainConfigFromJson(json, file);
+    return json;
+}
+
+}  // namespace
+
+TrainConfig loadTrainConfig(const std::string& file) { return trainConfigFromJson(readConfigFile(file), file); }
+
+TrainConfig loadRecordedRunConfig(const std::string& file)
+{
+    return recordedRunConfigFromJson(readConfigFile(file), file);
 }
 
 void saveTrainConfig(const TrainConfig& config, const std::string& file)

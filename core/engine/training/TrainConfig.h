@@ -1,5 +1,7 @@
 #pragma once
 
+#include "run/TrainingCrop.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
@@ -63,10 +65,15 @@ struct TrainConfig {
     bool scaleCrop = false;
     double scaleMin = 0.75;
     double scaleMax = 1.25;
-    // Random crop of this size from each (augmented) sample, 0 = whole images. Training on crops
-    // costs less per sample at the same object scale; validation always sees whole images.
+    // Random crop of this size from each (augmented) sample, 0 = the share below. Training on
+    // crops costs less per sample at the same object scale; validation always sees whole images.
     int cropHeight = 0;
     int cropWidth = 0;
+    // Without a size: crops of this share of each side of the pack's images (run::TrainingCrop:
+    // at least 144 x 192, whole images where that is most of an image), resolved to cropHeight
+    // x cropWidth when the run starts; 0 = whole images. 0.4 trained best in 30 CPU-minutes on
+    // CamVid (docs/BENCHMARKS.md, "Crops by default"); the SegNet recipe trains on whole images.
+    double cropShare = run::TrainingCrop::kDefaultShare;
     // Progressive crops (CropSchedule): the first quarter of the run trains on crops of this share
     // of the crop's sides, growing in four stages to the full crop for the last quarter; 1 = off.
     double cropStartScale = 1.0;
@@ -144,7 +151,12 @@ struct TrainConfig {
 nlohmann::json toJson(const TrainConfig& config);
 // Throws EngineError naming file (may be empty) and the problem.
 TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& file = {});
+// A configuration the user writes (--config): a key it leaves out takes today's default.
 TrainConfig loadTrainConfig(const std::string& file);
+// A run's own record (config.json, a checkpoint's "config"), read to resume it: a key added since
+// it was written takes the value that trains as that run did (cropShare 0).
+TrainConfig recordedRunConfigFromJson(nlohmann::json json, const std::string& file = {});
+TrainConfig loadRecordedRunConfig(const std::string& file);
 void saveTrainConfig(const TrainConfig& config, const std::string& file);
 
 }  // namespace segstudio::engine

@@ -200,6 +200,13 @@ void Trainer::Impl::openPacks()
     trainPack = &packs->train();
     valPack = packs->validation();
     config.classes = packs->classes();
+    // A share of the pack's sides becomes pixels here, so config.json says what the run trained on.
+    if (config.cropHeight == 0) {
+        const auto& spec = trainPack->spec();
+        const auto crop = run::TrainingCrop::ofShare(int(spec.height), int(spec.width), config.cropShare);
+        config.cropHeight = crop.height;
+        config.cropWidth = crop.width;
+    }
 }
 
 void Trainer::Impl::placeTrainingData()
@@ -753,7 +760,7 @@ TrainConfig configOfCheckpoint(const std::string& checkpoint)
     const auto state = Checkpoint::readState(checkpoint);
     if (!state.contains("config"))
         throw EngineError(checkpoint + ": checkpoint state has no training configuration");
-    return trainConfigFromJson(state.at("config"), checkpoint);
+    return recordedRunConfigFromJson(state.at("config"), checkpoint);
 }
 
 }  // namespace
@@ -770,7 +777,7 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, 
     if (!checkpointed && !fs::exists(files.configFile()))
         throw EngineError(runDir + ": nothing to resume (no checkpoints/last.pt, no config.json); start a new run with "
                                    "segstudio-train train --train-pack PACK -o " + runDir);
-    TrainConfig config = checkpointed ? configOfCheckpoint(source) : loadTrainConfig(source);
+    TrainConfig config = checkpointed ? configOfCheckpoint(source) : loadRecordedRunConfig(source);
     config.runDir = runDir;
     if (epochs > 0)
         config.epochs = epochs;
