@@ -1,6 +1,7 @@
 #include "UiTestProject.h"
 #include "browser/ImageFilterProxyModel.h"
 #include "browser/ImageListModel.h"
+#include "data/project/FrameSequence.h"
 #include "document/ProjectDocument.h"
 
 #include <QSignalSpy>

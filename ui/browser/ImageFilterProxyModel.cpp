@@ -103,11 +103,6 @@ void ImageFilterProxyModel::setSequenceFilter(std::optional<QString> sequence)
     refilter();
 }
 
-data::FrameSequence::Key ImageFilterProxyModel::sequenceKeyOf(const QModelIndex& cell)
-{
-    return data::FrameSequence::keyOf(cell.data(ImageListModel::PathRole).toString().toStdString());
-}
-
 int ImageFilterProxyModel::rowOfEntry(std::size_t entry) const
 {
     if (!sourceModel() || entry >= std::size_t(sourceModel()->rowCount()))
@@ -137,7 +132,7 @@ bool ImageFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& s
         return false;
     if (!m_search.isEmpty() && !cell.data(ImageListModel::PathRole).toString().contains(m_search, Qt::CaseInsensitive))
         return false;
-    if (m_sequence && sequenceKeyOf(cell).sequence != m_sequence->toStdString())
+    if (m_sequence && cell.data(ImageListModel::SequenceRole).toString() != *m_sequence)
         return false;
     return true;
 }
@@ -165,11 +160,14 @@ bool ImageFilterProxyModel::lessThan(const QModelIndex& left, const QModelIndex&
         return a.row() < b.row() ? -1 : a.row() > b.row() ? 1 : 0;
     };
     if (m_sortKey == SortKey::Frame) {
-        const data::FrameSequence::Key a = sequenceKeyOf(l), b = sequenceKeyOf(r);
-        if (a.sequence != b.sequence)
-            return a.sequence < b.sequence;
-        if (a.frame != b.frame)
-            return a.frame < b.frame;
+        const QString sequenceA = l.data(ImageListModel::SequenceRole).toString();
+        const QString sequenceB = r.data(ImageListModel::SequenceRole).toString();
+        if (sequenceA != sequenceB)
+            return sequenceA < sequenceB;
+        const qlonglong frameA = l.data(ImageListModel::FrameRole).toLongLong();
+        const qlonglong frameB = r.data(ImageListModel::FrameRole).toLongLong();
+        if (frameA != frameB)
+            return frameA < frameB;
         return compareNames(l, r) < 0;
     }
     const int role = roleOf(m_sortKey);

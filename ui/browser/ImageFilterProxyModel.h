@@ -1,6 +1,5 @@
 #pragma once
 
-#include "data/project/FrameSequence.h"
 #include "data/project/ImageEntry.h"
 
 #include <QSortFilterProxyModel>
@@ -51,7 +50,6 @@ protected:
 
 private:
     void refilter();
-    static data::FrameSequence::Key sequenceKeyOf(const QModelIndex& cell);
 
     std::optional<data::Split> m_split;
     std::optional<data::LabelStatus> m_status;

@@ -2,6 +2,7 @@
 
 #include "LabelStatsLoader.h"
 #include "ThumbnailCache.h"
+#include "data/project/FrameSequence.h"
 #include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 
@@ -91,6 +92,9 @@ void ImageListModel::setDocument(document::ProjectDocument* document)
     const std::size_t count = m_project ? m_project->size() : 0;
     m_stats.assign(count, ImageStats{});
     m_scores.assign(count, Scores{});
+    m_frameKeys.clear();
+    for (std::size_t index = 0; index < count; ++index)
+        m_frameKeys.push_back(frameKeyOf(index));
     m_scoredRows = 0;
     m_pendingStats = int(count);
     endResetModel();
@@ -98,6 +102,12 @@ void ImageListModel::setDocument(document::ProjectDocument* document)
     startBackgroundWork();
     if (hadIoU)
         emit hasIoUChanged(false);
+}
+
+ImageListModel::FrameKey ImageListModel::frameKeyOf(std::size_t index) const
+{
+    const auto key = data::FrameSequence::keyOf(m_project->entries()[index].image);
+    return {QString::fromStdString(key.sequence), qlonglong(key.frame)};
 }
 
 void ImageListModel::connectDocument()
@@ -116,10 +126,12 @@ void ImageListModel::connectDocument()
             --m_scoredRows;
         m_stats.erase(m_stats.begin() + std::ptrdiff_t(index));
         m_scores.erase(m_scores.begin() + std::ptrdiff_t(index));
+        m_frameKeys.erase(m_frameKeys.begin() + std::ptrdiff_t(index));
     });
     connect(m_document, &ProjectDocument::imageInserted, this, [this](std::size_t index) {
         m_stats.insert(m_stats.begin() + std::ptrdiff_t(index), ImageStats{});
         m_scores.insert(m_scores.begin() + std::ptrdiff_t(index), Scores{});
+        m_frameKeys.insert(m_frameKeys.begin() + std::ptrdiff_t(index), frameKeyOf(index));
     });
     connect(m_document, &ProjectDocument::entriesChanged, this, [this] {
         const bool hadIoU = hasIoU();
@@ -231,6 +243,8 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const
         return {};
     case EntryIndexRole: return qulonglong(row);
     case PathRole: return QString::fromStdString(entry.image);
+    case SequenceRole: return m_frameKeys[std::size_t(row)].sequence;
+    case FrameRole: return m_frameKeys[std::size_t(row)].frame;
     case SplitRole: return int(entry.split);
     case StatusRole: return int(entry.status);
     case LabelledFractionRole: return stats.ready ? stats.labelledFraction : -1.0;

@@ -61,6 +61,10 @@ public:
         SuspectRole,                        // double 0..1: labelled share a sure prediction disagrees with
         ProblemRole,                        // QString, empty when fine
         ThumbnailRole,                      // QImage, null while loading
+        // The image's place in a frame sequence (data::FrameSequence::keyOf), parsed once per
+        // row: sorting thousands of rows by sequence compares these, not file names re-parsed.
+        SequenceRole,  // QString: folder/name with '#' for the number; the path when it has none
+        FrameRole,     // qlonglong: the frame number, 0 when the name has none
     };
 
     explicit ImageListModel(QObject* parent = nullptr);
@@ -115,6 +119,11 @@ signals:
     void statsFinished();
 
 private:
+    struct FrameKey {
+        QString sequence;
+        qlonglong frame = 0;
+    };
+
     void connectDocument();
     void restartBackgroundWork();  // every row's stats again (after a class-id or entry-list change)
     void onSchemaChanged();
@@ -126,11 +135,13 @@ private:
     QString classNames(const ImageStats& stats) const;
     static QString scoreText(double value, char format, int precision);
     QVariant displayData(int row, int column) const;
+    FrameKey frameKeyOf(std::size_t index) const;
 
     document::ProjectDocument* m_document = nullptr;
     const data::Project* m_project = nullptr;
     std::vector<ImageStats> m_stats;
     std::vector<Scores> m_scores;
+    std::vector<FrameKey> m_frameKeys;
     std::vector<int> m_classIds;  // of the schema the loader reads with
     int m_scoredRows = 0;
     int m_pendingStats = 0;
