@@ -9,7 +9,7 @@
 #include <vector>
 
 namespace segstudio::data {
-class ClassSchema;
+inline namespace labels { class ClassSchema; }
 }
 
 namespace segstudio::cli {

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 namespace segstudio::data {
-class Project;
-enum class Split;
+inline namespace project { class Project; }
+inline namespace project { enum class Split; }
 }
 
 namespace segstudio::cli {

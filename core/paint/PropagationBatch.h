@@ -12,8 +12,8 @@
 #include <vector>
 
 namespace segstudio::data {
-class PredictionCache;
-class Project;
+inline namespace project { class PredictionCache; }
+inline namespace project { class Project; }
 }  // namespace segstudio::data
 
 namespace segstudio::paint {

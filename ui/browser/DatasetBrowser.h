@@ -17,7 +17,7 @@ class QTimer;
 class QToolButton;
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 
 namespace segstudio::document {

@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 namespace segstudio::document {
 class ProjectDocument;

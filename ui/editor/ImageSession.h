@@ -26,7 +26,7 @@ class Mat;
 }
 
 namespace segstudio::data {
-class RecoveryStore;
+inline namespace labels { class RecoveryStore; }
 }
 
 namespace segstudio::document {

@@ -27,9 +27,9 @@ struct AcceptOptions;
 }
 
 namespace segstudio::data {
-class ClassSchema;
-class Project;
-struct LabelClass;
+inline namespace labels { class ClassSchema; }
+inline namespace project { class Project; }
+inline namespace labels { struct LabelClass; }
 }  // namespace segstudio::data
 
 namespace segstudio::document {

@@ -14,7 +14,7 @@ class QThreadPool;
 class QTimer;
 
 namespace segstudio::data {
-class RecoveryStore;
+inline namespace labels { class RecoveryStore; }
 }
 
 namespace segstudio::ui::editor {

@@ -10,7 +10,7 @@
 #include <optional>
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 
 namespace segstudio::ui::predictions {

@@ -21,7 +21,7 @@ class QPlainTextEdit;
 class QPushButton;
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 
 namespace segstudio::document {

@@ -13,7 +13,7 @@ class QUndoStack;
 class ReadOnlyBanner;
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 namespace segstudio::document {
 class ProjectDocument;

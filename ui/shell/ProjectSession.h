@@ -11,7 +11,7 @@
 class QWidget;
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 namespace segstudio::document {
 class ProjectDocument;

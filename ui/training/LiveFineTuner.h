@@ -18,7 +18,7 @@
 class QTimer;
 
 namespace segstudio::data {
-class Project;
+inline namespace project { class Project; }
 }
 
 namespace segstudio::document {

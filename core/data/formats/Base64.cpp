@@ -4,6 +4,7 @@
 #include <cctype>
 
 namespace segstudio::data {
+inline namespace formats {
 
 std::optional<std::string> decodeBase64(const std::string& text)
 {
@@ -37,4 +38,5 @@ std::optional<std::string> decodeBase64(const std::string& text)
     return bytes;
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

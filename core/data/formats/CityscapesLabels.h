@@ -6,6 +6,7 @@
 #include <cstdint>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Cityscapes' label table (cityscapesScripts' labels.py): the 34 label ids and the 19 training
 // classes they map to; every id not listed trains as 255.
@@ -25,4 +26,5 @@ inline constexpr std::array<CityscapesClass, 19> kCityscapesTrainClasses = {{
     {33, "bicycle", {119, 11, 32}},
 }};
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -375,4 +376,5 @@ Project CocoImporter::import(const CocoImportRequest& request, const fs::path& p
     });
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

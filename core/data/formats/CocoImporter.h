@@ -7,6 +7,7 @@
 #include <string>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // What a COCO import reads: the annotation file, the folder its file_name fields are relative to,
 // and for a panoptic file the folder of its segment PNGs (default: beside the JSON, named after it,
@@ -34,4 +35,5 @@ public:
                           const ImportProgress& progress = {});
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

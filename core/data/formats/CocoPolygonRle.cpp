@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace {
 
@@ -109,4 +110,5 @@ std::vector<std::uint32_t> CocoPolygonRle::runsOf(const std::vector<cv::Point2d>
     return runsFromToggles(toggles(u, v, size));
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

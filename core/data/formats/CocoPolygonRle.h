@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // A COCO polygon as pycocotools rasterises it (annToMask -> frPyObjects -> rleFrPoly in
 // common/maskApi.c), ported line for line so that a polygon gives the very mask COCO's own tools
@@ -24,4 +25,5 @@ public:
     static std::vector<std::uint32_t> runsOf(const std::vector<cv::Point2d>& polygon, cv::Size size);
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

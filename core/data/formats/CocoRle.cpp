@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace {
 
@@ -132,4 +133,5 @@ void CocoRle::paint(const std::vector<std::uint32_t>& runs, cv::Mat& target, std
                                     std::to_string(total) + " pixels");
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

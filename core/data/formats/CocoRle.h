@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // COCO's run-length encoding of a binary mask, as pycocotools writes it: runs over the pixels in
 // column-major order (down each column, then the next), starting with a run of zeros; "counts" is
@@ -26,4 +27,5 @@ public:
     static void paint(const std::vector<std::uint32_t>& runs, cv::Mat& target, std::uint8_t value);
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

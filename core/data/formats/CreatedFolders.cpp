@@ -5,6 +5,7 @@
 #include <algorithm>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 
@@ -37,4 +38,5 @@ void CreatedFolders::create(const fs::path& folder)
     }
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

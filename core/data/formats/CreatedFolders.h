@@ -4,6 +4,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // The folders a command had to create on the way to its output (NEW/ and NEW/sub/ for
 // `-o NEW/sub/x.segstudio`), so that a command that fails leaves none of them behind: it never
@@ -24,4 +25,5 @@ private:
     std::vector<std::filesystem::path> m_created;  // outermost first
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 
@@ -59,4 +60,5 @@ std::size_t DatasetExporter::exportColorMasks(const Project& project, const fs::
     });
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Exports the labelled images of a project (entries whose label map exists).
 class DatasetExporter {
@@ -18,4 +19,5 @@ public:
                                         const ImportProgress& progress = {});
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

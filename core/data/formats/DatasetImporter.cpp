@@ -10,6 +10,7 @@
 #include <sstream>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 
@@ -135,4 +136,5 @@ Project DatasetImporter::importColorMasks(const fs::path& imageDir, const fs::pa
     });
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 #include <functional>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Progress: called with (done, total); return false to cancel (the import then throws
 // ImportCancelled and writes nothing).
@@ -44,4 +45,5 @@ public:
                                     const std::vector<Rgb>& voidColors = {{0, 0, 0}}, const ImportProgress& progress = {});
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -13,6 +13,7 @@
 #include <set>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -223,4 +224,5 @@ void ExportDestination::publish()
     m_published = true;
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <string>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Where an export writes, so that it never touches a file it did not write. The exporter writes
 // into a fresh staging folder beside the destination (.<name>.export-partial), and publish()
@@ -52,4 +53,5 @@ private:
     bool m_published = false;
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

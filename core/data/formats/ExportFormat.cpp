@@ -8,6 +8,7 @@
 #include <utility>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace {
 
@@ -77,4 +78,5 @@ std::size_t exportLabels(ExportFormat format, const Project& project, const std:
     return written;
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

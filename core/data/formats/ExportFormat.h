@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Every format a project's labels can be written in, for the CLI's --format and the GUI's
 // File > Export menu alike.
@@ -25,4 +26,5 @@ std::vector<ExportFormat> allExportFormats();
 std::size_t exportLabels(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
                          const ImportProgress& progress = {}, double labelmeTolerance = 0.5);
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -16,6 +16,7 @@
 #include <map>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -275,4 +276,5 @@ std::size_t FormatExporter::exportCvatMasks(const Project& project, const fs::pa
     return written;
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

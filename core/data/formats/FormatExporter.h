@@ -6,6 +6,7 @@
 #include <filesystem>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Writes a project's labels in the formats other tools read; each layout is one the matching
 // importer reads back (export -> import gives the same label maps: exactly for the raster formats
@@ -39,4 +40,5 @@ public:
                                        const ImportProgress& progress = {});
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

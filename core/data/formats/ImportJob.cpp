@@ -7,6 +7,7 @@
 #include "run/AtomicFile.h"
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 
@@ -220,4 +221,5 @@ bool ImportJob::convertLabels(const ImportItem& item, std::size_t index, const L
     return true;
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // One image an importer found, before anything is written.
 struct ImportItem {
@@ -88,4 +89,5 @@ private:
     bool m_claimed = false;
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -19,6 +19,7 @@
 #include <sstream>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -473,4 +474,5 @@ Project LabelmeImporter::import(const LabelmeImportRequest& request, const fs::p
     return project;
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 namespace segstudio::data {
+inline namespace formats {
 
 struct LabelmeImportRequest {
     std::filesystem::path folder;      // labelme JSON files (sub-folders too)
@@ -37,4 +38,5 @@ public:
                           const ImportProgress& progress = {}, LabelmeImportSummary* summary = nullptr);
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace {
 
@@ -394,4 +395,5 @@ void PilDraw::wideSegment(cv::Point from, cv::Point to, int width, std::uint8_t 
     fillEdges(m_image, edges, ink);
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

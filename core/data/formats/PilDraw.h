@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // Draws on an 8-bit image exactly as Pillow 9.4 (Debian 12's python3-pil) draws with ImageDraw on
 // a mode-L image when fill and outline are the same ink, which is how labelme rasterises its
@@ -41,4 +42,5 @@ private:
     cv::Mat& m_image;
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -14,6 +14,7 @@
 #include <sstream>
 
 namespace segstudio::data {
+inline namespace formats {
 
 namespace fs = std::filesystem;
 
@@ -240,4 +241,5 @@ Project RasterFormatImporter::importCvatMasks(const fs::path& folder, const fs::
     });
 }
 
+}  // namespace formats
 }  // namespace segstudio::data

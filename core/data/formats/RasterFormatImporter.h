@@ -6,6 +6,7 @@
 #include <filesystem>
 
 namespace segstudio::data {
+inline namespace formats {
 
 // The formats whose labels are already pictures, one per image: each reads its own folder layout
 // and class table, then every label map through ImportJob (label PNGs decoded, images only their
@@ -32,4 +33,5 @@ public:
                                    const std::filesystem::path& imageDir = {}, const ImportProgress& progress = {});
 };
 
+}  // namespace formats
 }  // namespace segstudio::data

@@ -9,6 +9,7 @@
 #include <set>
 
 namespace segstudio::data {
+inline namespace labels {
 
 extern const char* const kCamVidPresetJson;  // generated from resources/presets/camvid.json
 
@@ -182,4 +183,5 @@ void ClassSchema::validate(const std::string& file) const
     }
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // The classes of a project: ids 0..254 with names, colours and hotkeys; 255 is reserved for
 // unlabelled pixels. Ids are unique but need not be contiguous (a deleted class leaves a gap).
@@ -46,4 +47,5 @@ private:
     std::vector<LabelClass> m_classes;
 };
 
+}  // namespace labels
 }  // namespace segstudio::data

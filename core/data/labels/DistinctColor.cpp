@@ -4,6 +4,7 @@
 #include <limits>
 
 namespace segstudio::data {
+inline namespace labels {
 
 namespace {
 
@@ -49,4 +50,5 @@ Rgb distinctColor(const std::vector<Rgb>& taken)
     return best;
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -4,6 +4,7 @@
 #include <cctype>
 
 namespace segstudio::data {
+inline namespace labels {
 
 namespace fs = std::filesystem;
 
@@ -30,4 +31,5 @@ std::vector<fs::path> imageFilesIn(const fs::path& dir, bool recursive)
     return files;
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -9,6 +9,7 @@
 #include <optional>
 
 namespace segstudio::data {
+inline namespace labels {
 
 namespace {
 
@@ -79,4 +80,5 @@ cv::Size readImageSize(const std::filesystem::path& path)
     return readImageRgb(path).size();  // another format: decode it (DataError names the file)
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -10,6 +10,7 @@
 #include <utility>
 
 namespace segstudio::data {
+inline namespace labels {
 
 namespace {
 
@@ -85,4 +86,5 @@ cv::Mat readImageGray(const std::filesystem::path& path, cv::Size expectedSize)
     return decoded;
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 #include <opencv2/core.hpp>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // Reads a PNG/JPEG/… as 8-bit RGB (CV_8UC3, R first). Throws DataError naming the file when it is
 // missing, unreadable or not an image.
@@ -20,4 +21,5 @@ void writeImageRgb(const std::filesystem::path& path, const cv::Mat& rgb, run::D
 void writeImageGray(const std::filesystem::path& path, const cv::Mat& gray, run::Durability durability = run::Durability::Immediate);
 cv::Mat readImageGray(const std::filesystem::path& path, cv::Size expectedSize = {});
 
+}  // namespace labels
 }  // namespace segstudio::data

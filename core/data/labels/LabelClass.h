@@ -4,6 +4,7 @@
 #include <string>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // Label value that means "no class yet" / void, in memory and on disk.
 constexpr std::uint8_t kUnlabelled = 255;
@@ -30,4 +31,5 @@ struct LabelClass {
     }
 };
 
+}  // namespace labels
 }  // namespace segstudio::data

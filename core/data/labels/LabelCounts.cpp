@@ -3,6 +3,7 @@
 #include "LabelClass.h"
 
 namespace segstudio::data {
+inline namespace labels {
 
 LabelCounts countLabels(const cv::Mat& labels)
 {
@@ -24,4 +25,5 @@ double labelledFraction(const LabelCounts& counts)
     return total == 0 ? 0.0 : 1.0 - static_cast<double>(counts[data::kUnlabelled]) / static_cast<double>(total);
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

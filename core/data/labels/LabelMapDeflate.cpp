@@ -7,6 +7,7 @@
 #include <libdeflate.h>
 
 namespace segstudio::data {
+inline namespace labels {
 
 namespace {
 
@@ -172,4 +173,5 @@ std::vector<unsigned char> deflateLabelRows(const unsigned char* rows, std::size
     return out;
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

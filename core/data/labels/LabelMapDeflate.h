@@ -4,6 +4,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // Compresses the rows of an index PNG (each row: a filter byte, then one byte per pixel) into a
 // zlib stream, the content of the PNG's IDAT chunk.
@@ -17,4 +18,5 @@ namespace segstudio::data {
 // Any inflate reads the result.
 std::vector<unsigned char> deflateLabelRows(const unsigned char* rows, std::size_t size, std::size_t stride);
 
+}  // namespace labels
 }  // namespace segstudio::data

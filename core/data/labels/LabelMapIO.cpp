@@ -10,6 +10,7 @@
 #include <png.h>
 
 namespace segstudio::data {
+inline namespace labels {
 
 namespace {
 
@@ -237,4 +238,5 @@ cv::Mat colorize(const cv::Mat& labels, const ClassSchema& schema)
     return rgb;
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

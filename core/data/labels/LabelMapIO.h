@@ -8,6 +8,7 @@
 #include <opencv2/core.hpp>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // Label maps are CV_8UC1: value = class id, 255 = unlabelled. On disk: an 8-bit palette PNG whose
 // palette holds the class colours, so any image viewer shows them.
@@ -34,4 +35,5 @@ std::uint32_t packRgb(const Rgb& color);
 // Colour rendering of a label map (unlabelled = black) as RGB, for export and previews.
 cv::Mat colorize(const cv::Mat& labels, const ClassSchema& schema);
 
+}  // namespace labels
 }  // namespace segstudio::data

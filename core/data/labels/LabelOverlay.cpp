@@ -9,6 +9,7 @@
 #include <algorithm>
 
 namespace segstudio::data {
+inline namespace labels {
 
 cv::Mat blendLabels(const cv::Mat& rgb, const cv::Mat& labels, const ClassSchema& schema, double opacity)
 {
@@ -35,4 +36,5 @@ cv::Mat thumbnailOf(const cv::Mat& rgb, const cv::Mat& labels, const ClassSchema
     return blendLabels(small, smallLabels, schema, opacity);
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

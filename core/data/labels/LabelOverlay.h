@@ -5,6 +5,7 @@
 #include <opencv2/core.hpp>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // How SegStudio draws labels over a photo outside the editor (thumbnails, `predict` overlays):
 // the class colour blended at `opacity` where a pixel is labelled; unlabelled pixels keep the
@@ -16,4 +17,5 @@ cv::Mat blendLabels(const cv::Mat& rgb, const cv::Mat& labels, const ClassSchema
 cv::Mat thumbnailOf(const cv::Mat& rgb, const cv::Mat& labels, const ClassSchema& schema, int maxWidth, int maxHeight,
                     double opacity);
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // Runs work(i) for i in [0, count) on all cores, a batch at a time, then finish(i) for each item of
 // the batch in order on the calling thread. Decoding and encoding images is what parallelises;
@@ -45,4 +46,5 @@ public:
     }
 };
 
+}  // namespace labels
 }  // namespace segstudio::data

@@ -12,6 +12,7 @@
 #include <set>
 
 namespace segstudio::data {
+inline namespace labels {
 
 RecoveryStore::RecoveryStore(std::filesystem::path projectRoot) : m_folder(std::move(projectRoot) / kFolderName) {}
 
@@ -152,4 +153,5 @@ void RecoveryStore::discard(const std::string& image) const
         std::filesystem::remove(m_folder, error);
 }
 
+}  // namespace labels
 }  // namespace segstudio::data

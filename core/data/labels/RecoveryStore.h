@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace labels {
 
 // Crash recovery for unsaved label maps: the editor writes its unsaved map here on a timer, and
 // after a crash the next session finds it and offers the work back. Files live in
@@ -54,4 +55,5 @@ private:
     std::filesystem::path m_folder;
 };
 
+}  // namespace labels
 }  // namespace segstudio::data

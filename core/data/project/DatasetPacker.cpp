@@ -11,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace fs = std::filesystem;
 
@@ -98,4 +99,5 @@ std::size_t DatasetPacker::pack(const Project& project, Split split, const fs::p
     return chosen.size();
 }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 #include <functional>
 
 namespace segstudio::data {
+inline namespace project {
 
 struct PackOptions {
     int height = 360;  // every image and label map is brought to this size
@@ -24,4 +25,5 @@ public:
                             const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 };
 
+}  // namespace project
 }  // namespace segstudio::data

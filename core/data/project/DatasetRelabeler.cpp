@@ -5,6 +5,7 @@
 #include <opencv2/core.hpp>
 
 namespace segstudio::data {
+inline namespace project {
 
 DatasetRelabeler::DatasetRelabeler()
 {
@@ -43,4 +44,5 @@ std::int64_t DatasetRelabeler::apply(cv::Mat& labels) const
     return changed;
 }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 namespace segstudio::data {
+inline namespace project {
 
 // An id -> id mapping of label maps: merging class a into b (a -> b) or deleting a (a -> 255).
 // RelabelTransaction applies it to every map of a project (backed up, undoable, crash-safe).
@@ -22,4 +23,5 @@ private:
     std::array<std::uint8_t, 256> m_table;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

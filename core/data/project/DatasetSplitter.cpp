@@ -6,6 +6,7 @@
 #include <numeric>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace {
 
@@ -47,4 +48,5 @@ void DatasetSplitter::apply(Project& project, SplitRatios ratios, std::uint64_t 
         project.setSplit(i, splits[i]);
 }
 
+}  // namespace project
 }  // namespace segstudio::data

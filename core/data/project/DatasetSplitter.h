@@ -5,6 +5,7 @@
 #include <cstdint>
 
 namespace segstudio::data {
+inline namespace project {
 
 struct SplitRatios {
     double train = 0.6;
@@ -20,4 +21,5 @@ public:
     static void apply(Project& project, SplitRatios ratios = {}, std::uint64_t seed = 0);
 };
 
+}  // namespace project
 }  // namespace segstudio::data

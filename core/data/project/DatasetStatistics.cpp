@@ -8,6 +8,7 @@
 #include <filesystem>
 
 namespace segstudio::data {
+inline namespace project {
 
 DatasetStatistics::DatasetStatistics(std::size_t classSlots)
     : m_classPixels(classSlots, 0), m_imagePixels(classSlots, 0), m_images(classSlots, 0)
@@ -73,4 +74,5 @@ std::vector<double> DatasetStatistics::inverseFrequencyWeights(int maxId) const
     return pack::inverseFrequencyWeights({m_classPixels.begin(), m_classPixels.begin() + std::ptrdiff_t(n)});
 }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace project {
 
 // Per-class pixel statistics of a set of label maps, and the class-balancing weights made from
 // them (the formulas live in core/pack's ClassWeights, shared with the engine).
@@ -39,4 +40,5 @@ private:
     std::uint64_t m_labelMaps = 0;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -10,6 +10,7 @@
 #include <utility>
 
 namespace segstudio::data {
+inline namespace project {
 
 cv::Size mostCommonImageSize(const Project& project, std::size_t sampled)
 {
@@ -48,4 +49,5 @@ cv::Size fitLongSide(cv::Size size, int longSide)
 
 cv::Size defaultPackSize(const Project& project) { return fitLongSide(mostCommonImageSize(project)); }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -5,9 +5,9 @@
 #include <cstddef>
 
 namespace segstudio::data {
+inline namespace project { class Project; }
 
-class Project;
-
+inline namespace project {
 // The size a project's images are packed at for training when the user chooses none: their most
 // common size, scaled down (aspect kept, even sides) so that its long side is at most
 // kDefaultPackLongSide. The defaults that learn were measured on CamVid's 360x480 packs with
@@ -25,4 +25,5 @@ cv::Size fitLongSide(cv::Size size, int longSide = kDefaultPackLongSide);
 // fitLongSide(mostCommonImageSize(project)); empty when no image could be read.
 cv::Size defaultPackSize(const Project& project);
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <utility>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace {
 
@@ -114,4 +115,5 @@ std::optional<std::size_t> FrameSequence::previous(std::size_t index) const
     return sequence[position - 1];
 }
 
+}  // namespace project
 }  // namespace segstudio::data

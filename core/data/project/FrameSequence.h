@@ -7,9 +7,9 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace project { class Project; }
 
-class Project;
-
+inline namespace project {
 // Which images of a project are frames of one video sequence, told from their paths alone: a
 // frame's name is its sequence's name with a frame number in it. CamVid's `0016E5_07959.png`,
 // Cityscapes' `aachen_000123_000019_leftImg8bit.png` (city and sequence, then the frame), counters
@@ -50,4 +50,5 @@ private:
     std::vector<std::size_t> m_positionOf;  // per image: its place in that sequence
 };
 
+}  // namespace project
 }  // namespace segstudio::data

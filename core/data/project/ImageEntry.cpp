@@ -4,6 +4,7 @@
 #include <utility>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace {
 
@@ -39,4 +40,5 @@ std::string toString(LabelStatus status) { return nameOf(kStatusNames, status); 
 std::optional<Split> splitFromString(const std::string& text) { return valueOf(kSplitNames, text); }
 std::optional<LabelStatus> labelStatusFromString(const std::string& text) { return valueOf(kStatusNames, text); }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -4,6 +4,7 @@
 #include <string>
 
 namespace segstudio::data {
+inline namespace project {
 
 enum class Split { Unassigned, Train, Val, Test };
 enum class LabelStatus { Unlabelled, InProgress, Labelled, Reviewed };
@@ -27,4 +28,5 @@ struct ImageEntry {
     }
 };
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -11,6 +11,7 @@
 #include <system_error>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace fs = std::filesystem;
 
@@ -236,4 +237,5 @@ std::vector<std::string> LabelMapTransaction::recoverInterrupted(const fs::path&
     return recovered;
 }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -12,9 +12,9 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace project { class Project; }
 
-class Project;
-
+inline namespace project {
 // Replaces a set of a project's label maps as one transaction that can be undone, redone, and
 // survives a crash: the one mechanism under every dataset-wide change of label maps (a class
 // merge or delete, Accept Prediction for a selection).
@@ -104,4 +104,5 @@ private:
     std::string m_state;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

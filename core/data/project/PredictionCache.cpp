@@ -11,6 +11,7 @@
 #include <system_error>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace fs = std::filesystem;
 
@@ -135,4 +136,5 @@ cv::Mat PredictionCache::readScores(const fs::path& folder, const std::string& s
     return sideBySide.reshape(classes, sideBySide.rows).clone();
 }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -8,9 +8,9 @@
 #include <string>
 
 namespace segstudio::data {
+inline namespace project { class Project; }
 
-class Project;
-
+inline namespace project {
 // The predictions of one checkpoint, kept on disk so that showing them again costs a PNG read:
 // <run>/predictions/<checkpoint name>/ holds, per image (named by keyOf), <key>.png (class ids, palette),
 // <key>_confidence.png (highest softmax probability x 255) and <key>_entropy.png (normalised
@@ -71,4 +71,5 @@ private:
     std::filesystem::path m_folder;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

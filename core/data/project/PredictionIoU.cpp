@@ -8,6 +8,7 @@
 #include <cstdint>
 
 namespace segstudio::data {
+inline namespace project {
 
 metrics::ImageScore scorePrediction(const cv::Mat& predicted, const cv::Mat& truth, int classes)
 {
@@ -108,4 +109,5 @@ std::optional<metrics::SegmentationMetrics> datasetMetrics(const std::vector<Pre
     return total->metrics();
 }
 
+}  // namespace project
 }  // namespace segstudio::data

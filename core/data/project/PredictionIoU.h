@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace project {
 
 // One prediction scored against its label map by the one metric implementation
 // (metrics::scoreImage: mean IoU, mean boundary F1, wrong pixels; docs/METRICS.md). Both CV_8UC1
@@ -53,4 +54,5 @@ std::optional<metrics::SegmentationMetrics> datasetMetrics(const std::vector<Pre
 std::vector<PredictionScore> scorePredictions(const Project& project, const PredictionCache& cache,
                                               const std::vector<std::size_t>& indices, const ScoringOptions& options = {});
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace fs = std::filesystem;
 
@@ -242,4 +243,5 @@ bool Project::operator==(const Project& other) const
            && m_entries == other.m_entries;
 }
 
+}  // namespace project
 }  // namespace segstudio::data

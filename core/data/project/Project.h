@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace project {
 
 // A labelling project: a versioned JSON file (by convention `*.segstudio`) that lists images by
 // path relative to the project folder, their split and label status, the class schema, and the
@@ -76,4 +77,5 @@ private:
     std::unordered_set<std::string> m_labelMapNames;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

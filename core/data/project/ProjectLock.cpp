@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace {
 
@@ -120,4 +121,5 @@ std::string ProjectLock::holderText() const
     return holder ? "process " + std::to_string(holder->pid) + " on " + holder->host : std::string("a process starting up");
 }
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -5,6 +5,7 @@
 #include <string>
 
 namespace segstudio::data {
+inline namespace project {
 
 // One SegStudio edits a project at a time: <project file>.lock is held with flock() for as long as
 // this object holds it, and names the pid and host of its holder for the others' messages.
@@ -49,4 +50,5 @@ private:
     std::string m_failure;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -7,6 +7,7 @@
 #include <system_error>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace fs = std::filesystem;
 
@@ -74,4 +75,5 @@ bool RelabelTransaction::discard() const
     return true;
 }
 
+}  // namespace project
 }  // namespace segstudio::data

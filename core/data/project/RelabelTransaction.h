@@ -13,9 +13,9 @@
 #include <vector>
 
 namespace segstudio::data {
+inline namespace project { class Project; }
 
-class Project;
-
+inline namespace project {
 // Merging or deleting a class across every label map of a project, as a LabelMapTransaction:
 // undone, redone, and rolled back after a crash (see there). This class only decides which maps
 // change and how (the id table); the journal, backups and recovery are LabelMapTransaction's.
@@ -69,4 +69,5 @@ private:
     std::optional<LabelMapTransaction> m_maps;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

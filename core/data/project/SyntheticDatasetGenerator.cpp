@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 namespace segstudio::data {
+inline namespace project {
 
 namespace {
 
@@ -256,4 +257,5 @@ Project SyntheticDatasetGenerator::writeProject(const std::filesystem::path& dir
     return project;
 }
 
+}  // namespace project
 }  // namespace segstudio::data

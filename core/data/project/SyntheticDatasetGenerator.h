@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 
 namespace segstudio::data {
+inline namespace project {
 
 // Street-like scenes with all 11 CamVid classes (sky, buildings, road with pavement, poles, signs,
 // fences, trees, cars, pedestrians, bicyclists) drawn as simple textured shapes, with exact labels.
@@ -32,4 +33,5 @@ private:
     int m_width;
 };
 
+}  // namespace project
 }  // namespace segstudio::data

@@ -4,6 +4,7 @@
 #include <mutex>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 namespace {
 
@@ -209,4 +210,5 @@ std::unique_ptr<GradientSync> makeBucketedGradientSync(Communicator& communicato
     return std::make_unique<BucketedGradientSync>(communicator, std::move(parameters), capBytes, firstCapBytes);
 }
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 // The collectives a data-parallel run needs, over one c10d process group (Gloo on CPUs, NCCL on
 // GPUs; ProcessGroupCommunicator.cpp is the only file that includes c10d). Every rank must make
@@ -35,4 +36,5 @@ public:
     void sum(torch::Tensor tensor) { allReduceSum(std::move(tensor))->wait(); }
 };
 
+}  // namespace distributed
 }  // namespace segstudio::engine

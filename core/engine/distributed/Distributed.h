@@ -7,9 +7,9 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace distributed { class Communicator; }
 
-class Communicator;
-
+inline namespace distributed {
 // The torch-free face of data-parallel training, for the CLI.
 
 // Whether this build has the c10d backend ("gloo" or "nccl").
@@ -22,4 +22,5 @@ bool processGroupAvailable(const std::string& backend);
 std::shared_ptr<Communicator> connectProcessGroup(const WorldInfo& world, const std::string& backend,
                                                   std::chrono::milliseconds timeout);
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 // Averages the parameters' gradients over the ranks of a data-parallel run, as
 // DistributedDataParallel does. Two implementations with one contract, so they can stand in for
@@ -51,4 +52,5 @@ std::unique_ptr<GradientSync> makeBucketedGradientSync(Communicator& communicato
                                                        std::size_t capBytes = kBucketCapBytes,
                                                        std::size_t firstCapBytes = kFirstBucketCapBytes);
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -1,6 +1,7 @@
 #include "GradientSync.h"
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 namespace {
 
@@ -58,4 +59,5 @@ std::unique_ptr<GradientSync> makePlainGradientSync(Communicator& communicator, 
     return std::make_unique<PlainGradientSync>(communicator, std::move(parameters));
 }
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -19,6 +19,7 @@
 #include <cstdlib>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 #if SEGSTUDIO_HAVE_C10D
 namespace {
@@ -209,4 +210,5 @@ std::shared_ptr<Communicator> connectProcessGroup(const WorldInfo& world, const 
     throw EngineError("no c10d " + backend + " backend in this build");
 }
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -13,6 +13,7 @@
 #include <cerrno>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 namespace {
 
@@ -78,4 +79,5 @@ int RendezvousHost::port() const
     return m_impl->port;
 }
 
+}  // namespace distributed
 }  // namespace segstudio::engine

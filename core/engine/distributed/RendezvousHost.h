@@ -5,6 +5,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 // The rendezvous store of a data-parallel launch, served by segstudio-train's launcher itself (as
 // torchrun's agent serves its own): a c10d TCPStore that the workers join as clients
@@ -28,4 +29,5 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
+}  // namespace distributed
 }  // namespace segstudio::engine

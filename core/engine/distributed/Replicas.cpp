@@ -3,6 +3,7 @@
 #include "Communicator.h"
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 Replicas::Replicas(Communicator* communicator, torch::Device device) : m_communicator(communicator), m_device(device)
 {
@@ -96,4 +97,5 @@ void Replicas::broadcastFromLeader(torch::nn::Module& model) const
     m_communicator->broadcast(state, 0);
 }
 
+}  // namespace distributed
 }  // namespace segstudio::engine

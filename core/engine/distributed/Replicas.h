@@ -6,9 +6,9 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace distributed { class Communicator; }
 
-class Communicator;
-
+inline namespace distributed {
 // What the ranks of a data-parallel run agree on, as one process sees it: sums over the ranks,
 // whether any rank says yes, rank 0's values, the batch-norm statistics averaged, rank 0's weights
 // at the start, and which values differ from rank 0's. Without a communicator (one process) each
@@ -48,4 +48,5 @@ private:
     int m_size = 1;
 };
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -8,6 +8,7 @@
 #include <thread>
 
 namespace segstudio::engine {
+inline namespace distributed {
 
 struct StepVerdicts::Pending {
     std::int64_t iteration = 0;
@@ -76,4 +77,5 @@ StepVerdicts::Verdict StepVerdicts::land(Pending& pending)
     return {pending.iteration, pending.position, values[0] > 0, values[1] > 0, pending.loss};
 }
 
+}  // namespace distributed
 }  // namespace segstudio::engine

@@ -12,9 +12,9 @@ struct Event;
 }
 
 namespace segstudio::engine {
+inline namespace distributed { class Communicator; }
 
-class Communicator;
-
+inline namespace distributed {
 // The decisions that end a step or the run, agreed by every rank: a non-finite loss anywhere, a
 // stop asked anywhere. Each step posts its flags as a device tensor (summed over the ranks); the
 // host reads them one step late on a GPU, so the CPU queues step t+1 while the GPU still runs
@@ -55,4 +55,5 @@ private:
     std::deque<std::unique_ptr<Pending>> m_pending;
 };
 
+}  // namespace distributed
 }  // namespace segstudio::engine

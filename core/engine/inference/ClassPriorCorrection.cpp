@@ -7,6 +7,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 ClassPriorCorrection::ClassPriorCorrection(const std::vector<double>& classWeights, double strength)
 {
@@ -35,4 +36,5 @@ torch::Tensor ClassPriorCorrection::apply(const torch::Tensor& logits) const
     return asFloat + m_offsets.to(logits.device()).view({1, -1, 1, 1});
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 // Training with class weights w_c (SegmentationLoss) teaches a model the class posterior tilted
 // towards the rare classes, p(c | x) w_c / Z: it then over-predicts them (on CamVid val the
@@ -35,4 +36,5 @@ private:
     torch::Tensor m_offsets;
 };
 
+}  // namespace inference
 }  // namespace segstudio::engine

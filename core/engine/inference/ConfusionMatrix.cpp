@@ -1,6 +1,7 @@
 #include "ConfusionMatrix.h"
 
 namespace segstudio::engine {
+inline namespace inference {
 
 ConfusionMatrix::ConfusionMatrix(int classes, torch::Device device)
     : m_classes(classes)
@@ -34,4 +35,5 @@ SegmentationMetrics ConfusionMatrix::metrics() const
     return SegmentationMetrics::fromConfusion(counts(), m_classes);
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

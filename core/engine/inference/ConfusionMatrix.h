@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 // Accumulates a classes x classes confusion matrix on the device of the predictions, so
 // validation never copies per-pixel data to the host; only the final matrix is read back.
@@ -27,4 +28,5 @@ private:
     torch::Tensor m_counts;  // int64, classes*classes
 };
 
+}  // namespace inference
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include "pack/PackError.h"
 
 namespace segstudio::engine {
+inline namespace inference {
 
 namespace {
 
@@ -77,4 +78,5 @@ Evaluation evaluateCheckpoint(const std::string& checkpoint, const std::string& 
     return {validate(*loaded.model, *pack, loss, settings), loaded.classNames, loaded.name};
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 struct EvaluateOptions {
     std::string device = "auto";
@@ -29,4 +30,5 @@ Evaluation evaluateCheckpoint(const std::string& checkpoint, const std::string& 
 metrics::EvaluationReport evaluationReport(const std::string& checkpoint, const std::string& pack,
                                            const EvaluateOptions& options = {});
 
+}  // namespace inference
 }  // namespace segstudio::engine

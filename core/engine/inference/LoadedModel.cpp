@@ -5,6 +5,7 @@
 #include "engine/models/ModelRegistry.h"
 
 namespace segstudio::engine {
+inline namespace inference {
 
 LoadedModel LoadedModel::fromCheckpoint(const std::string& checkpoint, torch::Device device)
 {
@@ -31,4 +32,5 @@ LoadedModel LoadedModel::fromCheckpoint(const std::string& checkpoint, torch::De
     return loaded;
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 // A model rebuilt from a checkpoint alone (name and classes from its state), in eval mode.
 struct LoadedModel {
@@ -27,4 +28,5 @@ struct LoadedModel {
     torch::Tensor decisionLogits(const torch::Tensor& input) const { return correction.apply(model->forward(input)); }
 };
 
+}  // namespace inference
 }  // namespace segstudio::engine

@@ -11,6 +11,7 @@
 #include <new>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 struct Predictor::Impl {
     torch::Device device{torch::kCPU};
@@ -216,4 +217,5 @@ const std::string& Predictor::modelName() const
     return m_impl->loaded.name;
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

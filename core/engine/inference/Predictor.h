@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 // Label maps from a trained checkpoint, for images of any size, without LibTorch in this header so
 // the CLI and the UI can use it cheaply.
@@ -62,4 +63,5 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
+}  // namespace inference
 }  // namespace segstudio::engine

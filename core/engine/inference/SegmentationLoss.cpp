@@ -4,6 +4,7 @@
 #include <cmath>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 SegmentationLoss::SegmentationLoss(const std::vector<double>& classWeights, torch::Device device, double hardPixelFraction)
     : m_hardPixelFraction(hardPixelFraction)
@@ -38,4 +39,5 @@ torch::Tensor SegmentationLoss::operator()(const torch::Tensor& logits, const to
     return perPixel.sum() / denominator.clamp_min(1e-12);
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

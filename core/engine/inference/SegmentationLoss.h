@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace inference {
 
 // Class-weighted cross-entropy that ignores unlabelled pixels (255):
 //   loss = sum_i w[y_i] * -log softmax(logits_i)[y_i] / sum_i w[y_i]   over labelled pixels i,
@@ -30,4 +31,5 @@ private:
     double m_hardPixelFraction;
 };
 
+}  // namespace inference
 }  // namespace segstudio::engine

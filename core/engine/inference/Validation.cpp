@@ -6,6 +6,7 @@
 #include "engine/runtime/Runtime.h"
 
 namespace segstudio::engine {
+inline namespace inference {
 
 SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReader& pack, const SegmentationLoss& loss,
                              const ValidationSettings& settings)
@@ -55,4 +56,5 @@ SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReade
     return metrics;
 }
 
+}  // namespace inference
 }  // namespace segstudio::engine

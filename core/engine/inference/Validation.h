@@ -9,9 +9,9 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace distributed { class Communicator; }
 
-class Communicator;
-
+inline namespace inference {
 struct ValidationSettings {
     torch::Device device = torch::kCPU;
     Communicator* communicator = nullptr;  // data parallel: this rank scores its share
@@ -31,4 +31,5 @@ struct ValidationSettings {
 SegmentationMetrics validate(SegmentationModelImpl& model, const pack::PackReader& pack, const SegmentationLoss& loss,
                              const ValidationSettings& settings);
 
+}  // namespace inference
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <utility>
 
 namespace segstudio::engine {
+inline namespace input {
 
 namespace {
 
@@ -455,4 +456,5 @@ std::pair<torch::Tensor, torch::Tensor> Augmenter::apply(const torch::Tensor& im
     return gatherOnDevice(images, labels, layout, deviceInts, deviceFloats, anyOutside);
 }
 
+}  // namespace input
 }  // namespace segstudio::engine

@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace input {
 
 struct AugmentOptions {
     bool flip = true;
@@ -93,4 +94,5 @@ private:
     AugmentOptions m_options;
 };
 
+}  // namespace input
 }  // namespace segstudio::engine

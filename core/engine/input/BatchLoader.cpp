@@ -10,6 +10,7 @@
 #include <random>
 
 namespace segstudio::engine {
+inline namespace input {
 
 BatchLoader::BatchLoader(const pack::PackReader& reader, Options options)
     : m_reader(reader)
@@ -134,4 +135,5 @@ void BatchLoader::stop()
     m_queue.clear();
 }
 
+}  // namespace input
 }  // namespace segstudio::engine

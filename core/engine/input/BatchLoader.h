@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace input {
 
 // A batch as it sits in host memory: straight copies of pack records, no decoding.
 struct HostBatch {
@@ -79,4 +80,5 @@ private:
     std::string m_error;
 };
 
+}  // namespace input
 }  // namespace segstudio::engine

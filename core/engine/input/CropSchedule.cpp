@@ -4,6 +4,7 @@
 #include <cmath>
 
 namespace segstudio::engine {
+inline namespace input {
 
 namespace {
 
@@ -68,4 +69,5 @@ double CropSchedule::meanCost(double from) const
     return integral / (1.0 - from);
 }
 
+}  // namespace input
 }  // namespace segstudio::engine

@@ -3,6 +3,7 @@
 #include <utility>
 
 namespace segstudio::engine {
+inline namespace input {
 
 // Progressive crop sizes: training starts on crops of startScale of the configured crop's sides
 // and grows them in equal stages of the run's progress (the learning-rate schedule's, 0 to 1) to
@@ -41,4 +42,5 @@ private:
     double m_startScale;
 };
 
+}  // namespace input
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include <cstring>
 
 namespace segstudio::engine {
+inline namespace input {
 
 namespace {
 
@@ -92,4 +93,5 @@ std::int64_t DeviceResidentPack::bytes() const
     return m_images.numel() + m_labels.numel();
 }
 
+}  // namespace input
 }  // namespace segstudio::engine

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace input {
 
 // A pack's images and labels uploaded once to the training device as uint8 (CamVid's 367-image
 // train pack at 360x480: 254 MB), so a step gathers its batch there: no host copy, no pinned
@@ -37,4 +38,5 @@ private:
     torch::Tensor m_labels;  // records x H x W
 };
 
+}  // namespace input
 }  // namespace segstudio::engine

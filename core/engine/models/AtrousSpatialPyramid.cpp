@@ -1,6 +1,7 @@
 #include "AtrousSpatialPyramid.h"
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace F = torch::nn::functional;
 
@@ -65,4 +66,5 @@ GraphValue AtrousSpatialPyramidImpl::writeGraph(GraphWriter& writer, const Graph
     return writer.sequential(writer.concatChannels(outputs), *m_fuse);
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // DeepLabV3's atrous spatial pyramid pooling, light: a 1x1 branch, one depthwise-separable 3x3
 // branch per dilation rate, and an image-pooling branch, concatenated and fused by a 1x1 conv.
@@ -36,4 +37,5 @@ TORCH_MODULE(AtrousSpatialPyramid);
 torch::nn::Sequential separableConv(int in, int out, int dilation, ConvLayout& layout, std::int64_t outputStride);
 torch::nn::Sequential pointwiseConv(int in, int out, ConvLayout& layout, std::int64_t outputStride);
 
+}  // namespace models
 }  // namespace segstudio::engine

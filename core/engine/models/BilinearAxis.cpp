@@ -3,6 +3,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 BilinearAxis::BilinearAxis(std::int64_t from, std::int64_t to)
     : m_from(from)
@@ -51,4 +52,5 @@ torch::Tensor BilinearAxis::mix(const torch::Tensor& atLower, const torch::Tenso
     return torch::lerp(atLower, atUpper, m_weight.to(atLower.device()).view(shape));
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

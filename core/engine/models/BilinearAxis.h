@@ -5,6 +5,7 @@
 #include <cstdint>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // PyTorch's bilinear resize (align_corners = false, no antialiasing) along one axis, as index
 // pairs and weights: out[i] = in[lower[i]] * (1 - weight[i]) + in[upper[i]] * weight[i]. One axis
@@ -36,4 +37,5 @@ private:
     std::int64_t m_from = 0;
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -14,6 +14,7 @@
 #include <sstream>
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace {
 
@@ -197,4 +198,5 @@ nlohmann::json Checkpoint::loadWeights(const std::string& path, SegmentationMode
     return readStateFrom(archive, path);
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

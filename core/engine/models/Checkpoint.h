@@ -7,6 +7,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // One checkpoint file: model parameters and buffers, the optimiser state (optional: the trainer
 // keeps it in last.pt, which resumes, not in best.pt), the CPU RNG state and a JSON state
@@ -36,4 +37,5 @@ public:
     static nlohmann::json loadWeights(const std::string& path, SegmentationModelImpl& model, torch::Device device);
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // The convolutions of a fully convolutional model with the output stride of each (relative to the
 // input), so the model's FLOPs at any input size follow without running it.
@@ -50,4 +51,5 @@ private:
     std::vector<Entry> m_convs;
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -4,6 +4,7 @@
 #include "engine/runtime/EngineError.h"
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace F = torch::nn::functional;
 
@@ -110,4 +111,5 @@ GraphValue DeepLabV3PlusImpl::writeGraph(GraphWriter& writer, const GraphValue& 
     return writer.resizeBilinear(writer.conv(x, *m_classifier), height, width);
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

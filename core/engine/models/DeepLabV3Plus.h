@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 struct DeepLabV3PlusOptions {
     enum class Encoder { MobileNetV2, ResNet };
@@ -62,4 +63,5 @@ private:
 
 TORCH_MODULE(DeepLabV3Plus);
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -8,6 +8,7 @@
 #include <torch/script.h>
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace {
 
@@ -79,4 +80,5 @@ void loadEncoderWeights(SegmentationModelImpl& model, const std::string& modelNa
     loadByPosition(*encoder, path);
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

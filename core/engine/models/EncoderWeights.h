@@ -3,9 +3,9 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace models { class SegmentationModelImpl; }
 
-class SegmentationModelImpl;
-
+inline namespace models {
 // Starts a model's encoder from pretrained weights in a TorchScript archive (nothing is ever
 // downloaded: docs/ENGINE.md shows how to make one). SegNet takes VGG-16's 13 convolutions
 // (VggWeights); any other model's encoder() takes the archive's parameters by position, and its
@@ -16,4 +16,5 @@ class SegmentationModelImpl;
 // model has no encoder to load into.
 void loadEncoderWeights(SegmentationModelImpl& model, const std::string& modelName, const std::string& path);
 
+}  // namespace models
 }  // namespace segstudio::engine

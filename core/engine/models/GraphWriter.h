@@ -7,7 +7,9 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models { class GraphWriter; }
 
+inline namespace models {
 // A value of a model's graph while it is written out: its name in the graph and the tensor LibTorch
 // computes for it on the example input, so every step knows its shape and can be checked.
 struct GraphValue {
@@ -15,7 +17,6 @@ struct GraphValue {
     torch::Tensor value;
 };
 
-class GraphWriter;
 
 // A module of a model's own (a residual block) that writes itself; GraphWriter::sequential calls it
 // for such children, so a Sequential holding them is written like any other.
@@ -77,4 +78,5 @@ public:
     }
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // Lets caffe2's PyTorchStreamReader read a checkpoint serialised in memory without copying it
 // (an istringstream would copy a checkpoint of hundreds of megabytes once more).
@@ -30,4 +31,5 @@ private:
     const std::string& m_bytes;
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

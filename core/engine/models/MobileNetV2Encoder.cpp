@@ -8,6 +8,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace {
 
@@ -114,4 +115,5 @@ MobileNetV2EncoderImpl::MobileNetV2EncoderImpl(MobileNetV2Options options, ConvL
     }
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

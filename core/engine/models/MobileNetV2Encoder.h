@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 namespace segstudio::engine {
+inline namespace models {
 
 struct MobileNetV2Options {
     // Channel multiplier; 1.0 is torchvision's mobilenet_v2, whose ImageNet weights then load.
@@ -37,4 +38,5 @@ private:
 
 TORCH_MODULE(MobileNetV2Encoder);
 
+}  // namespace models
 }  // namespace segstudio::engine

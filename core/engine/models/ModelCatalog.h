@@ -4,6 +4,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // What the ModelRegistry offers, without LibTorch, for --help texts and the UI's model picker.
 struct ModelInfo {
@@ -13,4 +14,5 @@ struct ModelInfo {
 
 std::vector<ModelInfo> availableModels();
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include "SegNet.h"
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace {
 
@@ -114,4 +115,5 @@ std::vector<ModelInfo> availableModels()
     return ModelRegistry::instance().models();
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

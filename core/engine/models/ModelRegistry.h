@@ -8,6 +8,7 @@
 #include <memory>
 
 namespace segstudio::engine {
+inline namespace models {
 
 using ModelFactory = std::function<std::shared_ptr<SegmentationModelImpl>(int classes)>;
 
@@ -39,4 +40,5 @@ private:
     std::map<std::string, Entry> m_entries;
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace {
 
@@ -110,4 +111,5 @@ ResNetEncoderImpl::ResNetEncoderImpl(ResNetOptions options, ConvLayout& layout)
             block->startAsShortcut();
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

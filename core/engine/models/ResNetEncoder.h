@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 struct ResNetOptions {
     std::vector<int> blocks = {2, 2, 2, 2};  // basic blocks per stage: ResNet-18 ({3, 4, 6, 3}: 34)
@@ -35,4 +36,5 @@ private:
 
 TORCH_MODULE(ResNetEncoder);
 
+}  // namespace models
 }  // namespace segstudio::engine

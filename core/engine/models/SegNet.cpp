@@ -5,6 +5,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace models {
 
 namespace {
 
@@ -186,4 +187,5 @@ double SegNetImpl::forwardFlops(std::int64_t height, std::int64_t width) const
     return flops;
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

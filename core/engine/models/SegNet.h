@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace models {
 
 struct SegNetOptions {
     int classes = 11;
@@ -52,4 +53,5 @@ private:
 
 TORCH_MODULE(SegNet);
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // What a DeepLabV3+ decoder needs of an encoder: features at stride 4 (the skip) and at the
 // encoder's output stride (16 or 32, for the atrous pyramid), and their widths. Every encoder is
@@ -84,4 +85,5 @@ private:
     torch::nn::Sequential m_body{nullptr};
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 namespace segstudio::engine {
+inline namespace models {
 
 // Base of every model in the ModelRegistry: normalised images in, per-pixel class logits out.
 // Requirements: input N x 3 x H x W float (ImageNet-normalised RGB), any H and W.
@@ -25,4 +26,5 @@ public:
     virtual GraphValue writeGraph(GraphWriter& writer, const GraphValue& images) = 0;
 };
 
+}  // namespace models
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <torch/script.h>
 
 namespace segstudio::engine {
+inline namespace models {
 
 void loadVgg16Encoder(SegNetImpl& model, const std::string& path)
 {
@@ -42,4 +43,5 @@ void loadVgg16Encoder(SegNetImpl& model, const std::string& path)
     }
 }
 
+}  // namespace models
 }  // namespace segstudio::engine

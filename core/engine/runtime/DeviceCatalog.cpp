@@ -10,6 +10,7 @@
 #include <thread>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 std::vector<DeviceInfo> availableDevices()
 {
@@ -32,4 +33,5 @@ std::vector<DeviceInfo> availableDevices()
     return devices;
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // The devices this process can train on: "cpu" first (cores, memory), then "cuda:K" for each GPU.
 struct DeviceInfo {
@@ -15,4 +16,5 @@ struct DeviceInfo {
 
 std::vector<DeviceInfo> availableDevices();
 
+}  // namespace runtime
 }  // namespace segstudio::engine

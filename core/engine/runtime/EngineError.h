@@ -4,6 +4,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // The one error type of the engine: a bad configuration, a checkpoint or pack that cannot be used,
 // a diverged run. The message is meant to be shown to the user as it is (it names the file, if any).
@@ -20,4 +21,5 @@ public:
     using EngineError::EngineError;
 };
 
+}  // namespace runtime
 }  // namespace segstudio::engine

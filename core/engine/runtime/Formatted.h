@@ -4,6 +4,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // printf-style text of up to five numbers, for the trainer's log lines and notes
 // ("%.0f s of the %.0f s budget"); at most 255 characters.
@@ -14,4 +15,5 @@ inline std::string formatted(const char* pattern, double a, double b = 0, double
     return buffer;
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

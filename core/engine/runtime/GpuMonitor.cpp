@@ -5,6 +5,7 @@
 #include <sstream>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 namespace {
 
@@ -112,4 +113,5 @@ std::vector<run::GpuSample> GpuMonitor::sample() const
     return samples;
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

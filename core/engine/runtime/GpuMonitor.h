@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // GPU utilisation and memory of the devices a rank trains on, from NVML (libnvidia-ml.so.1,
 // which comes with the NVIDIA driver), loaded at run time: the engine neither links nor needs it.
@@ -36,4 +37,5 @@ private:
     std::vector<void*> m_handles;  // nvmlDevice_t per device
 };
 
+}  // namespace runtime
 }  // namespace segstudio::engine

@@ -16,6 +16,7 @@
 #endif
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 namespace {
 
@@ -146,9 +147,11 @@ AutocastScope::~AutocastScope()
     setAutocast(m_cuda, m_previous, m_cuda ? at::kHalf : at::kBFloat16);
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 std::string deviceForRank(const std::string& requested, int localRank)
 {
@@ -163,4 +166,5 @@ std::string deviceForRank(const std::string& requested, int localRank)
 
 std::string backendForDevice(const std::string& device) { return device.rfind("cuda", 0) == 0 ? "nccl" : "gloo"; }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

@@ -5,9 +5,9 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace training { struct TrainConfig; }
 
-struct TrainConfig;
-
+inline namespace runtime {
 // The one place that picks the device and sets process-wide LibTorch switches.
 // "auto" = CUDA when available, else CPU; throws EngineError for CUDA requested but absent.
 torch::Device chooseDevice(const std::string& name);
@@ -50,4 +50,5 @@ private:
     bool m_previous = false;
 };
 
+}  // namespace runtime
 }  // namespace segstudio::engine

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 namespace {
 
@@ -75,4 +76,5 @@ void installStopSignalHandlers()
     std::signal(SIGPIPE, SIG_IGN);
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

@@ -1,6 +1,7 @@
 #pragma once
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // A process-wide "please stop" request, set from a signal handler or another thread and read by
 // the trainer between iterations, which then writes a checkpoint and returns.
@@ -23,4 +24,5 @@ void installStopSignalHandlers();
 // requested exits as well.
 void exitOnStop(bool on);
 
+}  // namespace runtime
 }  // namespace segstudio::engine

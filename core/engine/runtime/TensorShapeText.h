@@ -5,6 +5,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // "64x3x3x3": a tensor's shape for error messages about weights that do not fit.
 inline std::string shapeText(const torch::Tensor& tensor)
@@ -15,4 +16,5 @@ inline std::string shapeText(const torch::Tensor& tensor)
     return text;
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

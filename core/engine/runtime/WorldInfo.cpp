@@ -13,6 +13,7 @@
 extern char** environ;
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 namespace {
 
@@ -139,4 +140,5 @@ int freeTcpPort(const std::string& address)
     return port > 0 ? port : 29500;
 }
 
+}  // namespace runtime
 }  // namespace segstudio::engine

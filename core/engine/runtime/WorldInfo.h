@@ -4,6 +4,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace runtime {
 
 // Where this process stands in a data-parallel run, as its launcher said: segstudio-train's own
 // (--nproc, --gpus), torchrun, SLURM's srun or mpirun. Never read from config.json or a
@@ -51,4 +52,5 @@ std::string backendForDevice(const std::string& device);
 // machine; 29500 when none can be had.
 int freeTcpPort(const std::string& address = "127.0.0.1");
 
+}  // namespace runtime
 }  // namespace segstudio::engine

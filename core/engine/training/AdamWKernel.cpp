@@ -3,6 +3,7 @@
 #include <cmath>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // Built with -O3 -fno-math-errno (CMakeLists.txt), so the compiler vectorises the loop, sqrt
 // included. The order of operations is LibTorch's: decay, the two averages, then
@@ -23,4 +24,5 @@ void adamWUpdate(float* __restrict parameters, const float* __restrict gradients
     }
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // One AdamW step's arithmetic for a run of float parameters, in one pass over memory. The
 // coefficients are those of torch::optim::AdamW for this step (its decay, bias corrections and
@@ -18,4 +19,5 @@ struct AdamWCoefficients {
 void adamWUpdate(float* parameters, const float* gradients, float* averages, float* squareAverages, std::int64_t count,
                  const AdamWCoefficients& c);
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -11,6 +11,7 @@
 #include <limits>
 
 namespace segstudio::engine {
+inline namespace training {
 
 BudgetController::BudgetController(Settings settings, LrSchedule& schedule, const CropSchedule& crops, Hooks hooks)
     : m_settings(settings), m_schedule(schedule), m_crops(crops), m_hooks(std::move(hooks))
@@ -164,4 +165,5 @@ void BudgetController::restore(const nlohmann::json& saved)
     m_plan = restored;
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

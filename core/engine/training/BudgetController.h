@@ -12,10 +12,10 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace input { class CropSchedule; }
+inline namespace training { class LrSchedule; }
 
-class CropSchedule;
-class LrSchedule;
-
+inline namespace training {
 // A time-budgeted run's pace and plan: it times windows of steps (validations inside them timed
 // apart), asks the TimeBudgetPlanner where the run must end to finish within the budget, and lays
 // the learning-rate schedule out to end there. The plan is part of the checkpoint (state() and
@@ -86,4 +86,5 @@ private:
     double m_windowWork = 0.0;        // its steps in full-crop steps (progressive crops)
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

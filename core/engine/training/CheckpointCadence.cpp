@@ -3,6 +3,7 @@
 #include <algorithm>
 
 namespace segstudio::engine {
+inline namespace training {
 
 CheckpointCadence::CheckpointCadence(double intervalSeconds, bool onGpu)
     : m_configured(intervalSeconds)
@@ -35,4 +36,5 @@ bool CheckpointCadence::due(double now) const
     return now - m_lastAt >= interval();
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

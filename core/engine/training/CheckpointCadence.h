@@ -1,6 +1,7 @@
 #pragma once
 
 namespace segstudio::engine {
+inline namespace training {
 
 // When an epoch's end writes last.pt. An explicit interval (0: each epoch) is kept as given. The
 // automatic one keeps the writes to about 2 % of the run: on two cores a ResNet-18 DeepLabV3+'s
@@ -28,4 +29,5 @@ private:
     double m_lastWriteSeconds = 0.0;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

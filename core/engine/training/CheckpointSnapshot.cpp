@@ -7,6 +7,7 @@
 #include <type_traits>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -162,4 +163,5 @@ void CheckpointSnapshot::save(const std::string& path) const
                      m_holdsAverage ? &m_average : nullptr, &m_cpuRng);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // What one checkpoint holds, copied to host memory on the training thread in the time of a memory
 // copy (a device-to-pinned-host copy on a GPU), so that serialising, checksumming and the durable
@@ -53,4 +54,5 @@ private:
     torch::Tensor m_cpuRng;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

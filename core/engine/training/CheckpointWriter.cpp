@@ -6,6 +6,7 @@
 #include <chrono>
 
 namespace segstudio::engine {
+inline namespace training {
 
 CheckpointWriter::CheckpointWriter(SnapshotFactory makeSnapshot, std::function<void()> beforeWrite)
     : m_makeSnapshot(std::move(makeSnapshot)), m_beforeWrite(std::move(beforeWrite))
@@ -96,4 +97,5 @@ void CheckpointWriter::work()
     }
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -16,9 +16,9 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace training { class CheckpointSnapshot; }
 
-class CheckpointSnapshot;
-
+inline namespace training {
 // Writes checkpoints off the training thread: write() copies what the file will hold to host
 // memory (CheckpointSnapshot) and returns; serialising, the checksum and the durable write
 // (Checkpoint::save: atomic, fsynced) run on the writer's thread. On a GPU SegNet's 236 MB
@@ -61,4 +61,5 @@ private:
     double m_lastWriteSeconds = 0.0;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

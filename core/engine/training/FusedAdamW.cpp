@@ -9,6 +9,7 @@
 #include <utility>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -109,4 +110,5 @@ void FusedAdamW::stepWithTensors(torch::Tensor& parameter, torch::optim::AdamWPa
     parameter.addcdiv_(state.exp_avg(), denominator, -options.lr() / correction1);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

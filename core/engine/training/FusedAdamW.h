@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // torch::optim::AdamW with its CPU step fused: one pass over each parameter's memory, on all
 // intra-op threads, instead of eight tensor operations (eight passes) one parameter at a time.
@@ -22,4 +23,5 @@ private:
     torch::optim::AdamWParamState& stateOf(const torch::Tensor& parameter);
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -1,6 +1,7 @@
 #include "LossScaler.h"
 
 namespace segstudio::engine {
+inline namespace training {
 
 LossScaler::LossScaler(bool enabled, double initialScale)
     : m_enabled(enabled)
@@ -31,4 +32,5 @@ bool LossScaler::unscaleAndCheck(const std::vector<torch::Tensor>& parameters)
     return ok;
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

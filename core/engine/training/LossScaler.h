@@ -5,6 +5,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // Dynamic loss scaling for fp16 autocast (LibTorch has no C++ GradScaler): the loss is multiplied
 // by scale() before backward; unscaleAndCheck() divides the gradients back and says whether they are
@@ -25,4 +26,5 @@ private:
     int m_cleanSteps = 0;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

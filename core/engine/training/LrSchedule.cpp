@@ -6,6 +6,7 @@
 #include <cmath>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -67,4 +68,5 @@ double LrSchedule::at(std::int64_t iteration) const
     return lr;
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -3,9 +3,9 @@
 #include <cstdint>
 
 namespace segstudio::engine {
+inline namespace training { struct TrainConfig; }
 
-struct TrainConfig;
-
+inline namespace training {
 // Learning rate as a pure function of the iteration, so a resumed run needs no scheduler state:
 // linear warm-up over the first warmupIterations (-1: a tenth of the run, at most 100), then none (constant), step (multiply by
 // dropFactor every dropPeriod epochs) or cosine (from learningRate down to minLearningRate).
@@ -49,4 +49,5 @@ private:
     double m_fromProgress = 0.0;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

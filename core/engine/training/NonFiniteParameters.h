@@ -3,6 +3,7 @@
 #include "engine/runtime/EngineError.h"
 
 namespace segstudio::engine {
+inline namespace training {
 
 // A run that diverged: a loss that became NaN/inf (TrainingDiverged itself), or parameters or
 // buffers that became NaN/inf in a step whose loss was still finite (a learning rate far too
@@ -18,4 +19,5 @@ public:
     using TrainingDiverged::TrainingDiverged;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

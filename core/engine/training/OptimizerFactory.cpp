@@ -3,6 +3,7 @@
 #include "FusedAdamW.h"
 
 namespace segstudio::engine {
+inline namespace training {
 
 std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters,
                                                        bool fusedSteps)
@@ -23,4 +24,5 @@ std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const TrainConfig& config
     return std::make_unique<torch::optim::AdamW>(parameters, options);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

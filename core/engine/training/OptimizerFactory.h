@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // The optimiser a configuration asks for (sgd, adam, adamw) over the given parameters, with its
 // learning rate, momentum or betas and effective weight decay. fusedSteps: AdamW's step fused
@@ -16,4 +17,5 @@ namespace segstudio::engine {
 std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters,
                                                        bool fusedSteps = true);
 
+}  // namespace training
 }  // namespace segstudio::engine

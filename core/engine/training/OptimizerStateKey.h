@@ -7,6 +7,7 @@
 #include <type_traits>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // The key of a parameter's entry in torch::optim::Optimizer::state(): its TensorImpl's address
 // printed in LibTorch 1.13, the pointer itself in 2.x. Key is the map's key_type.
@@ -22,4 +23,5 @@ Key optimizerStateKey(const torch::Tensor& parameter)
     }
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

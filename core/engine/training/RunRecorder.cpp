@@ -11,6 +11,7 @@
 #include <ctime>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -134,4 +135,5 @@ void RunRecorder::planned(int epoch, std::int64_t iteration, std::int64_t totalI
     write(run::MetricsRecord::plan(epoch, iteration, totalIterations, epochs, budgetSeconds, note));
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

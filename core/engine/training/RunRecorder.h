@@ -18,6 +18,7 @@ class MetricsWriter;
 }  // namespace segstudio::run
 
 namespace segstudio::engine {
+inline namespace training {
 
 // Rank 0's records of a run and its voice: config.json, log.txt and metrics.jsonl in the run
 // folder (docs/ENGINE.md, "Run directory"), and the progress lines. It takes plain values from
@@ -76,4 +77,5 @@ private:
     std::unique_ptr<run::MetricsWriter> m_metrics;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

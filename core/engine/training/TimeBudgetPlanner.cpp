@@ -5,6 +5,7 @@
 #include <cstdio>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -160,4 +161,5 @@ int TimeBudgetPlanner::earlyFirstValidation(std::int64_t position, double left, 
     return std::max(step, int(plannedEpochs * kFirstValidationShareOfRun) / step * step);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

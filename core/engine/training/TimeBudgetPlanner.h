@@ -6,6 +6,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // How a time-budgeted run ends: the position (steps of this world's size from the start of the
 // run) at which training stops, the epochs that reaches, and whether it validates after epochs or
@@ -78,4 +79,5 @@ private:
     double m_remainingCost = 1.0;  // plan()'s, for the steps ahead
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

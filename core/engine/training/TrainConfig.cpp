@@ -12,6 +12,7 @@
 #include <sstream>
 
 namespace segstudio::engine {
+inline namespace training {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     TrainConfig, trainPack, valPack, runDir, model, classes, encoderWeights, initFrom, epochs, batchSize, maxIterations,
@@ -203,4 +204,5 @@ void saveTrainConfig(const TrainConfig& config, const std::string& file)
     run::writeFileAtomically(file, toJson(config).dump(2) + "\n");
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -8,6 +8,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // Everything needed to reproduce a training run; written to RUN_DIR/config.json and into every
 // checkpoint. Plain data without LibTorch, so the UI can build and show one.
@@ -159,4 +160,5 @@ TrainConfig recordedRunConfigFromJson(nlohmann::json json, const std::string& fi
 TrainConfig loadRecordedRunConfig(const std::string& file);
 void saveTrainConfig(const TrainConfig& config, const std::string& file);
 
+}  // namespace training
 }  // namespace segstudio::engine

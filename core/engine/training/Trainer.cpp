@@ -48,6 +48,7 @@
 #include <optional>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace fs = std::filesystem;
 
@@ -1025,4 +1026,5 @@ TrainOutcome Trainer::Impl::train()
                       validation + spent);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -10,9 +10,9 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace distributed { class Communicator; }
 
-class Communicator;
-
+inline namespace training {
 struct TrainOutcome {
     enum class Status { Finished, Stopped, Diverged };
     Status status = Status::Finished;
@@ -84,4 +84,5 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

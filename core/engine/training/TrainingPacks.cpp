@@ -5,6 +5,7 @@
 #include "pack/PackError.h"
 
 namespace segstudio::engine {
+inline namespace training {
 
 TrainingPacks::TrainingPacks(const TrainConfig& config, int world)
 {
@@ -71,4 +72,5 @@ void TrainingPacks::computeClassWeights(const TrainConfig& config)
                           ": the pack header counts no labelled pixels, so class weights are undefined");
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // The packs a run trains and validates on, opened and checked against its configuration before
 // any training, and the class weights its loss takes from the training pack's header.
@@ -38,4 +39,5 @@ private:
     std::vector<double> m_classWeights;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include "engine/runtime/Runtime.h"
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -44,4 +45,5 @@ TrainingPrecision TrainingPrecision::choose(const TrainConfig& config, torch::De
     return precision;
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

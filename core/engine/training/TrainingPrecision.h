@@ -7,6 +7,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // The precision and memory layout a run trains in on its device: config.amp as this device and
 // model compute it (resolveAmp), and channels-last where it pays.
@@ -22,4 +23,5 @@ struct TrainingPrecision {
     static TrainingPrecision choose(const TrainConfig& config, torch::Device device, bool resuming);
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

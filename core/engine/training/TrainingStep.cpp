@@ -16,6 +16,7 @@
 #include <limits>
 
 namespace segstudio::engine {
+inline namespace training {
 
 namespace {
 
@@ -147,4 +148,5 @@ torch::Tensor TrainingStep::forwardBackward(const torch::Tensor& input, const to
     return value.detach().to(torch::kDouble);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -8,18 +8,18 @@
 #include <utility>
 
 namespace segstudio::engine {
+inline namespace input { class Augmenter; }
+inline namespace input { class CropSchedule; }
+inline namespace input { class DeviceResidentPack; }
+inline namespace distributed { class GradientSync; }
+inline namespace training { class LossScaler; }
+inline namespace training { class LrSchedule; }
+inline namespace inference { class SegmentationLoss; }
+inline namespace models { class SegmentationModelImpl; }
+inline namespace training { class WeightAverage; }
+inline namespace input { struct HostBatch; }
 
-class Augmenter;
-class CropSchedule;
-class DeviceResidentPack;
-class GradientSync;
-class LossScaler;
-class LrSchedule;
-class SegmentationLoss;
-class SegmentationModelImpl;
-class WeightAverage;
-struct HostBatch;
-
+inline namespace training {
 // One optimiser step of the training loop: the batch onto the device (or gathered from the
 // device-resident pack), the crop the run's progress asks for, the batch's augmentation, the
 // learning rate of its position, forward and backward passes over its micro-batches (gradients
@@ -98,4 +98,5 @@ private:
     double m_cost = 1.0;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -1,6 +1,7 @@
 #pragma once
 
 namespace segstudio::engine {
+inline namespace training {
 
 // When an epoch's end validates. A time-budgeted run re-plans its validation period as its pace
 // changes (13, 17, 25 epochs...); testing the epoch count against multiples of the period of the
@@ -22,4 +23,5 @@ private:
     int m_lastEpoch;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -5,6 +5,7 @@
 #include <string>
 
 namespace segstudio::engine {
+inline namespace training {
 
 WeightAverage::WeightAverage(torch::nn::Module& model, double decay) : m_decay(decay)
 {
@@ -57,4 +58,5 @@ void WeightAverage::load(const std::vector<torch::Tensor>& tensors)
         m_shadow[i].copy_(tensors[i]);
 }
 
+}  // namespace training
 }  // namespace segstudio::engine

@@ -6,6 +6,7 @@
 #include <vector>
 
 namespace segstudio::engine {
+inline namespace training {
 
 // An exponential moving average of a model's weights (Polyak averaging), as timm's ModelEmaV2 and
 // TensorFlow's ExponentialMovingAverage keep it: after each optimiser step every floating-point
@@ -52,4 +53,5 @@ private:
     double m_decay;
 };
 
+}  // namespace training
 }  // namespace segstudio::engine
