@@ -1,12 +1,12 @@
 #include "TrainerArguments.h"
 
+#include "RunLayoutOf.h"
+
 #include "run/RunLayout.h"
 
 namespace segstudio::ui::common {
 
 namespace {
-
-QString path(const std::filesystem::path& file) { return QString::fromStdString(file.string()); }
 
 QStringList predictOptions(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile)
 {
@@ -31,8 +31,8 @@ QStringList TrainerArguments::pack(const QString& projectFile, const QString& sp
 QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& settings)
 {
     const run::RunLayout files(runDir.toStdString());
-    QStringList arguments{QStringLiteral("train"), QStringLiteral("--train-pack"), path(files.trainPack()),
-                          QStringLiteral("--val-pack"), path(files.valPack()), QStringLiteral("-o"), runDir};
+    QStringList arguments{QStringLiteral("train"), QStringLiteral("--train-pack"), pathOf(files.trainPack()),
+                          QStringLiteral("--val-pack"), pathOf(files.valPack()), QStringLiteral("-o"), runDir};
     // Only what the user chose; everything else is the engine's defaults, which learn well.
     if (settings.recipe)
         arguments << QStringLiteral("--recipe");
@@ -89,7 +89,7 @@ QStringList TrainerArguments::fineTune(const QString& baseRunDir, const QString&
     // The base run's own config (model, crops, augmentation, class weighting, device, threads);
     // what differs for a fine-tune is given after it, and options given override the config.
     return {QStringLiteral("train"),
-            QStringLiteral("--config"), path(run::RunLayout(baseRunDir.toStdString()).configFile()),
+            QStringLiteral("--config"), pathOf(layoutOf(baseRunDir).configFile()),
             QStringLiteral("--init-from"), initFrom,
             QStringLiteral("--train-pack"), packFile,
             QStringLiteral("--val-pack"), QString(),

@@ -7,7 +7,7 @@
 
 #include "MetricsPlot.h"
 #include "RunInfoPanel.h"
-#include "RunLayoutOf.h"
+#include "common/RunLayoutOf.h"
 #include "RunWatcher.h"
 #include "RunsTable.h"
 #include "TrainDialog.h"
@@ -357,7 +357,7 @@ bool TrainingDock::selectRun(const QString& name)
 
 bool TrainingDock::openRunFolder(const QString& dir)
 {
-    if (!QFileInfo::exists(pathOf(layoutOf(dir).metricsFile()))) {
+    if (!QFileInfo::exists(common::pathOf(common::layoutOf(dir).metricsFile()))) {
         m_status->setText(tr("%1 holds no metrics.jsonl: not a run folder (yet)").arg(dir));
         return false;
     }
@@ -392,7 +392,7 @@ void TrainingDock::showClassNames(const QString& dir)
 {
     QStringList names;
     if (!dir.isEmpty()) {
-        QStringList packs{pathOf(layoutOf(dir).trainPack())};
+        QStringList packs{common::pathOf(common::layoutOf(dir).trainPack())};
         if (const auto config = run::RunConfigFile::read(dir.toStdString()); config && config->trainPack)
             packs << QString::fromStdString(*config->trainPack);
         for (const QString& file : packs) {
@@ -463,7 +463,7 @@ void TrainingDock::showLogFile(const QString& dir)
     m_log->clear();
     if (dir.isEmpty())
         return;
-    QFile file(pathOf(layoutOf(dir).logFile()));
+    QFile file(common::pathOf(common::layoutOf(dir).logFile()));
     if (!file.open(QIODevice::ReadOnly))
         return;
     if (file.size() > kLogTailBytes)
@@ -685,9 +685,9 @@ void TrainingDock::updateButtons()
         m_backgroundPoll.start();
     else if (!background)
         m_backgroundPoll.stop();
-    m_resumeButton->setEnabled(!busy && !background && haveTrainer && !run.isEmpty() && layoutOf(run).canResume());
+    m_resumeButton->setEnabled(!busy && !background && haveTrainer && !run.isEmpty() && common::layoutOf(run).canResume());
     m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty()
-                              && QFileInfo::exists(pathOf(layoutOf(run).configFile())));
+                              && QFileInfo::exists(common::pathOf(common::layoutOf(run).configFile())));
     m_runs->setEnabled(project);
 }
 

@@ -1,6 +1,6 @@
 #include "TrainingLauncher.h"
 
-#include "RunLayoutOf.h"
+#include "common/RunLayoutOf.h"
 
 #include "common/TrainerArguments.h"
 #include "pack/PackError.h"
@@ -119,7 +119,7 @@ void TrainingLauncher::refreshModels()
 TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir, const Settings& fallback)
 {
     Settings settings = fallback;
-    const auto files = layoutOf(runDir);
+    const auto files = common::layoutOf(runDir);
     if (const auto config = run::RunConfigFile::read(runDir.toStdString())) {
         const auto text = [](const std::optional<std::string>& value, const QString& otherwise) {
             return value ? QString::fromStdString(*value) : otherwise;
@@ -151,7 +151,7 @@ TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir
 
 bool TrainingLauncher::resume(const QString& runDir, int epochs, int minutes)
 {
-    if (isBusy() || trainer().isEmpty() || !layoutOf(runDir).canResume())
+    if (isBusy() || trainer().isEmpty() || !common::layoutOf(runDir).canResume())
         return false;
     m_runDir = runDir;
     m_resumeEpochs = epochs;
@@ -187,15 +187,15 @@ bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, 
 void TrainingLauncher::runStep(Step step)
 {
     m_step = step;
-    const auto files = layoutOf(m_runDir);
+    const auto files = common::layoutOf(m_runDir);
     QStringList arguments;
     switch (step) {
     case Step::PackTrain:
-        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("train"), pathOf(files.trainPack()),
+        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("train"), common::pathOf(files.trainPack()),
                                                    m_settings.height, m_settings.width);
         break;
     case Step::PackVal:
-        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("val"), pathOf(files.valPack()),
+        arguments = common::TrainerArguments::pack(m_projectFile, QStringLiteral("val"), common::pathOf(files.valPack()),
                                                    m_settings.height, m_settings.width);
         break;
     case Step::Train:
@@ -279,7 +279,7 @@ std::optional<qint64> TrainingLauncher::liveTrainerOf(const QString& runDir)
         return std::nullopt;
     // RunLock's file names its holder: "pid N on HOST since ...". The pid counts only while it
     // is alive on this host and is a segstudio-train (not a stranger that reused the number).
-    QFile lock(pathOf(layoutOf(runDir).lockFile()));
+    QFile lock(common::pathOf(common::layoutOf(runDir).lockFile()));
     if (!lock.open(QIODevice::ReadOnly))
         return std::nullopt;
     static const QRegularExpression holder(QStringLiteral("^pid (\\d+) on (\\S+)"));
