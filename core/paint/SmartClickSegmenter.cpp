@@ -76,7 +76,7 @@ SmartClickSegmenter::SmartClickSegmenter(const cv::Mat& scores, const cv::Mat& r
     m_down = cv::Mat(small.size(), CV_32FC1, cv::Scalar(0));
     const auto weight = [&](const cv::Vec3f& a, const cv::Vec3f& b) {
         const cv::Vec3f d = a - b;
-        return float(m_parameters.smoothness * std::exp(-beta * d.dot(d)));
+        return float(std::exp(-beta * d.dot(d)));
     };
     for (int y = 0; y < small.rows; ++y) {
         const auto* row = small.ptr<cv::Vec3f>(y);
@@ -198,9 +198,39 @@ cv::Mat SmartClickSegmenter::biasOf(const std::vector<Click>& clicks, const std:
     return bias;
 }
 
+// The Potts weight at each work pixel: `smoothness`, rising to `refiningSmoothness` around the
+// corrections (a negative click, or one within reach of an earlier click).
+cv::Mat SmartClickSegmenter::smoothnessOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at) const
+{
+    const double base = m_parameters.smoothness, extra = m_parameters.refiningSmoothness - base;
+    cv::Mat weight(m_scores.size(), CV_32FC1, cv::Scalar(base));
+    const double reach = m_parameters.reach > 0 ? m_parameters.reach : double(std::max(weight.cols, weight.rows));
+    std::vector<cv::Point> corrections;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        bool correction = !clicks[i].positive;
+        for (std::size_t j = 0; j < i && !correction; ++j)
+            correction = cv::norm(at[i] - at[j]) <= reach;
+        if (correction)
+            corrections.push_back(at[i]);
+    }
+    if (corrections.empty() || extra <= 0.0)
+        return weight;
+    const double fade = 1.0 / (2.0 * reach * reach);
+    for (int y = 0; y < weight.rows; ++y) {
+        auto* out = weight.ptr<float>(y);
+        for (int x = 0; x < weight.cols; ++x) {
+            double nearest = std::numeric_limits<double>::max();
+            for (const cv::Point& c : corrections)
+                nearest = std::min(nearest, double(x - c.x) * (x - c.x) + double(y - c.y) * (y - c.y));
+            out[x] = float(base + extra * std::exp(-nearest * fade));
+        }
+    }
+    return weight;
+}
+
 // The binary graph cut over roi: a pixel outside the roi counts as outside the region.
 cv::Mat SmartClickSegmenter::cut(const cv::Mat& unary, const cv::Rect& roi, const std::vector<Click>& clicks,
-                                 const std::vector<cv::Point>& at) const
+                                 const std::vector<cv::Point>& at, const cv::Mat& smoothness) const
 {
     const int w = roi.width, h = roi.height;
     cv::detail::GCGraph<float> graph(unsigned(w * h), unsigned(2 * w * h));
@@ -209,6 +239,7 @@ cv::Mat SmartClickSegmenter::cut(const cv::Mat& unary, const cv::Rect& roi, cons
         const auto* right = m_right.ptr<float>(roi.y + y) + roi.x;
         const auto* down = m_down.ptr<float>(roi.y + y) + roi.x;
         const float* up = roi.y + y > 0 ? m_down.ptr<float>(roi.y + y - 1) + roi.x : nullptr;
+        const auto* potts = smoothness.ptr<float>(roi.y + y) + roi.x;
         for (int x = 0; x < w; ++x) {
             const int v = graph.addVtx();
             // Neighbours beyond the roi are outside the region: being inside costs their edge.
@@ -221,18 +252,19 @@ cv::Mat SmartClickSegmenter::cut(const cv::Mat& unary, const cv::Rect& roi, cons
                 outside += up[x];
             if (y == h - 1)
                 outside += down[x];
-            graph.addTermWeights(v, std::max(0.0f, t[x]), std::max(0.0f, -t[x]) + outside);
+            graph.addTermWeights(v, std::max(0.0f, t[x]), std::max(0.0f, -t[x]) + potts[x] * outside);
         }
     }
     for (int y = 0; y < h; ++y) {
         const auto* right = m_right.ptr<float>(roi.y + y) + roi.x;
         const auto* down = m_down.ptr<float>(roi.y + y) + roi.x;
+        const auto* potts = smoothness.ptr<float>(roi.y + y) + roi.x;
         for (int x = 0; x < w; ++x) {
             const int v = y * w + x;
             if (x + 1 < w)
-                graph.addEdges(v, v + 1, right[x], right[x]);
+                graph.addEdges(v, v + 1, potts[x] * right[x], potts[x] * right[x]);
             if (y + 1 < h)
-                graph.addEdges(v, v + w, down[x], down[x]);
+                graph.addEdges(v, v + w, potts[x] * down[x], potts[x] * down[x]);
         }
     }
     for (std::size_t i = 0; i < clicks.size(); ++i) {
@@ -276,8 +308,9 @@ RegionMask SmartClickSegmenter::region(const std::vector<Click>& clicks, int cla
     std::array<bool, 256> allowed{};
     if (confined)
         allowed = confineToClickedLabels(unary, inImage, labels);
-    const cv::Rect roi = reachOfClicks(unary, inImage, at);
-    const cv::Mat inside = cut(unary, roi, inImage, at);
+    const cv::Mat smoothness = smoothnessOf(inImage, at);
+    const cv::Rect roi = reachOfClicks(unary, inImage, at, smoothness);
+    const cv::Mat inside = cut(unary, roi, inImage, at, smoothness);
     cv::Mat workMask(m_scores.size(), CV_8UC1, cv::Scalar(0));
     connectedToPositiveClicks(inside, roi, inImage, at).copyTo(workMask(roi));
 
@@ -317,10 +350,9 @@ std::array<bool, 256> SmartClickSegmenter::confineToClickedLabels(cv::Mat& unary
 // The cut can only move a pixel whose unary is within the Potts weight of its four neighbours
 // of zero, so the graph covers the candidates connected to a positive click, and a rim.
 cv::Rect SmartClickSegmenter::reachOfClicks(const cv::Mat& unary, const std::vector<Click>& clicks,
-                                            const std::vector<cv::Point>& at) const
+                                            const std::vector<cv::Point>& at, const cv::Mat& smoothness)
 {
-    const float reach = float(4.0 * m_parameters.smoothness);
-    cv::Mat candidates = unary > -reach;
+    cv::Mat candidates = unary > -4.0 * smoothness;
     for (std::size_t i = 0; i < at.size(); ++i)
         candidates.at<std::uint8_t>(at[i]) = clicks[i].positive ? 255 : 0;
     cv::Mat components;
@@ -332,7 +364,7 @@ cv::Rect SmartClickSegmenter::reachOfClicks(const cv::Mat& unary, const std::vec
         const cv::Mat mine = components == components.at<int>(at[i]);
         roi |= cv::boundingRect(mine);
     }
-    return cv::Rect(roi.x - 2, roi.y - 2, roi.width + 4, roi.height + 4) & cv::Rect({}, m_scores.size());
+    return cv::Rect(roi.x - 2, roi.y - 2, roi.width + 4, roi.height + 4) & cv::Rect({}, unary.size());
 }
 
 // The region is what the cut keeps connected to a positive click (roi's size).

@@ -36,6 +36,11 @@ public:
     struct Parameters {
         double margin = 0.7;         // nats a clicked pixel is moved past the threshold
         double smoothness = 0.5;     // weight of the Potts term, in nats, at zero colour contrast
+        // The Potts weight around corrections: a click within `reach` of an earlier one, or a
+        // negative one, says the boundary there is wrong, and there the image's edges should
+        // decide rather than the model's scores; it fades with the distance as the clicks' shift
+        // does, so the region of a first click elsewhere keeps its shape (docs/LABELING.md).
+        double refiningSmoothness = 4.0;
         double scoreSteps = 16.0;    // the scores' quantisation: steps per nat
         // How far a click's shift carries, in pixels of the scores' size: it fades as
         // exp(-d^2 / (2 reach^2)) with the distance d, so a click where the model was sure of
@@ -74,17 +79,19 @@ private:
     double trustOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at, const cv::Mat& margins) const;
     cv::Mat unaryOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at, int classId) const;
     cv::Mat biasOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at, const cv::Mat& margins) const;
+    cv::Mat smoothnessOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at) const;
     cv::Mat cut(const cv::Mat& unary, const cv::Rect& roi, const std::vector<Click>& clicks,
-                const std::vector<cv::Point>& at) const;
+                const std::vector<cv::Point>& at, const cv::Mat& smoothness) const;
     RegionMask toImage(const cv::Mat& workMask) const;
     std::array<bool, 256> confineToClickedLabels(cv::Mat& unary, const std::vector<Click>& clicks, const cv::Mat& labels) const;
-    cv::Rect reachOfClicks(const cv::Mat& unary, const std::vector<Click>& clicks, const std::vector<cv::Point>& at) const;
+    static cv::Rect reachOfClicks(const cv::Mat& unary, const std::vector<Click>& clicks, const std::vector<cv::Point>& at,
+                                  const cv::Mat& smoothness);
     static cv::Mat connectedToPositiveClicks(const cv::Mat& inside, const cv::Rect& roi, const std::vector<Click>& clicks,
                                              const std::vector<cv::Point>& at);
     RegionMask withClicksHeld(RegionMask region, const std::vector<Click>& clicks) const;
 
     cv::Mat m_scores;   // CV_8UC(classes), work size
-    cv::Mat m_right;    // CV_32FC1: Potts weight between (x, y) and (x + 1, y)
+    cv::Mat m_right;    // CV_32FC1: Potts weight per nat of smoothness between (x, y) and (x + 1, y)
     cv::Mat m_down;     // CV_32FC1: between (x, y) and (x, y + 1)
     cv::Mat m_confidence;  // CV_32FC1: the model's probability of its most likely class
     ClickColourModel m_colours;

@@ -11,7 +11,7 @@
 // road outside the patches, leaning road (0.55) over the patch's true class (0.35) inside, so
 // the accepted prediction is all road and each patch needs one click.
 struct SmartClickScene {
-    static constexpr int kClasses = 11, kRoad = 3, kPavement = 4, kCar = 8;
+    static constexpr int kClasses = 11, kPole = 2, kRoad = 3, kPavement = 4, kCar = 8;
     static inline const cv::Rect kPavementRect{30, 20, 60, 40};
     static inline const cv::Rect kCarRect{120, 70, 30, 20};
     static inline const cv::Size kSize{180, 120};

@@ -16,6 +16,30 @@ using segstudio::paint::SmartClickSession;
 using segstudio::paint::WriteGuard;
 namespace data = segstudio::data;
 
+// A grey street with a yellow pole (4x80 px) the model saw as a band 14 px wide leaning pole,
+// and a second such pole far to the right. With the Potts weight of a correction everywhere, the
+// first click would shrink the band to the pole too: 5 px of 0.7 nats a row is less than 4 nats of
+// boundary.
+struct PoleScene {
+    static inline const cv::Rect kPole{60, 20, 4, 80};
+    static inline const cv::Rect kBand{55, 20, 14, 80};
+    static inline const cv::Rect kFarBand{155, 20, 14, 80};
+    cv::Mat rgb{SmartClickScene::kSize, CV_8UC3, cv::Scalar(90, 90, 95)};
+    cv::Mat scores = SmartClickScene::scoresWith(SmartClickScene::kSize, 1.0);
+
+    PoleScene()
+    {
+        rgb(kPole).setTo(cv::Scalar(220, 210, 60));
+        rgb(kPole + cv::Point(kFarBand.x - kBand.x, 0)).setTo(cv::Scalar(220, 210, 60));
+        for (const cv::Rect& band : {kBand, kFarBand})
+            for (int y = band.y; y < band.br().y; ++y)
+                for (int x = band.x; x < band.br().x; ++x)
+                    for (int c = 0; c < SmartClickScene::kClasses; ++c)
+                        scores.ptr<std::uint8_t>(y)[x * SmartClickScene::kClasses + c] = SmartClickScene::nll(
+                            c == SmartClickScene::kPole ? 0.5 : c == SmartClickScene::kRoad ? 0.45 : 0.005);
+    }
+};
+
 // The smart click on a scene whose answer is known: the model's scores say "road, but unsure"
 // over two patches, so a click of the patch's class must take that patch and nothing of the road
 // the model is sure of; negative clicks, scaled scores, the session's undo-by-replay and the locks.
@@ -190,6 +214,41 @@ private slots:
         QVERIFY(with > 0.95);
         QVERIFY(without < with - 0.1);
         QVERIFY(first < with - 0.1);
+    }
+
+    // A pole 4 px wide the model sees as a blurred band 14 px wide, leaning pole (0.5 over road's
+    // 0.45): the first click takes the band, as the model says; a negative click beside the pole
+    // is a correction, and around it the image's edges decide (refiningSmoothness), so the region
+    // shrinks to the pole, where a weak Potts term everywhere leaves the far side of the band in.
+    void correctionsFollowTheImagesEdges()
+    {
+        const PoleScene scene;
+        const std::vector<SmartClickSegmenter::Click> clicks{{{61, 60}, true}, {{57, 60}, false}};
+        SmartClickSegmenter::Parameters flat;
+        flat.refiningSmoothness = flat.smoothness;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        const double first = iou(segmenter.region({clicks.front()}, SmartClickScene::kPole), PoleScene::kPole, scene.rgb.size());
+        const double refined = iou(segmenter.region(clicks, SmartClickScene::kPole), PoleScene::kPole, scene.rgb.size());
+        const double without = iou(SmartClickSegmenter(scene.scores, scene.rgb, flat).region(clicks, SmartClickScene::kPole),
+                                   PoleScene::kPole, scene.rgb.size());
+        qInfo("pole IoU: first click %.3f, with the correction %.3f, without refining %.3f", first, refined, without);
+        QVERIFY(first < 0.35);
+        QVERIFY(refined > 0.9);
+        QVERIFY(without < refined - 0.3);
+    }
+
+    // Two positive clicks farther apart than the clicks' reach are two objects, not a correction:
+    // the region around the first is what the first click alone gave.
+    void aClickElsewhereLeavesTheFirstRegionsShape()
+    {
+        const PoleScene scene;
+        const SmartClickSegmenter segmenter(scene.scores, scene.rgb);
+        const cv::Rect left(0, 0, 100, scene.rgb.rows);
+        const cv::Mat alone = full(segmenter.region({{{61, 60}, true}}, SmartClickScene::kPole), scene.rgb.size());
+        const cv::Mat both = full(segmenter.region({{{61, 60}, true}, {{160, 60}, true}}, SmartClickScene::kPole), scene.rgb.size());
+        QVERIFY(cv::countNonZero(alone) > 0);
+        QCOMPARE(cv::countNonZero(alone(left) != both(left)), 0);
+        QVERIFY(cv::countNonZero(both(cv::Rect(100, 0, 80, scene.rgb.rows))) > 0);
     }
 };
 

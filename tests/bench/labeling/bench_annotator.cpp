@@ -38,6 +38,7 @@ struct Arguments {
     std::string dataset = SEGSTUDIO_CAMVID_DIR;
     std::string split = "val";
     int images = 20;
+    int skip = 0;
     std::string modes = "superpixel,polygon,prediction,smart,grabcut";
     std::string checkpoint;
     std::string predictions;
@@ -50,6 +51,7 @@ struct Arguments {
     bool sequence = false;
     double margin = -1;
     double smoothness = -1;
+    double refiningSmoothness = -1;
     double reach = -1;
     double colourWeight = -1;
     int colourFrom = -1;
@@ -99,30 +101,31 @@ double meanIoU(const std::vector<cv::Mat>& labels, const std::vector<cv::Mat>& t
     return present ? sum / present : 0;
 }
 
-std::vector<std::string> imageStems(const fs::path& folder, int count)
+std::vector<std::string> imageStems(const fs::path& folder, int skip, int count)
 {
     std::vector<std::string> stems;
     for (const auto& entry : fs::directory_iterator(folder))
         if (entry.path().extension() == ".png")
             stems.push_back(entry.path().stem().string());
     std::sort(stems.begin(), stems.end());
+    stems.erase(stems.begin(), stems.begin() + std::min<std::ptrdiff_t>(skip, std::ptrdiff_t(stems.size())));
     if (count > 0 && int(stems.size()) > count)
         stems.resize(std::size_t(count));
     return stems;
 }
 
-// The first `count` frames, in order, of the split's first sequence (by id) that has that many,
-// else of its longest; `id` gets the sequence's id.
-std::vector<std::string> sequenceStems(const fs::path& folder, int count, std::string& id)
+// `count` frames, in order, after the first `skip`, of the split's first sequence (by id) that has
+// that many, else of its longest; `id` gets the sequence's id.
+std::vector<std::string> sequenceStems(const fs::path& folder, int skip, int count, std::string& id)
 {
-    const std::vector<std::string> all = imageStems(folder, 0);
+    const std::vector<std::string> all = imageStems(folder, 0, 0);
     std::vector<std::string> names;
     for (const auto& stem : all)
         names.push_back(stem + ".png");
     const segstudio::data::FrameSequence frames(names);
     const std::vector<std::size_t>* chosen = nullptr;
     for (const auto& sequence : frames.sequences()) {
-        if (count > 0 && int(sequence.size()) >= count) {
+        if (count > 0 && int(sequence.size()) >= skip + count) {
             chosen = &sequence;
             break;
         }
@@ -133,9 +136,9 @@ std::vector<std::string> sequenceStems(const fs::path& folder, int count, std::s
     if (!chosen)
         return stems;
     id = segstudio::data::FrameSequence::keyOf(names[chosen->front()]).sequence;
-    for (const std::size_t index : *chosen)
+    for (std::size_t i = std::size_t(std::max(0, skip)); i < chosen->size(); ++i)
         if (count <= 0 || int(stems.size()) < count)
-            stems.push_back(all[index]);
+            stems.push_back(all[(*chosen)[i]]);
     return stems;
 }
 
@@ -298,6 +301,8 @@ int main(int argc, char** argv)
     app.add_option("--dataset", args.dataset, "dataset in SegNet layout")->capture_default_str();
     app.add_option("--split", args.split, "split folder (val, train, test)")->capture_default_str();
     app.add_option("--images", args.images, "the first N images of the split (sorted by name)")->capture_default_str();
+    app.add_option("--skip", args.skip, "start after the first K images (or frames of the sequence): a held-out set")
+        ->capture_default_str();
     app.add_flag("--sequence", args.sequence,
                  "--images N takes N consecutive frames of one sequence of the split, in order");
     app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate")
@@ -310,7 +315,9 @@ int main(int argc, char** argv)
     app.add_option("--large-actions", args.largeActions, "actions timed on the first image at 4000x3000 (0: none)")->capture_default_str();
     app.add_option("--plot", args.plot, "write the actions-vs-accuracy plot (PNG) here");
     app.add_option("--margin", args.margin, "smart click: nats a clicked pixel is moved past the threshold");
-    app.add_option("--smoothness", args.smoothness, "smart click: Potts weight in nats");
+    app.add_option("--smoothness", args.smoothness, "smart click: Potts weight in nats (the first click)");
+    app.add_option("--refining-smoothness", args.refiningSmoothness,
+                   "smart click: Potts weight around corrections (a negative click, or one near an earlier one)");
     app.add_option("--reach", args.reach, "smart click: how far a click's shift carries (pixels at the model's size, 0: all the way)");
     app.add_option("--colour-weight", args.colourWeight, "smart click: weight of the clicks' colour model (0: off)");
     app.add_option("--colour-from", args.colourFrom, "smart click: the click from which the colour model joins");
@@ -347,7 +354,8 @@ int main(int argc, char** argv)
     }
     std::string sequenceId;
     const auto stems =
-        args.sequence ? sequenceStems(imagesDir, args.images, sequenceId) : imageStems(imagesDir, args.images);
+        args.sequence ? sequenceStems(imagesDir, args.skip, args.images, sequenceId)
+                      : imageStems(imagesDir, args.skip, args.images);
     if (args.sequence)
         std::cerr << "sequence " << sequenceId << ": " << stems.size() << " frames\n";
     const fs::path cache = args.predictions.empty() ? fs::path(args.checkpoint) / "annotator-predictions" : fs::path(args.predictions);
@@ -361,6 +369,8 @@ int main(int argc, char** argv)
         options.smart.margin = args.margin;
     if (args.smoothness >= 0)
         options.smart.smoothness = args.smoothness;
+    if (args.refiningSmoothness >= 0)
+        options.smart.refiningSmoothness = args.refiningSmoothness;
     if (args.reach >= 0)
         options.smart.reach = args.reach;
     if (args.colourWeight >= 0)
@@ -472,7 +482,8 @@ int main(int argc, char** argv)
     out["checkpoint"] = args.checkpoint;
     if (args.sequence)
         out["sequence"] = sequenceId;
-    out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness}, {"reach", options.smart.reach},
+    out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness},
+                                {"refining_smoothness", options.smart.refiningSmoothness}, {"reach", options.smart.reach},
                                 {"colour_weight", options.smart.colourWeight}, {"colour_from", options.smart.colourFromClick},
                                 {"colour_radius", options.smart.colourRadius}};
     for (const auto& [name, r] : results)
