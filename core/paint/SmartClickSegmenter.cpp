@@ -199,20 +199,18 @@ cv::Mat SmartClickSegmenter::biasOf(const std::vector<Click>& clicks, const std:
 }
 
 // The Potts weight at each work pixel: `smoothness`, rising to `refiningSmoothness` around the
-// corrections (a negative click, or one within reach of an earlier click).
+// negative clicks. A positive click near an earlier one counted as a correction too did as well on
+// single objects but cost labelling whole frames (a second click of a class is often another thin
+// patch of it nearby, which the heavier term then erased).
 cv::Mat SmartClickSegmenter::smoothnessOf(const std::vector<Click>& clicks, const std::vector<cv::Point>& at) const
 {
     const double base = m_parameters.smoothness, extra = m_parameters.refiningSmoothness - base;
     cv::Mat weight(m_scores.size(), CV_32FC1, cv::Scalar(base));
     const double reach = m_parameters.reach > 0 ? m_parameters.reach : double(std::max(weight.cols, weight.rows));
     std::vector<cv::Point> corrections;
-    for (std::size_t i = 0; i < at.size(); ++i) {
-        bool correction = !clicks[i].positive;
-        for (std::size_t j = 0; j < i && !correction; ++j)
-            correction = cv::norm(at[i] - at[j]) <= reach;
-        if (correction)
+    for (std::size_t i = 0; i < at.size(); ++i)
+        if (!clicks[i].positive)
             corrections.push_back(at[i]);
-    }
     if (corrections.empty() || extra <= 0.0)
         return weight;
     const double fade = 1.0 / (2.0 * reach * reach);

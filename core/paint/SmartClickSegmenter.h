@@ -36,10 +36,10 @@ public:
     struct Parameters {
         double margin = 0.7;         // nats a clicked pixel is moved past the threshold
         double smoothness = 0.5;     // weight of the Potts term, in nats, at zero colour contrast
-        // The Potts weight around corrections: a click within `reach` of an earlier one, or a
-        // negative one, says the boundary there is wrong, and there the image's edges should
-        // decide rather than the model's scores; it fades with the distance as the clicks' shift
-        // does, so the region of a first click elsewhere keeps its shape (docs/LABELING.md).
+        // The Potts weight around negative clicks: a negative click says the region's boundary is
+        // wrong there, and there the image's edges should decide rather than the model's scores;
+        // it fades with the distance as the clicks' shift does, so the region away from the
+        // corrections keeps the shape the model gave it (docs/LABELING.md).
         double refiningSmoothness = 4.0;
         double scoreSteps = 16.0;    // the scores' quantisation: steps per nat
         // How far a click's shift carries, in pixels of the scores' size: it fades as

@@ -17,8 +17,8 @@ using segstudio::paint::WriteGuard;
 namespace data = segstudio::data;
 
 // A grey street with a yellow pole (4x80 px) the model saw as a band 14 px wide leaning pole,
-// and a second such pole far to the right. With the Potts weight of a correction everywhere, the
-// first click would shrink the band to the pole too: 5 px of 0.7 nats a row is less than 4 nats of
+// and a second such pole far to the right. With a correction's Potts weight everywhere, the first
+// click would shrink the band to the pole too: 5 px of 0.7 nats a row is less than 4 nats of
 // boundary.
 struct PoleScene {
     static inline const cv::Rect kPole{60, 20, 4, 80};
@@ -237,8 +237,8 @@ private slots:
         QVERIFY(without < refined - 0.3);
     }
 
-    // Two positive clicks farther apart than the clicks' reach are two objects, not a correction:
-    // the region around the first is what the first click alone gave.
+    // A positive click on another object is no correction: the region around the first click is
+    // what that click alone gave (the heavier Potts term would shrink its band to the pole).
     void aClickElsewhereLeavesTheFirstRegionsShape()
     {
         const PoleScene scene;

@@ -317,7 +317,7 @@ int main(int argc, char** argv)
     app.add_option("--margin", args.margin, "smart click: nats a clicked pixel is moved past the threshold");
     app.add_option("--smoothness", args.smoothness, "smart click: Potts weight in nats (the first click)");
     app.add_option("--refining-smoothness", args.refiningSmoothness,
-                   "smart click: Potts weight around corrections (a negative click, or one near an earlier one)");
+                   "smart click: Potts weight around negative clicks (corrections)");
     app.add_option("--reach", args.reach, "smart click: how far a click's shift carries (pixels at the model's size, 0: all the way)");
     app.add_option("--colour-weight", args.colourWeight, "smart click: weight of the clicks' colour model (0: off)");
     app.add_option("--colour-from", args.colourFrom, "smart click: the click from which the colour model joins");
