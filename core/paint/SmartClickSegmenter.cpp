@@ -40,6 +40,23 @@ double contrastScale(const cv::Mat& rgb)
     return sum > 0.0 ? double(count) / (2.0 * sum) : 0.0;
 }
 
+// The point of `points` nearest to p (the first of equals) and its squared distance.
+struct Nearest {
+    std::size_t index = 0;
+    std::int64_t squaredDistance = std::numeric_limits<std::int64_t>::max();
+};
+
+Nearest nearestOf(cv::Point p, const std::vector<cv::Point>& points)
+{
+    Nearest nearest;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::int64_t dx = p.x - points[i].x, dy = p.y - points[i].y, d = dx * dx + dy * dy;
+        if (d < nearest.squaredDistance)
+            nearest = {i, d};
+    }
+    return nearest;
+}
+
 // The probability of each pixel's most likely class, from scores of -ln p x steps.
 cv::Mat confidenceOf(const cv::Mat& scores, double steps)
 {
@@ -183,16 +200,9 @@ cv::Mat SmartClickSegmenter::biasOf(const std::vector<Click>& clicks, const std:
     for (int y = 0; y < bias.rows; ++y) {
         auto* out = bias.ptr<float>(y);
         for (int x = 0; x < bias.cols; ++x) {
-            std::int64_t best = std::numeric_limits<std::int64_t>::max();
-            std::size_t nearest = 0;
-            for (std::size_t i = 0; i < at.size(); ++i) {
-                const std::int64_t dx = x - at[i].x, dy = y - at[i].y, d = dx * dx + dy * dy;
-                if (d < best) {
-                    best = d;
-                    nearest = i;
-                }
-            }
-            out[x] = fade > 0 ? float(shift[nearest] * std::exp(-double(best) * fade)) : shift[nearest];
+            const Nearest nearest = nearestOf({x, y}, at);
+            const float full = shift[nearest.index];
+            out[x] = fade > 0 ? float(full * std::exp(-double(nearest.squaredDistance) * fade)) : full;
         }
     }
     return bias;
@@ -216,12 +226,8 @@ cv::Mat SmartClickSegmenter::smoothnessOf(const std::vector<Click>& clicks, cons
     const double fade = 1.0 / (2.0 * reach * reach);
     for (int y = 0; y < weight.rows; ++y) {
         auto* out = weight.ptr<float>(y);
-        for (int x = 0; x < weight.cols; ++x) {
-            double nearest = std::numeric_limits<double>::max();
-            for (const cv::Point& c : corrections)
-                nearest = std::min(nearest, double(x - c.x) * (x - c.x) + double(y - c.y) * (y - c.y));
-            out[x] = float(base + extra * std::exp(-nearest * fade));
-        }
+        for (int x = 0; x < weight.cols; ++x)
+            out[x] = float(base + extra * std::exp(-double(nearestOf({x, y}, corrections).squaredDistance) * fade));
     }
     return weight;
 }

@@ -30,7 +30,7 @@ QStringList TrainerArguments::pack(const QString& projectFile, const QString& sp
 
 QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& settings)
 {
-    const run::RunLayout files(runDir.toStdString());
+    const run::RunLayout files = layoutOf(runDir);
     QStringList arguments{QStringLiteral("train"), QStringLiteral("--train-pack"), pathOf(files.trainPack()),
                           QStringLiteral("--val-pack"), pathOf(files.valPack()), QStringLiteral("-o"), runDir};
     // Only what the user chose; everything else is the engine's defaults, which learn well.
