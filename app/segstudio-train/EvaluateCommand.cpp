@@ -70,6 +70,8 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
         const std::string checkpoint = run::RunLayout::resolveCheckpoint(args->checkpoint).string();
         if (args->pack.empty() && args->project.empty())
             throw CLI::ValidationError("evaluate", "give the split to score: --pack, or --project with --split");
+        if (!args->report.empty())
+            metrics::checkReportFolder(args->report);  // before minutes of evaluating, not after
         if (!args->project.empty() || !args->report.empty()) {
             const auto report = args->project.empty()
                                     ? engine::evaluationReport(checkpoint, args->pack, args->options)

@@ -7,6 +7,7 @@
 #include "data/labels/ImageIO.h"
 #include "data/labels/LabelMapIO.h"
 #include "data/labels/LabelOverlay.h"
+#include "data/project/OutputFolder.h"
 #include "data/project/PredictionCache.h"
 #include "data/project/Project.h"
 #include "engine/runtime/EngineError.h"
@@ -117,18 +118,38 @@ std::vector<Job> jobsOf(const PredictArguments& args, const std::optional<data::
     return jobs;
 }
 
-// One image, its maps and overlay. Any failure, running out of memory on a huge image included,
-// is one line naming the image.
-void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const data::ClassSchema& schema, const Job& job)
+// The files predictOne() writes for a job, relative to the output folder.
+std::vector<std::string> outputsOf(const PredictArguments& args, const Job& job)
+{
+    std::vector<std::string> names =
+        args.confidence ? data::PredictionCache::entryFileNames(job.name) : std::vector<std::string>{job.name + ".png"};
+    if (args.overlay)
+        names.push_back(job.name + "_overlay.png");
+    return names;
+}
+
+std::vector<std::string> outputsOf(const PredictArguments& args, const std::vector<Job>& jobs)
+{
+    std::vector<std::string> names;
+    for (const Job& job : jobs)
+        for (std::string& name : outputsOf(args, job))
+            names.push_back(std::move(name));
+    return names;
+}
+
+// One image, its maps and overlay, each recorded in the folder's ledger once in place. Any
+// failure, running out of memory on a huge image included, is one line naming the image.
+void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const data::ClassSchema& schema, const Job& job,
+                data::OutputFolder& out)
 {
     try {
         const cv::Mat image = data::readImageRgb(job.file);
         const cv::Mat rgb = image.isContinuous() ? image : image.clone();
-        const std::filesystem::path stem = std::filesystem::path(args.out) / job.name;
+        const std::filesystem::path stem = out.path() / job.name;
         cv::Mat labels;
         if (args.confidence) {
             const auto prediction = entryOf(runtime.engine()->predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
-            data::PredictionCache::writeEntry(args.out, job.name, prediction, schema);
+            data::PredictionCache::writeEntry(out.path(), job.name, prediction, schema);
             labels = prediction.classes;
         } else {
             labels = runtime.labels(rgb);
@@ -138,6 +159,7 @@ void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const 
             data::writeImageRgb(stem.string() + "_overlay.png", data::blendLabels(rgb, labels, schema, args.opacity),
                                 run::Durability::Deferred);
         }
+        out.written(outputsOf(args, job));
     } catch (const std::bad_alloc&) {
         throw engine::EngineError(job.file + ": not enough memory to predict this image");
     } catch (const std::exception& error) {
@@ -177,7 +199,6 @@ void addPredictCommand(CLI::App& app, int& exitCode)
                     "  segstudio-train predict -c runs/first/checkpoints/best.pt -P camvid.segstudio -s val --confidence -o out\n"
                     "  segstudio-train predict --runtime opencv -c first.onnx -o predictions photos/*.jpg");
     command->callback([args, &exitCode] {
-        namespace fs = std::filesystem;
         std::optional<data::Project> project;
         if (!args->project.empty())
             project = data::Project::load(args->project);
@@ -186,9 +207,11 @@ void addPredictCommand(CLI::App& app, int& exitCode)
             throw data::DataError({}, "nothing to predict: give images, or --project with --split");
         PredictionRuntime runtime(*args);
         const auto schema = schemaFor(*args, project, runtime);
-        fs::create_directories(args->out);
+        // Before the model's work: a folder of the user's files is refused with nothing written.
+        data::OutputFolder out(args->out, project ? &*project : nullptr, "predictions");
+        out.reserve(outputsOf(*args, images));
         for (std::size_t i = 0; i < images.size(); ++i) {
-            predictOne(*args, runtime, schema, images[i]);
+            predictOne(*args, runtime, schema, images[i], out);
             std::cout << "predicted " << i + 1 << "/" << images.size() << " " << images[i].file << std::endl;
         }
         exitCode = kExitOk;

@@ -4,6 +4,7 @@
 #include "data/labels/DataError.h"
 #include "data/labels/ImageIO.h"
 #include "data/labels/LabelMapIO.h"
+#include "data/project/OutputFolder.h"
 #include "data/project/PredictionCache.h"
 #include "data/project/Project.h"
 #include "engine/inference/Predictor.h"
@@ -12,6 +13,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace segstudio::cli {
 
@@ -35,13 +37,21 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
     const auto project = data::Project::load(projectFile);
     engine::Predictor predictor(checkpoint, device);
     requireSameClasses(predictor.classes(), project.schema(), checkpoint, projectFile);
-    if (!predictionsDir.empty())
-        fs::create_directories(predictionsDir);
     metrics::EvaluationReport report(predictor.classNames());
     std::vector<std::size_t> labelled;
     for (const std::size_t index : project.indicesOf(*split))
         if (fs::exists(project.labelMapPath(index)))
             labelled.push_back(index);
+    // Never into the label folder it scores against, nor over a file SegStudio did not write.
+    std::optional<data::OutputFolder> predictions;
+    if (!predictionsDir.empty()) {
+        predictions.emplace(predictionsDir, &project, "predictions");
+        std::vector<std::string> names;
+        for (const std::size_t index : labelled)
+            for (std::string& name : data::PredictionCache::entryFileNames(data::PredictionCache::keyOf(project, index)))
+                names.push_back(std::move(name));
+        predictions->reserve(names);
+    }
     for (std::size_t n = 0; n < labelled.size(); ++n) {
         const std::size_t index = labelled[n];
         const auto imageFile = project.imagePath(index);
@@ -50,9 +60,11 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
         const cv::Mat truth = data::readLabelMap(project.labelMapPath(index), project.schema(), rgb.size());
         const auto prediction = entryOf(predictor.predictWithConfidence(rgb.ptr<std::uint8_t>(), rgb.rows, rgb.cols), rgb);
         const cv::Mat& classes = prediction.classes;
-        if (!predictionsDir.empty())
-            data::PredictionCache::writeEntry(predictionsDir, data::PredictionCache::keyOf(project, index), prediction,
-                                              project.schema());
+        if (predictions) {
+            const std::string key = data::PredictionCache::keyOf(project, index);
+            data::PredictionCache::writeEntry(predictions->path(), key, prediction, project.schema());
+            predictions->written(data::PredictionCache::entryFileNames(key));
+        }
         const cv::Mat t = truth.isContinuous() ? truth : truth.clone();
         report.addImage(project.entry(index).image, t.ptr<std::uint8_t>(), classes.ptr<std::uint8_t>(), t.cols, t.rows);
         std::cout << "evaluated " << n + 1 << "/" << labelled.size() << " " << imageFile.string() << std::endl;

@@ -166,7 +166,7 @@ void addOptimizerOptions(CLI::App& command, TrainOptions& o)
     o.given.emplace_back(command.add_flag("--scale-crop", c.scaleCrop, "random scale 0.75-1.25 with crop/pad"), "scaleCrop");
     bindOption(command, o, "--crop-share", c.cropShare, "cropShare",
                "train on random crops of this share of each side of the pack's images, at least 144 x 192 and\n"
-               "whole images where that is most of an image (0 = whole images; default 0.4: on CamVid's 360x480\n"
+               "whole images where that is most of an image (0 or 1 = whole images; default 0.4: on CamVid's 360x480\n"
                "packs 144 x 192 crops, the best of 30 CPU-minutes; a 180x240 pack trains on whole images)");
     bindOption(command, o, "--crop-height", c.cropHeight, "cropHeight",
                "train on random crops this high instead of --crop-share's (with --crop-width)");
@@ -264,7 +264,7 @@ void addChecks(CLI::App& command)
     check("--min-lr", FiniteNumber(0.0, huge));
     check("--warmup", WholeNumber(-1, most));
     check("--translate", WholeNumber(0, 65536));
-    check("--crop-share", FiniteNumber(0.0, 1.0));  // 1 itself is refused with the config's other checks
+    check("--crop-share", FiniteNumber(0.0, 1.0));  // 1: a crop of the whole image, i.e. whole images
     check("--crop-height", WholeNumber(0, kMaxImageSide));  // 0 = --crop-share's
     check("--crop-width", WholeNumber(0, kMaxImageSide));
     check("--threads", WholeNumber(0, 4096));

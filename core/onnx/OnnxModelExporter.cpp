@@ -11,6 +11,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
+#include <fstream>
 #include <stdexcept>
 
 namespace segstudio::onnxexport {
@@ -80,10 +81,27 @@ void declareLogitsOutput(onnx::GraphProto& graph, const engine::GraphValue& logi
     declare(graph.add_output(), "logits", onnx::TensorProto::FLOAT, shape);
 }
 
+// The output may replace only a model SegStudio exported (its producer says so): never a
+// person's file that happens to have the name, nor a folder.
+void requireReplaceable(const fs::path& output)
+{
+    std::error_code error;
+    if (!fs::exists(output, error))
+        return;
+    if (!fs::is_regular_file(output, error))
+        throw std::runtime_error(output.string() + ": is not a file: the model goes into a file of its own");
+    std::ifstream in(output, std::ios::binary);
+    onnx::ModelProto existing;
+    if (!existing.ParseFromIstream(&in) || existing.producer_name() != "segstudio")
+        throw std::runtime_error(output.string() + ": exists and is not a model SegStudio exported: never replaced "
+                                                   "(choose another file name, or move it away)");
+}
+
 }  // namespace
 
 OnnxExportResult OnnxModelExporter::exportModel(const OnnxExportRequest& request)
 {
+    requireReplaceable(request.output);  // before the work, and again at the write
     torch::NoGradGuard noGrad;
     const auto loaded = engine::LoadedModel::fromCheckpoint(request.checkpoint.string(), torch::kCPU);
     loaded.model->eval();
@@ -149,6 +167,7 @@ OnnxExportResult OnnxModelExporter::exportModel(const OnnxExportRequest& request
     } catch (const std::exception& error) {
         throw std::runtime_error(request.output.string() + ": the ONNX checker refuses the graph: " + error.what());
     }
+    requireReplaceable(request.output);
     run::writeFileAtomically(request.output, model.SerializeAsString());
     return result;
 }

@@ -30,7 +30,8 @@ struct OnnxExportResult {
 // returned, which becomes "logits"), then runs ONNX's checker and strict shape inference, then writes the
 // file atomically. Metadata (metadata_props): segstudio.classes (JSON names), segstudio.colors
 // (JSON, when known), segstudio.model, segstudio.input, segstudio.mean / segstudio.std.
-// Throws std::runtime_error naming the checkpoint or the output on any failure.
+// Throws std::runtime_error naming the checkpoint or the output on any failure. The output is new,
+// or a model SegStudio exported (its producer is "segstudio"): any other file is never replaced.
 class OnnxModelExporter {
 public:
     static OnnxExportResult exportModel(const OnnxExportRequest& request);

@@ -118,4 +118,14 @@ std::string readFile(const std::filesystem::path& path)
     return buffer.str();
 }
 
+bool holdsOnlyUnfinishedWriteOf(const std::filesystem::path& folder, const std::string& fileName)
+{
+    const std::filesystem::path temporary = tempPathFor(folder / fileName).filename();
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error))
+        if (entry.path().filename() != temporary)
+            return false;
+    return !error;
+}
+
 }  // namespace segstudio::run

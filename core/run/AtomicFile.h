@@ -33,4 +33,9 @@ void syncFolder(const std::filesystem::path& folder);
 
 std::string readFile(const std::filesystem::path& path);  // FileError when missing or unreadable
 
+// Whether `folder` holds nothing but what writeFileAtomically(folder / fileName) leaves when it is
+// killed before its rename (its temporary file), or nothing at all: how a command recognises the
+// start of its own staging folder, made before the marker that names it was in place.
+bool holdsOnlyUnfinishedWriteOf(const std::filesystem::path& folder, const std::string& fileName);
+
 }  // namespace segstudio::run

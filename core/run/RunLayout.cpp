@@ -1,5 +1,10 @@
 #include "RunLayout.h"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
 namespace segstudio::run {
 
 std::filesystem::path RunLayout::checkpointToUse() const
@@ -18,6 +23,78 @@ bool RunLayout::canResume() const
 {
     std::error_code error;
     return std::filesystem::exists(lastCheckpoint(), error);
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json firstJsonLine(const fs::path& file)
+{
+    std::ifstream in(file);
+    std::string line;
+    std::getline(in, line);
+    return json::parse(line, nullptr, /*allow_exceptions=*/false);
+}
+
+// The engine's TrainConfig as written to config.json (keys it always writes).
+bool isTrainingConfiguration(const fs::path& file)
+{
+    std::ifstream in(file);
+    const json config = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (!config.is_object())
+        return false;
+    for (const char* key : {"trainPack", "runDir", "model", "epochs", "batchSize", "learningRate", "cropShare"})
+        if (!config.contains(key))
+            return false;
+    return true;
+}
+
+// metrics.jsonl begins with the "run" record of the session that wrote it (MetricsRecord).
+bool isMetricsLog(const fs::path& file)
+{
+    const json first = firstJsonLine(file);
+    return first.is_object() && first.value("kind", std::string()) == "run" && first.contains("segstudio_version");
+}
+
+bool holdsOnlyTemporaryFiles(const fs::path& folder)
+{
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error))
+        if (entry.path().extension() != ".tmp" && entry.path().extension() != ".partial")
+            return false;
+    return !error;
+}
+
+}  // namespace
+
+std::optional<fs::path> RunLayout::foreignEntry() const
+{
+    std::error_code error;
+    if (!fs::is_directory(m_dir, error))
+        return std::nullopt;
+    bool runLeftovers = false;
+    std::optional<fs::path> log;
+    for (const auto& entry : fs::directory_iterator(m_dir, error)) {
+        const fs::path& path = entry.path();
+        if (path == trainPack() || path == valPack() || path == lockFile())
+            continue;
+        if (path == logFile()) {
+            log = path;
+            continue;
+        }
+        if (path == checkpointsFolder() && entry.is_directory() && holdsOnlyTemporaryFiles(path))
+            continue;
+        if ((path == configFile() && isTrainingConfiguration(path)) || (path == metricsFile() && isMetricsLog(path))) {
+            runLeftovers = true;
+            continue;
+        }
+        return path;
+    }
+    if (log && !runLeftovers)
+        return log;  // a log.txt alone is somebody else's
+    return std::nullopt;
 }
 
 }  // namespace segstudio::run

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 
 namespace segstudio::run {
 
@@ -32,6 +33,12 @@ public:
     // A checkpoint file stands for itself, a run folder for checkpointToUse().
     static std::filesystem::path resolveCheckpoint(const std::filesystem::path& fileOrRunDir);
     bool canResume() const;  // it holds checkpoints/last.pt
+    // What a new run must not write beside, so that `train -o` never overwrites or mixes with a
+    // person's files: the first entry of the folder that is not the layout's own (the packs the
+    // Train dialog put there, the lock, an empty checkpoints/, or what a run killed before its
+    // first checkpoint left: a config.json that is a SegStudio training configuration, a
+    // metrics.jsonl of SegStudio's records, its log.txt). nullopt for a new or empty folder.
+    std::optional<std::filesystem::path> foreignEntry() const;
 
 private:
     std::filesystem::path m_dir;

@@ -146,6 +146,57 @@ private slots:
         QCOMPARE(test::readBytes(test::path(dir, ".next.export-partial") / "mine.txt"), std::string("mine"));
     }
 
+    // 60.6: an export killed after it made its staging folder and before its marker was renamed
+    // into place (the folder holds nothing, or the marker's temporary file): every retry was
+    // refused as "not made by a SegStudio export". The retry finishes it.
+    void anExportKilledBeforeItsMarkerWasInPlaceIsRetried()
+    {
+        QTemporaryDir dir;
+        writeDataset(test::path(dir, "d"), 2);
+        const data::Project project = importDataset(test::path(dir, "d"), test::path(dir, "d/p.segstudio"));
+        const fs::path staging = test::path(dir, ".out.export-partial");
+        test::writeBytes(staging / (std::string(data::ExportDestination::kMarker) + ".tmp"), "{\"segstudio_ex");
+        QCOMPARE(data::exportLabels(data::ExportFormat::IndexPngs, project, test::path(dir, "out")), std::size_t(2));
+        QVERIFY(!fs::exists(staging));
+        fs::create_directories(test::path(dir, ".empty.export-partial"));  // killed right after its mkdir
+        QCOMPARE(data::exportLabels(data::ExportFormat::IndexPngs, project, test::path(dir, "empty")), std::size_t(2));
+        // Beside the temporary file, anything else is somebody's: refused as before.
+        const fs::path other = test::path(dir, ".other.export-partial");
+        test::writeBytes(other / (std::string(data::ExportDestination::kMarker) + ".tmp"), "{");
+        test::writeBytes(other / "mine.txt", "mine");
+        test::expectDataError([&] { data::exportLabels(data::ExportFormat::IndexPngs, project, test::path(dir, "other")); }, other,
+                              "not made by a SegStudio export");
+        QCOMPARE(test::readBytes(other / "mine.txt"), std::string("mine"));
+    }
+
+    // 60.4: a hand edit in an earlier export's folder was silently lost to the next export (its
+    // marker listed names only). The marker keeps each file's fingerprint: an edited file is the user's.
+    void anEditInAnEarlierExportIsNeverReplaced()
+    {
+        QTemporaryDir dir;
+        writeDataset(test::path(dir, "d"), 3);
+        const data::Project project = importDataset(test::path(dir, "d"), test::path(dir, "d/p.segstudio"));
+        const fs::path out = test::path(dir, "out");
+        QCOMPARE(data::exportLabels(data::ExportFormat::IndexPngs, project, out), std::size_t(3));
+        QCOMPARE(data::exportLabels(data::ExportFormat::IndexPngs, project, out), std::size_t(3));  // its own: replaced
+        const std::string edited = test::readBytes(out / "labels" / "frame_1.png") + "edited";
+        test::writeBytes(out / "labels" / "frame_1.png", edited);
+        test::expectDataError([&] { data::exportLabels(data::ExportFormat::ColourMasks, project, out); },
+                              out / "labels" / "frame_1.png", "was changed since the export wrote it");
+        QCOMPARE(test::readBytes(out / "labels" / "frame_1.png"), edited);
+        QVERIFY(!fs::exists(test::path(dir, ".out.export-partial")));
+    }
+
+    // 60.7: export -o "" printed a raw file-system error.
+    void anExportToAnEmptyPathSaysSo()
+    {
+        QTemporaryDir dir;
+        writeDataset(test::path(dir, "d"), 1);
+        const data::Project project = importDataset(test::path(dir, "d"), test::path(dir, "d/p.segstudio"));
+        test::expectDataError([&] { data::exportLabels(data::ExportFormat::IndexPngs, project, fs::path()); }, {},
+                              "no destination folder given");
+    }
+
     // 46.4: two writers of one export folder: the one that finds it claimed is refused, naming the holder.
     void aSecondExportToTheSameFolderIsRefused()
     {
@@ -264,6 +315,43 @@ private slots:
         test::expectDataError([&] { data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "w.segstudio")); },
                               test::path(dir, "w.segstudio"), "another import");
         QVERIFY(!fs::exists(test::path(dir, "w.images")));
+    }
+
+    // 60.6: a labelme import killed after it made <name>.images/ and before its marker was renamed
+    // in: the folder holds only the marker's temporary file, and every retry was refused.
+    void aLabelmeImportKilledBeforeItsMarkerWasInPlaceIsRetried()
+    {
+        QTemporaryDir dir;
+        const nlohmann::json document = {{"imagePath", "gone.png"},
+                                         {"imageData", test::pngAsBase64({12, 8})},
+                                         {"imageHeight", 8},
+                                         {"imageWidth", 12},
+                                         {"shapes", {{{"label", "car"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}}}}};
+        test::writeBytes(test::path(dir, "set/a.json"), document.dump());
+        const fs::path left = test::path(dir, "x.images");
+        test::writeBytes(left / (std::string(data::ImportJob::kMarker) + ".tmp"), "x.segst");
+        const auto project = data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "x.segstudio"));
+        QCOMPARE(project.size(), std::size_t(1));
+        QCOMPARE(data::readImageRgb(project.imagePath(0)).size(), cv::Size(12, 8));
+    }
+
+    // 60.7: import images took a 0-byte ".png" (and a text file named .png) into the project.
+    void anImageImportRefusesAFileThatIsNoImage()
+    {
+        QTemporaryDir dir;
+        fs::create_directories(test::path(dir, "set"));
+        data::writeImageRgb(test::path(dir, "set/good.png"), cv::Mat(12, 16, CV_8UC3, cv::Scalar(1, 2, 3)));
+        test::writeBytes(test::path(dir, "set/empty.png"), "");
+        try {
+            data::DatasetImporter::importImageFolder(test::path(dir, "set"), test::path(dir, "p.segstudio"), test::threeClasses());
+            QFAIL("a 0-byte .png was imported");
+        } catch (const data::DataError& error) {
+            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(test::path(dir, "set/empty.png").string()));
+        }
+        QVERIFY(!fs::exists(test::path(dir, "p.segstudio")));
+        test::writeBytes(test::path(dir, "set/empty.png"), "not an image at all");
+        QVERIFY_THROWS_EXCEPTION(data::DataError, data::DatasetImporter::importImageFolder(
+                                                      test::path(dir, "set"), test::path(dir, "p.segstudio"), test::threeClasses()));
     }
 
     // 46.7: a failed import into NEW/sub/ leaves neither folder.

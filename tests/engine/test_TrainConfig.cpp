@@ -62,6 +62,8 @@ void TestTrainConfig::missingKeysTakeDefaults()
     QCOMPARE(config.cropShare, 0.4);  // crops of 40 % of each side (144 x 192 on CamVid's 360x480)
     QCOMPARE(config.cropHeight, 0);
     QVERIFY_THROWS_EXCEPTION(EngineError, trainConfigFromJson(nlohmann::json{{"epochs", "many"}}));
+    // Issue 60.7: --help says [0, 1]; 1 is a crop of the whole image, whole images as 0 is.
+    trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"cropShare", 1.0}}).validate();
     // A config.json of an older run names its rank: the launch decides that now, so it is ignored.
     const auto old = trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"rank", 3}, {"worldSize", 4}});
     QVERIFY(!toJson(old).contains("rank"));
@@ -83,7 +85,9 @@ void TestTrainConfig::rejectsBadValues_data()
     QTest::newRow("class crops > 1") << QStringLiteral("classCrops") << QStringLiteral("1.5") << QStringLiteral("{}");
     QTest::newRow("class crops, whole images") << QStringLiteral("classCrops") << QStringLiteral("0.5")
                                                << QStringLiteral(R"({"cropShare": 0})");
-    QTest::newRow("crop share 1") << QStringLiteral("cropShare") << QStringLiteral("1") << QStringLiteral("{}");
+    QTest::newRow("crop share > 1") << QStringLiteral("cropShare") << QStringLiteral("1.01") << QStringLiteral("{}");
+    QTest::newRow("class crops, crop share 1") << QStringLiteral("classCrops") << QStringLiteral("0.5")
+                                               << QStringLiteral(R"({"cropShare": 1})");
     QTest::newRow("crop share < 0") << QStringLiteral("cropShare") << QStringLiteral("-0.4") << QStringLiteral("{}");
     // Issue 46.10: 1e12 s "finished" after 4 iterations; a budget is at most a year.
     QTest::newRow("budget past a year") << QStringLiteral("timeBudgetSeconds") << QStringLiteral("1e12") << QStringLiteral("{}");

@@ -514,7 +514,8 @@ void TrainingDock::resumeInteractively()
         return;
     }
     const int configured = std::max(1, m_progress.epochs());
-    // A finished run resumes only for more epochs; a stopped one may keep its total.
+    // A finished run resumes only for more epochs; a stopped one may keep its total. Fewer than
+    // it trained are not offered (the trainer refuses them: its --epochs is the run's total).
     const int proposed = m_progress.state() == run::RunState::Finished ? configured * 2 : configured;
     bool ok = false;
     const int epochs = QInputDialog::getInt(this, tr("Resume"),
@@ -522,7 +523,7 @@ void TrainingDock::resumeInteractively()
                                                 .arg(QFileInfo(currentRunDirectory()).fileName())
                                                 .arg(m_progress.epochsDone())
                                                 .arg(configured),
-                                            proposed, 1, 100000, 1, &ok);
+                                            proposed, std::min(m_progress.epochsDone() + 1, proposed), 100000, 1, &ok);
     if (ok && !resumeTraining(epochs == configured ? 0 : epochs))
         QMessageBox::warning(this, tr("Resume"), m_status->text());
 }

@@ -1,6 +1,8 @@
 #include "ExportDestination.h"
 
 #include "data/labels/DataError.h"
+#include "run/FileFingerprint.h"
+#include "data/project/ProjectFolders.h"
 #include "run/AtomicFile.h"
 
 #include <nlohmann/json.hpp>
@@ -24,22 +26,13 @@ namespace {
 // the staging folder goes beside the real one, on its file system).
 fs::path normalised(const fs::path& path)
 {
+    if (path.empty())
+        throw DataError({}, "no destination folder given for the export (the path is empty)");
     std::error_code error;
     fs::path p = fs::weakly_canonical(fs::absolute(path), error);
     if (error)
         p = fs::absolute(path).lexically_normal();
     return p.filename().empty() ? p.parent_path() : p;
-}
-
-// Whether `path` is `folder` or lies inside it, symbolic links resolved where they exist.
-bool isWithin(const fs::path& path, const fs::path& folder)
-{
-    std::error_code error;
-    const fs::path p = fs::weakly_canonical(path, error);
-    const fs::path f = fs::weakly_canonical(folder, error);
-    auto [end, rest] = std::mismatch(f.begin(), f.end(), p.begin(), p.end());
-    (void)rest;
-    return end == f.end() || (std::next(end) == f.end() && end->empty());  // (a trailing "/" of f)
 }
 
 // Everything under folder that is not a folder holding something (files, links, empty folders as
@@ -107,7 +100,7 @@ ExportDestination::ExportDestination(const Project& project, const fs::path& des
       m_projectFile(project.file().string()),
       m_claim(m_destination.parent_path() / ("." + m_destination.filename().string() + ".export"))
 {
-    refuseProjectFolders(project);
+    refuseProjectFolders(project, m_destination, "an export goes into a folder of its own");
     m_created.create(m_destination.parent_path());
     claim();
     checkDestinationIsReplaceable();
@@ -143,22 +136,6 @@ void ExportDestination::claim()
         throw DataError(m_destination.parent_path().string(), "cannot be written: " + m_claim.failure());
 }
 
-void ExportDestination::refuseProjectFolders(const Project& project) const
-{
-    const auto refuse = [this](const std::string& why) {
-        throw DataError(m_destination.string(), why + ": an export goes into a folder of its own");
-    };
-    if (isWithin(project.file(), m_destination))
-        refuse("holds the project " + project.file().string());
-    if (isWithin(project.labelRoot(), m_destination))
-        refuse("holds the project's label folder " + project.labelRoot().string());
-    if (isWithin(m_destination, project.labelRoot()))
-        refuse("is inside the project's label folder " + project.labelRoot().string());
-    for (std::size_t i = 0; i < project.size(); ++i)
-        if (isWithin(project.imagePath(i), m_destination))
-            refuse("holds the project's image " + project.imagePath(i).string());
-}
-
 void ExportDestination::checkDestinationIsReplaceable() const
 {
     std::error_code error;
@@ -175,19 +152,28 @@ void ExportDestination::checkDestinationIsReplaceable() const
                                                     " file(s) that no SegStudio export wrote; export into a new or "
                                                     "empty folder (or one an earlier export made)");
     const std::set<std::string> listed = (*marker)["files"].get<std::set<std::string>>();
-    for (const std::string& file : present)
-        if (file != kMarker && listed.count(file) == 0)
-            throw DataError((m_destination / fs::path(file).lexically_normal()).string(),
-                            "was not written by the export that made this folder: an export never replaces it "
-                            "(move it away, or export into a new folder)");
+    const json fingerprints = marker->value("fingerprints", json::object());  // (none in exports before 2026-11-29)
+    for (const std::string& file : present) {
+        if (file == kMarker)
+            continue;
+        const fs::path path = m_destination / fs::path(file).lexically_normal();
+        if (listed.count(file) == 0)
+            throw DataError(path.string(), "was not written by the export that made this folder: an export never "
+                                           "replaces it (move it away, or export into a new folder)");
+        if (fingerprints.contains(file) && fingerprints[file] != run::fileFingerprint(path))
+            throw DataError(path.string(), "was changed since the export wrote it: an export never replaces an edit "
+                                           "(move it away, or export into a new folder)");
+    }
 }
+
+
 
 void ExportDestination::clearStaleStaging() const
 {
     std::error_code error;
     if (!fs::exists(m_staging, error))
         return;
-    if (!readMarker(m_staging))
+    if (!readMarker(m_staging) && !run::holdsOnlyUnfinishedWriteOf(m_staging, kMarker))
         throw DataError(m_staging.string(), "exists and was not made by a SegStudio export; move it away");
     fs::remove_all(m_staging, error);  // a killed export's: its marker says so
     if (error)
@@ -200,7 +186,15 @@ void ExportDestination::writeMarker(bool complete) const
     if (complete)
         files = entriesUnder(m_staging);
     files.erase(kMarker);
-    const json marker = {{"segstudio_export", m_format}, {"project", m_projectFile}, {"complete", complete}, {"files", files}};
+    json fingerprints = json::object();  // so a file edited after the export is not taken for the export's
+    for (const std::string& file : files) {
+        const fs::path path = m_staging / fs::path(file).lexically_normal();
+        std::error_code error;
+        if (!fs::is_symlink(path, error) && fs::is_regular_file(path, error))
+            fingerprints[file] = run::fileFingerprint(path);
+    }
+    const json marker = {{"segstudio_export", m_format}, {"project", m_projectFile}, {"complete", complete},
+                         {"files", files}, {"fingerprints", fingerprints}};
     run::writeFileAtomically(m_staging / kMarker, marker.dump(2) + "\n", run::Durability::Deferred);
 }
 

@@ -14,7 +14,8 @@ inline namespace formats {
 // into a fresh staging folder beside the destination (.<name>.export-partial), and publish()
 // renames it into place in one step, with a marker (.segstudio-export.json) listing every file of
 // the export. The destination must be new, an empty folder, or an earlier SegStudio export that
-// holds only the files its marker lists (it is then replaced as a whole); anything else is
+// holds only the files its marker lists, each as the export wrote it (the marker keeps their
+// fingerprints: a file edited since is the user's) (it is then replaced as a whole); anything else is
 // refused before a byte is written, with one line naming it. An export never goes into a folder
 // that holds the project's own images, label maps or project file.
 // Two exports to one destination: the destination is claimed (flock on <destination>.lock) for
@@ -22,7 +23,8 @@ inline namespace formats {
 // Guarantees: the constructor and publish() throw DataError naming the path and the problem; the
 //   destructor of an unpublished destination (an error, a cancel) removes the staging folder and
 //   the folders it had to create, so a failed export leaves nothing; a staging folder left by a
-//   killed export is recognised by its marker and cleared by the next export to that place.
+//   killed export is recognised by its marker (or, killed before the marker was in place, by
+//   holding nothing else) and cleared by the next export to that place.
 class ExportDestination {
 public:
     ExportDestination(const Project& project, const std::filesystem::path& destination, const std::string& format);
@@ -39,7 +41,6 @@ public:
 
 private:
     void claim();
-    void refuseProjectFolders(const Project& project) const;
     void checkDestinationIsReplaceable() const;
     void clearStaleStaging() const;
     void writeMarker(bool complete) const;

@@ -207,9 +207,11 @@ void ImportJob::addEntry(const ImportItem& item)
 // Runs on a worker thread: touches only its own entry's files.
 bool ImportJob::convertLabels(const ImportItem& item, std::size_t index, const LabelsOf& labelsOf) const
 {
+    // The header of every image, labelled or not: a 0-byte or non-image ".png" is refused now,
+    // naming it, not when the editor or the packer first opens it.
+    const cv::Size size = item.size.empty() ? readImageSize(item.image) : item.size;
     if (!item.hasLabels)
         return false;
-    const cv::Size size = item.size.empty() ? readImageSize(item.image) : item.size;
     const cv::Mat labels = labelsOf(index, size);
     if (labels.empty())
         return false;

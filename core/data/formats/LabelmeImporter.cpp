@@ -383,7 +383,7 @@ private:
     {
         std::error_code error;
         if (fs::is_directory(m_folder, error) && !fs::is_empty(m_folder, error)) {
-            if (!ImportJob::isMarkedFor(m_folder, m_projectFile))
+            if (!ImportJob::isMarkedFor(m_folder, m_projectFile) && !run::holdsOnlyUnfinishedWriteOf(m_folder, ImportJob::kMarker))
                 throw DataError(m_folder.string(), "holds files this import did not write; choose another project name");
             fs::remove_all(m_folder, error);
         }

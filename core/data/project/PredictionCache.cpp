@@ -3,6 +3,7 @@
 #include "data/labels/DataError.h"
 #include "data/labels/ImageIO.h"
 #include "data/labels/LabelMapIO.h"
+#include "OutputFolder.h"
 #include "Project.h"
 #include "run/AtomicFile.h"
 
@@ -17,6 +18,16 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr const char* kStampFile = "stamp.json";
+
+std::vector<std::string> filesIn(const fs::path& folder)
+{
+    std::vector<std::string> names;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error))
+        if (entry.is_regular_file() && entry.path().filename() != kStampFile && entry.path().filename().string()[0] != '.')
+            names.push_back(entry.path().filename().string());
+    return names;
+}
 }
 
 PredictionCache::PredictionCache(const fs::path& runDir, fs::path checkpoint)
@@ -59,9 +70,14 @@ void PredictionCache::prepare() const
     const std::string now = stamp();
     if (now.empty())
         throw DataError(m_checkpoint.string(), "no such checkpoint");
-    if (isCurrent())
-        return;
     std::error_code error;
+    if (isCurrent()) {
+        // A cache filled before predict kept a ledger (OutputFolder) is this run's own: its files
+        // are recorded as they are, so predict may replace them like any it wrote.
+        if (!fs::exists(m_folder / OutputFolder::kLedger, error))
+            OutputFolder(m_folder, nullptr, "predictions").adopt(filesIn(m_folder));
+        return;
+    }
     fs::remove_all(m_folder, error);
     fs::create_directories(m_folder, error);
     if (error)
@@ -84,6 +100,12 @@ fs::path PredictionCache::entropyFileIn(const fs::path& folder, const std::strin
 fs::path PredictionCache::scoresFileIn(const fs::path& folder, const std::string& stem)
 {
     return folder / (stem + "_scores.png");
+}
+
+std::vector<std::string> PredictionCache::entryFileNames(const std::string& stem)
+{
+    return {scoresFileIn({}, stem).string(), confidenceFileIn({}, stem).string(), entropyFileIn({}, stem).string(),
+            classesFileIn({}, stem).string()};
 }
 
 void PredictionCache::writeEntry(const fs::path& folder, const std::string& stem, const Entry& entry, const ClassSchema& schema)

@@ -6,6 +6,7 @@
 #include <opencv2/core.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace segstudio::data {
 inline namespace project { class Project; }
@@ -53,6 +54,8 @@ public:
     // Writes one image's maps into folder under these names (`predict --confidence` and
     // `evaluate --predictions` fill caches this way): scores, confidence and entropy first, so the class
     // map's arrival marks a complete entry. Deferred durability: a cache is cheap to redo.
+    // The names writeEntry() gives one image's files, relative to its folder.
+    static std::vector<std::string> entryFileNames(const std::string& stem);
     static void writeEntry(const std::filesystem::path& folder, const std::string& stem, const Entry& entry,
                            const ClassSchema& schema);
     bool contains(const std::string& stem) const;

@@ -117,8 +117,8 @@ void TrainConfig::validate() const
     require(cropHeight >= 0 && cropWidth >= 0 && (cropHeight > 0) == (cropWidth > 0),
             "cropHeight and cropWidth must both be 0 (whole images) or both positive");
     require(cropStartScale > 0 && cropStartScale <= 1, "cropStartScale must be in (0, 1]: 1 = off");
-    require(cropShare >= 0 && cropShare < 1, "cropShare must be in [0, 1): 0 = whole images");
-    const bool crops = cropHeight > 0 || cropShare > 0;
+    require(cropShare >= 0 && cropShare <= 1, "cropShare must be in [0, 1]: 0 (or 1, a crop of the whole image) = whole images");
+    const bool crops = cropHeight > 0 || (cropShare > 0 && cropShare < 1);  // (1: crops of the whole image)
     require(cropStartScale == 1 || crops, "cropStartScale needs a crop (cropHeight, cropWidth or cropShare)");
     require(colorJitter >= 0 && colorJitter < 1, "colorJitter must be in [0, 1): 0 = off");
     require(classCrops >= 0 && classCrops <= 1, "classCrops must be in [0, 1]: 0 = off");

@@ -275,6 +275,11 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
     if (!leader())
         return;  // rank 0 alone writes the run directory
     const run::RunLayout files = layout();
+    if (!resuming && !files.canResume()) {  // (a run there is refused below, with its own words)
+        if (const auto foreign = files.foreignEntry())
+            throw EngineError(foreign->string() + ": not a file of a SegStudio run; a run never writes beside it (train "
+                                                  "into a new or empty folder, or move it away)");
+    }
     std::error_code error;
     fs::create_directories(files.checkpointsFolder(), error);
     if (error)
@@ -764,6 +769,17 @@ TrainConfig configOfCheckpoint(const std::string& checkpoint)
     return recordedRunConfigFromJson(state.at("config"), checkpoint);
 }
 
+// --epochs on a resume is the run's total: one at or below what the run has trained would
+// train nothing and record epochs going backwards, so it is refused, saying what was done.
+void requireEpochsAhead(const std::string& checkpoint, int epochs)
+{
+    const int done = Checkpoint::readState(checkpoint).value("epoch", 0);
+    if (epochs <= done)
+        throw EngineError(checkpoint + ": the run has trained " + std::to_string(done) + " epoch(s); --epochs " +
+                          std::to_string(epochs) + " is the run's total, not more to train: give more than " +
+                          std::to_string(done) + " (e.g. --epochs " + std::to_string(done + 10) + "), or a --time-budget");
+}
+
 }  // namespace
 
 std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
@@ -780,6 +796,8 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, 
                                    "segstudio-train train --train-pack PACK -o " + runDir);
     TrainConfig config = checkpointed ? configOfCheckpoint(source) : loadRecordedRunConfig(source);
     config.runDir = runDir;
+    if (epochs > 0 && checkpointed)
+        requireEpochsAhead(source, epochs);
     if (epochs > 0)
         config.epochs = epochs;
     if (!device.empty())
