@@ -55,6 +55,7 @@ std::optional<RunConfigFile> RunConfigFile::read(const std::filesystem::path& ru
     config.valEpochs = field<int>(object, "valEpochs");
     config.classes = field<int>(object, "classes");
     config.trainPack = field<std::string>(object, "trainPack");
+    config.valPack = field<std::string>(object, "valPack");
     return config;
 }
 

@@ -24,6 +24,7 @@ struct RunConfigFile {
     std::optional<int> valEpochs;
     std::optional<int> classes;          // 0: the pack's count
     std::optional<std::string> trainPack;  // where the run's training pack was
+    std::optional<std::string> valPack;    // and its validation pack ("" when it had none)
 
     static std::optional<RunConfigFile> read(const std::filesystem::path& runDir);
 };

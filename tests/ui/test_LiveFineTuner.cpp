@@ -74,6 +74,30 @@ QString writeTrainerScript(const QString& dir, const QString& name, const QByteA
     return file;
 }
 
+// metrics.jsonl records as the trainer writes them: the run's first, then a validation.
+QByteArray runRecord()
+{
+    return "{\"kind\": \"run\", \"epoch\": 0, \"iteration\": 0, \"segstudio_version\": \"test\", \"model\": \"segnet-tiny\", "
+           "\"epochs\": 1}";
+}
+
+QByteArray valRecord(double meanIoU)
+{
+    return "{\"kind\": \"val\", \"epoch\": 1, \"iteration\": 4, \"loss\": 1.0, \"accuracy\": 0.5, \"mean_iou\": " +
+           QByteArray::number(meanIoU) + "}";
+}
+
+// The run's config (a JSON object) and one validation of that mean IoU.
+void writeValidation(const QString& run, const QString& config, double meanIoU)
+{
+    QFile configFile(run + QStringLiteral("/config.json"));
+    configFile.open(QIODevice::WriteOnly);
+    configFile.write(config.toUtf8());
+    QFile metrics(run + QStringLiteral("/metrics.jsonl"));
+    metrics.open(QIODevice::WriteOnly);
+    metrics.write(runRecord() + "\n" + valRecord(meanIoU) + "\n");
+}
+
 // The tuner as the Predictions panel sets it up, learning after every labelled image.
 void setUp(LiveFineTuner& tuner, const QString& trainer, const segstudio::data::Project& project, const QString& base)
 {
@@ -99,7 +123,8 @@ private slots:
         QCOMPARE(LiveFineTuner().budgetSeconds(), 120);
         const QStringList arguments = segstudio::ui::common::TrainerArguments::fineTune(
             QStringLiteral("/p/runs/base"), QStringLiteral("/p/runs/base/checkpoints/best.pt"),
-            QStringLiteral("/p/runs/.base-live.next/train.pack"), QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3);
+            QStringLiteral("/p/runs/.base-live.next/train.pack"), QStringLiteral("/p/runs/.base-live.next"), 7, 1e-3,
+            QStringLiteral("/p/runs/base/val.pack"));
         const auto valueOf = [&arguments](const char* option) {
             const int at = int(arguments.indexOf(QString::fromUtf8(option)));
             return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QStringLiteral("<absent>");
@@ -108,7 +133,10 @@ private slots:
         QCOMPARE(valueOf("--config"), QStringLiteral("/p/runs/base/config.json"));
         QCOMPARE(valueOf("--init-from"), QStringLiteral("/p/runs/base/checkpoints/best.pt"));
         QCOMPARE(valueOf("--train-pack"), QStringLiteral("/p/runs/.base-live.next/train.pack"));
-        QCOMPARE(valueOf("--val-pack"), QString());  // no validation: every minute goes to learning
+        // One validation, at the end, on the base's validation images (issue 60.8): what decides
+        // whether the fine-tune may take over.
+        QCOMPARE(valueOf("--val-pack"), QStringLiteral("/p/runs/base/val.pack"));
+        QCOMPARE(valueOf("--val-epochs"), QStringLiteral("1000000"));
         QCOMPARE(valueOf("-o"), QStringLiteral("/p/runs/.base-live.next"));
         QCOMPARE(valueOf("--time-budget"), QStringLiteral("7s"));
         QCOMPARE(valueOf("--epochs"), QStringLiteral("<absent>"));
@@ -156,6 +184,9 @@ private slots:
         }
         const QString baseCheckpoint = checkpointOf(base);
         QVERIFY(QFile::exists(baseCheckpoint));
+        // Without its validation images the base cannot be compared with: the fine-tune is kept
+        // unvalidated (the validation gate has tests of its own below, with a stand-in trainer).
+        QVERIFY(QFile::remove(QDir(base).filePath(QStringLiteral("val.pack"))));
 
         LiveFineTuner tuner;
         tuner.setTrainer(QStringLiteral(SEGSTUDIO_TRAIN_EXE));
@@ -200,6 +231,9 @@ private slots:
 
         const QString live = QDir(dir.path()).filePath(QStringLiteral("runs/base-live"));
         QCOMPARE(learned.at(0).at(0).toString(), live);
+        QCOMPARE(learned.at(0).at(1).toBool(), false);  // not validated better: no score to compare
+        QVERIFY2(learned.at(0).at(2).toString().contains(QStringLiteral("no validation score")),
+                 qPrintable(learned.at(0).at(2).toString()));
         QCOMPARE(tuner.liveRunDirectory(), live);
         QVERIFY(QFile::exists(checkpointOf(live)));
         const QJsonObject config = readJson(QDir(live).filePath(QStringLiteral("config.json")));
@@ -303,6 +337,80 @@ private slots:
         QCOMPARE(tuner.state(), LiveFineTuner::State::Counting);
         QCOMPARE(tuner.newlyLabelled(), 0);
         QCOMPARE(tuner.liveRunDirectory(), QDir(dir.path()).filePath(QStringLiteral("runs/second-live")));
+    }
+
+    // Issue 60.8: a fine-tune is validated on its base's validation images before it may replace
+    // anything. A stand-in trainer writes the staging run a real one would: its config (naming the
+    // validation pack it was given) and a validation record of the mean IoU it is told.
+    void aFineTuneThatValidatesWorseIsNotKept_data()
+    {
+        QTest::addColumn<double>("fineTunedIoU");
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("worse: dropped") << 0.40 << false;
+        QTest::newRow("better: kept") << 0.60 << true;
+    }
+    void aFineTuneThatValidatesWorseIsNotKept()
+    {
+        QFETCH(double, fineTunedIoU);
+        QFETCH(bool, kept);
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        const QString base = writeRun(dir.path(), QStringLiteral("base"), project);
+        segstudio::data::PackOptions options;
+        options.height = 32;
+        options.width = 48;
+        segstudio::data::DatasetPacker::pack(project, Split::Val, (base + QStringLiteral("/val.pack")).toStdString(), options);
+        writeValidation(base, QStringLiteral("{}"), 0.50);
+        // pack: exit 0; train: the run folder after -o, its config naming --val-pack's value.
+        const QByteArray body = "out=''; val=''; prev=''\n"
+                                "for a in \"$@\"; do [ \"$prev\" = -o ] && out=\"$a\"; [ \"$prev\" = --val-pack ] && val=\"$a\"; prev=\"$a\"; done\n"
+                                "[ \"$1\" = train ] || exit 0\n"
+                                "mkdir -p \"$out/checkpoints\" && : > \"$out/checkpoints/last.pt\"\n"
+                                "printf '{\"valPack\": \"%s\"}' \"$val\" > \"$out/config.json\"\n"
+                                "printf '%s\\n%s\\n' \"$RUN_RECORD\" \"$VAL_RECORD\" > \"$out/metrics.jsonl\"\n";
+        const QString trainer = writeTrainerScript(dir.path(), QStringLiteral("validating-trainer"), body);
+        qputenv("RUN_RECORD", runRecord());
+        qputenv("VAL_RECORD", valRecord(fineTunedIoU));
+        LiveFineTuner tuner;
+        setUp(tuner, trainer, project, base);
+        QSignalSpy learned(&tuner, &LiveFineTuner::learned);
+        project.setStatus(3, LabelStatus::Labelled);
+        tuner.labelsChanged();
+        QTRY_COMPARE_WITH_TIMEOUT(tuner.state(), LiveFineTuner::State::Counting, 60000);
+        const QString live = QDir(dir.path()).filePath(QStringLiteral("runs/base-live"));
+        QCOMPARE(QFileInfo::exists(live), kept);
+        QCOMPARE(learned.size(), kept ? 1 : 0);
+        QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.next"))));
+        if (kept) {
+            QCOMPARE(learned.at(0).at(1).toBool(), true);
+            QVERIFY2(learned.at(0).at(2).toString().contains(QStringLiteral("validated better (mIoU 0.600 against 0.500")),
+                     qPrintable(learned.at(0).at(2).toString()));
+        } else {
+            QVERIFY2(tuner.statusText().contains(QStringLiteral("not kept: base-live validated no better (mIoU 0.400 against 0.500")),
+                     qPrintable(tuner.statusText()));
+        }
+        QCOMPARE(tuner.newlyLabelled(), 0);  // learned from either way: it waits for new labels
+    }
+
+    // Issue 60.10: unticking removes the live run (hundreds of MB, the tuner's alone) and says
+    // which run it learned from, so the model in use can go back to it.
+    void turningItOffRemovesTheLiveRun()
+    {
+        QTemporaryDir dir;
+        auto project = tinyProject(dir.path());
+        const QString base = writeRun(dir.path(), QStringLiteral("base"), project);
+        const QString live = writeRun(dir.path(), QStringLiteral("base-live"), project);
+        LiveFineTuner tuner;
+        setUp(tuner, writeTrainerScript(dir.path(), QStringLiteral("idle"), "exit 0\n"), project, base);
+        QVERIFY(QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.json"))));
+        QSignalSpy removed(&tuner, &LiveFineTuner::liveRunRemoved);
+        tuner.setEnabled(false);
+        QCOMPARE(removed.size(), 1);
+        QCOMPARE(removed.at(0).at(0).toString(), live);
+        QCOMPARE(removed.at(0).at(1).toString(), base);
+        QVERIFY(!QFileInfo::exists(live));
+        QVERIFY(!QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.json"))));
+        QVERIFY(QFileInfo::exists(checkpointOf(base)));
     }
 
     // Unticking stops the fine-tune and removes its staging folder (a pack and a model).

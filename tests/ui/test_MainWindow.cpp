@@ -6,6 +6,7 @@
 #include "training/MetricsPlot.h"
 #include "predictions/PredictionsDock.h"
 #include "shell/ReadOnlyBanner.h"
+#include "shell/Workspaces.h"
 #include "shell/ShortcutsDialog.h"
 #include "training/LiveFineTuner.h"
 #include "training/TrainingDock.h"
@@ -455,6 +456,13 @@ private slots:
         QVERIFY2(second.readOnlyBanner()->text().contains(QStringLiteral("open in another SegStudio")),
                  qPrintable(second.readOnlyBanner()->text()));
         QVERIFY(!second.editor()->canvas()->isEditable());
+        // Issue 60.9: in the Train workspace (the canvas hidden) the banner stays, and Train… is off.
+        second.workspaces()->switchTo(segstudio::ui::shell::Workspaces::Workspace::Train);
+        QVERIFY(second.readOnlyBanner()->isVisible());
+        auto* train = second.training()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+        QVERIFY(train && !train->isEnabled());
+        QVERIFY2(train->toolTip().contains(QStringLiteral("open in another SegStudio")), qPrintable(train->toolTip()));
+        second.workspaces()->switchTo(segstudio::ui::shell::Workspaces::Workspace::Label);
         // Issue 47.12: what cannot act is disabled, and a click says why the first time.
         for (QAction* tool : second.editor()->toolActions())
             QVERIFY2(!tool->isEnabled(), qPrintable(tool->text()));

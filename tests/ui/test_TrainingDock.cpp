@@ -49,6 +49,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "data/project/DatasetPacker.h"
 #include "data/project/SyntheticDatasetGenerator.h"
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"
@@ -204,6 +205,21 @@ if [ "$1" = models ]; then
   exit 0
 fi
 echo "fake $*"
+if [ "$1" = pack ] && [ -n "$FAKE_VAL_PACK" ]; then  # the val split: the prepared pack
+  out=""; split=""
+  while [ $# -gt 0 ]; do [ "$1" = --out ] && out="$2"; [ "$1" = --split ] && split="$2"; shift; done
+  [ "$split" = val ] && cp "$FAKE_VAL_PACK" "$out"
+  exit 0
+fi
+if [ "$1" = train ] && [ -n "$FAKE_TRAIN_VAL_IOU" ]; then  # a run that validated, with its model
+  out=""
+  while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+  mkdir -p "$out/checkpoints" && : > "$out/checkpoints/best.pt"
+  echo '{"kind":"run","epoch":0,"iteration":0,"segstudio_version":"fake","model":"segnet-tiny","epochs":1}' >> "$out/metrics.jsonl"
+  echo "{\"kind\":\"val\",\"epoch\":1,\"iteration\":1,\"loss\":1.0,\"accuracy\":0.5,\"mean_iou\":$FAKE_TRAIN_VAL_IOU}" >> "$out/metrics.jsonl"
+  echo '{"kind":"state","epoch":1,"iteration":1,"state":"finished"}' >> "$out/metrics.jsonl"
+  exit 0
+fi
 if [ "$1" = train ]; then
   out=""
   while [ $# -gt 0 ]; do { [ "$1" = -o ] || [ "$1" = --resume ]; } && out="$2"; shift; done
@@ -434,9 +450,14 @@ private slots:
         watcherOf(dock)->waitForIdle();
         QCOMPARE(dock.currentRunDirectory(), run);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
+        // Issue 60.11: it was missing from the runs table. Listed and selected there, its model in use.
+        QCOMPARE(runsTableOf(dock)->currentRun(), QStringLiteral("cluster-run"));
+        QCOMPARE(runsTableOf(dock)->runDirectory(QStringLiteral("cluster-run")), run);
+        QCOMPARE(dock.modelRunDirectory(), run);
         QVERIFY(QDir().mkpath(QDir(project.path()).filePath(QStringLiteral("runs/local"))));
         dock.refreshRuns();
         QCOMPARE(dock.currentRunDirectory(), run);
+        QVERIFY(dock.runNames().contains(QStringLiteral("cluster-run")) && dock.runNames().contains(QStringLiteral("local")));
         writeText(QDir(run).filePath(QStringLiteral("metrics.jsonl")), trainLine(20, 1.2, 0.4), QIODevice::Append);
         pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
@@ -1074,6 +1095,68 @@ private slots:
         pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 1);
         QVERIFY(dock.runNames().contains(QStringLiteral("run1")));
+    }
+
+    // Issue 60.8: a 2-minute run from the dialog (val mIoU 0.421) silently replaced the chosen
+    // 0.700 model for predictions and Smart Click. A run trained here is watched, and takes over
+    // only once it validated better on the same images; the status bar hears why either way. A
+    // run the user selects is the model in use at once, and stays so when the project reopens.
+    void aWeakerRunTrainedHereNeverTakesOver()
+    {
+        QTemporaryDir dir;
+        const auto project = segstudio::test::writeProject(dir.path(), {{"a.png", Split::Train, LabelStatus::Labelled, {0, 1}, 0},
+                                                                        {"v.png", Split::Val, LabelStatus::Labelled, {1, 0}, 0}});
+        const QString valPack = QDir(dir.path()).filePath(QStringLiteral("val.pack"));
+        segstudio::data::PackOptions options;
+        options.height = 32;
+        options.width = 48;
+        segstudio::data::DatasetPacker::pack(project, Split::Val, valPack.toStdString(), options);
+        const QString chosen = QDir(dir.path()).filePath(QStringLiteral("runs/chosen"));
+        QVERIFY(QDir().mkpath(chosen + QStringLiteral("/checkpoints")));
+        writeText(chosen + QStringLiteral("/checkpoints/best.pt"), "model");
+        writeRun(chosen, "{\"kind\":\"val\",\"epoch\":1,\"iteration\":1,\"loss\":1.0,\"accuracy\":0.5,\"mean_iou\":0.7}\n");
+        QVERIFY(QFile::copy(valPack, chosen + QStringLiteral("/val.pack")));
+        const QString projectFile = QString::fromStdString(project.file().string());
+        QSettings().remove(QStringLiteral("modelChoice"));
+
+        TrainingDock dock;
+        dock.setTrainer(writeFakeTrainer(dir.path()));
+        QSignalSpy modelChanged(&dock, &TrainingDock::modelRunChanged);
+        QSignalSpy messages(&dock, &TrainingDock::modelMessage);
+        dock.setProjectFile(projectFile);
+        QCOMPARE(dock.modelRunDirectory(), chosen);
+        qputenv("FAKE_VAL_PACK", valPack.toUtf8());
+        const auto train = [&](const QString& name, const char* meanIoU) {
+            qputenv("FAKE_TRAIN_VAL_IOU", meanIoU);
+            QSignalSpy finished(&dock, &TrainingDock::trainingFinished);
+            messages.clear();
+            QVERIFY(dock.startTraining(name, {}));
+            QCOMPARE(dock.currentRunDirectory(), QDir(dir.path()).filePath(QStringLiteral("runs/") + name));  // watched
+            QVERIFY(finished.wait(60000));
+            QVERIFY(finished.at(0).at(0).toBool());
+        };
+        train(QStringLiteral("weak"), "0.421");
+        qunsetenv("FAKE_TRAIN_VAL_IOU");
+        QCOMPARE(dock.modelRunDirectory(), chosen);
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.at(0).at(0).toString().contains(
+                     QStringLiteral("weak validated no better (mIoU 0.421 against 0.700 of chosen on the same 1 validation images)")),
+                 qPrintable(messages.at(0).at(0).toString()));
+        train(QStringLiteral("strong"), "0.75");
+        qunsetenv("FAKE_TRAIN_VAL_IOU");
+        const QString strong = QDir(dir.path()).filePath(QStringLiteral("runs/strong"));
+        QCOMPARE(dock.modelRunDirectory(), strong);
+        QCOMPARE(modelChanged.last().at(0).toString(), strong);
+        QVERIFY2(messages.at(0).at(0).toString().contains(QStringLiteral("strong validated better")),
+                 qPrintable(messages.at(0).at(0).toString()));
+        // The user's choice: a click on a run, kept across a reopening of the project.
+        QVERIFY(runsTableOf(dock)->setCurrentRun(QStringLiteral("weak")));
+        const QString weak = QDir(dir.path()).filePath(QStringLiteral("runs/weak"));
+        QCOMPARE(dock.modelRunDirectory(), weak);
+        dock.setProjectFile({});
+        dock.setProjectFile(projectFile);
+        QCOMPARE(dock.modelRunDirectory(), weak);
+        qunsetenv("FAKE_VAL_PACK");
     }
 
     void unsavedLabelsStopTheStart()

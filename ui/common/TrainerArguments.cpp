@@ -84,7 +84,7 @@ QStringList TrainerArguments::resume(const QString& runDir, int epochs, int minu
 }
 
 QStringList TrainerArguments::fineTune(const QString& baseRunDir, const QString& initFrom, const QString& packFile,
-                                       const QString& runDir, int budgetSeconds, double learningRate)
+                                       const QString& runDir, int budgetSeconds, double learningRate, const QString& valPack)
 {
     // The base run's own config (model, crops, augmentation, class weighting, device, threads);
     // what differs for a fine-tune is given after it, and options given override the config.
@@ -92,7 +92,10 @@ QStringList TrainerArguments::fineTune(const QString& baseRunDir, const QString&
             QStringLiteral("--config"), pathOf(layoutOf(baseRunDir).configFile()),
             QStringLiteral("--init-from"), initFrom,
             QStringLiteral("--train-pack"), packFile,
-            QStringLiteral("--val-pack"), QString(),
+            // One validation, at the end, on the base's validation images: what decides whether
+            // the fine-tune may take over (an empty pack: none, every second goes to learning).
+            QStringLiteral("--val-pack"), valPack,
+            QStringLiteral("--val-epochs"), QStringLiteral("1000000"),
             QStringLiteral("-o"), runDir,
             QStringLiteral("--time-budget"), QStringLiteral("%1s").arg(budgetSeconds),
             QStringLiteral("--max-iterations"), QStringLiteral("0"),

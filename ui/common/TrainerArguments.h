@@ -24,7 +24,8 @@ public:
     // train from a run's checkpoint with that run's config: the live fine-tune (no validation,
     // a time budget in seconds, the given rate, automatic warm-up).
     static QStringList fineTune(const QString& baseRunDir, const QString& initFrom, const QString& packFile,
-                                const QString& runDir, int budgetSeconds, double learningRate);
+                                const QString& runDir, int budgetSeconds, double learningRate,
+                                const QString& valPack = QString());
     // predict with confidence maps into a prediction cache folder: a project's split ("val",
     // "all", ...) or the named images of it.
     static QStringList predictSplit(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile,

@@ -65,9 +65,9 @@ MainWindow::MainWindow(QWidget* parent)
     auto* centreLayout = new QVBoxLayout(m_centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->setSpacing(0);
-    m_readOnlyBanner = new ReadOnlyBanner(m_centre);
-    centreLayout->addWidget(m_readOnlyBanner);
     centreLayout->addWidget(m_central, 1);
+    m_readOnlyBanner = new ReadOnlyBanner(this);
+    addToolBar(Qt::TopToolBarArea, m_readOnlyBanner);
     setCentralWidget(m_centre);
 
     createActions();

@@ -55,8 +55,12 @@ void linkBrowserAndEditor(const PanelLinks& p)
 
 void linkPredictions(const PanelLinks& p, QMainWindow* window)
 {
-    QObject::connect(p.training, &training::TrainingDock::currentRunChanged, p.predictions,
+    // The model in use (the user's choice, or a run that validated better), not just the run in view.
+    QObject::connect(p.training, &training::TrainingDock::modelRunChanged, p.predictions,
                      &predictions::PredictionsDock::setRunDirectory);
+    p.predictions->setRunDirectory(p.training->modelRunDirectory());
+    QObject::connect(p.training, &training::TrainingDock::modelMessage, window,
+                     [window](const QString& text) { window->statusBar()->showMessage(text, 15000); });
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
     QObject::connect(p.editor, &editor::LabelEditor::imageOpened, p.predictions,
                      &predictions::PredictionsDock::requestPrediction);
@@ -91,9 +95,10 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
 }
 
 // "Predict as I label": the Predictions panel's row switches the Training panel's fine-tune,
-// which saves the labels first and, once it learned, selects its run; the Predictions panel then
-// predicts with it (and loads the new weights when that run was selected already).
-void linkLiveFineTuner(const PanelLinks& p, QMainWindow* window)
+// which saves the labels first; its run becomes the model in use when it validated better (the
+// Training panel decides, modelRunChanged), and the Predictions panel loads new weights when
+// that run was in use already.
+void linkLiveFineTuner(const PanelLinks& p)
 {
     p.training->setBeforeLearning([session = p.session] { return session->save(); });
     QObject::connect(p.predictions, &predictions::PredictionsDock::learnAsILabelChanged, p.training,
@@ -101,15 +106,8 @@ void linkLiveFineTuner(const PanelLinks& p, QMainWindow* window)
     QObject::connect(p.training, &training::TrainingDock::liveFineTuneStatusChanged, p.predictions,
                      &predictions::PredictionsDock::showLearnStatus);
     p.predictions->showLearnStatus(p.training->liveFineTuneStatus());
-    QObject::connect(p.training, &training::TrainingDock::liveModelLearned, p.predictions,
-                     [p, window](const QString& liveRun, bool reloaded) {
-                         if (reloaded)
-                             p.predictions->reloadRun();  // same folder, new weights
-                         window->statusBar()->showMessage(
-                             QObject::tr("The model learned from your labels: predictions now come from %1")
-                                 .arg(QFileInfo(liveRun).fileName()),
-                             12000);
-                     });
+    QObject::connect(p.training, &training::TrainingDock::modelReloaded, p.predictions,
+                     &predictions::PredictionsDock::reloadRun);  // same folder, new weights
 }
 
 }  // namespace
@@ -118,7 +116,7 @@ void linkPanels(const PanelLinks& panels, QMainWindow* window)
 {
     linkBrowserAndEditor(panels);
     linkPredictions(panels, window);
-    linkLiveFineTuner(panels, window);
+    linkLiveFineTuner(panels);
 }
 
 }  // namespace segstudio::ui::shell

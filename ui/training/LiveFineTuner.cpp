@@ -1,5 +1,7 @@
 #include "LiveFineTuner.h"
 
+#include "ModelComparison.h"
+
 #include "common/TrainerArguments.h"
 #include "document/ProjectDocument.h"
 
@@ -121,8 +123,10 @@ void LiveFineTuner::setEnabled(bool enabled)
     if (enabled == m_enabled)
         return;
     m_enabled = enabled;
-    if (!enabled)
+    if (!enabled) {
         stopProcess();
+        removeLiveRun();
+    }
     m_failedAt = -1;
     readRecord();
     labelsChanged();
@@ -209,6 +213,7 @@ void LiveFineTuner::readRecord()
 {
     m_learnedFrom.clear();
     m_learnedAt = {};
+    m_verdict.clear();
     if (m_baseRun.isEmpty() || !m_project)
         return;
     QFile file(recordFile());
@@ -328,7 +333,7 @@ void LiveFineTuner::startTraining()
     setState(State::Learning);
     startStep(common::TrainerArguments::fineTune(m_stepBase, checkpointOf(m_stepBase),
                                                  QDir(staging).filePath(QStringLiteral("train.pack")), staging,
-                                                 m_budgetSeconds, rate));
+                                                 m_budgetSeconds, rate, ModelComparison::valPackOf(m_stepBase)));
 }
 
 void LiveFineTuner::readProgress()
@@ -362,26 +367,58 @@ void LiveFineTuner::stepFinished(const common::TrainerProcess::Exit& exit)
     m_step = Step::Idle;
     m_progressTimer->stop();
     m_metrics.reset();
-    if (!exit.ok || (step == Step::Train && !replaceLiveRun())) {
-        if (!exit.ok)
-            fail(exit.message);
-        QDir(stagingDirectoryOf(m_stepBase)).removeRecursively();  // a failed fine-tune's pack and model
-        followBaseRun();
-        return;
-    }
-    if (step == Step::Pack) {
+    if (exit.ok && step == Step::Pack) {
         startTraining();
         return;
     }
+    // Validated against the model it started from, on the same images, before it may replace anything.
+    const QString live = liveRunDirectoryOf(m_stepBase);
+    const auto verdict = exit.ok ? ModelComparison::compare(QFileInfo(m_stepBase).fileName(), ModelComparison::scoreOf(m_stepBase),
+                                                            QFileInfo(live).fileName(),
+                                                            ModelComparison::scoreOf(stagingDirectoryOf(m_stepBase)))
+                                 : ModelComparison::Verdict{};
+    const bool weaker = verdict.outcome == ModelComparison::Outcome::NotBetter;
+    if (!exit.ok || weaker || !replaceLiveRun()) {
+        if (!exit.ok)
+            fail(exit.message);
+        QDir(stagingDirectoryOf(m_stepBase)).removeRecursively();  // a failed or weaker fine-tune's pack and model
+        if (weaker)
+            finishStep(tr("the fine-tune was not kept: %1").arg(verdict.text));
+        else
+            followBaseRun();
+        return;
+    }
+    finishStep(verdict.text);
+    emit learned(live, verdict.outcome == ModelComparison::Outcome::Better, verdict.text);
+    labelsChanged();  // labelled enough again while it learned
+}
+
+// A fine-tune ended (kept or not): its images count as learned from, and the status says how it went.
+void LiveFineTuner::finishStep(const QString& verdict)
+{
     m_learnedFrom = m_learning;
     m_learnedAt = QDateTime::currentDateTime();
     m_failedAt = -1;
+    m_verdict = verdict;
     writeRecord(m_learnedFrom, m_learnedAt);
-    const QString live = liveRunDirectoryOf(m_stepBase);
     followBaseRun();
     setState(State::Counting);
-    emit learned(live);
-    labelsChanged();  // labelled enough again while it learned
+}
+
+// Turned off: the live run is this tuner's alone (a fine-tune of the model in use), hundreds of
+// MB; it goes with its record and any staging folder. The run it learned from stays.
+void LiveFineTuner::removeLiveRun()
+{
+    const QString live = liveRunDirectoryOf(m_baseRun);
+    if (live.isEmpty())
+        return;
+    const bool existed = QFileInfo::exists(live);
+    QDir(stagingDirectoryOf(m_baseRun)).removeRecursively();
+    QFile::remove(recordFileOf(m_baseRun));
+    if (!existed || !QDir(live).removeRecursively())
+        return;
+    const QString name = QFileInfo(live).fileName();
+    emit liveRunRemoved(live, QFileInfo(live).dir().filePath(name.left(name.size() - kLiveSuffix.size())));
 }
 
 // The step is over: from now on the selected run is the base, and its own record counts.
@@ -445,6 +482,16 @@ void LiveFineTuner::setState(State state)
     emit stateChanged();
 }
 
+QString LiveFineTuner::activityText() const
+{
+    if (m_state == State::Packing)
+        return tr("Predict as I label: packing %1").arg(labelledImages(int(m_learning.size())));
+    if (m_state != State::Learning)
+        return {};
+    const QString done = progressText();
+    return done.isEmpty() ? tr("Predict as I label: learning") : tr("Predict as I label: learning, %1").arg(done);
+}
+
 QString LiveFineTuner::statusText() const
 {
     const int fresh = newlyLabelled();
@@ -477,8 +524,9 @@ QString LiveFineTuner::statusText() const
     const QString when = m_learnedAt.date() == QDate::currentDate()
                              ? locale.toString(m_learnedAt.time(), QLocale::ShortFormat)
                              : locale.toString(m_learnedAt, QLocale::ShortFormat);
-    return tr("Learned at %1 from %2; learns again after %3 more.")
-        .arg(when, labelledImages(int(m_learnedFrom.size())), QString::number(remaining));
+    const QString verdict = m_verdict.isEmpty() ? QString() : tr(" (%1)").arg(m_verdict);
+    return tr("Learned at %1 from %2%3; learns again after %4 more.")
+        .arg(when, labelledImages(int(m_learnedFrom.size())), verdict, QString::number(remaining));
 }
 
 }  // namespace segstudio::ui::training

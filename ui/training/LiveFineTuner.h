@@ -33,16 +33,19 @@ namespace segstudio::ui::training {
 //
 // The fine-tune is segstudio-train itself, in two steps, niced to the lowest priority: pack the
 // train split's labelled images at the base run's size, then train from the base run's
-// checkpoint (--init-from) with its own config, a fifth of its learning rate, no validation and a
-// time budget (two minutes), its progress read from its run folder and said in the status. It trains into a hidden staging folder and replaces
-// runs/<base>-live only when it succeeded, so a failed or interrupted fine-tune never leaves a
-// broken run behind. A record beside it (runs/.<base>-live.json) keeps which images the model
+// checkpoint (--init-from) with its own config, a fifth of its learning rate and a time budget
+// (two minutes) that ends with one validation on the base run's validation pack, its progress
+// read from its run folder and said in the status. It trains into a hidden staging folder and
+// replaces runs/<base>-live only when it succeeded and did not validate worse than the model it
+// started from (ModelComparison; without validation images it is kept unvalidated), so a
+// failed, interrupted or weaker fine-tune never replaces the live model. Turned off, the live
+// run, its staging folder and record are removed (they are this tuner's alone). A record beside it (runs/.<base>-live.json) keeps which images the model
 // has learned from and when, so the count of "new" images survives a restart.
 //
 // Requirements: GUI thread; the project outlives the tuner or is reset first (setProject(nullptr)).
 // Guarantees: never while the user's own training runs (it waits, and a fine-tune under way is
 //   dropped when the user starts one); never blocks; one fine-tune at a time; learned() comes once
-//   per successful fine-tune, with the live run's folder.
+//   per fine-tune that replaced the live run, with its folder and its validation's verdict.
 class LiveFineTuner : public QObject {
     Q_OBJECT
 
@@ -80,6 +83,9 @@ public:
 
     State state() const { return m_state; }
     QString statusText() const;
+    // A few words while it works (packing, learning and how far), for the status bar of every
+    // workspace; empty while it only counts, is off or waits.
+    QString activityText() const;
     int newlyLabelled() const;  // labelled training images the live model has not learned from
     QString liveRunDirectory() const;  // empty without a base run
     QDateTime learnedAt() const { return m_learnedAt; }
@@ -88,7 +94,11 @@ public:
     static QString liveRunName(const QString& baseRunName);
 
 signals:
-    void learned(const QString& liveRunDir);
+    // validatedBetter: it scored higher than the model it started from on the same validation
+    // images; verdict says so in one line (or why there was nothing to compare).
+    void learned(const QString& liveRunDir, bool validatedBetter, const QString& verdict);
+    // Turned off: the live run (its model) was removed; baseRunDir is the run it learned from.
+    void liveRunRemoved(const QString& liveRunDir, const QString& baseRunDir);
     void stateChanged();
     void output(const QString& text);
 
@@ -113,6 +123,8 @@ private:
     void startStep(const QStringList& arguments);
     void stepFinished(const common::TrainerProcess::Exit& exit);
     bool replaceLiveRun();
+    void removeLiveRun();
+    void finishStep(const QString& verdict);
     void setState(State state);
     void fail(const QString& reason);
     void stopProcess();
@@ -140,6 +152,7 @@ private:
     QDateTime m_learnedAt;        // invalid: the live model has not learned yet
     int m_failedAt = -1;          // newly labelled count at the last failure: retry only past it
     QString m_failure;
+    QString m_verdict;  // of the last fine-tune's validation, for the status line
 };
 
 }  // namespace segstudio::ui::training

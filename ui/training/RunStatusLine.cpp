@@ -44,6 +44,7 @@ RunStatusLine::RunStatusLine(TrainingDock* training, QWidget* parent) : QLabel(p
     setToolTip(tr("The run shown in the Train workspace; click to go there (Ctrl+2)"));
     setCursor(Qt::PointingHandCursor);
     connect(training, &TrainingDock::progressChanged, this, &RunStatusLine::refresh);
+    connect(training, &TrainingDock::liveFineTuneStatusChanged, this, &RunStatusLine::refresh);
     refresh();
 }
 
@@ -68,7 +69,9 @@ QString RunStatusLine::describe(const QString& runName, const run::RunProgress& 
 void RunStatusLine::refresh()
 {
     const QString run = QFileInfo(m_training->currentRunDirectory()).fileName();
-    const QString text = describe(run, m_training->progress());
+    QStringList parts{describe(run, m_training->progress()), m_training->liveFineTuneActivity()};
+    parts.removeAll(QString());
+    const QString text = parts.join(QStringLiteral(" · "));
     setText(text);
     setVisible(!text.isEmpty());
 }

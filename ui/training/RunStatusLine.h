@@ -13,7 +13,9 @@ class TrainingDock;
 // The run the Training panel shows, in one line for the Label workspace's status bar: its name,
 // state, progress, best validation mIoU and the time left ("20261126-0930 · training 41 % ·
 // val mIoU 0.512 · 12 min left"), so training can be watched without leaving the canvas.
-// Clicking it asks for the Train workspace. Empty (hidden) while no run is shown.
+// While Predict as I label packs or learns, it says so too ("Predict as I label: learning, 40 s
+// of 2 min"), in every workspace. Clicking it asks for the Train workspace. Empty (hidden) while
+// there is nothing to say.
 class RunStatusLine : public QLabel {
     Q_OBJECT
 

@@ -60,9 +60,20 @@ QStringList RunsTable::rowText(const run::RunProgress& progress)
     return text;
 }
 
+QTreeWidgetItem* RunsTable::addRow(const QString& dir, bool compared)
+{
+    auto* row = new QTreeWidgetItem(this, QStringList{QFileInfo(dir).fileName()});
+    row->setData(Name, Qt::UserRole, dir);
+    row->setFlags(row->flags() | Qt::ItemIsUserCheckable);
+    row->setCheckState(Name, compared ? Qt::Checked : Qt::Unchecked);
+    return row;
+}
+
 void RunsTable::setRunsFolder(const QString& folder)
 {
     const QStringList compared = comparedRuns();
+    if (folder != m_folder)
+        m_external.clear();  // another project: its runs only
     m_folder = folder;
     {
         const QSignalBlocker blocker(this);
@@ -70,19 +81,20 @@ void RunsTable::setRunsFolder(const QString& folder)
         if (!folder.isEmpty()) {
             // Newest first: the run a user just started, or wants to compare, is at the top.
             const auto entries = QDir(folder).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time);
-            for (const QFileInfo& entry : entries) {
-                auto* row = new QTreeWidgetItem(this, QStringList{entry.fileName()});
-                row->setFlags(row->flags() | Qt::ItemIsUserCheckable);
-                row->setCheckState(Name, compared.contains(entry.filePath()) ? Qt::Checked : Qt::Unchecked);
-            }
+            for (const QFileInfo& entry : entries)
+                addRow(entry.filePath(), compared.contains(entry.filePath()));
         }
+        for (const QString& dir : m_external)
+            if (!item(QFileInfo(dir).fileName()))
+                addRow(dir, compared.contains(dir))->setToolTip(Name, tr("Opened from %1").arg(dir));
+        markModelRun();
     }
     if (compared != comparedRuns())
         emit comparisonChanged(comparedRuns());
     // Summaries on a worker: every metrics.jsonl read whole.
     QStringList dirs;
     for (const QString& name : runNames())
-        dirs << QDir(folder).filePath(name);
+        dirs << runDirectory(name);
     m_summariesShown = false;
     m_summaries.setFuture(common::runInBackground([dirs] {
         Summaries summaries;
@@ -155,8 +167,42 @@ QStringList RunsTable::comparedRuns() const
     QStringList dirs;
     for (int row = 0; row < topLevelItemCount(); ++row)
         if (topLevelItem(row)->checkState(Name) == Qt::Checked)
-            dirs << QDir(m_folder).filePath(topLevelItem(row)->text(Name));
+            dirs << topLevelItem(row)->data(Name, Qt::UserRole).toString();
     return dirs;
+}
+
+QString RunsTable::runDirectory(const QString& name) const
+{
+    const QTreeWidgetItem* row = item(name);
+    return row ? row->data(Name, Qt::UserRole).toString() : QString();
+}
+
+void RunsTable::addExternalRun(const QString& dir)
+{
+    const QString folder = QFileInfo(dir).absoluteFilePath();
+    if (m_external.contains(folder) || item(QFileInfo(folder).fileName()))
+        return;
+    m_external << folder;
+    setRunsFolder(m_folder);
+}
+
+void RunsTable::setModelRun(const QString& dir)
+{
+    m_modelRun = dir;
+    const QSignalBlocker blocker(this);
+    markModelRun();
+}
+
+void RunsTable::markModelRun()
+{
+    for (int row = 0; row < topLevelItemCount(); ++row) {
+        QTreeWidgetItem* item = topLevelItem(row);
+        const bool inUse = !m_modelRun.isEmpty() && item->data(Name, Qt::UserRole).toString() == m_modelRun;
+        QFont font = item->font(Name);
+        font.setBold(inUse);
+        item->setFont(Name, font);
+        item->setToolTip(State, inUse ? tr("Its model predicts and answers Smart Click") : QString());
+    }
 }
 
 void RunsTable::setCompared(const QString& name, bool compared)

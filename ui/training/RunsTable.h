@@ -10,7 +10,9 @@ namespace segstudio::ui::training {
 // The runs of a project as a table: state, model, devices, best validation mIoU (and its epoch),
 // epochs done of total, training time and start, newest first. Each run's box ticks it for
 // comparison with the selected one. Summaries are read on a worker (a project may hold many
-// runs, each metrics.jsonl large); the selected run's row follows it live (updateRun()).
+// runs, each metrics.jsonl large); the selected run's row follows it live (updateRun()). A run
+// folder opened from elsewhere (Open run…) is listed too, below the project's, until the project
+// changes; the run whose model is in use is shown in bold.
 // Requirements: GUI thread.
 class RunsTable : public QTreeWidget {
     Q_OBJECT
@@ -28,6 +30,10 @@ public:
     QString currentRun() const;
     bool setCurrentRun(const QString& name);  // false when there is no such run
     QStringList comparedRuns() const;         // the ticked ones, as folders
+    QString runDirectory(const QString& name) const;  // the row's folder, empty when there is none
+    // A run folder outside the project's runs/ (kept until setRunsFolder() gets another folder).
+    void addExternalRun(const QString& dir);
+    void setModelRun(const QString& dir);  // shown in bold: its model predicts
     void setCompared(const QString& name, bool compared);
     void updateRun(const QString& name, const run::RunProgress& progress);
     void waitForSummaries();  // tests
@@ -41,9 +47,13 @@ signals:
 private:
     using Summaries = QList<QPair<QString, run::RunProgress>>;
     QTreeWidgetItem* item(const QString& name) const;
+    QTreeWidgetItem* addRow(const QString& dir, bool compared);
     void showSummaries();
+    void markModelRun();
 
     QString m_folder;
+    QStringList m_external;  // folders opened from elsewhere
+    QString m_modelRun;
     QFutureWatcher<Summaries> m_summaries;
     bool m_summariesShown = true;
 };

@@ -1,6 +1,7 @@
 #include "TrainingDock.h"
 
 #include "LiveFineTuner.h"
+#include "ModelChoice.h"
 
 #include "data/project/DefaultPackSize.h"
 #include "document/ProjectDocument.h"
@@ -37,6 +38,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -59,9 +61,10 @@ TrainingDock::TrainingDock(QWidget* parent)
       m_stopButton(new QPushButton(tr("&Stop"), this)), m_stopAfterEpochButton(new QPushButton(tr("Stop after &epoch"), this)),
       m_resumeButton(new QPushButton(tr("Res&ume…"), this)), m_againButton(new QPushButton(tr("Train &again…"), this)),
       m_openButton(new QPushButton(tr("&Open run…"), this)),
+      m_useModelButton(new QPushButton(tr("Use for &Predictions"), this)),
       m_info(new RunInfoPanel(this)), m_status(new QLabel(this)), m_packing(new QProgressBar(this)), m_monitor(new TrainingMonitor(this)),
       m_log(new QPlainTextEdit(this)), m_watcher(new RunWatcher(this)), m_runsWatcher(new QFileSystemWatcher(this)),
-      m_launcher(new TrainingLauncher(this)), m_fineTuner(new LiveFineTuner(this))
+      m_launcher(new TrainingLauncher(this)), m_fineTuner(new LiveFineTuner(this)), m_model(new ModelChoice(this))
 {
     m_lastSettings = TrainDialog::presetSettings(TrainDialog::EngineDefaults);  // "Train for 30 minutes"
     nameParts();
@@ -71,6 +74,7 @@ TrainingDock::TrainingDock(QWidget* parent)
     connectRunViews();
     connectLauncher();
     connectLiveFineTuner();
+    connectModelChoice();
     setProjectFile({});
     m_launcher->refreshModels();  // in the background; the dialog shows what has come by then
 }
@@ -86,6 +90,8 @@ void TrainingDock::nameParts()
     m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
     m_againButton->setObjectName(QStringLiteral("trainAgainButton"));
     m_openButton->setObjectName(QStringLiteral("openRunButton"));
+    m_useModelButton->setObjectName(QStringLiteral("useModelButton"));
+    m_model->setObjectName(QStringLiteral("modelChoice"));
     m_info->setObjectName(QStringLiteral("runInfo"));
     m_status->setObjectName(QStringLiteral("trainingStatus"));
     m_packing->setObjectName(QStringLiteral("packingBar"));
@@ -111,6 +117,9 @@ void TrainingDock::configureParts()
     m_resumeButton->setToolTip(tr("Continue the selected run where it stopped, optionally for more epochs (or minutes)"));
     m_againButton->setToolTip(tr("Train a new run with the selected run's settings on the current labels"));
     m_openButton->setToolTip(tr("Watch any run folder, also one another machine is still writing (a shared folder)"));
+    m_useModelButton->setToolTip(tr("Predict and Smart Click with the selected run's model (the run in bold is the one in use)"));
+    for (QPushButton* button : {m_trainButton, m_againButton, m_resumeButton})
+        m_toolTips.insert(button, button->toolTip());
 }
 
 void TrainingDock::layOut()
@@ -127,6 +136,7 @@ void TrainingDock::layOut()
     buttons->addWidget(m_stopAfterEpochButton, 1, 1);
     buttons->addWidget(m_resumeButton, 2, 0);
     buttons->addWidget(m_openButton, 2, 1);
+    buttons->addWidget(m_useModelButton, 3, 0, 1, 2);
     sideLayout->addLayout(buttons);
     sideLayout->addWidget(new QLabel(tr("Runs:"), side));
     sideLayout->addWidget(m_runs, 1);
@@ -162,6 +172,7 @@ void TrainingDock::connectButtons()
     m_backgroundPoll.setInterval(2000);
     connect(&m_backgroundPoll, &QTimer::timeout, this, &TrainingDock::updateButtons);
     connect(m_stopButton, &QPushButton::clicked, this, &TrainingDock::stopTraining);
+    connect(m_useModelButton, &QPushButton::clicked, this, &TrainingDock::useViewedRunForPredictions);
     connect(m_stopAfterEpochButton, &QPushButton::clicked, this, &TrainingDock::stopAfterEpoch);
     connect(m_resumeButton, &QPushButton::clicked, this, &TrainingDock::resumeInteractively);
     connect(m_openButton, &QPushButton::clicked, this, [this] {
@@ -174,8 +185,13 @@ void TrainingDock::connectButtons()
 // The runs table, the run folder's watchers and the monitor.
 void TrainingDock::connectRunViews()
 {
+    // A run the user selects is shown and becomes the model in use; one the panel selects to
+    // show a training it started is only shown.
     connect(m_runs, &RunsTable::currentRunChanged, this, [this](const QString& name) {
-        showRun(name.isEmpty() ? QString() : QDir(runsFolder()).filePath(name));
+        const QString dir = m_runs->runDirectory(name);
+        showRun(dir);
+        if (!m_viewOnly && !dir.isEmpty())
+            m_model->choose(dir);
     });
     connect(m_runs, &RunsTable::comparisonChanged, this, &TrainingDock::compareRuns);
     connect(m_runsWatcher, &QFileSystemWatcher::directoryChanged, this, &TrainingDock::refreshRuns);
@@ -214,6 +230,11 @@ void TrainingDock::connectLauncher()
         updateInfo();
         updateButtons();
     });
+    // A run trained here takes over predictions only when it validated better on the same images.
+    connect(m_launcher, &TrainingLauncher::finished, this, [this](bool ok) {
+        if (ok)
+            m_model->offer(m_launcher->runDirectory());
+    });
     // After the panel has taken the outcome in: whoever listens sees it updated.
     connect(m_launcher, &TrainingLauncher::finished, this, &TrainingDock::trainingFinished);
 }
@@ -234,18 +255,52 @@ void TrainingDock::connectLiveFineTuner()
         m_ownTrainingRuns = false;
         m_fineTuner->labelsChanged();  // what was labelled meanwhile may make a fine-tune due
     });
-    connect(this, &TrainingDock::currentRunChanged, m_fineTuner, &LiveFineTuner::setBaseRun);
+    connect(m_model, &ModelChoice::changed, m_fineTuner, &LiveFineTuner::setBaseRun);
     connect(m_fineTuner, &LiveFineTuner::stateChanged, this,
             [this] { emit liveFineTuneStatusChanged(m_fineTuner->statusText()); });
     connect(m_fineTuner, &LiveFineTuner::learned, this, &TrainingDock::liveModelReplaced);
+    // Turned off, the live run is gone: the model it learned from predicts again.
+    connect(m_fineTuner, &LiveFineTuner::liveRunRemoved, this, [this](const QString& live, const QString& base) {
+        refreshRuns();
+        if (m_model->runDirectory() != live)
+            return;
+        m_model->choose(QFileInfo::exists(base) ? base : QString());
+        emit modelMessage(tr("Predict as I label is off: its model %1 was removed; predictions come from %2 again")
+                              .arg(QFileInfo(live).fileName(), QFileInfo(base).fileName()));
+    });
 }
 
-void TrainingDock::liveModelReplaced(const QString& liveRunDir)
+void TrainingDock::connectModelChoice()
 {
-    const bool reloaded = currentRunDirectory() == liveRunDir;
+    connect(m_model, &ModelChoice::changed, this, [this](const QString& runDir) {
+        m_runs->setModelRun(runDir);
+        updateButtons();
+        emit modelRunChanged(runDir);
+    });
+    connect(m_model, &ModelChoice::message, this, &TrainingDock::modelMessage);
+}
+
+QString TrainingDock::modelRunDirectory() const { return m_model->runDirectory(); }
+
+void TrainingDock::useViewedRunForPredictions()
+{
+    m_model->choose(currentRunDirectory());
+    emit modelMessage(tr("%1 predicts and answers Smart Click now").arg(QFileInfo(currentRunDirectory()).fileName()));
+}
+
+// The live model learned: in use already (the user chose it), its new weights are loaded;
+// otherwise it takes over only when it validated better than the model it started from.
+void TrainingDock::liveModelReplaced(const QString& liveRunDir, bool validatedBetter, const QString& verdict)
+{
     refreshRuns();
-    selectRun(QFileInfo(liveRunDir).fileName());
-    emit liveModelLearned(liveRunDir, reloaded);
+    if (m_model->runDirectory() == liveRunDir) {
+        emit modelReloaded();
+        emit modelMessage(tr("The live model learned from your labels: %1").arg(verdict));
+        return;
+    }
+    if (validatedBetter)
+        m_model->choose(liveRunDir);
+    emit modelMessage(tr("The live model learned from your labels: %1").arg(verdict));
 }
 
 void TrainingDock::setBeforeLearning(std::function<bool()> saveLabels)
@@ -255,10 +310,12 @@ void TrainingDock::setBeforeLearning(std::function<bool()> saveLabels)
 
 QString TrainingDock::liveFineTuneStatus() const { return m_fineTuner->statusText(); }
 
+QString TrainingDock::liveFineTuneActivity() const { return m_fineTuner->activityText(); }
+
 void TrainingDock::setLearnAsILabel(bool enabled, int interval)
 {
     m_fineTuner->setInterval(interval);
-    m_fineTuner->setEnabled(enabled);
+    m_fineTuner->setEnabled(enabled && m_readOnlyReason.isEmpty());
 }
 
 void TrainingDock::setTrainer(const QString& program)
@@ -274,6 +331,9 @@ void TrainingDock::keepTrainingInBackground() { m_launcher->keepRunningInBackgro
 
 void TrainingDock::setDocument(const document::ProjectDocument* document)
 {
+    // A read-only window (the project is open in another SegStudio) starts no training: the runs
+    // folder is the other window's to write.
+    m_readOnlyReason = document && document->isReadOnly() ? document->readOnlyReason() : QString();
     m_fineTuner->setDocument(document);
     m_projectClassNames.clear();
     if (document)
@@ -297,9 +357,14 @@ void TrainingDock::setProjectFile(const QString& projectFile)
     if (!m_launcher->isBusy())
         showRun({});
     refreshRuns();
-    // A project opens on its newest run, so its curves and predictions are there after a restart.
-    if (m_runs->currentRun().isEmpty() && !m_runs->runNames().isEmpty())
-        m_runs->setCurrentRun(m_runs->runNames().first());
+    // A project opens on the model chosen for it last time (else its newest run), so its curves
+    // and predictions are there after a restart.
+    const QStringList names = m_runs->runNames();
+    m_model->restore(projectFile, names.isEmpty() ? QString() : m_runs->runDirectory(names.first()));
+    if (m_runs->currentRun().isEmpty() && !m_model->runDirectory().isEmpty()) {
+        const QScopedValueRollback viewOnly(m_viewOnly, true);
+        m_runs->setCurrentRun(QFileInfo(m_model->runDirectory()).fileName());
+    }
     updateButtons();
 }
 
@@ -363,11 +428,11 @@ bool TrainingDock::openRunFolder(const QString& dir)
     }
     if (QDir(runsFolder()) == QFileInfo(dir).dir())
         return selectRun(QFileInfo(dir).fileName());
-    {
-        const QSignalBlocker blocker(m_runs);
-        m_runs->setCurrentItem(nullptr);
-    }
-    showRun(dir);
+    // Listed with the project's runs (in the runs table until another project opens) and selected
+    // as any run clicked there: shown, and its model in use.
+    m_runs->addExternalRun(dir);
+    if (!m_runs->setCurrentRun(QFileInfo(dir).fileName()))
+        showRun(dir);
     return true;
 }
 
@@ -502,7 +567,10 @@ bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Se
         return false;
     m_status->setText(tr("Training %1…").arg(name));
     refreshRuns();
-    selectRun(name);
+    {
+        const QScopedValueRollback viewOnly(m_viewOnly, true);  // watched, not yet the model in use
+        selectRun(name);
+    }
     updateButtons();
     return true;
 }
@@ -656,9 +724,15 @@ void TrainingDock::updateButtons()
     const bool haveTrainer = !m_launcher->trainer().isEmpty();
     const bool project = !m_projectFile.isEmpty();
     const QString run = currentRunDirectory();
-    m_trainButton->setEnabled(project && !busy && haveTrainer);
+    const bool writable = m_readOnlyReason.isEmpty();
+    m_trainButton->setEnabled(project && !busy && haveTrainer && writable);
+    for (QPushButton* button : {m_trainButton, m_againButton, m_resumeButton})
+        button->setToolTip(m_toolTips.value(button));
     if (!haveTrainer)
         m_trainButton->setToolTip(tr("segstudio-train was not found next to the application or on PATH"));
+    if (!writable)  // the first reason a person needs
+        for (QPushButton* button : {m_trainButton, m_againButton, m_resumeButton})
+            button->setToolTip(m_readOnlyReason);
     // A run trained in the background (its window was closed): followed from its folder, and
     // Stop / Stop after epoch reach its trainer by signal.
     const auto background = busy ? std::nullopt : TrainingLauncher::liveTrainerOf(run);
@@ -686,9 +760,12 @@ void TrainingDock::updateButtons()
         m_backgroundPoll.start();
     else if (!background)
         m_backgroundPoll.stop();
-    m_resumeButton->setEnabled(!busy && !background && haveTrainer && !run.isEmpty() && common::layoutOf(run).canResume());
-    m_againButton->setEnabled(project && !busy && haveTrainer && !run.isEmpty()
+    m_resumeButton->setEnabled(writable && !busy && !background && haveTrainer && !run.isEmpty() &&
+                               common::layoutOf(run).canResume());
+    m_againButton->setEnabled(writable && project && !busy && haveTrainer && !run.isEmpty()
                               && QFileInfo::exists(common::pathOf(common::layoutOf(run).configFile())));
+    m_useModelButton->setEnabled(!run.isEmpty() && run != m_model->runDirectory() &&
+                                 QFileInfo::exists(common::pathOf(common::layoutOf(run).checkpointToUse())));
     m_runs->setEnabled(project);
 }
 

@@ -26,6 +26,7 @@ class ProjectDocument;
 namespace segstudio::ui::training {
 
 class LiveFineTuner;
+class ModelChoice;
 class RunInfoPanel;
 class RunsTable;
 class RunWatcher;
@@ -69,7 +70,11 @@ public:
     bool selectRun(const QString& name);  // false when there is no such run
     // Any run folder, also outside the project (a shared folder another machine writes to).
     bool openRunFolder(const QString& dir);
-    QString currentRunDirectory() const;
+    QString currentRunDirectory() const;  // the run in view (its curves, log, buttons)
+    // The run whose model predicts and answers Smart Click (ModelChoice): the user's choice, or a
+    // run trained here that validated better on the same images; never silently a weaker one.
+    QString modelRunDirectory() const;
+    void useViewedRunForPredictions();  // the Use for Predictions button
 
     // Called before the project is packed for a new run, so the run trains on the labels as they
     // are on screen (the main window saves them); false cancels the start.
@@ -92,12 +97,14 @@ public:
 
     const run::RunProgress& progress() const { return m_progress; }  // of the run in view
 
-    // "Predict as I label" (LiveFineTuner, docs/LABELING.md): the selected run's model learns
-    // from the labels as they come, at low priority, never beside this panel's own training. When
-    // it learned, its run (runs/<run>-live) becomes the selected one.
+    // "Predict as I label" (LiveFineTuner, docs/LABELING.md): the model in use learns from the
+    // labels as they come, at low priority, never beside this panel's own training, and is
+    // validated on the base run's validation images; its run (runs/<run>-live) becomes the model
+    // in use when it validated better there. Turned off, the live run is removed.
     // Called before a fine-tune packs the labels (the window saves them); false postpones it.
     void setBeforeLearning(std::function<bool()> saveLabels);
     QString liveFineTuneStatus() const;  // one line: off, counting, learning, learned at…
+    QString liveFineTuneActivity() const;  // a few words while it packs or learns, else empty
 
 public slots:
     // The window goes without asking (a logout, SIGTERM): a training of this panel goes on in the
@@ -107,16 +114,16 @@ public slots:
     void setLearnAsILabel(bool enabled, int interval);
 
 signals:
-    void currentRunChanged(const QString& runDir);  // empty = none
+    void currentRunChanged(const QString& runDir);  // the run in view; empty = none
+    void modelRunChanged(const QString& runDir);    // the run whose model predicts; empty = none
+    void modelReloaded();  // the model in use got new weights in its folder (a fine-tune of the live run)
+    void modelMessage(const QString& text);  // why the model in use changed, or stayed
     void progressChanged();  // the shown run's progress() moved on (records came, it ended, another run)
     // This panel's own trainer: started (Train…, Train again…, Resume…) into runDir, then ended,
     // once per start; a start refused at once (no segstudio-train) says only trainingFinished.
     void trainingStarted(const QString& runDir);
     void trainingFinished(bool ok, const QString& message);
     void liveFineTuneStatusChanged(const QString& status);
-    // A fine-tune replaced runs/<run>-live and selected it; reloaded: it was selected already, so
-    // the same folder has new weights (whoever predicts with it must load them again).
-    void liveModelLearned(const QString& liveRunDir, bool reloaded);
 
 private:
     void nameParts();
@@ -126,7 +133,8 @@ private:
     void connectRunViews();
     void connectLauncher();
     void connectLiveFineTuner();
-    void liveModelReplaced(const QString& liveRunDir);
+    void liveModelReplaced(const QString& liveRunDir, bool validatedBetter, const QString& verdict);
+    void connectModelChoice();
     bool stopAndWait(QWidget* parent);
     bool stopBackgroundTrainer(int signal);
     void trainInteractively(const TrainingLauncher::Settings& proposed);
@@ -152,6 +160,7 @@ private:
     QPushButton* m_resumeButton;
     QPushButton* m_againButton;
     QPushButton* m_openButton;
+    QPushButton* m_useModelButton;
     RunInfoPanel* m_info;
     QLabel* m_status;
     QProgressBar* m_packing;  // visible while the splits are packed
@@ -162,6 +171,10 @@ private:
     QFileSystemWatcher* m_runsWatcher;  // runs/ (and the project folder until runs/ exists)
     TrainingLauncher* m_launcher;
     LiveFineTuner* m_fineTuner;
+    ModelChoice* m_model;
+    QString m_readOnlyReason;  // why the open project is read-only here; empty: writable
+    QHash<QPushButton*, QString> m_toolTips;  // the buttons' own, shown again once writable
+    bool m_viewOnly = false;  // a selection made to show a run (a training started), not to choose its model
     bool m_ownTrainingRuns = false;  // between trainingStarted and trainingFinished
     TrainingLauncher::Settings m_lastSettings;
     std::function<bool()> m_beforeTraining;
