@@ -46,16 +46,19 @@ void addExport(CLI::App& app, int& exitCode)
 {
     struct Args {
         std::string project, out, format = "index-png";
-        double tolerance = 0.5;
+        data::ExportOptions options;
     };
     auto a = std::make_shared<Args>();
     auto* command = app.add_subcommand("export", "write a project's label maps for other tools (index PNGs, colour masks, COCO, Cityscapes, labelme, CVAT)");
     command->add_option("project,--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
     command->add_option("--out,-o", a->out, "folder to write into")->required();
     command->add_option("--format", a->format, "index-png | color-masks | coco | cityscapes | labelme | cvat")->capture_default_str();
-    command->add_option("--tolerance", a->tolerance, "labelme: how far (pixels) a simplified polygon may leave the region's edge")
+    command->add_option("--tolerance", a->options.labelmeTolerance, "labelme: how far (pixels) a simplified polygon may leave the region's edge")
         ->capture_default_str()
         ->check(FiniteNumber(0.0, 5.0));
+    command->add_option("--background", a->options.cocoBackground,
+                        "coco: a class left out of the categories and annotations, the ground between the objects "
+                        "(read back with import coco --background)");
     command->footer("Examples:\n  segstudio-train export -P camvid.segstudio -o camvid-export --format color-masks\n"
                     "  segstudio-train export camvid.segstudio -o camvid-coco --format coco\n"
                     "  (read back: segstudio-train import coco camvid-coco/annotations.json --images <project folder> -o again.segstudio)");
@@ -64,7 +67,7 @@ void addExport(CLI::App& app, int& exitCode)
         const auto format = data::exportFormatNamed(a->format);
         if (!format)
             throw data::DataError({}, "unknown format '" + a->format + "' (use index-png, color-masks, coco, cityscapes, labelme or cvat)");
-        const std::size_t count = data::exportLabels(*format, project, a->out, progressPrinter("exporting"), a->tolerance);
+        const std::size_t count = data::exportLabels(*format, project, a->out, progressPrinter("exporting"), a->options);
         std::cout << "exported " << count << " label maps and the class list into " << a->out << std::endl;
         exitCode = kExitOk;
     });

@@ -103,6 +103,34 @@ private slots:
         QVERIFY(again.schema().find(3)->color == m_project.schema().find(3)->color);
     }
 
+    // Issue 60.11: a background class stays out of a COCO export (categories and annotations),
+    // and `import coco --background` reads it back: every labelled pixel as it was.
+    void cocoWithABackgroundClass()
+    {
+        const std::string background = m_project.schema().find(0)->name;
+        const fs::path out = test::path(m_dir, "coco-background");
+        data::ExportOptions options;
+        options.cocoBackground = background;
+        QCOMPARE(data::exportLabels(data::ExportFormat::Coco, m_project, out, {}, options), std::size_t(4));
+        const auto file = nlohmann::json::parse(test::readBytes(out / "annotations.json"));
+        QCOMPARE(file["categories"].size(), m_project.schema().size() - 1);
+        for (const auto& category : file["categories"])
+            QVERIFY(category["name"] != background);
+        for (const auto& annotation : file["annotations"])
+            QVERIFY(annotation["category_id"] != 1);
+        const auto again = data::CocoImporter::import({out / "annotations.json", m_project.root(), {}, background, {}},
+                                                      test::path(m_dir, "coco-background.segstudio"));
+        QCOMPARE(again.schema().find(0)->name, background);
+        const auto back = labelledOf(again);
+        for (const auto& [name, original] : m_original) {
+            const cv::Mat labelled = original.labels != 255;
+            QCOMPARE(cv::countNonZero((back.at(name).labels != original.labels) & labelled), 0);
+        }
+        options.cocoBackground = "no such class";
+        test::expectDataError([&] { data::exportLabels(data::ExportFormat::Coco, m_project, test::path(m_dir, "x"), {}, options); },
+                              m_project.file(), "has no class named 'no such class'");
+    }
+
     void cityscapes()
     {
         const fs::path out = test::path(m_dir, "cityscapes");

@@ -211,6 +211,38 @@ private slots:
         QVERIFY(!editor->document()->undoStack()->canUndo());
     }
 
+    // Issue 60.11: clearing an image's labels took six eraser strokes at the largest size. One
+    // action (Shift+Del), one undo step; a protected class keeps its pixels; nothing to clear: no edit.
+    void clearsTheImagesLabelsInOneEdit()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        QVERIFY(editor->fillUnlabelled(2));
+        const cv::Mat before = editor->document()->labels().clone();
+        QVERIFY(cv::countNonZero(before != segstudio::data::kUnlabelled) > 0);
+        QAction* clear = nullptr;
+        for (QAction* action : editor->propagateActions())
+            if (action->objectName() == QStringLiteral("clearLabels"))
+                clear = action;
+        QVERIFY(clear);
+        QCOMPARE(clear->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_Delete));
+        const int steps = editor->document()->undoStack()->count();
+        clear->trigger();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != segstudio::data::kUnlabelled), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), steps + 1);
+        editor->undoGroup()->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != before), 0);
+        editor->toolSettings()->setProtected(2, true);
+        QVERIFY(editor->clearLabels());
+        const cv::Mat& after = editor->document()->labels();
+        QCOMPARE(cv::countNonZero((after != before) & (before == 2)), 0);  // class 2 kept
+        QCOMPARE(cv::countNonZero((after != 2) & (after != segstudio::data::kUnlabelled)), 0);  // the rest cleared
+        editor->toolSettings()->setProtected(2, false);
+        QVERIFY(editor->clearLabels());
+        QVERIFY(!editor->clearLabels());  // nothing left to clear
+    }
+
     // Issue 27, item 16: a class added takes a colour far from the others' (no colour dialog to
     // wait for), becomes the class to paint with, and is scrolled into view in the panel.
     void anAddedClassIsSelectedWithADistinctColour()

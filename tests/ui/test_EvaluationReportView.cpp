@@ -3,7 +3,10 @@
 #include "predictions/EvaluationReportView.h"
 #include "metrics/EvaluationReportFiles.h"
 
+#include <QApplication>
 #include <QFile>
+#include <QWheelEvent>
+#include <QtTest/qtestspontaneevent.h>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -84,6 +87,40 @@ private slots:
         view.resize(1200, 700);
         QTRY_COMPARE(view.arrangement(), Qt::Horizontal);
         QTRY_VERIFY(scroll->widget()->width() <= scroll->viewport()->width());
+    }
+
+    // Issue 60.11: CamVid's 11 classes in the default layout's dock: the matrix was cut after
+    // Fence (and the colour bar's title) and the wheel over it did not scroll the report. Its
+    // minimum size holds every row with its name; the wheel over it scrolls the report.
+    void elevenClassesAreNeverCutAndTheWheelScrollsPastThem()
+    {
+        const std::vector<std::string> names{"Sky", "Building", "Pole", "Road", "Pavement", "Tree",
+                                             "SignSymbol", "Fence", "Car", "Pedestrian", "Bicyclist"};
+        EvaluationReport report(names);
+        std::vector<std::uint8_t> labels(11 * 11);
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            labels[i] = std::uint8_t(i % 11);
+        report.addImage("a.png", labels.data(), labels.data(), 11, 11);
+        EvaluationReportView view;
+        view.setReport(report);
+        view.resize(420, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* plot = view.confusionPlot();
+        const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+        QVERIFY(plot->minimumHeight() >= 11 * metrics.height() + metrics.horizontalAdvance(QStringLiteral("Pedestrian")) / 2);
+        QVERIFY(plot->minimumWidth() >= 11 * metrics.height() + metrics.horizontalAdvance(QStringLiteral("SignSymbol")));
+        auto* scroll = view.findChild<QScrollArea*>();
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        QTRY_VERIFY(scroll->widget()->height() >= plot->minimumHeight());
+        const int before = scroll->verticalScrollBar()->value();
+        const QPointF at = plot->rect().center();
+        QWheelEvent wheel(at, plot->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                          false);
+        // As the mouse sends it (sendEvent's would not go past the plot), the way QTest sends keys.
+        QSpontaneKeyEvent::setSpontaneous(&wheel);
+        qApp->notify(plot, &wheel);
+        QVERIFY(scroll->verticalScrollBar()->value() > before);
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "browser/ImageListModel.h"
 #include "predictions/PredictionService.h"
+#include "predictions/ModelExporter.h"
 #include "predictions/PredictionsDock.h"
 #include "document/ProjectDocument.h"
 #include "document/WorkerPool.h"
@@ -28,6 +29,7 @@
 using segstudio::data::LabelStatus;
 using segstudio::data::Split;
 using segstudio::ui::browser::ImageListModel;
+using segstudio::ui::predictions::ModelExporter;
 using segstudio::ui::predictions::PredictionsDock;
 namespace data = segstudio::data;
 
@@ -393,6 +395,29 @@ private slots:
                  qPrintable(exported.at(1).at(1).toString()));
         QVERIFY2(dock.statusText().contains(QStringLiteral("not a checkpoint")), qPrintable(dock.statusText()));
         QVERIFY(dock.exportModelAction()->isEnabled());
+    }
+
+    // Issue 60.11: an ONNX export of a run still training gave no warning (it takes the best
+    // checkpoint so far). Said from the run's own metrics, and not once the run has ended.
+    void exportingARunStillTrainingWarns()
+    {
+        QTemporaryDir dir;
+        const QString run = dir.path();
+        QVERIFY(ModelExporter::stillTrainingWarning(run).isEmpty());  // no metrics: nothing to say
+        QFile metrics(QDir(run).filePath(QStringLiteral("metrics.jsonl")));
+        QVERIFY(metrics.open(QIODevice::WriteOnly));
+        metrics.write("{\"kind\":\"run\",\"epoch\":0,\"iteration\":0,\"segstudio_version\":\"t\",\"model\":\"m\",\"epochs\":10,"
+                      "\"iterations_per_epoch\":5,\"total_iterations\":50}\n"
+                      "{\"kind\":\"val\",\"epoch\":3,\"iteration\":15,\"loss\":1.0,\"accuracy\":0.5,\"mean_iou\":0.42}\n");
+        metrics.close();
+        const QString warning = ModelExporter::stillTrainingWarning(run);
+        QVERIFY2(warning.contains(QStringLiteral("is still training (epoch 3 of 10)")) &&
+                     warning.contains(QStringLiteral("val mIoU 0.420 at epoch 3")),
+                 qPrintable(warning));
+        QVERIFY(metrics.open(QIODevice::Append));
+        metrics.write("{\"kind\":\"state\",\"epoch\":10,\"iteration\":50,\"state\":\"finished\"}\n");
+        metrics.close();
+        QVERIFY(ModelExporter::stillTrainingWarning(run).isEmpty());
     }
 };
 

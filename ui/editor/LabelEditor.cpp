@@ -22,6 +22,7 @@
 #include "document/ProjectDocument.h"
 #include "paint/PredictionAcceptance.h"
 #include "paint/RegionMask.h"
+#include "paint/WriteGuard.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -167,6 +168,17 @@ void LabelEditor::createFrameActions()
     connect(actions, &FrameActions::propagateRequested, this, &LabelEditor::propagateFrom);
     m_d->frameActions = actions->stepActions();
     m_d->propagateActions = actions->propagateActions();
+    // Clearing a mislabelled image took six eraser strokes at the largest size (issue 60.11).
+    auto* clear = new QAction(tr("C&lear This Image's Labels"), this);
+    clear->setObjectName(QStringLiteral("clearLabels"));
+    clear->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete));
+    clear->setToolTip(tr("Make every labelled pixel of the open image unlabelled, as one edit (Undo takes it back; "
+                         "protected classes keep theirs)"));
+    connect(clear, &QAction::triggered, this, [this] {
+        if (clearLabels())
+            emit statusMessage(tr("Cleared the image's labels (Undo takes it back)"));
+    });
+    m_d->propagateActions << clear;
 }
 
 void LabelEditor::goToFrame(bool next)
@@ -420,6 +432,22 @@ void LabelEditor::schemaChanged()
 {
     const data::ClassSchema& schema = project() ? project()->schema() : data::ClassSchema();
     m_d->canvas->setSchema(schema);
+}
+
+// Every labelled pixel back to unlabelled, as one edit; a protected class keeps its pixels (the
+// "only unlabelled" guard does not apply: it would keep them all).
+bool LabelEditor::clearLabels()
+{
+    LabelDocument* doc = document();
+    if (!doc || !m_d->canvas->isEditable())
+        return false;
+    paint::WriteGuard guard = m_d->settings->guard();
+    guard.setOnlyUnlabelled(false);
+    const cv::Mat labelled = doc->labels() != data::kUnlabelled;
+    if (cv::countNonZero(labelled) == 0)
+        return false;
+    doc->paintRegion(paint::RegionMask::fromFullMask(labelled), data::kUnlabelled, guard, tr("Clear labels"));
+    return true;
 }
 
 bool LabelEditor::fillUnlabelled(int classId)

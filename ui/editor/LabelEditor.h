@@ -94,7 +94,7 @@ public:
     // Frame, and Propagate from Previous / Next Frame, which carries the labels of the nearest
     // labelled frame onto the open image by optical flow, in the background, as one undoable edit.
     QList<QAction*> frameActions() const;
-    QList<QAction*> propagateActions() const;
+    QList<QAction*> propagateActions() const;  // and Clear This Image's Labels: the Edit menu's image edits
     bool isPropagating() const;
     ClassesPanel* classesPanel() const;       // a QWidget the main window docks on the right
     QList<QToolBar*> toolBars() const;        // tools, and their options
@@ -117,6 +117,7 @@ public:
     // The classes panel's buttons push the project's class commands themselves (ClassesPanel);
     // what touches the open image's pixels stays here.
     bool fillUnlabelled(int classId);  // one undoable edit on the open image
+    bool clearLabels();                // every pixel unlabelled, one undoable edit; false: nothing to clear
 
     // The model's prediction of image `index` (class ids, confidence, entropy of its size), for the
     // prediction layers and Accept; false when that image is no longer open or the size differs.

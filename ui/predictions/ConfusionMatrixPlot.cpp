@@ -1,5 +1,7 @@
 #include "ConfusionMatrixPlot.h"
 
+#include <QWheelEvent>
+
 #include "metrics/EvaluationReport.h"
 #include "paint/ColourScale.h"
 
@@ -31,6 +33,9 @@ QCPColorGradient heatGradient()
 ConfusionMatrixPlot::ConfusionMatrixPlot(QWidget* parent)
     : QCustomPlot(parent), m_map(new QCPColorMap(xAxis, yAxis)), m_scale(new QCPColorScale(this))
 {
+    // QCustomPlot keeps mouse events to itself; this plot has nothing to zoom or drag, so the
+    // report around it scrolls on the wheel (wheelEvent ignores it, and it goes up to the parent).
+    setAttribute(Qt::WA_NoMousePropagation, false);
     plotLayout()->addElement(0, 1, m_scale);
     m_scale->setLabel(tr("share of the true class"));
     m_map->setColorScale(m_scale);
@@ -64,8 +69,26 @@ void ConfusionMatrixPlot::setReport(const metrics::EvaluationReport& report)
     yAxis->setTicker(classTicker(report.classNames()));
     xAxis->setRange(-0.5, classes - 0.5);
     yAxis->setRange(-0.5, classes - 0.5);
+    fitMinimumSize(report.classNames());
     replot();
 }
+
+void ConfusionMatrixPlot::fitMinimumSize(const std::vector<std::string>& classNames)
+{
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    int longest = 0;
+    for (const std::string& name : classNames)
+        longest = std::max(longest, metrics.horizontalAdvance(QString::fromStdString(name)));
+    const int cells = int(classNames.size()) * (metrics.height() + 2);  // a row per class, its name readable
+    const int axisTitle = 2 * metrics.height();
+    const int scale = 3 * metrics.height() + 20;  // the colour bar, its numbers and its title
+    // The predicted classes' names stand at 60 degrees below the matrix: sin 60 of their length.
+    const int below = int(longest * 0.87) + metrics.height() + axisTitle;
+    setMinimumSize(std::max(360, longest + axisTitle + cells + scale + 20), std::max(360, cells + below + 20));
+}
+
+// The plot has nothing to zoom: the wheel scrolls the report it sits in.
+void ConfusionMatrixPlot::wheelEvent(QWheelEvent* event) { event->ignore(); }
 
 double ConfusionMatrixPlot::cell(int truth, int predicted) const { return m_map->data()->cell(predicted, truth); }
 

@@ -1,6 +1,11 @@
 #include "ModelExporter.h"
 
+#include "common/RunLayoutOf.h"
 #include "common/TrainerProcess.h"
+#include "run/RunProgress.h"
+#include "run/RunState.h"
+
+#include <QFileInfo>
 
 #include <QRegularExpression>
 
@@ -32,6 +37,24 @@ QStringList ModelExporter::arguments(const QString& checkpoint, const QString& o
     if (!projectFile.isEmpty())
         arguments << QStringLiteral("-P") << projectFile;
     return arguments;
+}
+
+QString ModelExporter::stillTrainingWarning(const QString& runDir)
+{
+    if (runDir.isEmpty())
+        return {};
+    const auto progress = run::RunProgress::read(common::layoutOf(runDir).metricsFile());
+    if (!progress.hasRunInfo() || run::isEnded(progress.state()))
+        return {};
+    QString best;
+    if (const auto mIoU = progress.bestMeanIoU())
+        best = tr(" (val mIoU %1 at epoch %2)").arg(*mIoU, 0, 'f', 3).arg(progress.bestEpoch());
+    return tr("%1 is still training (epoch %2 of %3): the export takes its best checkpoint so far%4, and the run may "
+              "yet write a better one. Export when it has finished for its final model.")
+        .arg(QFileInfo(runDir).fileName())
+        .arg(progress.epoch())
+        .arg(progress.plannedEpochs())
+        .arg(best);
 }
 
 void ModelExporter::setTrainer(const QString& program) { m_process->setProgram(program); }

@@ -26,6 +26,9 @@ public:
     // export-model's command line: -c checkpoint -o file [-P project]. It belongs with the other
     // subcommands' builders in TrainerArguments and should move there.
     static QStringList arguments(const QString& checkpoint, const QString& onnxFile, const QString& projectFile);
+    // Empty, or why exporting the run now gives an interim model: its metrics say it still trains
+    // (the export takes its best checkpoint so far, and the run may yet write a better one).
+    static QString stillTrainingWarning(const QString& runDir);
 
     void setTrainer(const QString& program);
     QString trainer() const;

@@ -320,6 +320,10 @@ void PredictionsDock::askAndExportModel()
                                     "panel first."));
         return;
     }
+    if (const QString warning = ModelExporter::stillTrainingWarning(m_runDir); !warning.isEmpty() &&
+        QMessageBox::warning(window(), tr("Export model"), warning, QMessageBox::Ok | QMessageBox::Cancel, QMessageBox::Cancel) !=
+            QMessageBox::Ok)
+        return;
     const QString suggested = QDir(QString::fromStdString(m_project->root().string()))
                                   .filePath(QFileInfo(m_runDir).fileName() + QStringLiteral(".onnx"));
     QString file = QFileDialog::getSaveFileName(window(), tr("Export the trained model as ONNX"), suggested,

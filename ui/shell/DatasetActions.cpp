@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -79,19 +80,41 @@ void DatasetActions::exportLabels(data::ExportFormat format)
 {
     if (!m_session->document() || !m_editor->maybeSave(m_window))
         return;
+    const data::Project& project = m_session->document()->project();
+    data::ExportOptions options;
+    if (format == data::ExportFormat::Coco && !askCocoBackground(project, options.cocoBackground))
+        return;
     const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Export label maps into"));
     if (dir.isEmpty())
         return;
     std::size_t count = 0;
-    const data::Project& project = m_session->document()->project();
     const auto result =
         common::TaskRunner::run(m_window, tr("Exporting label maps…"), [&](const data::ImportProgress& progress) {
-            count = data::exportLabels(format, project, dir.toStdString(), progress);
+            count = data::exportLabels(format, project, dir.toStdString(), progress, options);
         });
     if (result.outcome == common::TaskRunner::Outcome::Failed)
         QMessageBox::warning(m_window, tr("Export"), result.error);
     else if (result.outcome == common::TaskRunner::Outcome::Done)
         emit statusMessage(tr("Exported %n label map(s) to %1", nullptr, int(count)).arg(dir), kResultMessageMs);
+}
+
+// COCO instances label objects: a class that is the ground between them (road, background) may
+// stay out of the file, as `export --background` does; false when the user cancels.
+bool DatasetActions::askCocoBackground(const data::Project& project, std::string& background)
+{
+    const QString none = tr("None: every class is exported");
+    QStringList choices{none};
+    for (const data::LabelClass& c : project.schema().classes())
+        choices << QString::fromStdString(c.name);
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(m_window, tr("Export COCO"),
+                                                 tr("Background class, left out of the annotations (the ground between "
+                                                    "the objects; import it back with Background class):"),
+                                                 choices, 0, /*editable=*/false, &ok);
+    if (!ok)
+        return false;
+    background = chosen == none ? std::string() : chosen.toStdString();
+    return true;
 }
 
 void DatasetActions::removeEntries(const QList<std::size_t>& entries)

@@ -42,6 +42,7 @@ public:
     void setEditable(bool editable);  // false: a read-only project (exports stay)
 
     void exportLabels(data::ExportFormat format);
+    bool askCocoBackground(const data::Project& project, std::string& background);
     void addImages();
     void removeEntries(const QList<std::size_t>& entries);
     void removeProblemImages();

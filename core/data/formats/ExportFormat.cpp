@@ -1,5 +1,7 @@
 #include "ExportFormat.h"
 
+#include "data/labels/DataError.h"
+
 #include "DatasetExporter.h"
 #include "ExportDestination.h"
 #include "FormatExporter.h"
@@ -48,7 +50,7 @@ std::vector<ExportFormat> allExportFormats()
 namespace {
 
 std::size_t writeFormat(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
-                        const ImportProgress& progress, double labelmeTolerance)
+                        const ImportProgress& progress, const ExportOptions& options)
 {
     switch (format) {
     case ExportFormat::IndexPngs:
@@ -56,11 +58,11 @@ std::size_t writeFormat(ExportFormat format, const Project& project, const std::
     case ExportFormat::ColourMasks:
         return DatasetExporter::exportColorMasks(project, outDir, progress);
     case ExportFormat::Coco:
-        return FormatExporter::exportCoco(project, outDir, progress);
+        return FormatExporter::exportCoco(project, outDir, progress, options.cocoBackground);
     case ExportFormat::Cityscapes:
         return FormatExporter::exportCityscapes(project, outDir, progress);
     case ExportFormat::Labelme:
-        return FormatExporter::exportLabelme(project, outDir, labelmeTolerance, progress);
+        return FormatExporter::exportLabelme(project, outDir, options.labelmeTolerance, progress);
     case ExportFormat::Cvat:
         return FormatExporter::exportCvatMasks(project, outDir, progress);
     }
@@ -70,10 +72,12 @@ std::size_t writeFormat(ExportFormat format, const Project& project, const std::
 }  // namespace
 
 std::size_t exportLabels(ExportFormat format, const Project& project, const std::filesystem::path& outDir,
-                         const ImportProgress& progress, double labelmeTolerance)
+                         const ImportProgress& progress, const ExportOptions& options)
 {
+    if (!options.cocoBackground.empty() && format != ExportFormat::Coco)
+        throw DataError({}, "a background class is a COCO export's option, not " + nameOf(format) + "'s");
     ExportDestination destination(project, outDir, nameOf(format));
-    const std::size_t written = writeFormat(format, project, destination.staging(), progress, labelmeTolerance);
+    const std::size_t written = writeFormat(format, project, destination.staging(), progress, options);
     destination.publish();
     return written;
 }

@@ -183,15 +183,22 @@ json labelmeShapes(const cv::Mat& labels, const ClassSchema& schema, double tole
 
 }  // namespace
 
-std::size_t FormatExporter::exportCoco(const Project& project, const fs::path& outDir, const ImportProgress& progress)
+std::size_t FormatExporter::exportCoco(const Project& project, const fs::path& outDir, const ImportProgress& progress,
+                                      const std::string& background)
 {
     const DenseClasses classes(project.schema());
+    const auto exported = [&background](const LabelClass& c) { return c.name != background; };
+    if (!background.empty() && std::all_of(classes.dense.classes().begin(), classes.dense.classes().end(), exported))
+        throw DataError(project.file().string(), "has no class named '" + background + "' to leave out as the background");
     json images = json::array(), annotations = json::array(), categories = json::array();
     for (const LabelClass& c : classes.dense.classes())
-        categories.push_back({{"id", c.id + 1}, {"name", c.name}, {"color", {c.color.r, c.color.g, c.color.b}}, {"supercategory", ""}});
+        if (exported(c))
+            categories.push_back({{"id", c.id + 1}, {"name", c.name}, {"color", {c.color.r, c.color.g, c.color.b}}, {"supercategory", ""}});
     const std::size_t written = forEachLabelled(project, classes, progress, [&](std::size_t i, const cv::Mat& labels) {
         images.push_back({{"id", i + 1}, {"file_name", project.entry(i).image}, {"width", labels.cols}, {"height", labels.rows}});
         for (const LabelClass& c : classes.dense.classes()) {
+            if (!exported(c))
+                continue;
             const cv::Mat mask = labels == c.id;
             if (cv::countNonZero(mask) > 0)
                 annotations.push_back(rleAnnotation(mask, annotations.size() + 1, i + 1, c.id + 1));

@@ -18,8 +18,10 @@ public:
     // <outDir>/annotations.json: one RLE annotation per class per labelled image (iscrowd 0, area,
     // bbox), categories id = class id + 1 with names and colours; file_name is the image's path
     // relative to the project folder (import with --images <project folder>).
+    // background: a class left out of the categories and annotations (its pixels are the ground
+    // between the objects); DataError when the project has no class of that name.
     static std::size_t exportCoco(const Project& project, const std::filesystem::path& outDir,
-                                  const ImportProgress& progress = {});
+                                  const ImportProgress& progress = {}, const std::string& background = {});
 
     // Cityscapes' folders: leftImg8bit/<split>/segstudio/<name>_leftImg8bit.png (a hard link, a copy,
     // or a PNG re-encoding) and gtFine/<split>/segstudio/<name>_gtFine_labelIds.png whose values are
