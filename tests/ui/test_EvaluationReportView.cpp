@@ -111,6 +111,7 @@ private slots:
         QVERIFY(plot->minimumHeight() >= 11 * metrics.height() + metrics.horizontalAdvance(QStringLiteral("Pedestrian")) / 2);
         QVERIFY(plot->minimumWidth() >= 11 * metrics.height() + metrics.horizontalAdvance(QStringLiteral("SignSymbol")));
         auto* scroll = view.findChild<QScrollArea*>();
+        QTRY_VERIFY(scroll->widget()->width() <= scroll->viewport()->width());  // never cut at the right either
         QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);
         QTRY_VERIFY(scroll->widget()->height() >= plot->minimumHeight());
         const int before = scroll->verticalScrollBar()->value();

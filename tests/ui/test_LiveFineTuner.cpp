@@ -317,6 +317,9 @@ private slots:
         project.setStatus(4, LabelStatus::InProgress);  // packed too: said in what was learned
         tuner.labelsChanged();
         QCOMPARE(tuner.state(), LiveFineTuner::State::Packing);
+        // Issue 60.10: said in the status bar of every workspace while it works.
+        QVERIFY2(tuner.activityText().startsWith(QStringLiteral("Predict as I label: packing 4 labelled images")),
+                 qPrintable(tuner.activityText()));
         tuner.setBaseRun(second);  // what a click on another run in the Predictions panel does
         QFile gate(trainer + QStringLiteral(".go"));
         QVERIFY(gate.open(QIODevice::WriteOnly));

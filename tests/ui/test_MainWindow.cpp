@@ -456,8 +456,11 @@ private slots:
         QVERIFY2(second.readOnlyBanner()->text().contains(QStringLiteral("open in another SegStudio")),
                  qPrintable(second.readOnlyBanner()->text()));
         QVERIFY(!second.editor()->canvas()->isEditable());
-        // Issue 60.9: in the Train workspace (the canvas hidden) the banner stays, and Train… is off.
+        // Issue 60.9: in the Train workspace (the canvas hidden) the banner stays, and Train… is off;
+        // a layout saved while no banner showed (the first window's) does not hide it either.
         second.workspaces()->switchTo(segstudio::ui::shell::Workspaces::Workspace::Train);
+        QVERIFY(second.readOnlyBanner()->isVisible());
+        QVERIFY(second.restoreState(first.saveState()));
         QVERIFY(second.readOnlyBanner()->isVisible());
         auto* train = second.training()->findChild<QPushButton*>(QStringLiteral("trainButton"));
         QVERIFY(train && !train->isEnabled());

@@ -1138,6 +1138,16 @@ private slots:
         train(QStringLiteral("weak"), "0.421");
         qunsetenv("FAKE_TRAIN_VAL_IOU");
         QCOMPARE(dock.modelRunDirectory(), chosen);
+        QVERIFY2(statusOf(dock).contains(QStringLiteral("validated no better")), qPrintable(statusOf(dock)));
+        // Reopened, the project does not fall to its newest run (the weak one): the one in use stays.
+        dock.setProjectFile({});
+        dock.setProjectFile(projectFile);
+        QCOMPARE(dock.modelRunDirectory(), chosen);
+        // Opened with no choice remembered (a new machine): the best validated run, not the newest.
+        QSettings().remove(QStringLiteral("modelChoice"));
+        dock.setProjectFile({});
+        dock.setProjectFile(projectFile);
+        QCOMPARE(dock.modelRunDirectory(), chosen);
         QCOMPARE(messages.size(), 1);
         QVERIFY2(messages.at(0).at(0).toString().contains(
                      QStringLiteral("weak validated no better (mIoU 0.421 against 0.700 of chosen on the same 1 validation images)")),

@@ -37,12 +37,13 @@ ConfusionMatrixPlot::ConfusionMatrixPlot(QWidget* parent)
     // report around it scrolls on the wheel (wheelEvent ignores it, and it goes up to the parent).
     setAttribute(Qt::WA_NoMousePropagation, false);
     plotLayout()->addElement(0, 1, m_scale);
-    m_scale->setLabel(tr("share of the true class"));
+    // What the colours mean goes under the matrix, not up the colour bar, whose rotated title was
+    // cut off at the right of the Review workspace's dock.
     m_map->setColorScale(m_scale);
     m_map->setGradient(heatGradient());
     m_map->setInterpolate(false);
     m_map->setDataRange(QCPRange(0.0, 1.0));
-    xAxis->setLabel(tr("predicted class"));
+    xAxis->setLabel(tr("predicted class (colour: share of the true class)"));
     yAxis->setLabel(tr("true class"));
     yAxis->setRangeReversed(true);  // the first class at the top, as the table reads
     xAxis->setTickLabelRotation(60);
@@ -79,12 +80,12 @@ void ConfusionMatrixPlot::fitMinimumSize(const std::vector<std::string>& classNa
     int longest = 0;
     for (const std::string& name : classNames)
         longest = std::max(longest, metrics.horizontalAdvance(QString::fromStdString(name)));
-    const int cells = int(classNames.size()) * (metrics.height() + 2);  // a row per class, its name readable
+    const int cells = int(classNames.size()) * metrics.height();  // a row per class, its name readable
     const int axisTitle = 2 * metrics.height();
-    const int scale = 3 * metrics.height() + 20;  // the colour bar, its numbers and its title
+    const int scale = 2 * metrics.height() + 10;  // the colour bar and its numbers
     // The predicted classes' names stand at 60 degrees below the matrix: sin 60 of their length.
     const int below = int(longest * 0.87) + metrics.height() + axisTitle;
-    setMinimumSize(std::max(360, longest + axisTitle + cells + scale + 20), std::max(360, cells + below + 20));
+    setMinimumSize(std::max(360, longest + metrics.height() + cells + scale + 10), std::max(360, cells + below + 20));
 }
 
 // The plot has nothing to zoom: the wheel scrolls the report it sits in.

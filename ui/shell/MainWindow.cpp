@@ -68,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     centreLayout->addWidget(m_central, 1);
     m_readOnlyBanner = new ReadOnlyBanner(this);
     addToolBar(Qt::TopToolBarArea, m_readOnlyBanner);
+    addToolBarBreak(Qt::TopToolBarArea);  // a row of its own, across the window
     setCentralWidget(m_centre);
 
     createActions();

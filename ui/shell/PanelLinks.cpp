@@ -60,7 +60,7 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
                      &predictions::PredictionsDock::setRunDirectory);
     p.predictions->setRunDirectory(p.training->modelRunDirectory());
     QObject::connect(p.training, &training::TrainingDock::modelMessage, window,
-                     [window](const QString& text) { window->statusBar()->showMessage(text, 15000); });
+                     [window](const QString& text) { window->statusBar()->showMessage(text, 60000); });
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
     QObject::connect(p.editor, &editor::LabelEditor::imageOpened, p.predictions,
                      &predictions::PredictionsDock::requestPrediction);

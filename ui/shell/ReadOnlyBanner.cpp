@@ -22,11 +22,12 @@ ReadOnlyBanner::ReadOnlyBanner(QWidget* parent) : QToolBar(parent), m_text(new Q
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(size, size));
     m_text->setParent(strip);
-    m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // One line: a wrapping label in a tool bar asks for the height of many (the bar grew to four).
+    m_text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* layout = new QHBoxLayout(strip);
     layout->setContentsMargins(8, 4, 8, 4);
-    layout->addWidget(icon, 0, Qt::AlignTop);
+    layout->addWidget(icon, 0, Qt::AlignVCenter);
     layout->addWidget(m_text, 1);
     addWidget(strip);
     hide();
@@ -34,8 +35,12 @@ ReadOnlyBanner::ReadOnlyBanner(QWidget* parent) : QToolBar(parent), m_text(new Q
 
 void ReadOnlyBanner::showReason(const QString& reason)
 {
+    m_reason = reason;
     m_text->setText(reason);
+    m_text->setToolTip(reason);  // whole, where a narrow window cuts the line
     setVisible(!reason.isEmpty());
 }
+
+void ReadOnlyBanner::setVisible(bool /*visible*/) { QToolBar::setVisible(!m_reason.isEmpty()); }
 
 QString ReadOnlyBanner::text() const { return isVisible() ? m_text->text() : QString(); }

@@ -16,7 +16,11 @@ public:
 
     void showReason(const QString& reason);  // an empty reason hides the banner
     QString text() const;
+    // Shown exactly while there is a reason: a workspace's saved layout (QMainWindow::restoreState
+    // hides the tool bars it saved hidden) can neither hide nor show it.
+    void setVisible(bool visible) override;
 
 private:
     QLabel* m_text;
+    QString m_reason;
 };

@@ -31,7 +31,12 @@ void ModelChoice::restore(const QString& projectFile, const QString& fallback)
 {
     m_projectFile = projectFile;
     const QString remembered = projectFile.isEmpty() ? QString() : QSettings().value(keyOf(projectFile)).toString();
-    set(!remembered.isEmpty() && QFileInfo(remembered).isDir() ? remembered : fallback);
+    const bool stillThere = !remembered.isEmpty() && QFileInfo(remembered).isDir();
+    set(stillThere ? remembered : fallback);
+    // Nothing chosen yet (or that run is gone): the fallback is the choice from now on, so that a
+    // run trained later does not become "the newest" and take over at the next opening.
+    if (!stillThere && !projectFile.isEmpty() && !fallback.isEmpty())
+        QSettings().setValue(keyOf(projectFile), fallback);
 }
 
 void ModelChoice::choose(const QString& runDir)

@@ -20,7 +20,8 @@ public:
     explicit ModelChoice(QObject* parent = nullptr);
 
     QString runDirectory() const { return m_runDir; }
-    // A project opened: its remembered choice when that run is still there, else `fallback`.
+    // A project opened: its remembered choice when that run is still there, else `fallback`
+    // (then remembered as the choice).
     void restore(const QString& projectFile, const QString& fallback);
     void choose(const QString& runDir);  // the user's choice (a run clicked, Use for Predictions)
     // A run that just finished training (or fine-tuning) asks to take over: it does when nothing is

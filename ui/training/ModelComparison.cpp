@@ -42,6 +42,20 @@ std::optional<ModelComparison::Score> ModelComparison::scoreOf(const QString& ru
     }
 }
 
+QString ModelComparison::bestOf(const QStringList& runDirs)
+{
+    QString best = runDirs.isEmpty() ? QString() : runDirs.first();
+    double bestMeanIoU = -1.0;
+    for (const QString& dir : runDirs) {
+        const auto progress = run::RunProgress::read(common::layoutOf(dir).metricsFile());
+        if (progress.bestMeanIoU() && *progress.bestMeanIoU() > bestMeanIoU) {
+            bestMeanIoU = *progress.bestMeanIoU();
+            best = dir;
+        }
+    }
+    return best;
+}
+
 ModelComparison::Verdict ModelComparison::compare(const QString& inUseName, const std::optional<Score>& inUse,
                                                   const QString& candidateName, const std::optional<Score>& candidate)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,9 @@ public:
     // The validation pack the run names in config.json, else the Train dialog's <run>/val.pack;
     // empty when the run had none or it is gone.
     static QString valPackOf(const QString& runDir);
+    // Of runs listed newest first: the one with the highest best validation mIoU (a project
+    // opened with no model chosen yet), the newest when none validated; empty for no runs.
+    static QString bestOf(const QStringList& runDirs);
     static Verdict compare(const QString& inUseName, const std::optional<Score>& inUse, const QString& candidateName,
                            const std::optional<Score>& candidate);
 };

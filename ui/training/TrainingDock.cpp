@@ -2,6 +2,7 @@
 
 #include "LiveFineTuner.h"
 #include "ModelChoice.h"
+#include "ModelComparison.h"
 
 #include "data/project/DefaultPackSize.h"
 #include "document/ProjectDocument.h"
@@ -277,6 +278,8 @@ void TrainingDock::connectModelChoice()
         updateButtons();
         emit modelRunChanged(runDir);
     });
+    // Said where the run is watched (it stays) and in the status bar of every workspace.
+    connect(m_model, &ModelChoice::message, m_status, &QLabel::setText);
     connect(m_model, &ModelChoice::message, this, &TrainingDock::modelMessage);
 }
 
@@ -357,10 +360,12 @@ void TrainingDock::setProjectFile(const QString& projectFile)
     if (!m_launcher->isBusy())
         showRun({});
     refreshRuns();
-    // A project opens on the model chosen for it last time (else its newest run), so its curves
-    // and predictions are there after a restart.
-    const QStringList names = m_runs->runNames();
-    m_model->restore(projectFile, names.isEmpty() ? QString() : m_runs->runDirectory(names.first()));
+    // A project opens on the model chosen for it last time (else its best validated run), so its
+    // curves and predictions are there after a restart.
+    QStringList runs;
+    for (const QString& name : m_runs->runNames())
+        runs << m_runs->runDirectory(name);
+    m_model->restore(projectFile, ModelComparison::bestOf(runs));
     if (m_runs->currentRun().isEmpty() && !m_model->runDirectory().isEmpty()) {
         const QScopedValueRollback viewOnly(m_viewOnly, true);
         m_runs->setCurrentRun(QFileInfo(m_model->runDirectory()).fileName());
