@@ -27,6 +27,7 @@ struct ImportArguments {
     std::string split = "unassigned";
     std::string project;
     std::string schema = "camvid";
+    std::string values;  // index-png: VALUE=CLASS,... for masks that store other numbers than class ids
     int voidValue = -1;  // -1: the layout's usual value (11 for SegNet/CamVid, 255 for index PNGs)
 };
 
@@ -55,6 +56,11 @@ data::Project runImport(const ImportArguments& a)
     if (a.layout == "segnet")
         return data::DatasetImporter::importSegNetLayout(a.images, a.project, schema, a.voidValue < 0 ? 11 : a.voidValue,
                                                          progressPrinter("importing"));
+    if (a.layout == "index-png" && !a.values.empty()) {
+        needLabels();
+        return data::DatasetImporter::importValueMappedPngs(a.images, a.labels, a.project, data::ValueMap::parse(a.values),
+                                                            progressPrinter("importing"));
+    }
     if (a.layout == "index-png") {
         needLabels();
         return data::DatasetImporter::importIndexPngs(a.images, a.labels, a.project, schema,
@@ -124,9 +130,13 @@ void addImportCommand(CLI::App& app, int& exitCode)
     command->add_option("--project,-o", a->project, "project file to create (*.segstudio; must not exist)")->required();
     command->add_option("--schema", a->schema, "class schema: camvid, or a preset JSON file")->capture_default_str();
     command->add_option("--void", a->voidValue, "label value that means unlabelled (default: 11 for segnet, 255 otherwise)");
+    command->add_option("--values", a->values,
+                        "index-png: masks that store other numbers than class ids, VALUE=CLASS for each (e.g. binary masks: "
+                        "0=Membrane,255=Cell; a value named unlabelled stays unlabelled); the classes replace --schema");
     command->footer("Examples:\n"
                     "  segstudio-train import segnet ~/data/camvid -o camvid.segstudio\n"
                     "  segstudio-train import index-png voc/JPEGImages --labels voc/SegmentationClass --schema voc.json -o voc.segstudio\n"
+                    "  segstudio-train import index-png em/images --labels em/masks --values 0=Membrane,255=Cell -o em.segstudio\n"
                     "  segstudio-train import coco annotations/instances_val2017.json --images val2017 --split val -o coco.segstudio\n"
                     "  segstudio-train import labelme ~/labelme-set --labels labels.txt -o mine.segstudio\n"
                     "  segstudio-train import cityscapes ~/data/cityscapes -o cityscapes.segstudio");

@@ -6,8 +6,11 @@
 
 #include "data/labels/DataError.h"
 #include "data/project/DatasetPacker.h"
+#include "data/project/DefaultPackSize.h"
 #include "data/project/Project.h"
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -19,10 +22,30 @@ struct PackArguments {
     std::string project;
     std::string split = "train";
     std::string out;
-    int height = 360;
-    int width = 480;
+    int height = 0;  // 0: the images' own size (DefaultPackSize), as the Train dialog packs
+    int width = 0;
     bool all = false;
 };
+
+// The size the user gave; where a side is left out, the images' own (their most common size with
+// its long side at most 480, as the Train dialog packs), the other side following its aspect. A
+// square microscopy set was packed at CamVid's 360x480 before, and distorted.
+cv::Size packSize(const data::Project& project, int height, int width)
+{
+    if (height > 0 && width > 0)
+        return {width, height};
+    const cv::Size own = height > 0 || width > 0 ? data::mostCommonImageSize(project) : data::defaultPackSize(project);
+    if (own.empty())
+        throw data::DataError(project.file().string(), "no image could be read to choose the pack's size: give --height and --width");
+    const auto even = [](double side) { return std::max(2, int(std::lround(side / 2.0)) * 2); };
+    if (height > 0)
+        return {even(double(own.width) * height / own.height), height};
+    if (width > 0)
+        return {width, even(double(own.height) * width / own.width)};
+    std::cout << "packing at " << own.height << "x" << own.width << ": the images' own size"
+              << (own == data::mostCommonImageSize(project) ? "" : ", long side at most 480") << std::endl;
+    return own;
+}
 
 }  // namespace
 
@@ -53,11 +76,11 @@ void addPackCommand(CLI::App& app, int& exitCode)
     command->add_option("project,--project,-P", args->project, "project file (*.segstudio)")->required()->check(CLI::ExistingFile);
     command->add_option("--split,-s", args->split, "train | val | test")->capture_default_str();
     command->add_option("--out,-o", args->out, "pack file to write")->required();
-    command->add_option("--height", args->height, "pack image height (images are resized)")
-        ->capture_default_str()
+    command->add_option("--height", args->height,
+                        "pack image height (images are resized; default: the images' own size, their long side at most 480, "
+                        "as the Train dialog packs)")
         ->check(WholeNumber(1, kMaxImageSide));
-    command->add_option("--width", args->width, "pack image width")
-        ->capture_default_str()
+    command->add_option("--width", args->width, "pack image width (default: as --height says)")
         ->check(WholeNumber(1, kMaxImageSide));
     command->add_flag("--all", args->all, "include images not marked labelled (their unlabelled pixels are ignored)");
     command->footer("Example:\n  segstudio-train pack -P camvid.segstudio -s train -o camvid-train.pack");
@@ -66,7 +89,8 @@ void addPackCommand(CLI::App& app, int& exitCode)
         if (!split)
             throw data::DataError({}, "unknown split '" + args->split + "' (use train, val or test)");
         const auto project = data::Project::load(args->project);
-        packSplit(project, *split, args->out, args->height, args->width, !args->all);
+        const cv::Size size = packSize(project, args->height, args->width);
+        packSplit(project, *split, args->out, size.height, size.width, !args->all);
         exitCode = kExitOk;
     });
 }

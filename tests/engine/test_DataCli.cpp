@@ -24,6 +24,7 @@ private slots:
     void badSizesAndFractionsAreRefusedNamingTheOption_data();
     void badSizesAndFractionsAreRefusedNamingTheOption();
     void failedPackWriteNamesThePackOnce();
+    void binaryMasksImportByAValueMapAndPackAtTheirOwnSize();
 
 private:
     QString run(const QStringList& arguments, int* exitCode = nullptr);
@@ -313,6 +314,58 @@ void TestDataCli::failedPackWriteNamesThePackOnce()
     QVERIFY2(output.count(out) == 1, qPrintable(output));
     QVERIFY(!QFileInfo::exists(out));
     QVERIFY(!QFileInfo::exists(out + QStringLiteral(".partial")));
+}
+
+// Issue 62.3: square grey images with binary 0/255 masks (a microscopy set): index-png took the
+// stored values for class ids; `pack` without --height/--width packed every project at CamVid's
+// 360x480. A value map names the classes; the pack keeps the images' own size and says so.
+void TestDataCli::binaryMasksImportByAValueMapAndPackAtTheirOwnSize()
+{
+    for (const char* folder : {"em/images", "em/masks"})
+        QVERIFY(QDir().mkpath(path(QString::fromLatin1(folder))));
+    for (int i = 0; i < 3; ++i) {
+        QImage image(40, 40, QImage::Format_Grayscale8), mask(40, 40, QImage::Format_Grayscale8);
+        for (int y = 0; y < 40; ++y)
+            for (int x = 0; x < 40; ++x) {
+                const bool membrane = (x + i) % 10 < 2 || y % 10 < 2;
+                image.scanLine(y)[x] = uchar(membrane ? 30 : 200);
+                mask.scanLine(y)[x] = uchar(membrane ? 0 : 255);
+            }
+        QVERIFY(image.save(path(QStringLiteral("em/images/slice%1.png").arg(i))));
+        QVERIFY(mask.save(path(QStringLiteral("em/masks/slice%1.png").arg(i))));
+    }
+    int code = -1;
+    const QString project = path(QStringLiteral("em.segstudio"));
+    const auto import = [&](const QString& values, const QString& out) {
+        return run({QStringLiteral("import"), QStringLiteral("index-png"), path(QStringLiteral("em/images")), QStringLiteral("--labels"),
+                    path(QStringLiteral("em/masks")), QStringLiteral("--values"), values, QStringLiteral("-o"), out},
+                   &code);
+    };
+    QString output = import(QStringLiteral("0=Membrane,255=Cell"), project);
+    QVERIFY2(code == 0, qPrintable(output));
+    output = run({QStringLiteral("split"), project, QStringLiteral("--train"), QStringLiteral("1"), QStringLiteral("--val"),
+                  QStringLiteral("0")},
+                 &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    const auto stats = runJson({QStringLiteral("stats"), project, QStringLiteral("--json")});
+    QCOMPARE(stats["classes"].size(), std::size_t(2));
+    QCOMPARE(stats["classes"][0]["name"], "Membrane");
+    QCOMPARE(stats["classes"][1]["name"], "Cell");
+    QVERIFY(stats["classes"][0]["pixels"] > 0 && stats["classes"][1]["pixels"] > stats["classes"][0]["pixels"]);
+    output = run({QStringLiteral("pack"), project, QStringLiteral("-s"), QStringLiteral("train"), QStringLiteral("-o"),
+                  path(QStringLiteral("em.pack"))},
+                 &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("packing at 40x40: the images' own size")) &&
+                 output.contains(QStringLiteral("(40x40)")),
+             qPrintable(output));
+    // A value the map does not name is refused, naming the mask and the value; so is a bad entry.
+    QImage odd(40, 40, QImage::Format_Grayscale8);
+    odd.fill(128);
+    QVERIFY(odd.save(path(QStringLiteral("em/masks/slice1.png"))));
+    output = import(QStringLiteral("0=Membrane,255=Cell"), path(QStringLiteral("odd.segstudio")));
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("slice1.png: holds the value 128")), qPrintable(output));
+    output = import(QStringLiteral("0=Membrane,x=Cell"), path(QStringLiteral("odd.segstudio")));
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("whole number from 0 to 255")), qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestDataCli)

@@ -173,7 +173,8 @@ void LabelEditor::createFrameActions()
     clear->setObjectName(QStringLiteral("clearLabels"));
     clear->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete));
     clear->setToolTip(tr("Make every labelled pixel of the open image unlabelled, as one edit (Undo takes it back; "
-                         "protected classes keep theirs)"));
+                         "protected classes keep theirs) · %1")
+                          .arg(clear->shortcut().toString()));
     connect(clear, &QAction::triggered, this, [this] {
         if (clearLabels())
             emit statusMessage(tr("Cleared the image's labels (Undo takes it back)"));

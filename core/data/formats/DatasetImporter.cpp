@@ -1,5 +1,7 @@
 #include "DatasetImporter.h"
 
+#include "data/labels/ImageIO.h"
+
 #include "data/labels/DataError.h"
 #include "data/labels/ImageFiles.h"
 #include "ImportJob.h"
@@ -99,6 +101,19 @@ Project DatasetImporter::importIndexPngs(const fs::path& imageDir, const fs::pat
         throw DataError(imageDir.string(), "contains no images");
     return ImportJob(projectFile, schema, progress).run(pairs, [&](const fs::path& labels, cv::Size size) {
         return readLabelMap(labels, schema, size, voidValue);
+    });
+}
+
+Project DatasetImporter::importValueMappedPngs(const fs::path& imageDir, const fs::path& labelDir, const fs::path& projectFile,
+                                               const ValueMap& values, const ImportProgress& progress)
+{
+    if (!fs::is_directory(imageDir))
+        throw DataError(imageDir.string(), "is not a folder");
+    const std::vector<ImportFilePair> pairs = pairFolders(imageDir, labelDir, Split::Unassigned);
+    if (pairs.empty())
+        throw DataError(imageDir.string(), "contains no images");
+    return ImportJob(projectFile, values.schema(), progress).run(pairs, [&](const fs::path& labels, cv::Size size) {
+        return values.apply(readImageGray(labels, size), labels);
     });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ValueMap.h"
 #include "data/project/Project.h"
 
 #include <filesystem>
@@ -33,6 +34,12 @@ public:
     static Project importIndexPngs(const std::filesystem::path& imageDir, const std::filesystem::path& labelDir,
                                    const std::filesystem::path& projectFile, const ClassSchema& schema,
                                    int voidValue = 255, const ImportProgress& progress = {});
+
+    // The same with masks storing other values than class ids (binary 0/255 masks): each mask is
+    // read as 8-bit grey and mapped to classes by `values` (ValueMap), whose classes are the schema.
+    static Project importValueMappedPngs(const std::filesystem::path& imageDir, const std::filesystem::path& labelDir,
+                                         const std::filesystem::path& projectFile, const ValueMap& values,
+                                         const ImportProgress& progress = {});
 
     // A plain folder of images (recursively), all unlabelled and unassigned.
     static Project importImageFolder(const std::filesystem::path& imageDir, const std::filesystem::path& projectFile,

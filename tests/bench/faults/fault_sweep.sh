@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fault sweep of issues 46 and 47, run by hand against a build: each case makes the fault as
+# The fault sweep of issues 46, 47 and 60, run by hand against a build: each case makes the fault as
 # it happens (two processes racing, a kill at the named moment, a full tmpfs) and prints, as
 # Markdown, the command, its exit code, its last output line and what is on disk afterwards.
 # docs/FAULTS.md records a run.   Usage: tests/bench/faults/fault_sweep.sh BUILD_DIR > sweep.md
@@ -133,3 +133,89 @@ run "$bin" demo --images abc
 run "$bin" split "$data/demo.segstudio" --train inf
 run "$bin" train --init-from budget --train-pack demo/train.pack -o fromrun --model segnet-tiny --epochs 1 --batch 2 --threads 1 --val-pack ''
 check "--init-from took the run folder" "grep -q 'initFrom' fromrun/config.json && grep -q 'best.pt\\|last.pt' fromrun/config.json"
+
+# Issue 60: the commands around the exports, with the user's files in place.
+labels_sum() { md5sum "$data"/labels/* | md5sum; }
+
+case_ "60.1 predict and evaluate --predictions into the project's label folder"
+before=$(labels_sum)
+run "$bin" predict -c demo/run -P "$data/demo.segstudio" -s val -o "$data/labels"; rc=$?
+check "predict refused" "[ $rc -ne 0 ]"
+run "$bin" evaluate -c demo/run -P "$data/demo.segstudio" -s val --predictions "$data/labels"; rc=$?
+check "evaluate refused" "[ $rc -ne 0 ]"
+check "label maps untouched" "[ \"\$(labels_sum)\" = \"$before\" ]"
+
+case_ "60.1 predict into a folder of the user's PNGs of the same names"
+mkdir -p mine && cp "$data"/images/street_0001.png mine/ && before=$(md5sum mine/street_0001.png)
+run "$bin" predict -c demo/run -o mine "$data"/images/street_0001.png; rc=$?
+check "refused" "[ $rc -ne 0 ]"
+check "the user's PNG untouched" "[ \"\$(md5sum mine/street_0001.png)\" = \"$before\" ]"
+
+case_ "60.1 predict killed mid-way (kill -9 once it recorded a file), then retried"
+for i in 1 2 3 4 5; do
+  rm -rf killed
+  "$bin" predict -c demo/run -P "$data/demo.segstudio" -s all --confidence -o killed > /dev/null 2>&1 & p=$!
+  until grep -q fingerprint killed/.segstudio-outputs.jsonl 2>/dev/null || ! kill -0 $p 2>/dev/null; do :; done
+  kill -9 $p 2>/dev/null; wait $p 2>/dev/null
+  done_before=$(grep -c fingerprint killed/.segstudio-outputs.jsonl 2>/dev/null)
+  "$bin" predict -c demo/run -P "$data/demo.segstudio" -s all --confidence -o killed > r.txt 2>&1 \
+    && echo "- ok: kill $i after $done_before file(s) recorded, then retry: $(tail -n1 r.txt | sed "s#$work/##g")" \
+    || echo "- **FAILED: kill $i, retry**: $(tail -n1 r.txt | sed "s#$work/##g")"
+done
+
+case_ "60.2 train -o a folder holding the user's config.json and metrics.jsonl, and -o the label folder"
+mkdir -p experiment && echo '{"lr": 0.01, "model": "unet"}' > experiment/config.json && echo '{"epoch": 1}' > experiment/metrics.jsonl
+before=$(md5sum experiment/*)
+run "$bin" train --train-pack demo/train.pack -o experiment --model segnet-tiny --epochs 1 --batch 2; rc=$?
+check "refused" "[ $rc -ne 0 ]"
+check "the user's files untouched, nothing added" "[ \"\$(md5sum experiment/*)\" = \"$before\" ] && [ ! -e experiment/checkpoints ]"
+before=$(labels_sum)
+run "$bin" train --train-pack demo/train.pack -o "$data/labels" --model segnet-tiny --epochs 1 --batch 2; rc=$?
+check "refused" "[ $rc -ne 0 ]"
+check "nothing mixed in" "[ \"\$(labels_sum)\" = \"$before\" ] && [ ! -e $data/labels/checkpoints ]"
+
+case_ "60.3 export-model over the user's m.onnx, evaluate --report over the user's report.json"
+echo "my model" > users.onnx
+run "$bin" export-model -c demo/run -o users.onnx; rc=$?
+check "refused" "[ $rc -ne 0 ] && grep -q 'my model' users.onnx"
+run "$bin" export-model -c demo/run -o ours.onnx
+run "$bin" export-model -c demo/run -o ours.onnx; rc=$?
+check "its own earlier export replaced" "[ $rc -eq 0 ]"
+mkdir -p rep && echo '{"mine": true}' > rep/report.json
+run "$bin" evaluate -c demo/run -P "$data/demo.segstudio" -s val --report rep; rc=$?
+check "refused" "[ $rc -ne 0 ] && grep -q mine rep/report.json"
+
+case_ "60.4 a hand edit in an earlier export's folder"
+run "$bin" export "$data/demo.segstudio" -o ex --format cvat
+echo "# my edit" >> ex/labelmap.txt
+run "$bin" export "$data/demo.segstudio" -o ex --format cvat; rc=$?
+check "refused" "[ $rc -ne 0 ]"
+check "the edit kept" "grep -q 'my edit' ex/labelmap.txt"
+
+case_ "60.5 train --resume --epochs 1 on a run that trained 3"
+run "$bin" train --train-pack demo/train.pack -o three --model segnet-tiny --epochs 3 --batch 2 --threads 1
+before=$(md5sum three/metrics.jsonl)
+run "$bin" train --resume three --epochs 1; rc=$?
+check "refused, naming what was done" "[ $rc -ne 0 ] && grep -q 'has trained 3 epoch' out.txt"
+check "records untouched" "[ \"\$(md5sum three/metrics.jsonl)\" = \"$before\" ]"
+
+case_ "60.6 an export killed (kill -9) as soon as its staging folder exists, then retried"
+for i in 1 2 3 4 5 6 7 8; do
+  rm -rf kx .kx.export-partial .kx.export.lock
+  "$bin" export "$data/demo.segstudio" -o kx --format cvat > /dev/null 2>&1 & p=$!
+  while [ ! -d .kx.export-partial ] && kill -0 $p 2>/dev/null; do :; done
+  kill -9 $p 2>/dev/null; wait $p 2>/dev/null
+  left=$(ls -A .kx.export-partial 2>/dev/null | tr '\n' ' ')
+  "$bin" export "$data/demo.segstudio" -o kx --format cvat > r.txt 2>&1 \
+    && echo "- ok: kill $i (staging held: ${left:-nothing}) then retry: $(tail -n1 r.txt | sed "s#$work/##g")" \
+    || echo "- **FAILED: kill $i (staging held: ${left:-nothing}), retry**: $(tail -n1 r.txt | sed "s#$work/##g")"
+done
+
+case_ "60.7 an empty .png imported, --crop-share 1, export -o \"\""
+mkdir -p zero && cp "$data"/images/street_0001.png zero/ && : > zero/empty.png
+run "$bin" import images zero -o zero.segstudio; rc=$?
+check "refused, naming the file" "[ $rc -ne 0 ] && grep -q 'zero/empty.png' out.txt"
+run "$bin" train --train-pack demo/train.pack -o whole --model segnet-tiny --max-iterations 1 --batch 2 --crop-share 1; rc=$?
+check "--crop-share 1 trains (whole images)" "[ $rc -eq 0 ]"
+run "$bin" export "$data/demo.segstudio" -o "" --format cvat; rc=$?
+check "says the path is empty" "[ $rc -ne 0 ] && grep -q 'path is empty' out.txt"
