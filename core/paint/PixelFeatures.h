@@ -1,0 +1,37 @@
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <vector>
+
+namespace segstudio::paint {
+
+// ilastik's pixel features for a classifier that learns a new kind of image from a few strokes
+// (PixelClassifier): at each scale sigma (0.7, 1.6, 3.5, 5 and 10 px), the image smoothed (each
+// channel of CIELab, so colour counts where there is colour and a grey image costs nothing more),
+// and of its lightness the gradient magnitude, the Laplacian of Gaussian, the Hessian's and the
+// structure tensor's two eigenvalues. 45 values a pixel, as float rows of a N x 45 matrix.
+// Images larger than maxSide on their long side are described at that size (a 12-megapixel photo
+// would need 2 GB of features): pixel (x, y) of the image is sample at workingPoint(x, y).
+// Requirements: none (pure function of the image; cv::parallel_for_ inside OpenCV's filters).
+class PixelFeatures {
+public:
+    static constexpr int kMaxSide = 1024;
+
+    explicit PixelFeatures(const cv::Mat& rgb, int maxSide = kMaxSide);
+
+    static int count();                           // features a pixel: 45
+    static const std::vector<double>& scales();   // the sigmas, in pixels of the working size
+    cv::Size imageSize() const { return m_imageSize; }
+    cv::Size workingSize() const { return m_workingSize; }
+    const cv::Mat& rows() const { return m_rows; }  // CV_32F, workingSize().area() x count()
+    // The row of the image's pixel (x, y).
+    int rowOf(int x, int y) const;
+
+private:
+    cv::Size m_imageSize;
+    cv::Size m_workingSize;
+    cv::Mat m_rows;
+};
+
+}  // namespace segstudio::paint
