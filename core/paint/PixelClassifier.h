@@ -28,6 +28,10 @@ public:
     struct Prediction {
         cv::Mat classes;     // CV_8UC1 class ids, at the image's size
         cv::Mat confidence;  // CV_8UC1, the winning class's share of the trees' votes x 255
+        cv::Mat entropy;     // CV_8UC1, the votes' entropy over ln(classCount) x 255
+        // CV_8UC(classCount) at the working size, -ln(share of votes) x 16 per class (a share
+        // floored at 1 %): a network's scores as the prediction cache keeps them, for Smart Click.
+        cv::Mat scores;
     };
 
     PixelClassifier() : PixelClassifier(Options()) {}
@@ -41,7 +45,8 @@ public:
     // Fits the forest; false (and untrained) with examples of fewer than two classes.
     bool train();
     bool isTrained() const { return m_trained; }
-    Prediction predict(const PixelFeatures& features) const;  // requires isTrained()
+    // classCount: the project's classes (ids 0..classCount-1); requires isTrained().
+    Prediction predict(const PixelFeatures& features, int classCount) const;
 
 private:
     struct Examples {

@@ -69,11 +69,17 @@ private slots:
         classifier.setExamples("a.png", features, strokes);
         QCOMPARE(classifier.classCount(), 2);
         QVERIFY(classifier.train());
-        const auto prediction = classifier.predict(features);
+        const auto prediction = classifier.predict(features, 11);
         QCOMPARE(prediction.classes.size(), truth.size());
         const double correct = accuracy(prediction.classes, truth);
         QVERIFY2(correct > 0.9, qPrintable(QString::number(correct)));
         QVERIFY(cv::mean(prediction.confidence)[0] > 128);
+        // Scores as a network's, for Smart Click: every class a channel, the winner's the lowest.
+        QCOMPARE(prediction.scores.channels(), 11);
+        QCOMPARE(prediction.scores.size(), features.workingSize());
+        const cv::Vec<std::uint8_t, 11> inCell = prediction.scores.at<cv::Vec<std::uint8_t, 11>>(30, 30);
+        QVERIFY(inCell[1] < inCell[0] && inCell[5] >= inCell[0]);  // class 5 was never seen: the floor
+        QCOMPARE(prediction.entropy.size(), truth.size());
     }
 
     // One class is nothing to learn; an image's examples are replaced, not added, when it is
@@ -96,7 +102,7 @@ private slots:
         QVERIFY(classifier.exampleCount() > groundOnly);
         QVERIFY(classifier.exampleCount() <= 2 * 600);
         QVERIFY(classifier.train());
-        const auto prediction = classifier.predict(features);
+        const auto prediction = classifier.predict(features, 11);
         QCOMPARE(prediction.classes.size(), truth.size());
         QVERIFY(accuracy(prediction.classes, truth) > 0.9);
         classifier.removeExamples("big.png");

@@ -2,6 +2,7 @@
 
 #include "browser/ImageListModel.h"
 #include "predictions/PredictionService.h"
+#include "predictions/LiveClassifier.h"
 #include "predictions/ModelExporter.h"
 #include "predictions/PredictionsDock.h"
 #include "document/ProjectDocument.h"
@@ -23,6 +24,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+
+#include <opencv2/imgproc.hpp>
 
 #include <vector>
 
@@ -418,6 +421,58 @@ private slots:
         metrics.write("{\"kind\":\"state\",\"epoch\":10,\"iteration\":50,\"state\":\"finished\"}\n");
         metrics.close();
         QVERIFY(ModelExporter::stillTrainingWarning(run).isEmpty());
+    }
+
+    // Issue 62.1: with no run's model in use, strokes on the open image teach a pixel classifier,
+    // whose prediction of the image comes as a run's would (with scores for Smart Click); the
+    // labelled images of the project teach it too. With a run in use, it stays quiet.
+    void learnsFromStrokesWhileNoRunIsInUse()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"alpha.png", Split::Train, LabelStatus::InProgress, {}, 0},
+                                                                  {"beta.png", Split::Train, LabelStatus::Unlabelled, {}, 0}});
+        // Two kinds of surface: a dark grainy top (road, 0) and a bright smooth bottom (sky, 2).
+        cv::Mat truth(120, 160, CV_8UC1, cv::Scalar(2));
+        truth.rowRange(0, 60).setTo(0);
+        for (std::size_t i = 0; i < 2; ++i) {
+            cv::Mat grey(120, 160, CV_8UC1), noise(120, 160, CV_8UC1);
+            cv::randn(noise, 0, 12);
+            grey.rowRange(0, 60).setTo(60);
+            grey.rowRange(60, 120).setTo(190);
+            grey.rowRange(0, 60) += noise.rowRange(0, 60);
+            cv::Mat rgb;
+            cv::cvtColor(grey, rgb, cv::COLOR_GRAY2RGB);
+            segstudio::data::writeImageRgb(project.imagePath(i), rgb);
+        }
+        segstudio::document::ProjectDocument document(project);
+        PredictionsDock dock;
+        dock.setDocument(&document);
+        QSignalSpy ready(&dock, &PredictionsDock::predictionReady);
+        QSignalSpy status(&dock, &PredictionsDock::liveClassifierStatus);
+        cv::Mat strokes(120, 160, CV_8UC1, cv::Scalar(segstudio::data::kUnlabelled));
+        cv::line(strokes, {10, 20}, {150, 20}, cv::Scalar(0), 3);
+        cv::line(strokes, {10, 100}, {150, 100}, cv::Scalar(2), 3);
+        dock.labelsChanged(0, strokes);
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(ready.last().at(0).value<std::size_t>(), std::size_t(0));
+        const auto entry = ready.last().at(1).value<segstudio::data::PredictionCache::Entry>();
+        QCOMPARE(entry.classes.size(), truth.size());
+        QVERIFY(double(cv::countNonZero(entry.classes == truth)) / double(truth.total()) > 0.95);
+        QCOMPARE(entry.scores.channels(), 3);
+        QVERIFY2(status.last().at(0).toString().startsWith(QStringLiteral("Learning from your strokes:")),
+                 qPrintable(status.last().at(0).toString()));
+        // The other image, never labelled, predicted from what the strokes taught.
+        dock.requestPrediction(1);
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(ready.last().at(0).value<std::size_t>(), std::size_t(1));
+        const auto other = ready.last().at(1).value<segstudio::data::PredictionCache::Entry>();
+        QVERIFY(double(cv::countNonZero(other.classes == truth)) / double(truth.total()) > 0.95);
+        // A run's model in use: the classifier neither learns nor predicts.
+        const int before = int(ready.size());
+        dock.setRunDirectory(QDir(dir.path()).filePath(QStringLiteral("runs/r1")));
+        dock.labelsChanged(0, strokes);
+        QVERIFY(!dock.findChild<segstudio::ui::predictions::LiveClassifier*>(QStringLiteral("liveClassifier"))->isBusy());
+        QCOMPARE(int(ready.size()), before);
     }
 };
 

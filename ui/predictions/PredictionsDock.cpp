@@ -4,6 +4,7 @@
 #include "document/ProjectDocument.h"
 
 #include "EvaluationReportView.h"
+#include "LiveClassifier.h"
 #include "ModelExporter.h"
 #include "PredictionService.h"
 #include "common/ProcessLog.h"
@@ -50,8 +51,9 @@ PredictionsDock::PredictionsDock(QWidget* parent)
       m_service(new PredictionService(this)), m_modelExporter(new ModelExporter(this)),
       m_exportModelAction(new QAction(tr("Trained Model as &ONNX…"), this)),
       m_learnAsILabel(new QCheckBox(tr("Predict as I &label: the model learns from my labels every"), this)),
-      m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_status(new QLabel(this)),
-      m_log(new QPlainTextEdit(this))
+      m_learnInterval(new QSpinBox(this)), m_learnStatus(new QLabel(this)), m_live(new LiveClassifier(this)),
+      m_learnFromStrokes(new QCheckBox(tr("Learn from my &strokes while no run's model is in use"), this)),
+      m_status(new QLabel(this)), m_log(new QPlainTextEdit(this))
 {
     m_service->setTrainer(m_process->program());
     m_modelExporter->setTrainer(m_process->program());
@@ -103,6 +105,12 @@ void PredictionsDock::configureParts()
     m_suspects->setObjectName(QStringLiteral("suspectList"));
     m_log->setObjectName(QStringLiteral("predictionsLog"));
     m_learnStatus->setObjectName(QStringLiteral("learnStatus"));
+    m_learnFromStrokes->setObjectName(QStringLiteral("learnFromStrokes"));
+    m_live->setObjectName(QStringLiteral("liveClassifier"));
+    m_learnFromStrokes->setChecked(true);
+    m_learnFromStrokes->setToolTip(tr("Before any run is trained (or with none chosen): a pixel classifier learns from the "
+                                      "labels of this project as you paint and predicts the open image, the prediction "
+                                      "layer and the model under Smart Click and Accept Prediction"));
     m_suspectSummary->setWordWrap(true);
     m_status->setWordWrap(true);
     m_log->setReadOnly(true);
@@ -127,6 +135,7 @@ void PredictionsDock::layOut()
     learning->addWidget(m_learnInterval);
     learning->addWidget(m_learnStatus, 1);
     layout->addLayout(learning);
+    layout->addWidget(m_learnFromStrokes);
     auto* body = new QHBoxLayout;
     body->addWidget(m_log, 3);
     auto* suspects = new QVBoxLayout;
@@ -162,6 +171,9 @@ void PredictionsDock::connectParts()
     connect(m_learnAsILabel, &QCheckBox::toggled, this, learnChanged);
     connect(m_learnInterval, &QSpinBox::valueChanged, this, learnChanged);
     connect(m_service, &PredictionService::predictionReady, this, &PredictionsDock::predictionReady);
+    connect(m_live, &LiveClassifier::predictionReady, this, &PredictionsDock::predictionReady);
+    connect(m_live, &LiveClassifier::status, this, &PredictionsDock::liveClassifierStatus);
+    connect(m_learnFromStrokes, &QCheckBox::toggled, m_live, &LiveClassifier::setEnabled);
     connect(m_service, &PredictionService::problem, this, &PredictionsDock::predictionProblem);
     connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
     connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);
@@ -181,6 +193,7 @@ void PredictionsDock::setDocument(const document::ProjectDocument* document)
     m_document = document;
     m_project = document ? &document->project() : nullptr;
     m_service->setProject(m_project);
+    m_live->setProject(m_project);
     if (document) {
         // Scores are kept per row: when rows come and go (or ids change meaning), score again.
         const auto rescore = [this] {
@@ -202,6 +215,7 @@ void PredictionsDock::setRunDirectory(const QString& runDir)
     if (runDir == m_runDir)
         return;
     m_runDir = runDir;
+    m_live->setRunInUse(!runDir.isEmpty());
     checkpointChanged();
 }
 
@@ -364,7 +378,19 @@ void PredictionsDock::setLearnAsILabel(bool enabled, int interval)
 bool PredictionsDock::learnsAsILabel() const { return m_learnAsILabel->isChecked(); }
 int PredictionsDock::learnInterval() const { return m_learnInterval->value(); }
 void PredictionsDock::showLearnStatus(const QString& status) { m_learnStatus->setText(status); }
-void PredictionsDock::requestPrediction(std::size_t index) { m_service->request(index); }
+void PredictionsDock::requestPrediction(std::size_t index)
+{
+    if (m_runDir.isEmpty())
+        m_live->request(index);  // no run's model: the pixel classifier, when it is on
+    else
+        m_service->request(index);
+}
+
+void PredictionsDock::labelsChanged(std::size_t index, const cv::Mat& labels)
+{
+    if (m_runDir.isEmpty())
+        m_live->learnFrom(index, labels);
+}
 
 bool PredictionsDock::isBusy() const
 {

@@ -30,6 +30,8 @@ class ProjectDocument;
 
 namespace segstudio::ui::predictions {
 
+class LiveClassifier;
+
 class EvaluationReportView;
 class ModelExporter;
 class PredictionService;
@@ -102,6 +104,9 @@ public slots:
     // The chosen checkpoint's prediction of this image (the one the editor opened): from the
     // cache, or computed in the background; predictionReady or predictionProblem answers.
     void requestPrediction(std::size_t index);
+    // The open image's labels changed (a stroke): while no run is in use, the live pixel
+    // classifier learns from them and predicts the image again (LiveClassifier).
+    void labelsChanged(std::size_t index, const cv::Mat& labels);
 
 signals:
     void finished(bool ok, const QString& message);
@@ -115,6 +120,7 @@ signals:
     void learnAsILabelChanged(bool enabled, int interval);
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void predictionProblem(const QString& message);  // the image could not be predicted, and why
+    void liveClassifierStatus(const QString& text);  // "Learning from your strokes: …", for the status bar
 
 private:
     void configureParts();
@@ -166,6 +172,8 @@ private:
     QCheckBox* m_learnAsILabel;
     QSpinBox* m_learnInterval;
     QLabel* m_learnStatus;
+    LiveClassifier* m_live;
+    QCheckBox* m_learnFromStrokes;
     QLabel* m_status;
     QPlainTextEdit* m_log;
 };

@@ -6,6 +6,7 @@
 #include "browser/ImageListModel.h"
 #include "data/project/PredictionCache.h"
 #include "document/ProjectDocument.h"
+#include "editor/LabelDocument.h"
 #include "editor/LabelEditor.h"
 #include "editor/ToolSettings.h"
 #include "predictions/PredictionAcceptor.h"
@@ -68,6 +69,13 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
                      [editor = p.editor](std::size_t index, const data::PredictionCache::Entry& prediction) {
                          editor->setPrediction(index, prediction.classes, prediction.confidence, prediction.entropy, prediction.scores);
                      });
+    // A stroke on the open image: while no run's model is in use, the pixel classifier learns from it.
+    QObject::connect(p.editor, &editor::LabelEditor::imageLabelled, p.predictions, [p](std::size_t index) {
+        if (const auto* document = p.editor->document(); document && p.editor->currentIndex() == index)
+            p.predictions->labelsChanged(index, document->labels());
+    });
+    QObject::connect(p.predictions, &predictions::PredictionsDock::liveClassifierStatus, window,
+                     [window](const QString& text) { window->statusBar()->showMessage(text, 8000); });
     QObject::connect(p.predictions, &predictions::PredictionsDock::scoresChanged, p.browser->model(),
                      &browser::ImageListModel::setPredictionScores);
     // A suspect label opens with the error map on, where the disagreement shows.

@@ -105,7 +105,7 @@ void timeOne(const cv::Mat& rgb, const cv::Mat& truth, const std::string& name)
     classifier.train();
     const double trainSeconds = secondsSince(start);
     start = Clock::now();
-    classifier.predict(features);
+    classifier.predict(features, 11);
     const double predictSeconds = secondsSince(start);
     std::cout << "| " << name << " | " << classifier.exampleCount() << " | " << featureSeconds << " | " << trainSeconds << " | "
               << predictSeconds << " | " << featureSeconds + trainSeconds + predictSeconds << " |" << std::endl;
@@ -154,7 +154,7 @@ int main(int argc, char** argv)
             classifier.setExamples("image", features, scribbles(labels, perClass, random));
             if (!classifier.train())
                 continue;
-            const Score score = scoreOf(classifier.predict(features).classes, labels);
+            const Score score = scoreOf(classifier.predict(features, 11).classes, labels);
             accuracy += score.accuracy;
             meanIoU += score.meanIoU;
         }

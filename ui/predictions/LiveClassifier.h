@@ -1,0 +1,89 @@
+#pragma once
+
+#include "data/project/PredictionCache.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <opencv2/core.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace segstudio::data {
+inline namespace project { class Project; }
+}
+namespace segstudio::paint {
+class PixelClassifier;
+class PixelFeatures;
+}
+
+namespace segstudio::ui::predictions {
+
+// The editor's help on a new kind of image before any network is trained (issue 62): while no
+// run's model is in use, a pixel classifier (paint::PixelClassifier, ilastik's features and a
+// random forest) learns from the labelled pixels of the open image and of up to 16 other labelled
+// images of the project, and its prediction of the open image is the editor's prediction layer
+// and the model under Smart Click and Accept Prediction. It learns again on a worker after each
+// stroke (the newest labels win; a stroke made while it learns is taken next), and says how it
+// went in one line ("learning from 1,240 labelled pixels · 0.4 s").
+// Requirements: GUI thread; the project outlives it or is reset first (setProject(nullptr)).
+// Guarantees: never blocks the GUI thread; a prediction comes for the image it was asked for, or
+//   none (a newer request or another project drops it); off, or with a run in use, it does nothing.
+class LiveClassifier : public QObject {
+    Q_OBJECT
+
+public:
+    explicit LiveClassifier(QObject* parent = nullptr);
+    ~LiveClassifier() override;
+
+    void setProject(const data::Project* project);
+    void setEnabled(bool enabled);
+    bool isEnabled() const { return m_enabled; }
+    // Only while no run's model is in use: a trained network is the better helper.
+    void setRunInUse(bool inUse);
+    bool isActive() const { return m_enabled && !m_runInUse && m_project; }
+    bool isBusy() const;
+
+public slots:
+    void request(std::size_t index);  // the image opened: predict it (from what is learned so far)
+    void learnFrom(std::size_t index, const cv::Mat& labels);  // its labels changed: learn, predict
+
+signals:
+    void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
+    void status(const QString& text);
+
+private:
+    struct Job {
+        std::size_t index = 0;
+        cv::Mat labels;  // empty: predict only
+        quint64 generation = 0;
+    };
+    struct Result {
+        std::size_t index = 0;
+        quint64 generation = 0;
+        std::optional<data::PredictionCache::Entry> prediction;
+        QString text;
+    };
+
+    void schedule(Job job);
+    void startNext();
+    void finished();
+    Result run(const Job& job);
+    void seedFromProject(std::size_t openImage);
+
+    const data::Project* m_project = nullptr;
+    bool m_enabled = true;
+    bool m_runInUse = false;
+    quint64 m_generation = 0;  // a new project drops what is under way
+    std::optional<Job> m_pending;
+    QFutureWatcher<Result> m_watcher;
+    // Worker-side state (touched only by the one job running at a time):
+    std::unique_ptr<paint::PixelClassifier> m_classifier;
+    std::shared_ptr<paint::PixelFeatures> m_features;  // of the image last worked on
+    std::optional<std::size_t> m_featuresOf;
+    bool m_seeded = false;
+};
+
+}  // namespace segstudio::ui::predictions
