@@ -43,6 +43,17 @@ void writeDataset(const fs::path& dir, int count)
     }
 }
 
+// A labelme file whose image is only embedded (imageData): its import writes <name>.images/.
+void writeLabelmeWithEmbeddedImage(const fs::path& file)
+{
+    const nlohmann::json document = {{"imagePath", "gone.png"},
+                                     {"imageData", test::pngAsBase64({12, 8})},
+                                     {"imageHeight", 8},
+                                     {"imageWidth", 12},
+                                     {"shapes", {{{"label", "car"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}}}}};
+    test::writeBytes(file, document.dump());
+}
+
 data::Project importDataset(const fs::path& dir, const fs::path& projectFile, const data::ImportProgress& progress = {})
 {
     return data::DatasetImporter::importIndexPngs(dir / "images", dir / "labels", projectFile, test::threeClasses(), 255, progress);
@@ -290,12 +301,7 @@ private slots:
     void aLabelmeImportsEmbeddedImagesFolderIsClaimedAndRetried()
     {
         QTemporaryDir dir;
-        const nlohmann::json document = {{"imagePath", "gone.png"},
-                                         {"imageData", test::pngAsBase64({12, 8})},
-                                         {"imageHeight", 8},
-                                         {"imageWidth", 12},
-                                         {"shapes", {{{"label", "car"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}}}}};
-        test::writeBytes(test::path(dir, "set/a.json"), document.dump());
+        writeLabelmeWithEmbeddedImage(test::path(dir, "set/a.json"));
         const fs::path left = test::path(dir, "x.images");
         test::writeBytes(left / data::ImportJob::kMarker, "x.segstudio\n");
         test::writeBytes(left / "a.png", "half an image");
@@ -322,12 +328,7 @@ private slots:
     void aLabelmeImportKilledBeforeItsMarkerWasInPlaceIsRetried()
     {
         QTemporaryDir dir;
-        const nlohmann::json document = {{"imagePath", "gone.png"},
-                                         {"imageData", test::pngAsBase64({12, 8})},
-                                         {"imageHeight", 8},
-                                         {"imageWidth", 12},
-                                         {"shapes", {{{"label", "car"}, {"points", {{0, 0}, {11, 0}, {11, 7}}}}}}};
-        test::writeBytes(test::path(dir, "set/a.json"), document.dump());
+        writeLabelmeWithEmbeddedImage(test::path(dir, "set/a.json"));
         const fs::path left = test::path(dir, "x.images");
         test::writeBytes(left / (std::string(data::ImportJob::kMarker) + ".tmp"), "x.segst");
         const auto project = data::LabelmeImporter::import({test::path(dir, "set"), {}, {}}, test::path(dir, "x.segstudio"));

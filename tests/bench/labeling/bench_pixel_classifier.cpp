@@ -9,6 +9,8 @@
 #include "paint/PixelClassifier.h"
 #include "data/labels/LabelClass.h"
 
+#include "CamVidFrames.h"
+
 #include <CLI/CLI.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -24,6 +26,8 @@
 #include <vector>
 
 using namespace segstudio;
+using bench::readRgb;
+using bench::readTruth;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
@@ -31,24 +35,6 @@ namespace {
 
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-cv::Mat readRgb(const fs::path& file)
-{
-    cv::Mat image = cv::imread(file.string(), cv::IMREAD_COLOR);
-    if (image.empty())
-        throw std::runtime_error(file.string() + ": cannot read the image");
-    cv::cvtColor(image, image, cv::COLOR_BGR2RGB);
-    return image;
-}
-
-// CamVid's 11 = void: unlabelled.
-cv::Mat readTruth(const fs::path& file)
-{
-    cv::Mat labels = cv::imread(file.string(), cv::IMREAD_UNCHANGED);
-    if (labels.empty())
-        throw std::runtime_error(file.string() + ": cannot read the label map");
-    labels.setTo(data::kUnlabelled, labels >= 11);
-    return labels;
-}
 
 // S discs of radius 3 inside each class's regions (eroded by 4 px, so a scribble is on its class).
 cv::Mat scribbles(const cv::Mat& truth, int perClass, std::mt19937& random)

@@ -4,6 +4,8 @@
 // Results in docs/BENCHMARKS.md, "Labels along a sequence".
 #include "paint/LabelPropagator.h"
 
+#include "CamVidFrames.h"
+
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
@@ -18,29 +20,14 @@
 #include <vector>
 
 using namespace segstudio;
+using bench::readRgb;
+using bench::readTruth;
 namespace fs = std::filesystem;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-cv::Mat readRgb(const fs::path& file)
-{
-    cv::Mat image = cv::imread(file.string(), cv::IMREAD_COLOR);
-    if (image.empty())
-        throw std::runtime_error(file.string() + ": cannot read the image");
-    cv::cvtColor(image, image, cv::COLOR_BGR2RGB);
-    return image;
-}
-
-cv::Mat readTruth(const fs::path& file)
-{
-    cv::Mat labels = cv::imread(file.string(), cv::IMREAD_UNCHANGED);
-    if (labels.empty())
-        throw std::runtime_error(file.string() + ": cannot read the label map");
-    labels.setTo(255, labels >= 11);  // CamVid's 11 = unlabelled
-    return labels;
-}
 
 double median(std::vector<double> values)
 {
