@@ -142,6 +142,7 @@ std::vector<std::string> outputsOf(const PredictArguments& args, const std::vect
 void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const data::ClassSchema& schema, const Job& job,
                 data::OutputFolder& out)
 {
+    out.requireFree(outputsOf(args, job));  // a file put there since the command began is the user's
     try {
         const cv::Mat image = data::readImageRgb(job.file);
         const cv::Mat rgb = image.isContinuous() ? image : image.clone();
@@ -161,8 +162,10 @@ void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const 
         }
         out.written(outputsOf(args, job));
     } catch (const std::bad_alloc&) {
+        out.written(outputsOf(args, job));  // what it wrote of this image is the folder's own, for the retry
         throw engine::EngineError(job.file + ": not enough memory to predict this image");
     } catch (const std::exception& error) {
+        out.written(outputsOf(args, job));
         const std::string what = error.what();
         if (what.rfind(job.file, 0) == 0)
             throw;  // already names it

@@ -62,6 +62,7 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
         const cv::Mat& classes = prediction.classes;
         if (predictions) {
             const std::string key = data::PredictionCache::keyOf(project, index);
+            predictions->requireFree(data::PredictionCache::entryFileNames(key));  // (the user's since the start?)
             data::PredictionCache::writeEntry(predictions->path(), key, prediction, project.schema());
             predictions->written(data::PredictionCache::entryFileNames(key));
         }

@@ -61,6 +61,9 @@ void checkReportFolder(const fs::path& dir)
             throw run::FileError(entry.path().string(), "was changed since the report was written: never replaced (move "
                                                         "it away, or write the report into a new folder)");
     }
+    if (!marker && !fs::is_empty(dir, error) && !fs::exists(dir / "report.json", error))
+        throw run::FileError(dir.string(), "holds files of a report's names but no report.json: not a SegStudio report, "
+                                           "never replaced (write the report into a new folder)");
     if (!marker && fs::exists(dir / "report.json", error))
         try {  // a folder of before the marker: is it a report?
             readEvaluationReport(dir / "report.json");

@@ -58,11 +58,14 @@ bool isMetricsLog(const fs::path& file)
     return first.is_object() && first.value("kind", std::string()) == "run" && first.contains("segstudio_version");
 }
 
-bool holdsOnlyTemporaryFiles(const fs::path& folder)
+// What a run killed before its first last.pt leaves in checkpoints/: temporary files, and the
+// best.pt of a validation that came first.
+bool holdsOnlyAnEarlyRunsCheckpoints(const fs::path& folder)
 {
     std::error_code error;
     for (const auto& entry : fs::directory_iterator(folder, error))
-        if (entry.path().extension() != ".tmp" && entry.path().extension() != ".partial")
+        if (entry.path().extension() != ".tmp" && entry.path().extension() != ".partial" &&
+            entry.path().filename() != "best.pt")
             return false;
     return !error;
 }
@@ -84,7 +87,7 @@ std::optional<fs::path> RunLayout::foreignEntry() const
             log = path;
             continue;
         }
-        if (path == checkpointsFolder() && entry.is_directory() && holdsOnlyTemporaryFiles(path))
+        if (path == checkpointsFolder() && entry.is_directory() && holdsOnlyAnEarlyRunsCheckpoints(path))
             continue;
         if ((path == configFile() && isTrainingConfiguration(path)) || (path == metricsFile() && isMetricsLog(path))) {
             runLeftovers = true;

@@ -135,6 +135,21 @@ private slots:
         test::expectDataError([&] { third.reserve({"new.png"}); }, folder / "new.png", "not written here");
     }
 
+    // A command runs for minutes after it reserved its names: a file the user puts there, or
+    // changes, meanwhile is theirs and stops the write (checked again just before it).
+    void aFileThatAppearsWhileTheCommandRunsIsTheUsers()
+    {
+        QTemporaryDir dir;
+        const fs::path folder = test::path(dir, "out");
+        data::OutputFolder out(folder, nullptr, "predictions");
+        out.reserve({"a.png", "b.png"});
+        out.requireFree({"a.png", "b.png"});
+        writeOutput(out, "a.png", "a");
+        test::writeBytes(folder / "b.png", "the user's, dropped in meanwhile");
+        out.requireFree({"a.png"});  // its own, written
+        test::expectDataError([&] { out.requireFree({"b.png"}); }, folder / "b.png", "appeared or changed while the command ran");
+    }
+
     // predict / evaluate --predictions into the project's label folder replaced the ground truth.
     void neverTheProjectsLabelFolderNorItsImages()
     {

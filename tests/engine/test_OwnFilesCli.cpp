@@ -207,6 +207,14 @@ void TestOwnFilesCli::aReportNeverReplacesAUsersFile()
     QString output = evaluate(users, &code);
     QVERIFY2(code != 0 && output.contains(QStringLiteral("is not a SegStudio evaluation report")), qPrintable(output));
     QCOMPARE(contents(users), before);
+    // CSV files of a report's names but no report.json are somebody's too.
+    const QString csvs = path(QStringLiteral("csvs"));
+    QVERIFY(QDir().mkpath(csvs));
+    QFile table(csvs + QStringLiteral("/classes.csv"));
+    QVERIFY(table.open(QIODevice::WriteOnly) && table.write("my,own,table\n") > 0);
+    table.close();
+    output = evaluate(csvs, &code);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("no report.json")), qPrintable(output));
     const QString own = path(QStringLiteral("own-report"));
     for (int round = 0; round < 2; ++round) {
         output = evaluate(own, &code);

@@ -396,7 +396,7 @@ private slots:
     }
 
     // Issue 60.10: unticking removes the live run (hundreds of MB, the tuner's alone) and says
-    // which run it learned from, so the model in use can go back to it.
+    // which run it learned from, so the model in use can go back to it; only the project's own.
     void turningItOffRemovesTheLiveRun()
     {
         QTemporaryDir dir;
@@ -407,7 +407,11 @@ private slots:
         setUp(tuner, writeTrainerScript(dir.path(), QStringLiteral("idle"), "exit 0\n"), project, base);
         QVERIFY(QFileInfo::exists(QDir(dir.path()).filePath(QStringLiteral("runs/.base-live.json"))));
         QSignalSpy removed(&tuner, &LiveFineTuner::liveRunRemoved);
-        tuner.setEnabled(false);
+        tuner.setEnabled(false);  // (a read-only window switches it off too: nothing goes then)
+        QVERIFY(QFileInfo::exists(live));
+        tuner.removeLiveRun(QDir(dir.path()).filePath(QStringLiteral("elsewhere")));  // not that folder's run
+        QVERIFY(QFileInfo::exists(live));
+        tuner.removeLiveRun(QDir(dir.path()).filePath(QStringLiteral("runs")));  // the user unticked it
         QCOMPARE(removed.size(), 1);
         QCOMPARE(removed.at(0).at(0).toString(), live);
         QCOMPARE(removed.at(0).at(1).toString(), base);

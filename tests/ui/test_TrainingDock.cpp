@@ -442,6 +442,8 @@ private slots:
         QTemporaryDir project, elsewhere;
         const QString run = QDir(elsewhere.path()).filePath(QStringLiteral("cluster-run"));
         writeRun(run, runLine(2, 10) + trainLine(10, 1.5, 0.3));
+        QVERIFY(QDir().mkpath(run + QStringLiteral("/checkpoints")));
+        writeText(run + QStringLiteral("/checkpoints/last.pt"), "model");
         TrainingDock dock;
         dock.setProjectFile(QDir(project.path()).filePath(QStringLiteral("p.segstudio")));
         QVERIFY(!dock.openRunFolder(elsewhere.path()));  // no metrics.jsonl: refused, said why

@@ -36,32 +36,65 @@ void LiveClassifier::setProject(const data::Project* project)
 {
     if (project == m_project)
         return;
-    m_watcher.waitForFinished();
+    m_project = project;
+    forget();
+}
+
+void LiveClassifier::forget()
+{
+    m_watcher.waitForFinished();  // (a job holds the classifier; a forest trains in well under a second)
     ++m_generation;
     m_pending.reset();
-    m_project = project;
     m_classifier = std::make_unique<paint::PixelClassifier>();
     m_features.reset();
     m_featuresOf.reset();
     m_seeded = false;
 }
 
-void LiveClassifier::setEnabled(bool enabled) { m_enabled = enabled; }
+// Off, or a run in use: what is under way is dropped when it ends (the network's layer stays).
+void LiveClassifier::setEnabled(bool enabled)
+{
+    m_enabled = enabled;
+    ++m_generation;
+    m_pending.reset();
+}
 
-void LiveClassifier::setRunInUse(bool inUse) { m_runInUse = inUse; }
+void LiveClassifier::setRunInUse(bool inUse)
+{
+    m_runInUse = inUse;
+    ++m_generation;
+    m_pending.reset();
+}
 
 bool LiveClassifier::isBusy() const { return m_watcher.isRunning() || m_pending.has_value(); }
 
 void LiveClassifier::request(std::size_t index)
 {
-    if (isActive())
-        schedule({index, cv::Mat(), m_generation});
+    if (isActive() && index < m_project->size())
+        schedule(jobFor(index, cv::Mat()));
 }
 
 void LiveClassifier::learnFrom(std::size_t index, const cv::Mat& labels)
 {
-    if (isActive() && !labels.empty())
-        schedule({index, labels.clone(), m_generation});
+    if (isActive() && !labels.empty() && index < m_project->size())
+        schedule(jobFor(index, labels.clone()));
+}
+
+// The job's files, read from the project here, on the GUI thread; the first job also takes the
+// project's labelled images (up to kSeedImages) to learn from.
+LiveClassifier::Job LiveClassifier::jobFor(std::size_t index, const cv::Mat& labels)
+{
+    const auto filesOf = [this](std::size_t i) {
+        return ImageFiles{keyOf(*m_project, i), m_project->imagePath(i), m_project->labelMapPath(i)};
+    };
+    Job job{index, labels, m_generation, filesOf(index), {}, m_project->schema()};
+    if (!std::exchange(m_seeded, true))
+        for (std::size_t i = 0; i < m_project->size() && job.seeds.size() < kSeedImages; ++i) {
+            std::error_code error;
+            if (i != index && std::filesystem::exists(m_project->labelMapPath(i), error))
+                job.seeds.push_back(filesOf(i));
+        }
+    return job;
 }
 
 // One job at a time; of the ones asked for meanwhile only the newest waits (the labels of the
@@ -70,6 +103,8 @@ void LiveClassifier::schedule(Job job)
 {
     if (m_pending && m_pending->index == job.index && job.labels.empty() && !m_pending->labels.empty())
         job.labels = m_pending->labels;  // a plain request must not drop labels still to learn from
+    if (m_pending && job.seeds.empty())
+        job.seeds = std::move(m_pending->seeds);  // nor the seeds the dropped job carried
     m_pending = std::move(job);
     if (!m_watcher.isRunning())
         startNext();
@@ -86,7 +121,8 @@ void LiveClassifier::startNext()
 void LiveClassifier::finished()
 {
     const Result result = m_watcher.result();
-    if (result.generation == m_generation) {
+    const bool sameImage = m_project && result.index < m_project->size() && keyOf(*m_project, result.index) == result.key;
+    if (result.generation == m_generation && isActive() && sameImage) {
         if (!result.text.isEmpty())
             emit status(result.text);
         if (result.prediction)
@@ -97,19 +133,13 @@ void LiveClassifier::finished()
 
 // The labelled images of the project beside the open one, up to kSeedImages: what the user
 // labelled before (whole maps, or strokes saved), so the first prediction already knows them.
-void LiveClassifier::seedFromProject(std::size_t openImage)
+void LiveClassifier::seedFrom(const Job& job)
 {
-    m_seeded = true;
-    std::size_t seeded = 0;
-    for (std::size_t i = 0; i < m_project->size() && seeded < kSeedImages; ++i) {
-        std::error_code error;
-        if (i == openImage || !std::filesystem::exists(m_project->labelMapPath(i), error))
-            continue;
+    for (const ImageFiles& seed : job.seeds) {
         try {
-            const cv::Mat image = data::readImageRgb(m_project->imagePath(i));
-            const cv::Mat labels = data::readLabelMap(m_project->labelMapPath(i), m_project->schema(), image.size());
-            m_classifier->setExamples(keyOf(*m_project, i), paint::PixelFeatures(image), labels);
-            ++seeded;
+            const cv::Mat image = data::readImageRgb(seed.image);
+            const cv::Mat labels = data::readLabelMap(seed.labelMap, job.schema, image.size());
+            m_classifier->setExamples(seed.key, paint::PixelFeatures(image), labels);
         } catch (const std::exception&) {
             // an unreadable image teaches nothing; the browser shows it as a problem
         }
@@ -120,25 +150,24 @@ void LiveClassifier::seedFromProject(std::size_t openImage)
 // a forest trained on all examples, the open image predicted.
 LiveClassifier::Result LiveClassifier::run(const Job& job)
 {
-    Result result{job.index, job.generation, std::nullopt, QString()};
+    Result result{job.index, job.files.key, job.generation, std::nullopt, QString()};
     QElapsedTimer clock;
     clock.start();
     try {
-        if (!m_seeded)
-            seedFromProject(job.index);
-        if (m_featuresOf != job.index) {
-            m_features = std::make_shared<paint::PixelFeatures>(data::readImageRgb(m_project->imagePath(job.index)));
-            m_featuresOf = job.index;
+        seedFrom(job);
+        if (m_featuresOf != job.files.key) {
+            m_features = std::make_shared<paint::PixelFeatures>(data::readImageRgb(job.files.image));
+            m_featuresOf = job.files.key;
         }
         if (!job.labels.empty() && job.labels.size() == m_features->imageSize())
-            m_classifier->setExamples(keyOf(*m_project, job.index), *m_features, job.labels);
+            m_classifier->setExamples(job.files.key, *m_features, job.labels);
         if (!job.labels.empty() || !m_classifier->isTrained()) {
             if (!m_classifier->train()) {
                 result.text = tr("Learning from your strokes: label two classes and it labels the rest");
                 return result;
             }
         }
-        const int classes = m_project->schema().maxId() + 1;
+        const int classes = job.schema.maxId() + 1;
         auto prediction = m_classifier->predict(*m_features, classes);
         result.prediction = data::PredictionCache::Entry{prediction.classes, prediction.confidence, prediction.entropy,
                                                          prediction.scores};

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/labels/ClassSchema.h"
 #include "data/project/PredictionCache.h"
 
 #include <QFutureWatcher>
@@ -8,8 +9,11 @@
 
 #include <opencv2/core.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace segstudio::data {
 inline namespace project { class Project; }
@@ -39,6 +43,9 @@ public:
     ~LiveClassifier() override;
 
     void setProject(const data::Project* project);
+    // The classes or images changed (a class deleted or merged, images removed): what it learned
+    // names ids that may mean something else now, so it starts again.
+    void forget();
     void setEnabled(bool enabled);
     bool isEnabled() const { return m_enabled; }
     // Only while no run's model is in use: a trained network is the better helper.
@@ -55,13 +62,24 @@ signals:
     void status(const QString& text);
 
 private:
+    // What the worker needs of the project, copied on the GUI thread (the document may change
+    // the project, add or remove images, while a job runs).
+    struct ImageFiles {
+        std::string key;
+        std::filesystem::path image;
+        std::filesystem::path labelMap;
+    };
     struct Job {
         std::size_t index = 0;
         cv::Mat labels;  // empty: predict only
         quint64 generation = 0;
+        ImageFiles files;
+        std::vector<ImageFiles> seeds;  // labelled images to learn from first (the first job only)
+        data::ClassSchema schema;
     };
     struct Result {
         std::size_t index = 0;
+        std::string key;  // of the image predicted: an index may name another image by now
         quint64 generation = 0;
         std::optional<data::PredictionCache::Entry> prediction;
         QString text;
@@ -71,7 +89,8 @@ private:
     void startNext();
     void finished();
     Result run(const Job& job);
-    void seedFromProject(std::size_t openImage);
+    void seedFrom(const Job& job);
+    Job jobFor(std::size_t index, const cv::Mat& labels);
 
     const data::Project* m_project = nullptr;
     bool m_enabled = true;
@@ -82,8 +101,8 @@ private:
     // Worker-side state (touched only by the one job running at a time):
     std::unique_ptr<paint::PixelClassifier> m_classifier;
     std::shared_ptr<paint::PixelFeatures> m_features;  // of the image last worked on
-    std::optional<std::size_t> m_featuresOf;
-    bool m_seeded = false;
+    std::optional<std::string> m_featuresOf;  // the image's key
+    bool m_seeded = false;  // (GUI thread) the seeds went with a job already
 };
 
 }  // namespace segstudio::ui::predictions

@@ -195,6 +195,10 @@ void PredictionsDock::setDocument(const document::ProjectDocument* document)
     m_service->setProject(m_project);
     m_live->setProject(m_project);
     if (document) {
+        connect(document, &document::ProjectDocument::schemaChanged, m_live, &LiveClassifier::forget);
+        connect(document, &document::ProjectDocument::entriesChanged, m_live, &LiveClassifier::forget);
+    }
+    if (document) {
         // Scores are kept per row: when rows come and go (or ids change meaning), score again.
         const auto rescore = [this] {
             ++m_generation;

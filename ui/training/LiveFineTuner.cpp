@@ -123,10 +123,8 @@ void LiveFineTuner::setEnabled(bool enabled)
     if (enabled == m_enabled)
         return;
     m_enabled = enabled;
-    if (!enabled) {
+    if (!enabled)
         stopProcess();
-        removeLiveRun();
-    }
     m_failedAt = -1;
     readRecord();
     labelsChanged();
@@ -405,13 +403,13 @@ void LiveFineTuner::finishStep(const QString& verdict)
     setState(State::Counting);
 }
 
-// Turned off: the live run is this tuner's alone (a fine-tune of the model in use), hundreds of
-// MB; it goes with its record and any staging folder. The run it learned from stays.
-void LiveFineTuner::removeLiveRun()
+// Turned off by the user: the live run is this tuner's alone (a fine-tune of the model in use),
+// hundreds of MB; it goes with its record and any staging folder. The run it learned from stays.
+void LiveFineTuner::removeLiveRun(const QString& runsFolder)
 {
     const QString live = liveRunDirectoryOf(m_baseRun);
-    if (live.isEmpty())
-        return;
+    if (live.isEmpty() || runsFolder.isEmpty() || QFileInfo(live).dir() != QDir(runsFolder))
+        return;  // a live run beside a run opened from elsewhere is not this project's to remove
     const bool existed = QFileInfo::exists(live);
     QDir(stagingDirectoryOf(m_baseRun)).removeRecursively();
     QFile::remove(recordFileOf(m_baseRun));

@@ -38,8 +38,8 @@ namespace segstudio::ui::training {
 // read from its run folder and said in the status. It trains into a hidden staging folder and
 // replaces runs/<base>-live only when it succeeded and did not validate worse than the model it
 // started from (ModelComparison; without validation images it is kept unvalidated), so a
-// failed, interrupted or weaker fine-tune never replaces the live model. Turned off, the live
-// run, its staging folder and record are removed (they are this tuner's alone). A record beside it (runs/.<base>-live.json) keeps which images the model
+// failed, interrupted or weaker fine-tune never replaces the live model. Turned off by the
+// user (removeLiveRun), the live run, its staging folder and record are removed. A record beside it (runs/.<base>-live.json) keeps which images the model
 // has learned from and when, so the count of "new" images survives a restart.
 //
 // Requirements: GUI thread; the project outlives the tuner or is reset first (setProject(nullptr)).
@@ -64,6 +64,9 @@ public:
     // never validated). When it is itself a live run, the fine-tune continues it.
     void setBaseRun(const QString& runDir);
     void setEnabled(bool enabled);
+    // The user turned it off: the live run of the model in use goes (when it lies in runsFolder,
+    // the project's runs/), with its record and staging folder; liveRunRemoved() says so.
+    void removeLiveRun(const QString& runsFolder);
     bool isEnabled() const { return m_enabled; }
     void setInterval(int images);  // newly labelled training images between fine-tunes, >= 1
     int interval() const { return m_interval; }
@@ -123,7 +126,6 @@ private:
     void startStep(const QStringList& arguments);
     void stepFinished(const common::TrainerProcess::Exit& exit);
     bool replaceLiveRun();
-    void removeLiveRun();
     void finishStep(const QString& verdict);
     void setState(State state);
     void fail(const QString& reason);

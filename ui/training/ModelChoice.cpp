@@ -31,7 +31,7 @@ void ModelChoice::restore(const QString& projectFile, const QString& fallback)
 {
     m_projectFile = projectFile;
     const QString remembered = projectFile.isEmpty() ? QString() : QSettings().value(keyOf(projectFile)).toString();
-    const bool stillThere = !remembered.isEmpty() && QFileInfo(remembered).isDir();
+    const bool stillThere = hasModel(remembered);
     set(stillThere ? remembered : fallback);
     // Nothing chosen yet (or that run is gone): the fallback is the choice from now on, so that a
     // run trained later does not become "the newest" and take over at the next opening.
@@ -41,7 +41,8 @@ void ModelChoice::restore(const QString& projectFile, const QString& fallback)
 
 void ModelChoice::choose(const QString& runDir)
 {
-    if (runDir == m_runDir)
+    // A run with no checkpoint yet (training, or failed early) has no model to use: watched, not chosen.
+    if (runDir == m_runDir || (!runDir.isEmpty() && !hasModel(runDir)))
         return;
     set(runDir);
     if (!m_projectFile.isEmpty() && !runDir.isEmpty())

@@ -23,7 +23,9 @@ public:
     // A project opened: its remembered choice when that run is still there, else `fallback`
     // (then remembered as the choice).
     void restore(const QString& projectFile, const QString& fallback);
-    void choose(const QString& runDir);  // the user's choice (a run clicked, Use for Predictions)
+    // The user's choice (a run clicked, Use for Predictions); a run without a checkpoint is not a
+    // model: ignored.
+    void choose(const QString& runDir);
     // A run that just finished training (or fine-tuning) asks to take over: it does when nothing is
     // in use yet or it validated better on the same images. Returns whether it took over.
     bool offer(const QString& runDir);

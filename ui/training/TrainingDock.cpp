@@ -301,8 +301,13 @@ void TrainingDock::liveModelReplaced(const QString& liveRunDir, bool validatedBe
         emit modelMessage(tr("The live model learned from your labels: %1").arg(verdict));
         return;
     }
-    if (validatedBetter)
+    // Better than the run it started from; the user may have chosen another since: offer it then.
+    const QString name = QFileInfo(liveRunDir).fileName();
+    const QString base = QFileInfo(liveRunDir).dir().filePath(name.left(name.lastIndexOf(QStringLiteral("-live"))));
+    if (validatedBetter && m_model->runDirectory() == base)
         m_model->choose(liveRunDir);
+    else if (validatedBetter)
+        m_model->offer(liveRunDir);
     emit modelMessage(tr("The live model learned from your labels: %1").arg(verdict));
 }
 
@@ -318,7 +323,11 @@ QString TrainingDock::liveFineTuneActivity() const { return m_fineTuner->activit
 void TrainingDock::setLearnAsILabel(bool enabled, int interval)
 {
     m_fineTuner->setInterval(interval);
+    const bool wasOn = m_fineTuner->isEnabled();
     m_fineTuner->setEnabled(enabled && m_readOnlyReason.isEmpty());
+    // Unticked here, in a window that may write: its live run goes (never another window's).
+    if (wasOn && !enabled && m_readOnlyReason.isEmpty())
+        m_fineTuner->removeLiveRun(runsFolder());
 }
 
 void TrainingDock::setTrainer(const QString& program)

@@ -93,6 +93,19 @@ bool OutputFolder::isFree(const std::string& name) const
     return !recorded->second || *recorded->second == run::fileFingerprint(file);
 }
 
+void OutputFolder::requireFree(const std::vector<std::string>& names) const
+{
+    for (const std::string& name : names) {
+        const auto reserved = m_reserved.find(name);
+        if (reserved == m_reserved.end())
+            continue;  // (written already, or pending from a killed command: this folder's own)
+        const std::string now = run::fileFingerprint(m_folder / name);
+        if (!now.empty() && now != reserved->second.value_or(std::string()))
+            throw DataError((m_folder / name).string(),
+                            "appeared or changed while the command ran: never replaced (move it away and run it again)");
+    }
+}
+
 void OutputFolder::reserve(const std::vector<std::string>& names)
 {
     std::vector<std::string> taken;

@@ -39,6 +39,9 @@ public:
 
     const std::filesystem::path& path() const { return m_folder; }
     void reserve(const std::vector<std::string>& names);
+    // Again just before writing them (a command may run for minutes after reserve()): a file put
+    // there, or changed, since is the user's. DataError naming it.
+    void requireFree(const std::vector<std::string>& names) const;
     void written(const std::string& name);  // after the file `name` is in place
     void written(const std::vector<std::string>& names);  // those of them that are in place
     // Records the named files as this folder's own, as they are now: for a folder SegStudio
