@@ -41,10 +41,14 @@ public:
     std::int64_t iteration() const { return m_iteration; }
     // The planned end, never behind the position: a budgeted run records only re-plans that move
     // its end by more than 1 %, so it may finish a little past the last one recorded (never
-    // "Iteration 10307 of 10264").
+    // "Iteration 10307 of 10264"), or a little short of it.
     std::int64_t totalIterations() const
     {
-        return m_runInfo.totalIterations > 0 ? std::max(m_runInfo.totalIterations, m_iteration) : m_runInfo.totalIterations;
+        if (m_runInfo.totalIterations <= 0)
+            return m_runInfo.totalIterations;
+        // A finished run's totals are what it did: a budgeted one may end short of its last plan
+        // (not "Iteration 15781 of 15840" and 99.6 % beside "Finished").
+        return m_state == RunState::Finished ? m_iteration : std::max(m_runInfo.totalIterations, m_iteration);
     }
     double fractionDone() const;  // 0-1
     std::optional<double> learningRate() const { return m_learningRate; }

@@ -59,6 +59,16 @@ private slots:
         QCOMPARE(budgeted.iteration(), std::int64_t(10307));
         QCOMPARE(budgeted.totalIterations(), std::int64_t(10307));
         QCOMPARE(budgeted.fractionDone(), 1.0);
+        // Issue 65.4: finished short of its last plan ("Iteration 15781 of 15840", "Epoch 351 of
+        // 352", 99.6 % beside "State: Finished"): a finished run's totals are what it did.
+        RunProgress short_;
+        short_.add(runRecord(0, 400, 45));
+        short_.add(MetricsRecord::plan(1, 10, 15840, 352, 1800.0, {}));
+        short_.add(train(15781, 1799.0));
+        short_.add(MetricsRecord::stateChange(RunState::Finished, 351, 15781, "finished"));
+        QCOMPARE(short_.totalIterations(), std::int64_t(15781));
+        QCOMPARE(short_.plannedEpochs(), 351);
+        QCOMPARE(short_.fractionDone(), 1.0);
 
         RunProgress stopped;
         stopped.add(runRecord(0, 10, 386));

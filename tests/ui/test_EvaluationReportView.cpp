@@ -32,6 +32,11 @@ private slots:
     void showsTheMetricsTableAndConfusion()
     {
         EvaluationReportView view;
+        // Issue 65.4: before any evaluation, words instead of an empty dark matrix (axes 0-5).
+        view.show();
+        auto* empty = view.findChild<QLabel*>(QStringLiteral("noReport"));
+        QVERIFY(empty && empty->isVisible() && empty->text().contains(QStringLiteral("Evaluate…")));
+        QVERIFY(!view.confusionPlot()->isVisible());
         view.setReport(twoImages());
         const QString summary = view.summary()->text();
         QVERIFY2(summary.contains(QStringLiteral("85.7 %")) && summary.contains(QStringLiteral("75.0 %")) &&
@@ -45,6 +50,7 @@ private slots:
         QCOMPARE(view.confusionPlot()->cell(1, 2), 0.25);
         QCOMPARE(view.confusionPlot()->cell(2, 2), 1.0);
         QCOMPARE(view.confusionPlot()->cell(0, 1), 0.0);
+        QVERIFY(!empty->isVisible() && view.confusionPlot()->isVisible());
     }
 
     void exportsCsvPngAndPdf()

@@ -40,8 +40,14 @@ QTableWidgetItem* cellOf(const QString& text)
 
 EvaluationReportView::EvaluationReportView(QWidget* parent)
     : QWidget(parent), m_summary(new QLabel), m_classes(new QTableWidget), m_confusion(new ConfusionMatrixPlot),
-      m_splitter(new QSplitter(Qt::Horizontal)), m_scroll(new QScrollArea(this))
+      m_splitter(new QSplitter(Qt::Horizontal)), m_scroll(new QScrollArea(this)),
+      m_empty(new QLabel(tr("No evaluation yet: Evaluate… in the Predictions panel scores the model in use on the "
+                            "validation images and shows its report here."),
+                         this))
 {
+    m_empty->setObjectName(QStringLiteral("noReport"));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
     m_classes->setColumnCount(4);
@@ -79,8 +85,13 @@ EvaluationReportView::EvaluationReportView(QWidget* parent)
     buttons->addWidget(png);
     buttons->addWidget(pdf);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_empty, 1);
     layout->addWidget(m_scroll, 1);
     layout->addLayout(buttons);
+    m_scroll->hide();  // until a report comes (setReport)
+    m_exportButtons = {csv, png, pdf};
+    for (QPushButton* button : m_exportButtons)
+        button->setEnabled(false);
 }
 
 Qt::Orientation EvaluationReportView::arrangement() const { return m_splitter->orientation(); }
@@ -108,6 +119,10 @@ void EvaluationReportView::arrangeForWidth()
 
 void EvaluationReportView::setReport(const metrics::EvaluationReport& report)
 {
+    m_empty->hide();
+    m_scroll->show();
+    for (QPushButton* button : m_exportButtons)
+        button->setEnabled(true);
     m_report = report;
     const auto metrics = report.metrics();
     const auto& context = report.context();

@@ -2,11 +2,13 @@
 
 #include "metrics/EvaluationReport.h"
 
+#include <QList>
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QSplitter;
 class QTableWidget;
@@ -53,6 +55,8 @@ private:
     ConfusionMatrixPlot* m_confusion;
     QSplitter* m_splitter;
     QScrollArea* m_scroll;
+    QLabel* m_empty;  // before any report: what to do, instead of an empty dark matrix
+    QList<QPushButton*> m_exportButtons;
     QString m_error;
 };
 
