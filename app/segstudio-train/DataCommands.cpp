@@ -10,10 +10,12 @@
 #include "data/project/DatasetStatistics.h"
 #include "data/project/Project.h"
 #include "data/project/ProjectLock.h"
+#include "pack/PackReader.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -214,6 +216,37 @@ void addSplit(CLI::App& app, int& exitCode)
     });
 }
 
+bool startsLikeAPack(const std::string& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    char magic[sizeof(pack::kPackMagic)] = {};
+    return in.read(magic, sizeof(magic)) && std::equal(magic, magic + sizeof(magic), pack::kPackMagic);
+}
+
+// `info` on a .pack said "not a valid project file (truncated or not JSON)" (issue 65.4): what it
+// holds instead, its checksum verified.
+void describePack(const std::string& file, bool json)
+{
+    const pack::PackReader pack(file);  // PackError naming the file when it is damaged
+    nlohmann::json classes = nlohmann::json::array();
+    for (std::size_t id = 0; id < pack.spec().classes.size(); ++id)
+        classes.push_back({{"id", id}, {"name", pack.spec().classes[id].name}, {"pixels", pack.spec().classes[id].pixelCount}});
+    if (json) {
+        std::cout << nlohmann::json{{"pack", file}, {"images", pack.size()}, {"height", pack.spec().height},
+                                    {"width", pack.spec().width}, {"channels", pack.spec().channels}, {"classes", classes},
+                                    {"checksum", "verified"}}
+                         .dump(2)
+                  << std::endl;
+        return;
+    }
+    std::cout << file << ": a training pack, " << pack.size() << " images of " << pack.spec().height << "x" << pack.spec().width
+              << " (" << pack.spec().channels << " channels), " << pack.spec().classes.size() << " classes, checksum verified\n"
+              << "  classes (labelled pixels):";
+    for (const auto& c : classes)
+        std::cout << " " << c["id"].get<int>() << "=" << c["name"].get<std::string>() << " (" << c["pixels"].get<std::uint64_t>() << ")";
+    std::cout << std::endl;
+}
+
 void addInfo(CLI::App& app, int& exitCode)
 {
     struct Args {
@@ -221,11 +254,16 @@ void addInfo(CLI::App& app, int& exitCode)
         bool json = false;
     };
     auto a = std::make_shared<Args>();
-    auto* command = app.add_subcommand("info", "a project's images, splits, label status and classes");
-    command->add_option("project,--project,-P", a->project, "project file")->required()->check(CLI::ExistingFile);
+    auto* command = app.add_subcommand("info", "a project's images, splits, label status and classes (or what a pack holds)");
+    command->add_option("project,--project,-P", a->project, "project file, or a .pack")->required()->check(CLI::ExistingFile);
     command->add_flag("--json", a->json, "one JSON object on stdout");
     command->footer("Example:\n  segstudio-train info camvid.segstudio");
     command->callback([a, &exitCode] {
+        if (startsLikeAPack(a->project)) {
+            describePack(a->project, a->json);
+            exitCode = kExitOk;
+            return;
+        }
         const auto project = data::Project::load(a->project);
         std::map<std::string, std::map<std::string, int>> counts;  // split -> status -> images
         for (const auto& entry : project.entries())

@@ -225,6 +225,12 @@ void TestDataCli::projectIsPositionalOrOptionAndLogsHaveLines()
                                &code);
     QVERIFY2(code == 0 && packed.contains(QStringLiteral("packed 4 train images")), qPrintable(packed));
     QVERIFY2(!packed.contains(QLatin1Char('\r')), qPrintable(packed));
+    // Issue 65.4: info on a pack said "not a valid project file": what it holds instead.
+    const QString about = run({QStringLiteral("info"), path(QStringLiteral("both.pack"))}, &code);
+    QVERIFY2(code == 0 && about.contains(QStringLiteral("a training pack, 4 images of 8x8")) &&
+                 about.contains(QStringLiteral("checksum verified")),
+             qPrintable(about));
+    QCOMPARE(runJson({QStringLiteral("info"), path(QStringLiteral("both.pack")), QStringLiteral("--json")})["images"], 4);
     const QString exported = run({QStringLiteral("export"), project, QStringLiteral("-o"), path(QStringLiteral("both-out"))}, &code);
     QVERIFY2(code == 0 && !exported.contains(QLatin1Char('\r')), qPrintable(exported));
 }
