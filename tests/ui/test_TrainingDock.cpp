@@ -463,6 +463,15 @@ private slots:
         writeText(QDir(run).filePath(QStringLiteral("metrics.jsonl")), trainLine(20, 1.2, 0.4), QIODevice::Append);
         pollNow(dock);
         QCOMPARE(count(dock, MetricsPlot::TrainLoss), 2);
+        // One named like a run of the project is listed under its folder's name too, and chosen as itself.
+        const QString twin = QDir(elsewhere.path()).filePath(QStringLiteral("local"));
+        writeRun(twin, runLine(2, 10) + trainLine(10, 1.5, 0.3));
+        QVERIFY(QDir().mkpath(twin + QStringLiteral("/checkpoints")));
+        writeText(twin + QStringLiteral("/checkpoints/last.pt"), "model");
+        QVERIFY(dock.openRunFolder(twin));
+        QCOMPARE(dock.currentRunDirectory(), twin);
+        QCOMPARE(dock.modelRunDirectory(), twin);
+        QCOMPARE(runsTableOf(dock)->currentRun(), QStringLiteral("local (%1)").arg(QDir(elsewhere.path()).dirName()));
     }
 
     // Ticked runs are overlaid: their smoothed loss and val mIoU, named in the legend.

@@ -60,9 +60,9 @@ QStringList RunsTable::rowText(const run::RunProgress& progress)
     return text;
 }
 
-QTreeWidgetItem* RunsTable::addRow(const QString& dir, bool compared)
+QTreeWidgetItem* RunsTable::addRow(const QString& dir, bool compared, const QString& name)
 {
-    auto* row = new QTreeWidgetItem(this, QStringList{QFileInfo(dir).fileName()});
+    auto* row = new QTreeWidgetItem(this, QStringList{name.isEmpty() ? QFileInfo(dir).fileName() : name});
     row->setData(Name, Qt::UserRole, dir);
     row->setFlags(row->flags() | Qt::ItemIsUserCheckable);
     row->setCheckState(Name, compared ? Qt::Checked : Qt::Unchecked);
@@ -85,8 +85,7 @@ void RunsTable::setRunsFolder(const QString& folder)
                 addRow(entry.filePath(), compared.contains(entry.filePath()));
         }
         for (const QString& dir : m_external)
-            if (!item(QFileInfo(dir).fileName()))
-                addRow(dir, compared.contains(dir))->setToolTip(Name, tr("Opened from %1").arg(dir));
+            addRow(dir, compared.contains(dir), externalName(dir))->setToolTip(Name, tr("Opened from %1").arg(dir));
         markModelRun();
     }
     if (compared != comparedRuns())
@@ -177,13 +176,29 @@ QString RunsTable::runDirectory(const QString& name) const
     return row ? row->data(Name, Qt::UserRole).toString() : QString();
 }
 
-void RunsTable::addExternalRun(const QString& dir)
+QString RunsTable::externalName(const QString& dir) const
+{
+    const QFileInfo folder(dir);
+    const bool clash = !m_folder.isEmpty() && QFileInfo::exists(QDir(m_folder).filePath(folder.fileName()));
+    return clash ? tr("%1 (%2)").arg(folder.fileName(), folder.dir().dirName()) : folder.fileName();
+}
+
+QString RunsTable::addExternalRun(const QString& dir)
 {
     const QString folder = QFileInfo(dir).absoluteFilePath();
-    if (m_external.contains(folder) || item(QFileInfo(folder).fileName()))
-        return;
-    m_external << folder;
-    setRunsFolder(m_folder);
+    if (!m_external.contains(folder)) {
+        m_external << folder;
+        setRunsFolder(m_folder);
+    }
+    return nameOf(folder);
+}
+
+QString RunsTable::nameOf(const QString& dir) const
+{
+    for (int row = 0; row < topLevelItemCount(); ++row)
+        if (topLevelItem(row)->data(Name, Qt::UserRole).toString() == dir)
+            return topLevelItem(row)->text(Name);
+    return {};
 }
 
 void RunsTable::setModelRun(const QString& dir)

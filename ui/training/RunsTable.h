@@ -31,8 +31,11 @@ public:
     bool setCurrentRun(const QString& name);  // false when there is no such run
     QStringList comparedRuns() const;         // the ticked ones, as folders
     QString runDirectory(const QString& name) const;  // the row's folder, empty when there is none
-    // A run folder outside the project's runs/ (kept until setRunsFolder() gets another folder).
-    void addExternalRun(const QString& dir);
+    // A run folder outside the project's runs/ (kept until setRunsFolder() gets another folder);
+    // returns the name it is listed under: its folder's, or "name (parent)" when a run of the
+    // project has that name.
+    QString addExternalRun(const QString& dir);
+    QString nameOf(const QString& dir) const;  // the row of that folder's name; empty when not listed
     void setModelRun(const QString& dir);  // shown in bold: its model predicts
     void setCompared(const QString& name, bool compared);
     void updateRun(const QString& name, const run::RunProgress& progress);
@@ -47,7 +50,8 @@ signals:
 private:
     using Summaries = QList<QPair<QString, run::RunProgress>>;
     QTreeWidgetItem* item(const QString& name) const;
-    QTreeWidgetItem* addRow(const QString& dir, bool compared);
+    QTreeWidgetItem* addRow(const QString& dir, bool compared, const QString& name = QString());
+    QString externalName(const QString& dir) const;
     void showSummaries();
     void markModelRun();
 

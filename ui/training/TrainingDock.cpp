@@ -377,7 +377,7 @@ void TrainingDock::setProjectFile(const QString& projectFile)
     m_model->restore(projectFile, ModelComparison::bestOf(runs));
     if (m_runs->currentRun().isEmpty() && !m_model->runDirectory().isEmpty()) {
         const QScopedValueRollback viewOnly(m_viewOnly, true);
-        m_runs->setCurrentRun(QFileInfo(m_model->runDirectory()).fileName());
+        m_runs->setCurrentRun(m_runs->nameOf(m_model->runDirectory()));
     }
     updateButtons();
 }
@@ -444,8 +444,7 @@ bool TrainingDock::openRunFolder(const QString& dir)
         return selectRun(QFileInfo(dir).fileName());
     // Listed with the project's runs (in the runs table until another project opens) and selected
     // as any run clicked there: shown, and its model in use.
-    m_runs->addExternalRun(dir);
-    if (!m_runs->setCurrentRun(QFileInfo(dir).fileName()))
+    if (!m_runs->setCurrentRun(m_runs->addExternalRun(dir)))
         showRun(dir);
     return true;
 }
@@ -495,7 +494,7 @@ void TrainingDock::addRecords(const std::vector<run::MetricsRecord>& records)
     m_monitor->addRecords(records);
     const run::RunState before = m_progress.state();
     m_progress.add(records);
-    m_runs->updateRun(QFileInfo(currentRunDirectory()).fileName(), m_progress);
+    m_runs->updateRun(m_runs->nameOf(currentRunDirectory()), m_progress);
     updateInfo();
     // Resume and Train again look at the run's files: only when its state changes (a stop or an
     // end writes the checkpoint), not for every chunk of records.
