@@ -7,6 +7,7 @@
 #include "data/labels/DataError.h"
 #include "data/project/DatasetPacker.h"
 #include "data/project/DefaultPackSize.h"
+#include "data/project/ProjectLock.h"
 #include "data/project/Project.h"
 
 #include <algorithm>
@@ -88,6 +89,12 @@ void addPackCommand(CLI::App& app, int& exitCode)
         const auto split = data::splitFromString(args->split);
         if (!split)
             throw data::DataError({}, "unknown split '" + args->split + "' (use train, val or test)");
+        // The output is claimed for the whole command, before the project is read (issue 65.4):
+        // a second pack to it that starts while this one runs is refused, naming this one, even
+        // when this one has already renamed its partial file into place.
+        data::ProjectLock claim(args->out);
+        if (claim.acquire() == data::ProjectLock::Result::HeldByOther)
+            throw data::DataError(args->out, "another pack is writing it (" + claim.holderText() + "); wait for it to finish");
         const auto project = data::Project::load(args->project);
         const cv::Size size = packSize(project, args->height, args->width);
         packSplit(project, *split, args->out, size.height, size.width, !args->all);

@@ -225,6 +225,24 @@ void TestDataCli::projectIsPositionalOrOptionAndLogsHaveLines()
                                &code);
     QVERIFY2(code == 0 && packed.contains(QStringLiteral("packed 4 train images")), qPrintable(packed));
     QVERIFY2(!packed.contains(QLatin1Char('\r')), qPrintable(packed));
+    // Issue 65.4: two packs to one output at once both said success (the second took the partial
+    // file's lock after the first had renamed it): the output is claimed for the whole command.
+    {
+        QProcess holder;
+        // flock(1) says "locked" once it holds the lock, then waits for its input to close.
+        holder.start(QStringLiteral("flock"), {path(QStringLiteral("both.pack.lock")), QStringLiteral("sh"), QStringLiteral("-c"),
+                                               QStringLiteral("echo locked; cat")});
+        QVERIFY(holder.waitForStarted());
+        QVERIFY(holder.waitForReadyRead(60000));
+        QCOMPARE(holder.readAllStandardOutput(), QByteArray("locked\n"));
+        const QString refused = run({QStringLiteral("pack"), project, QStringLiteral("-s"), QStringLiteral("train"),
+                                     QStringLiteral("-o"), path(QStringLiteral("both.pack")), QStringLiteral("--height"),
+                                     QStringLiteral("8"), QStringLiteral("--width"), QStringLiteral("8")},
+                                    &code);
+        holder.closeWriteChannel();
+        QVERIFY(holder.waitForFinished());
+        QVERIFY2(code != 0 && refused.contains(QStringLiteral("another pack is writing it")), qPrintable(refused));
+    }
     // Issue 65.4: info on a pack said "not a valid project file": what it holds instead.
     const QString about = run({QStringLiteral("info"), path(QStringLiteral("both.pack"))}, &code);
     QVERIFY2(code == 0 && about.contains(QStringLiteral("a training pack, 4 images of 8x8")) &&
