@@ -81,8 +81,12 @@ std::optional<fs::path> RunLayout::foreignEntry() const
     std::optional<fs::path> log;
     for (const auto& entry : fs::directory_iterator(m_dir, error)) {
         const fs::path& path = entry.path();
-        if (path == trainPack() || path == valPack() || path == lockFile())
-            continue;
+        const std::string name = path.filename().string();
+        const bool packFile = path.parent_path() == m_dir && (name.rfind("train.pack", 0) == 0 || name.rfind("val.pack", 0) == 0) &&
+                              (name == "train.pack" || name == "val.pack" || path.extension() == ".lock" ||
+                               path.extension() == ".partial");
+        if (packFile || path == lockFile())
+            continue;  // the packs the Train dialog put there, or what a killed pack left of them
         if (path == logFile()) {
             log = path;
             continue;
