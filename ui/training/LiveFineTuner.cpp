@@ -151,6 +151,13 @@ QString LiveFineTuner::liveRunDirectoryOf(const QString& baseRun)
     return base.dir().filePath(liveRunName(base.fileName()));
 }
 
+QString LiveFineTuner::baseRunDirectoryOf(const QString& liveRunDir)
+{
+    const QFileInfo live(liveRunDir);
+    const QString name = live.fileName();
+    return live.dir().filePath(name.endsWith(kLiveSuffix) ? name.left(name.size() - kLiveSuffix.size()) : name);
+}
+
 QString LiveFineTuner::recordFileOf(const QString& baseRun)
 {
     const QFileInfo live(liveRunDirectoryOf(baseRun));
@@ -415,8 +422,7 @@ void LiveFineTuner::removeLiveRun(const QString& runsFolder)
     QFile::remove(recordFileOf(m_baseRun));
     if (!existed || !QDir(live).removeRecursively())
         return;
-    const QString name = QFileInfo(live).fileName();
-    emit liveRunRemoved(live, QFileInfo(live).dir().filePath(name.left(name.size() - kLiveSuffix.size())));
+    emit liveRunRemoved(live, baseRunDirectoryOf(live));
 }
 
 // The step is over: from now on the selected run is the base, and its own record counts.

@@ -95,6 +95,7 @@ public:
 
     // Pure, for tests: the live run's name for a base run, and the epochs of one fine-tune.
     static QString liveRunName(const QString& baseRunName);
+    static QString baseRunDirectoryOf(const QString& liveRunDir);  // runs/<base>-live -> runs/<base>
 
 signals:
     // validatedBetter: it scored higher than the model it started from on the same validation

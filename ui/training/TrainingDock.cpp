@@ -302,9 +302,7 @@ void TrainingDock::liveModelReplaced(const QString& liveRunDir, bool validatedBe
         return;
     }
     // Better than the run it started from; the user may have chosen another since: offer it then.
-    const QString name = QFileInfo(liveRunDir).fileName();
-    const QString base = QFileInfo(liveRunDir).dir().filePath(name.left(name.lastIndexOf(QStringLiteral("-live"))));
-    if (validatedBetter && m_model->runDirectory() == base)
+    if (validatedBetter && m_model->runDirectory() == LiveFineTuner::baseRunDirectoryOf(liveRunDir))
         m_model->choose(liveRunDir);
     else if (validatedBetter)
         m_model->offer(liveRunDir);
