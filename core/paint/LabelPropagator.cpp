@@ -193,8 +193,10 @@ cv::Mat reliablePixels(const DenseFlow& flow, const cv::Mat& sourceLabels,
 // Writes what was carried (and, where the flow failed, the sure prediction) into the open frame's
 // labels as the guard allows, and counts.
 LabelPropagator::Result merge(const cv::Mat& carried, const cv::Mat& failed, const cv::Mat& targetLabels,
-                              const WriteGuard& guard, const LabelPropagator::Prediction& prediction, int minConfidence)
+                              const WriteGuard& guard, const LabelPropagator::Prediction& prediction,
+                              const LabelPropagator::Parameters& parameters)
 {
+    const int minConfidence = parameters.minConfidence;
     LabelPropagator::Result result;
     result.labels =
         targetLabels.empty() ? cv::Mat(carried.size(), CV_8UC1, cv::Scalar(data::kUnlabelled)) : targetLabels.clone();
@@ -211,7 +213,15 @@ LabelPropagator::Result merge(const cv::Mat& carried, const cv::Mat& failed, con
         for (int x = 0; x < result.labels.cols; ++x) {
             const std::uint8_t current = out[x];
             const bool modelCounts = model && (!sure || sure[x] >= minConfidence);
-            if (label[x] != data::kUnlabelled && guard.allows(current)) {
+            // Only on a pixel the open frame has no label of its own: the model never replaces the user's.
+            const bool overruled = model && current == data::kUnlabelled && label[x] != data::kUnlabelled
+                                && model[x] != label[x]
+                                && model[x] != data::kUnlabelled
+                                && (sure ? int(sure[x]) : 255) >= parameters.modelOverrulesAbove;
+            if (overruled && guard.allows(current)) {
+                out[x] = model[x];
+                ++result.overruled;
+            } else if (label[x] != data::kUnlabelled && guard.allows(current)) {
                 out[x] = label[x];
                 ++result.carried;
                 if (modelCounts && model[x] != label[x]) {
@@ -241,7 +251,7 @@ LabelPropagator::Result LabelPropagator::propagate(const cv::Mat& sourceImage, c
     const DenseFlow flow(targetImage, sourceImage, m_parameters.flow);
     cv::Mat carried, failed;
     carry(flow, reliablePixels(flow, sourceLabels, m_parameters), sourceLabels, carried, failed);
-    return merge(carried, failed, targetLabels, guard, prediction, m_parameters.minConfidence);
+    return merge(carried, failed, targetLabels, guard, prediction, m_parameters);
 }
 
 }  // namespace segstudio::paint

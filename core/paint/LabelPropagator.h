@@ -43,6 +43,11 @@ public:
         // the labels do not). false: such pixels stay unlabelled.
         bool trustUniformLabels = true;
         int minConfidence = 128;  // 0..255: the prediction counts where it is at least this sure
+        // Where a carried label and the prediction disagree, the prediction takes the pixel when it
+        // is at least this sure (0..255; 256: never, the carried label always stays). Keyframes a
+        // second apart carry labels the flow got wrong where the model, seeing the frame itself,
+        // is right (issue 61.2; the value was chosen on sequences no figure is reported on).
+        int modelOverrulesAbove = 256;
     };
 
     // The model's prediction of the open frame (optional): class ids, and how sure it is as
@@ -59,6 +64,7 @@ public:
         std::int64_t unlabelled = 0;  // pixels unlabelled afterwards
         std::int64_t filledByModel = 0;  // pixels the flow could not carry that took the prediction
         std::int64_t disagree = 0;  // pixels of review
+        std::int64_t overruled = 0;  // carried labels the sure prediction replaced
     };
 
     LabelPropagator() = default;

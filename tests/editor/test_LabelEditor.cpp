@@ -21,6 +21,7 @@
 #include "editor/ClassesPanel.h"
 #include "editor/GrabCutTool.h"
 #include "editor/SmartClickTool.h"
+#include "editor/ThinStrokeTool.h"
 #include "editor/SuperpixelTool.h"
 
 #include <QAction>
@@ -563,6 +564,41 @@ private slots:
 
     // Issue 23: the smart click (C) over the model's class scores: a hover preview before the
     // click, one undo entry per click, Shift+click takes back; GrabCut without scores.
+    // Issue 61.3: a drag along a thin thing labels it up to its edges, within the brush's band,
+    // with no model at all; Shift+drag takes it back; each drag is one undo entry.
+    void thinStrokeLabelsAlongItsDrag()
+    {
+        EditorTestProject test;
+        auto editor = makeEditor(test);
+        QVERIFY(editor->openImage(0));
+        selectTool(*editor, "thinstroke");
+        auto* tool = qobject_cast<ui::editor::ThinStrokeTool*>(editor->canvas()->tool());
+        QVERIFY(tool);
+        editor->toolSettings()->setCurrentClass(1);
+        editor->toolSettings()->setBrushSize(30);  // a band of 15 px either side: the whole red column
+        drag(editor->canvas(), {{20, 12}, {20, 20}, {21, 30}, {20, 38}});
+        const cv::Rect red(cv::Point(10, 10), cv::Point(31, 41));
+        cv::Mat expected(64, 64, CV_8UC1, cv::Scalar(255));
+        expected(red).setTo(1);
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != expected), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 1);
+
+        ModifiedDrag{editor->canvas()}.run(Qt::ShiftModifier, {{20, 12}, {20, 38}});
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != 255), 0);
+        QCOMPARE(editor->document()->undoStack()->count(), 2);
+        editor->document()->undoStack()->undo();
+        QCOMPARE(cv::countNonZero(editor->document()->labels() != expected), 0);
+        editor->document()->undoStack()->undo();
+
+        // A narrow brush keeps the labels within its band of the drag, however far the colour goes.
+        editor->toolSettings()->setBrushSize(6);
+        drag(editor->canvas(), {{20, 12}, {20, 38}});
+        const cv::Mat labelled = editor->document()->labels() == 1;
+        QVERIFY(cv::countNonZero(labelled) > 0);
+        QCOMPARE(cv::countNonZero(labelled(cv::Rect(0, 0, 17, 64))), 0);
+        QCOMPARE(cv::countNonZero(labelled(cv::Rect(24, 0, 40, 64))), 0);
+    }
+
     void smartClickLabelsTheRegionTheModelWasUnsureOf()
     {
         EditorTestProject test;
@@ -1396,7 +1432,7 @@ private slots:
             if (!action->isSeparator())
                 onTheBar << action;
         QVERIFY(onTheBar == editor.toolActions());
-        QCOMPARE(onTheBar.size(), 9);
+        QCOMPARE(onTheBar.size(), 10);
         QList<QImage> looks;
         for (QAction* action : onTheBar + editor.viewActions()) {
             const QString name = action->text().remove(u'&');

@@ -18,6 +18,7 @@ QIcon ActionIcons::forAction(const QString& objectName)
         {QStringLiteral("tool.superpixel"), QStringLiteral("grid-rectangular")},
         {QStringLiteral("tool.grabcut"), QStringLiteral("select-rectangular")},
         {QStringLiteral("tool.smartclick"), QStringLiteral("input-mouse-click-left")},
+        {QStringLiteral("tool.thinstroke"), QStringLiteral("draw-freehand")},
         {QStringLiteral("tool.picker"), QStringLiteral("color-picker")},
         {QStringLiteral("view.zoomIn"), QStringLiteral("zoom-in")},
         {QStringLiteral("view.zoomOut"), QStringLiteral("zoom-out")},

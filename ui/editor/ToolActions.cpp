@@ -9,6 +9,7 @@
 #include "PolygonTool.h"
 #include "SmartClickTool.h"
 #include "SuperpixelTool.h"
+#include "ThinStrokeTool.h"
 #include "ToolSettings.h"
 
 #include <QAction>
@@ -32,6 +33,7 @@ ToolActions::ToolActions(QWidget* owner, QToolBar* bar, ToolSettings* settings, 
     add(new SuperpixelTool(s, owner), QStringLiteral("superpixel"), QKeySequence(Qt::Key_S));
     add(new GrabCutTool(s, owner), QStringLiteral("grabcut"), QKeySequence(Qt::Key_G));
     add(new SmartClickTool(s, owner), QStringLiteral("smartclick"), QKeySequence(Qt::Key_C));
+    add(new ThinStrokeTool(s, owner), QStringLiteral("thinstroke"), QKeySequence(Qt::Key_L));
     add(new PickerTool(s, owner), QStringLiteral("picker"), QKeySequence(Qt::Key_I));
     m_actions.first()->trigger();
 }

@@ -2,6 +2,7 @@
 
 #include "paint/GrabCutSegmenter.h"
 #include "paint/RegionMask.h"
+#include "paint/StrokeSegmenter.h"
 #include "paint/WriteGuard.h"
 
 #include <opencv2/imgproc.hpp>
@@ -116,6 +117,83 @@ cv::Point SimulatedAnnotator::farthestInterior(const cv::Mat& mask)
     return at - cv::Point(1, 1);
 }
 
+double SimulatedAnnotator::halfWidth(const cv::Mat& mask)
+{
+    cv::Mat padded, distance;
+    cv::copyMakeBorder(mask, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::distanceTransform(padded != 0, distance, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+    double widest = 0;
+    cv::minMaxLoc(distance, nullptr, &widest);
+    return widest;
+}
+
+bool SimulatedAnnotator::strokeFits(const cv::Mat& mask, std::int64_t area, const Options& options)
+{
+    if (options.thinRadius <= 0 || area < 8)
+        return false;
+    const double radius = halfWidth(mask);
+    return radius <= options.thinRadius && double(area) >= options.thinElongation * 4.0 * radius * radius;
+}
+
+std::vector<cv::Point> SimulatedAnnotator::strokeAlong(const cv::Mat& mask)
+{
+    std::vector<cv::Point> pixels;
+    cv::findNonZero(mask, pixels);
+    if (pixels.empty())
+        return {};
+    // The main axis (the pixels' principal component), and each pixel's position along it.
+    cv::Mat data(int(pixels.size()), 2, CV_32F);
+    for (int i = 0; i < data.rows; ++i) {
+        data.at<float>(i, 0) = float(pixels[std::size_t(i)].x);
+        data.at<float>(i, 1) = float(pixels[std::size_t(i)].y);
+    }
+    const cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW, 1);
+    const cv::Vec2f axis(pca.eigenvectors.at<float>(0, 0), pca.eigenvectors.at<float>(0, 1));
+    const cv::Vec2f mean(pca.mean.at<float>(0, 0), pca.mean.at<float>(0, 1));
+    std::vector<float> along(pixels.size());
+    for (std::size_t i = 0; i < pixels.size(); ++i)
+        along[i] = (cv::Vec2f(float(pixels[i].x), float(pixels[i].y)) - mean).dot(axis);
+    const auto [lowest, highest] = std::minmax_element(along.begin(), along.end());
+    const float from = *lowest, length = std::max(1.0f, *highest - *lowest);
+    // A point every ~15 px: the middle of each stretch, snapped onto the region (a person's drag
+    // stays on the thing it follows).
+    const int stretches = std::clamp(int(std::lround(length / 15.0f)), 1, 16);
+    std::vector<cv::Point2d> sum(static_cast<std::size_t>(stretches));
+    std::vector<int> count(std::size_t(stretches), 0);
+    for (std::size_t i = 0; i < pixels.size(); ++i) {
+        const int s = std::min(stretches - 1, int((along[i] - from) / length * float(stretches)));
+        sum[std::size_t(s)] += cv::Point2d(pixels[i]);
+        ++count[std::size_t(s)];
+    }
+    std::vector<cv::Point> stroke{pixels[std::size_t(lowest - along.begin())]};
+    for (int s = 0; s < stretches; ++s) {
+        if (count[std::size_t(s)] == 0)
+            continue;
+        const cv::Point2d centre = sum[std::size_t(s)] / double(count[std::size_t(s)]);
+        cv::Point at(cvRound(centre.x), cvRound(centre.y));
+        if (!mask.at<std::uint8_t>(at)) {
+            double best = 1e18;
+            for (const cv::Point& p : pixels) {
+                const double d = cv::norm(cv::Point2d(p) - centre);
+                if (d < best) {
+                    best = d;
+                    at = p;
+                }
+            }
+        }
+        stroke.push_back(at);
+    }
+    stroke.push_back(pixels[std::size_t(highest - along.begin())]);
+    return stroke;
+}
+
+paint::RegionMask SimulatedAnnotator::strokeRegion(const cv::Mat& rgb, const cv::Mat& mask, const Options& options)
+{
+    paint::StrokeSegmenter::Parameters parameters;
+    parameters.corridor = int(std::ceil(2.0 * halfWidth(mask))) + options.strokeSlack;
+    return paint::StrokeSegmenter::region(rgb, strokeAlong(mask), parameters);
+}
+
 std::optional<SimulatedAnnotator::Target> SimulatedAnnotator::nextTarget(const cv::Mat& labels, const cv::Mat& truth)
 {
     const cv::Mat wrong = (labels != truth) & (truth != kVoid);
@@ -180,6 +258,12 @@ int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& 
     }
     case Mode::Smart:
     case Mode::Propagate: {
+        if (strokeFits(target.region, target.area, m_options)) {
+            // A thin region: a stroke along it (one action, an edit of its own: the session ends).
+            session.reset();
+            strokeRegion(image.rgb, target.region, m_options).paint(labels, truthClass, anything);
+            return 1;
+        }
         // The session's own excess is taken back with a negative click; anything else is a
         // positive click of the true class, in the session when it has that class.
         const bool excess = session && target.currentLabel == session->classId() && !session->region().empty() &&
@@ -257,26 +341,49 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
 int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
                                     int maxClicks, const paint::SmartClickSegmenter* smart)
 {
+    return clicksToIoU(mode, image, object, objectClass, iou, maxClicks, smart, Options());
+}
+
+int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
+                                    int maxClicks, const paint::SmartClickSegmenter* smart, const Options& options)
+{
+    return clicksToIoUs(mode, image, object, objectClass, {iou}, maxClicks, smart, options).front();
+}
+
+std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
+                                                  const std::vector<double>& ious, int maxClicks,
+                                                  const paint::SmartClickSegmenter* smart, const Options& options)
+{
     const cv::Size size = object.size();
     cv::Mat region(size, CV_8UC1, cv::Scalar(0));
     std::vector<paint::SmartClickSegmenter::Click> clicks;
+    std::vector<cv::Mat> strokes;  // the stroke-clicks' regions, in order (smart mode)
     cv::Mat foreground(size, CV_8UC1, cv::Scalar(0)), background(size, CV_8UC1, cv::Scalar(0));
-    for (int n = 1; n <= maxClicks; ++n) {
+    std::vector<int> reached(ious.size(), maxClicks + 1);
+    std::size_t next = 0;
+    for (int n = 1; n <= maxClicks && next < ious.size(); ++n) {
         const Piece missed = largestPiece(object & ~region);
         const Piece excess = largestPiece(region & ~object);
         const bool positive = missed.area >= excess.area;
         const cv::Point at = farthestInterior(positive ? missed.mask : excess.mask);
         if (mode == Mode::Smart) {
-            clicks.push_back({at, positive});
+            // A missed thin piece gets a stroke along it; anything else a click of the session.
+            if (positive && strokeFits(missed.mask, missed.area, options))
+                strokes.push_back(regionToFull(strokeRegion(image.rgb, missed.mask, options), size));
+            else
+                clicks.push_back({at, positive});
             region = regionToFull(smart->region(clicks, objectClass), size);
+            for (const cv::Mat& stroke : strokes)
+                region |= stroke;
         } else {
             cv::circle(positive ? foreground : background, at, 4, cv::Scalar(255), cv::FILLED);
             region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);
         }
-        if (iouOf(region, object) >= iou)
-            return n;
+        const double reachedIoU = iouOf(region, object);
+        while (next < ious.size() && reachedIoU >= ious[next])
+            reached[next++] = n;
     }
-    return maxClicks + 1;
+    return reached;
 }
 
 }  // namespace segstudio::bench

@@ -31,6 +31,7 @@ public:
         cv::Mat truth;      // CV_8UC1 class ids, kVoid where nothing counts
         cv::Mat predicted;  // CV_8UC1 class ids (prediction modes)
         cv::Mat scores;     // CV_8UC(classes) (smart mode), the prediction cache's scores
+        cv::Mat confidence;  // CV_8UC1 0..255 (propagate mode), the prediction cache's confidence
     };
 
     // Where the policy clicks next.
@@ -68,6 +69,12 @@ public:
         double polygonTolerance = 1.5;  // pixels: how closely a person's vertices follow an outline
         std::vector<int> budgets{5, 10, 20};
         paint::SmartClickSegmenter::Parameters smart;
+        // Smart and propagate modes: a target region this thin (its widest inscribed disc of at
+        // most this radius, pixels) and long (area at least `thinElongation` x its width squared)
+        // gets a stroke along it (paint::StrokeSegmenter), as a person drags along a pole; 0: never.
+        double thinRadius = 0.0;
+        double thinElongation = 4.0;
+        int strokeSlack = 3;  // the stroke's corridor: the region's width plus this (pixels)
     };
 
     static constexpr std::uint8_t kVoid = 255;
@@ -84,14 +91,30 @@ public:
     // The interior point of a mask farthest from its border (the image's edge counts as border).
     static cv::Point farthestInterior(const cv::Mat& mask);
     static double pixelAccuracy(const cv::Mat& labels, const cv::Mat& truth);
+    // The radius of a mask's widest inscribed disc (its half-width, for a thin one).
+    static double halfWidth(const cv::Mat& mask);
+    // Whether a person would stroke along this region rather than click it (Options' rule).
+    static bool strokeFits(const cv::Mat& mask, std::int64_t area, const Options& options);
+    // The path a person drags along a thin region: from one end to the other along its main axis,
+    // through the middle of each stretch of it (image pixels).
+    static std::vector<cv::Point> strokeAlong(const cv::Mat& mask);
+    // The stroke-click's region for a thin target region (its corridor from the region's width).
+    static paint::RegionMask strokeRegion(const cv::Mat& rgb, const cv::Mat& mask, const Options& options);
 
     // Interactive segmentation of one object (a connected true region): the number of clicks until
     // the tool's region reaches `iou` with it, at most maxClicks (then maxClicks + 1). Clicks go
     // to the largest error of region against object, positive on a miss and negative on excess.
     // Smart: the clicks are the session's; GrabCut: object and background strokes (dots of
     // radius 4, as the editor's stroke mode takes them).
+    // options: the stroke rule (thinRadius 0: clicks only). clicksToIoUs gives the clicks to each
+    // of several IoUs (ascending) in one run.
     static int clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
                            int maxClicks, const paint::SmartClickSegmenter* smart);
+    static int clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
+                           int maxClicks, const paint::SmartClickSegmenter* smart, const Options& options);
+    static std::vector<int> clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
+                                         const std::vector<double>& ious, int maxClicks,
+                                         const paint::SmartClickSegmenter* smart, const Options& options);
 
 private:
     // Applies the mode's tool at the target; returns the actions it took.

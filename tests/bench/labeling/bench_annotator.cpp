@@ -49,6 +49,12 @@ struct Arguments {
     std::string plot;
     bool json = false;
     bool sequence = false;
+    std::string sequenceId;
+    double thinRadius = 3.5;
+    double thinElongation = 4.0;
+    int strokeSlack = 3;
+    int minConfidence = -1;
+    int modelOverrules = -1;
     double margin = -1;
     double smoothness = -1;
     double refiningSmoothness = -1;
@@ -101,11 +107,15 @@ double meanIoU(const std::vector<cv::Mat>& labels, const std::vector<cv::Mat>& t
     return present ? sum / present : 0;
 }
 
-std::vector<std::string> imageStems(const fs::path& folder, int skip, int count)
+// The split's image stems in name order; with `sequenceId`, only that sequence's frames (CamVid
+// names a frame <sequence>_<number>: a held-out sequence is chosen by its name).
+std::vector<std::string> imageStems(const fs::path& folder, int skip, int count, const std::string& sequenceId = {})
 {
     std::vector<std::string> stems;
     for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.path().extension() == ".png")
+        if (entry.path().extension() == ".png"
+            && (sequenceId.empty()
+                || segstudio::data::FrameSequence::keyOf(entry.path().filename().string()).sequence == sequenceId))
             stems.push_back(entry.path().stem().string());
     std::sort(stems.begin(), stems.end());
     stems.erase(stems.begin(), stems.begin() + std::min<std::ptrdiff_t>(skip, std::ptrdiff_t(stems.size())));
@@ -115,10 +125,10 @@ std::vector<std::string> imageStems(const fs::path& folder, int skip, int count)
 }
 
 // `count` frames, in order, after the first `skip`, of the split's first sequence (by id) that has
-// that many, else of its longest; `id` gets the sequence's id.
+// that many, else of its longest; `id` gets the sequence's id. A given `id` chooses that sequence.
 std::vector<std::string> sequenceStems(const fs::path& folder, int skip, int count, std::string& id)
 {
-    const std::vector<std::string> all = imageStems(folder, 0, 0);
+    const std::vector<std::string> all = imageStems(folder, 0, 0, id);
     std::vector<std::string> names;
     for (const auto& stem : all)
         names.push_back(stem + ".png");
@@ -142,21 +152,18 @@ std::vector<std::string> sequenceStems(const fs::path& folder, int skip, int cou
     return stems;
 }
 
-// The model's prediction of an image as LabelPropagator takes it: its classes, and how sure it is
-// (the largest of the cached class scores), at the image's size.
+// The model's prediction of an image as LabelPropagator takes it, at the image's size: its classes
+// and the cache's confidence, as the editor's Propagate passes them. (Before issue 61 this took the
+// largest of the cached scores, which are -ln p: the least likely class's, so every pixel looked
+// sure and the minimum confidence never counted.)
 segstudio::paint::LabelPropagator::Prediction predictionOf(const SimulatedAnnotator::Image& image)
 {
     segstudio::paint::LabelPropagator::Prediction prediction;
-    if (image.predicted.empty() || image.scores.empty())
+    if (image.predicted.empty() || image.confidence.empty())
         return prediction;
-    std::vector<cv::Mat> channels;
-    cv::split(image.scores, channels);
-    cv::Mat sure = channels.front().clone();
-    for (const cv::Mat& channel : channels)
-        sure = cv::max(sure, channel);
     const cv::Size size = image.rgb.size();
     cv::resize(image.predicted, prediction.classes, size, 0, 0, cv::INTER_NEAREST);
-    cv::resize(sure, prediction.confidence, size, 0, 0, cv::INTER_LINEAR);
+    cv::resize(image.confidence, prediction.confidence, size, 0, 0, cv::INTER_LINEAR);
     return prediction;
 }
 
@@ -191,10 +198,12 @@ struct ModeResult {
     std::vector<double> to90, to95, to98;
     std::vector<std::vector<cv::Mat>> atBudget;  // per budget, per image
     std::vector<double> latency, prepare, largeLatency, largePrepare;
-    std::vector<double> noc;
+    std::vector<double> noc, noc85;
+    std::map<int, std::vector<std::pair<double, double>>> nocByClass;  // class: (clicks to 85 %, to 90 %) per object
     std::vector<SimulatedAnnotator::Trace> traces;
     // Propagate: the propagation's time per frame, and how right each carried start was.
     std::vector<double> propagate, carriedAccuracy, largePropagate;
+    std::vector<double> modelAccuracy;  // the model's own prediction of the same frames, for comparison
 };
 
 // Connected true regions of at least minArea pixels, one class each.
@@ -280,6 +289,7 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["propagate_ms_median"] = percentile(r.propagate, 0.5);
         out["propagate_ms_max"] = *std::max_element(r.propagate.begin(), r.propagate.end());
         out["carried_start_accuracy_median"] = percentile(r.carriedAccuracy, 0.5);
+        out["model_start_accuracy_median"] = percentile(r.modelAccuracy, 0.5);
     }
     if (!r.largePropagate.empty())
         out["propagate_4000x3000_ms"] = r.largePropagate.front();
@@ -287,6 +297,19 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["noc90_objects"] = r.noc.size();
         out["noc90_median"] = percentile(r.noc, 0.5);
         out["noc90_mean"] = std::accumulate(r.noc.begin(), r.noc.end(), 0.0) / double(r.noc.size());
+        out["noc85_median"] = percentile(r.noc85, 0.5);
+        const auto schema = segstudio::data::ClassSchema::camVid();
+        for (const auto& [classId, objects] : r.nocByClass) {
+            std::vector<double> to85, to90;
+            for (const auto& [a, b] : objects) {
+                to85.push_back(a);
+                to90.push_back(b);
+            }
+            const auto notReached = std::count_if(to90.begin(), to90.end(), [](double n) { return n > 20; });
+            out["noc_per_class"][schema.classes()[std::size_t(classId)].name] = {
+                {"objects", objects.size()}, {"median_85", percentile(to85, 0.5)},
+                {"median_90", percentile(to90, 0.5)}, {"not_reached_90", notReached}};
+        }
     }
     out["images"] = r.to90.size();
     return out;
@@ -305,6 +328,19 @@ int main(int argc, char** argv)
         ->capture_default_str();
     app.add_flag("--sequence", args.sequence,
                  "--images N takes N consecutive frames of one sequence of the split, in order");
+    app.add_option("--sequence-id", args.sequenceId,
+                   "only the frames of this sequence (e.g. 0006R0): a sequence held out of training and tuning");
+    app.add_option("--thin-radius", args.thinRadius,
+                   "smart and propagate: stroke along a target region at most this half-width (px; 0: clicks only)")
+        ->capture_default_str();
+    app.add_option("--thin-elongation", args.thinElongation,
+                   "the stroke rule: area at least this x the region's width squared")->capture_default_str();
+    app.add_option("--stroke-slack", args.strokeSlack, "a stroke's corridor: the region's width plus this (px)")
+        ->capture_default_str();
+    app.add_option("--min-confidence", args.minConfidence,
+                   "propagate: the prediction fills where the flow failed when at least this sure (0..255)");
+    app.add_option("--model-overrules", args.modelOverrules,
+                   "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
     app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate")
         ->capture_default_str();
     app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
@@ -354,8 +390,8 @@ int main(int argc, char** argv)
     }
     std::string sequenceId;
     const auto stems =
-        args.sequence ? sequenceStems(imagesDir, args.skip, args.images, sequenceId)
-                      : imageStems(imagesDir, args.skip, args.images);
+        args.sequence ? sequenceStems(imagesDir, args.skip, args.images, sequenceId = args.sequenceId)
+                      : imageStems(imagesDir, args.skip, args.images, args.sequenceId);
     if (args.sequence)
         std::cerr << "sequence " << sequenceId << ": " << stems.size() << " frames\n";
     const fs::path cache = args.predictions.empty() ? fs::path(args.checkpoint) / "annotator-predictions" : fs::path(args.predictions);
@@ -365,6 +401,9 @@ int main(int argc, char** argv)
     SimulatedAnnotator::Options options;
     options.target = args.target;
     options.maxActions = args.maxActions;
+    options.thinRadius = args.thinRadius;
+    options.thinElongation = args.thinElongation;
+    options.strokeSlack = args.strokeSlack;
     if (args.margin >= 0)
         options.smart.margin = args.margin;
     if (args.smoothness >= 0)
@@ -391,6 +430,7 @@ int main(int argc, char** argv)
             auto entry = segstudio::data::PredictionCache::readEntry(cache, stem, schema, image.rgb.size());
             image.predicted = entry.classes;
             image.scores = entry.scores;
+            image.confidence = entry.confidence;
         }
         truths.push_back(image.truth);
         images.push_back(std::move(image));
@@ -403,7 +443,12 @@ int main(int argc, char** argv)
         ModeResult& r = results[name];
         r.atBudget.resize(options.budgets.size());
         const auto censored = [&](int n) { return double(n < 0 ? args.maxActions + 1 : n); };
-        const segstudio::paint::LabelPropagator propagator;
+        segstudio::paint::LabelPropagator::Parameters propagation;
+        if (args.minConfidence >= 0)
+            propagation.minConfidence = args.minConfidence;
+        if (args.modelOverrules >= 0)
+            propagation.modelOverrulesAbove = args.modelOverrules;
+        const segstudio::paint::LabelPropagator propagator(propagation);
         cv::Mat previous;  // the frame before, as the annotator left it
         for (std::size_t i = 0; i < images.size(); ++i) {
             cv::Mat start;
@@ -417,6 +462,7 @@ int main(int argc, char** argv)
                 r.propagate.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
                 r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
+                r.modelAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(images[i].predicted, images[i].truth));
             }
             auto trace = annotator.label(images[i], start);
             previous = trace.finalLabels;
@@ -442,7 +488,11 @@ int main(int argc, char** argv)
             if (mode == SimulatedAnnotator::Mode::Smart)
                 smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
             for (const auto& [object, objectClass] : objectsOf(image.truth, 400)) {
-                r.noc.push_back(SimulatedAnnotator::clicksToIoU(mode, image, object, objectClass, 0.90, 20, &smart));
+                const auto clicks = SimulatedAnnotator::clicksToIoUs(mode, image, object, objectClass, {0.85, 0.90},
+                                                                     20, &smart, options);
+                r.noc85.push_back(clicks[0]);
+                r.noc.push_back(clicks[1]);
+                r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
                 if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
                     std::cerr << "  object " << stems[std::size_t(i)] << " class " << objectClass << " area "
                               << cv::countNonZero(object) << " clicks " << r.noc.back() << "\n";
@@ -486,6 +536,12 @@ int main(int argc, char** argv)
                                 {"refining_smoothness", options.smart.refiningSmoothness}, {"reach", options.smart.reach},
                                 {"colour_weight", options.smart.colourWeight}, {"colour_from", options.smart.colourFromClick},
                                 {"colour_radius", options.smart.colourRadius}};
+    out["stroke_rule"] = {{"thin_radius", options.thinRadius}, {"thin_elongation", options.thinElongation},
+                          {"stroke_slack", options.strokeSlack}};
+    const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
+    out["propagation"] = {{"min_confidence", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.minConfidence},
+                          {"model_overrules_above",
+                           args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove}};
     for (const auto& [name, r] : results)
         out["modes"][name] = summary(r, truths, options.budgets);
     if (!args.plot.empty())
