@@ -1,6 +1,7 @@
 #include "SimulatedAnnotator.h"
 
 #include "paint/GrabCutSegmenter.h"
+#include "paint/PixelClassifier.h"
 #include "paint/RegionMask.h"
 #include "paint/StrokeSegmenter.h"
 #include "paint/WriteGuard.h"
@@ -77,11 +78,20 @@ int SimulatedAnnotator::Trace::actionsTo(double accuracy) const
     return -1;
 }
 
+// The scribble mode's state for one image: its features, the classifier, and the pixels the person
+// has fixed (scribbles, and polygons where a scribble did not help), 255 elsewhere.
+struct SimulatedAnnotator::Scribbles {
+    paint::PixelFeatures features;
+    paint::PixelClassifier classifier;
+    cv::Mat fixed;
+};
+
 SimulatedAnnotator::SimulatedAnnotator(Mode mode, Options options) : m_mode(mode), m_options(std::move(options)) {}
 
 std::optional<SimulatedAnnotator::Mode> SimulatedAnnotator::modeNamed(const std::string& name)
 {
-    for (Mode mode : {Mode::Superpixel, Mode::Polygon, Mode::Prediction, Mode::Smart, Mode::GrabCut, Mode::Propagate})
+    for (Mode mode : {Mode::Superpixel, Mode::Polygon, Mode::Prediction, Mode::Smart, Mode::GrabCut, Mode::Propagate,
+                      Mode::Scribble})
         if (nameOf(mode) == name)
             return mode;
     return std::nullopt;
@@ -96,6 +106,7 @@ std::string SimulatedAnnotator::nameOf(Mode mode)
     case Mode::Smart: return "smart";
     case Mode::GrabCut: return "grabcut";
     case Mode::Propagate: return "propagate";
+    case Mode::Scribble: return "scribble";
     }
     return {};
 }
@@ -235,7 +246,7 @@ int SimulatedAnnotator::traceWithPolygon(cv::Mat& labels, const Target& target) 
 
 int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& image,
                             const paint::SuperpixelMap& superpixels, const paint::SmartClickSegmenter& smart,
-                            std::optional<paint::SmartClickSession>& session) const
+                            std::optional<paint::SmartClickSession>& session, Scribbles* scribbles) const
 {
     const auto truthClass = std::uint8_t(target.truthClass);
     const paint::WriteGuard anything;
@@ -247,6 +258,8 @@ int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& 
     }
     case Mode::Polygon:
         return traceWithPolygon(labels, target);
+    case Mode::Scribble:
+        return scribble(labels, target, *scribbles);
     case Mode::GrabCut: {
         // The box a person drags around the region, a little outside it.
         const int margin = std::max(4, std::max(target.bounds.width, target.bounds.height) / 10);
@@ -279,6 +292,30 @@ int SimulatedAnnotator::act(cv::Mat& labels, const Target& target, const Image& 
     return 0;
 }
 
+// A stroke along the target region (inside it, with the brush's width), then the classifier
+// retrained on everything fixed so far predicts the image; the labels are its prediction with the
+// fixed pixels kept. Until two classes have strokes nothing is predicted (as in the editor).
+int SimulatedAnnotator::scribble(cv::Mat& labels, const Target& target, Scribbles& scribbles) const
+{
+    cv::Mat stroke(labels.size(), CV_8UC1, cv::Scalar(0));
+    const std::vector<cv::Point> path = strokeAlong(target.region);
+    if (path.size() == 1)
+        cv::circle(stroke, path.front(), m_options.scribbleWidth / 2, cv::Scalar(255), cv::FILLED);
+    else
+        cv::polylines(stroke, path, false, cv::Scalar(255), m_options.scribbleWidth);
+    stroke &= target.region;
+    stroke.at<std::uint8_t>(target.at) = 255;
+    scribbles.fixed.setTo(target.truthClass, stroke);
+    scribbles.classifier.setExamples("image", scribbles.features, scribbles.fixed);
+    if (scribbles.classifier.train()) {
+        labels = scribbles.classifier.predict(scribbles.features, m_options.classes).classes;
+        scribbles.fixed.copyTo(labels, scribbles.fixed != kVoid);
+    } else {
+        labels.setTo(target.truthClass, stroke);
+    }
+    return 1;
+}
+
 SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv::Mat& start) const
 {
     Trace trace;
@@ -287,7 +324,8 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
     cv::Mat labels = fromPrediction ? image.predicted.clone()
                      : fromStart    ? start.clone()
                                     : cv::Mat(image.truth.size(), CV_8UC1, cv::Scalar(kVoid));
-    trace.startActions = fromPrediction || fromStart ? 1 : 0;
+    // Scribble: accepting the classifier's prediction, once.
+    trace.startActions = fromPrediction || fromStart || m_mode == Mode::Scribble ? 1 : 0;
     trace.startAccuracy = pixelAccuracy(labels, image.truth);
 
     const auto prepareStart = Clock::now();
@@ -297,6 +335,10 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
     paint::SmartClickSegmenter smart;
     if (m_mode == Mode::Smart || m_mode == Mode::Propagate)
         smart = paint::SmartClickSegmenter(image.scores, image.rgb, m_options.smart);
+    std::optional<Scribbles> scribbles;
+    if (m_mode == Mode::Scribble)
+        scribbles.emplace(Scribbles{paint::PixelFeatures(image.rgb), paint::PixelClassifier(),
+                                    cv::Mat(image.truth.size(), CV_8UC1, cv::Scalar(kVoid))});
     trace.prepareMilliseconds = millisecondsSince(prepareStart);
 
     std::optional<paint::SmartClickSession> session;
@@ -310,7 +352,7 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
             break;
         const cv::Mat before = labels.clone();
         const auto start = Clock::now();
-        int used = act(labels, *target, image, superpixels, smart, session);
+        int used = act(labels, *target, image, superpixels, smart, session, scribbles ? &*scribbles : nullptr);
         const double milliseconds = millisecondsSince(start);
         // A person sees what an action did: one that fixes nothing of the region it was aimed at,
         // or leaves the image no better, is undone and the region traced with the polygon instead
@@ -324,6 +366,8 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
             before.copyTo(labels);
             used += traceWithPolygon(labels, *target);
             session.reset();
+            if (scribbles)  // the traced pixels are the person's from now on
+                scribbles->fixed.setTo(target->truthClass, labels != before);
         }
         for (std::size_t b = 0; b < budgets.size(); ++b)
             if (actions <= budgets[b] && actions + used > budgets[b] && atBudget[b].empty())

@@ -24,7 +24,10 @@ class SimulatedAnnotator {
 public:
     // Propagate: the image starts from the labels carried from the previous frame of its sequence
     // (label()'s start), then is finished with smart clicks as Smart is.
-    enum class Mode { Superpixel, Polygon, Prediction, Smart, GrabCut, Propagate };
+    // Scribble (issue 62.2): no model; strokes along the largest error regions train the live pixel
+    // classifier (paint::PixelClassifier) of the image, whose prediction, with the strokes kept,
+    // is the labels after each (accepting it counts one action, once).
+    enum class Mode { Superpixel, Polygon, Prediction, Smart, GrabCut, Propagate, Scribble };
 
     struct Image {
         cv::Mat rgb;        // CV_8UC3
@@ -75,6 +78,8 @@ public:
         double thinRadius = 0.0;
         double thinElongation = 4.0;
         int strokeSlack = 3;  // the stroke's corridor: the region's width plus this (pixels)
+        int classes = 11;          // the dataset's class count (the scribble mode's classifier)
+        int scribbleWidth = 5;     // pixels: the brush a scribble is drawn with, kept inside its region
     };
 
     static constexpr std::uint8_t kVoid = 255;
@@ -117,9 +122,12 @@ public:
                                          const paint::SmartClickSegmenter* smart, const Options& options);
 
 private:
+    struct Scribbles;
     // Applies the mode's tool at the target; returns the actions it took.
     int act(cv::Mat& labels, const Target& target, const Image& image, const paint::SuperpixelMap& superpixels,
-            const paint::SmartClickSegmenter& smart, std::optional<paint::SmartClickSession>& session) const;
+            const paint::SmartClickSegmenter& smart, std::optional<paint::SmartClickSession>& session,
+            Scribbles* scribbles) const;
+    int scribble(cv::Mat& labels, const Target& target, Scribbles& scribbles) const;
     int traceWithPolygon(cv::Mat& labels, const Target& target) const;
 
     Mode m_mode;

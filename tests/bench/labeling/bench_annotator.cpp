@@ -7,6 +7,7 @@
 // the propagate mode starts each frame from the labels carried from the frame before as the
 // annotator left it (paint::LabelPropagator), then finishes it with smart clicks:
 //   bench_annotator --split val --images 20 --sequence --modes smart,propagate --checkpoint RUN --json
+#include "AnnotatorDataset.h"
 #include "SimulatedAnnotator.h"
 
 #include "data/labels/ClassSchema.h"
@@ -30,12 +31,14 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
+using segstudio::bench::AnnotatorDataset;
 using segstudio::bench::SimulatedAnnotator;
 
 namespace {
 
 struct Arguments {
     std::string dataset = SEGSTUDIO_CAMVID_DIR;
+    std::string project;
     std::string split = "val";
     int images = 20;
     int skip = 0;
@@ -107,51 +110,6 @@ double meanIoU(const std::vector<cv::Mat>& labels, const std::vector<cv::Mat>& t
     return present ? sum / present : 0;
 }
 
-// The split's image stems in name order; with `sequenceId`, only that sequence's frames (CamVid
-// names a frame <sequence>_<number>: a held-out sequence is chosen by its name).
-std::vector<std::string> imageStems(const fs::path& folder, int skip, int count, const std::string& sequenceId = {})
-{
-    std::vector<std::string> stems;
-    for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.path().extension() == ".png"
-            && (sequenceId.empty()
-                || segstudio::data::FrameSequence::keyOf(entry.path().filename().string()).sequence == sequenceId))
-            stems.push_back(entry.path().stem().string());
-    std::sort(stems.begin(), stems.end());
-    stems.erase(stems.begin(), stems.begin() + std::min<std::ptrdiff_t>(skip, std::ptrdiff_t(stems.size())));
-    if (count > 0 && int(stems.size()) > count)
-        stems.resize(std::size_t(count));
-    return stems;
-}
-
-// `count` frames, in order, after the first `skip`, of the split's first sequence (by id) that has
-// that many, else of its longest; `id` gets the sequence's id. A given `id` chooses that sequence.
-std::vector<std::string> sequenceStems(const fs::path& folder, int skip, int count, std::string& id)
-{
-    const std::vector<std::string> all = imageStems(folder, 0, 0, id);
-    std::vector<std::string> names;
-    for (const auto& stem : all)
-        names.push_back(stem + ".png");
-    const segstudio::data::FrameSequence frames(names);
-    const std::vector<std::size_t>* chosen = nullptr;
-    for (const auto& sequence : frames.sequences()) {
-        if (count > 0 && int(sequence.size()) >= skip + count) {
-            chosen = &sequence;
-            break;
-        }
-        if (!chosen || sequence.size() > chosen->size())
-            chosen = &sequence;
-    }
-    std::vector<std::string> stems;
-    if (!chosen)
-        return stems;
-    id = segstudio::data::FrameSequence::keyOf(names[chosen->front()]).sequence;
-    for (std::size_t i = std::size_t(std::max(0, skip)); i < chosen->size(); ++i)
-        if (count <= 0 || int(stems.size()) < count)
-            stems.push_back(all[(*chosen)[i]]);
-    return stems;
-}
-
 // The model's prediction of an image as LabelPropagator takes it, at the image's size: its classes
 // and the cache's confidence, as the editor's Propagate passes them. (Before issue 61 this took the
 // largest of the cached scores, which are -ln p: the least likely class's, so every pixel looked
@@ -168,14 +126,14 @@ segstudio::paint::LabelPropagator::Prediction predictionOf(const SimulatedAnnota
 }
 
 // The prediction cache the editor would show, made by the same `segstudio-train predict --confidence`.
-void predict(const Arguments& args, const fs::path& images, const std::vector<std::string>& stems, const fs::path& out)
+void predict(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
 {
     std::string command = std::string("\"") + SEGSTUDIO_TRAIN_BINARY + "\" predict --confidence --no-overlay --device cpu -c \"" +
                           args.checkpoint + "\" -o \"" + out.string() + "\"";
     int missing = 0;
-    for (const auto& stem : stems)
-        if (!fs::exists(segstudio::data::PredictionCache::scoresFileIn(out, stem))) {
-            command += " \"" + (images / (stem + ".png")).string() + "\"";
+    for (const auto& frame : frames)
+        if (!fs::exists(segstudio::data::PredictionCache::scoresFileIn(out, frame.key))) {
+            command += " \"" + frame.image.string() + "\"";
             ++missing;
         }
     if (missing == 0)
@@ -183,15 +141,6 @@ void predict(const Arguments& args, const fs::path& images, const std::vector<st
     std::cerr << "predicting " << missing << " images with " << args.checkpoint << "\n";
     if (std::system((command + " > /dev/null").c_str()) != 0)
         throw std::runtime_error("segstudio-train predict failed: " + command);
-}
-
-cv::Mat truthOf(const fs::path& file)
-{
-    cv::Mat truth = cv::imread(file.string(), cv::IMREAD_UNCHANGED);
-    if (truth.empty() || truth.type() != CV_8UC1)
-        throw std::runtime_error(file.string() + ": not an 8-bit class map");
-    truth.setTo(SimulatedAnnotator::kVoid, truth >= 11);
-    return truth;
 }
 
 struct ModeResult {
@@ -207,10 +156,10 @@ struct ModeResult {
 };
 
 // Connected true regions of at least minArea pixels, one class each.
-std::vector<std::pair<cv::Mat, int>> objectsOf(const cv::Mat& truth, int minArea)
+std::vector<std::pair<cv::Mat, int>> objectsOf(const cv::Mat& truth, int minArea, int classes)
 {
     std::vector<std::pair<cv::Mat, int>> objects;
-    for (int c = 0; c < 11; ++c) {
+    for (int c = 0; c < classes; ++c) {
         cv::Mat ids, stats, centroids;
         const int count = cv::connectedComponentsWithStats(truth == c, ids, stats, centroids, 4, CV_32S);
         for (int id = 1; id < count; ++id)
@@ -266,8 +215,10 @@ void drawPlot(const std::map<std::string, ModeResult>& results, int maxActions, 
     cv::imwrite(file, plot);
 }
 
-nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, const std::vector<int>& budgets)
+nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, const std::vector<int>& budgets,
+                       const segstudio::data::ClassSchema& schema)
 {
+    const int classes = int(schema.classes().size());
     nlohmann::json out;
     out["median_actions_90"] = percentile(r.to90, 0.5);
     out["p90_actions_90"] = percentile(r.to90, 0.9);
@@ -276,7 +227,7 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
     out["median_actions_98"] = percentile(r.to98, 0.5);
     out["p90_actions_98"] = percentile(r.to98, 0.9);
     for (std::size_t b = 0; b < budgets.size(); ++b)
-        out["miou_after_" + std::to_string(budgets[b])] = meanIoU(r.atBudget[b], truths, 11);
+        out["miou_after_" + std::to_string(budgets[b])] = meanIoU(r.atBudget[b], truths, classes);
     out["latency_ms_median"] = percentile(r.latency, 0.5);
     out["latency_ms_max"] = r.latency.empty() ? -1 : *std::max_element(r.latency.begin(), r.latency.end());
     out["prepare_ms_median"] = percentile(r.prepare, 0.5);
@@ -298,7 +249,6 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["noc90_median"] = percentile(r.noc, 0.5);
         out["noc90_mean"] = std::accumulate(r.noc.begin(), r.noc.end(), 0.0) / double(r.noc.size());
         out["noc85_median"] = percentile(r.noc85, 0.5);
-        const auto schema = segstudio::data::ClassSchema::camVid();
         for (const auto& [classId, objects] : r.nocByClass) {
             std::vector<double> to85, to90;
             for (const auto& [a, b] : objects) {
@@ -322,6 +272,8 @@ int main(int argc, char** argv)
     Arguments args;
     CLI::App app("Simulated annotator: actions per image with each labeling tool (docs/LABELING.md)");
     app.add_option("--dataset", args.dataset, "dataset in SegNet layout")->capture_default_str();
+    app.add_option("--project", args.project,
+                   "a project instead (any imported format, any classes): its --split's labelled images");
     app.add_option("--split", args.split, "split folder (val, train, test)")->capture_default_str();
     app.add_option("--images", args.images, "the first N images of the split (sorted by name)")->capture_default_str();
     app.add_option("--skip", args.skip, "start after the first K images (or frames of the sequence): a held-out set")
@@ -341,7 +293,7 @@ int main(int argc, char** argv)
                    "propagate: the prediction fills where the flow failed when at least this sure (0..255)");
     app.add_option("--model-overrules", args.modelOverrules,
                    "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
-    app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate")
+    app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate, scribble (no model)")
         ->capture_default_str();
     app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
     app.add_option("--predictions", args.predictions, "prediction cache folder (default: <run>/annotator-predictions)");
@@ -361,11 +313,6 @@ int main(int argc, char** argv)
     app.add_flag("--json", args.json, "print the results as JSON");
     CLI11_PARSE(app, argc, argv);
 
-    const fs::path imagesDir = fs::path(args.dataset) / args.split, truthDir = fs::path(args.dataset) / (args.split + "annot");
-    if (!fs::is_directory(imagesDir) || !fs::is_directory(truthDir)) {
-        std::cerr << "bench_annotator: " << args.dataset << " has no " << args.split << "/ and " << args.split << "annot/\n";
-        return 2;
-    }
     std::vector<SimulatedAnnotator::Mode> modes;
     for (const auto& name : split(args.modes)) {
         const auto mode = SimulatedAnnotator::modeNamed(name);
@@ -388,15 +335,22 @@ int main(int argc, char** argv)
         std::cerr << "bench_annotator: the propagate mode needs --sequence\n";
         return 2;
     }
-    std::string sequenceId;
-    const auto stems =
-        args.sequence ? sequenceStems(imagesDir, args.skip, args.images, sequenceId = args.sequenceId)
-                      : imageStems(imagesDir, args.skip, args.images, args.sequenceId);
+    AnnotatorDataset dataset;
+    try {
+        const AnnotatorDataset::Selection selection{args.split, args.skip, args.images, args.sequence, args.sequenceId};
+        dataset = args.project.empty() ? AnnotatorDataset::segnet(args.dataset, selection)
+                                       : AnnotatorDataset::project(args.project, selection);
+    } catch (const std::exception& e) {
+        std::cerr << "bench_annotator: " << e.what() << "\n";
+        return 2;
+    }
+    const auto& frames = dataset.frames();
+    const std::string sequenceId = dataset.sequenceId();
     if (args.sequence)
-        std::cerr << "sequence " << sequenceId << ": " << stems.size() << " frames\n";
+        std::cerr << "sequence " << sequenceId << ": " << frames.size() << " frames\n";
     const fs::path cache = args.predictions.empty() ? fs::path(args.checkpoint) / "annotator-predictions" : fs::path(args.predictions);
     if (needsModel)
-        predict(args, imagesDir, stems, cache);
+        predict(args, frames, cache);
 
     SimulatedAnnotator::Options options;
     options.target = args.target;
@@ -404,6 +358,7 @@ int main(int argc, char** argv)
     options.thinRadius = args.thinRadius;
     options.thinElongation = args.thinElongation;
     options.strokeSlack = args.strokeSlack;
+    options.classes = dataset.classes();
     if (args.margin >= 0)
         options.smart.margin = args.margin;
     if (args.smoothness >= 0)
@@ -418,16 +373,16 @@ int main(int argc, char** argv)
         options.smart.colourFromClick = args.colourFrom;
     if (args.colourRadius >= 0)
         options.smart.colourRadius = args.colourRadius;
-    const auto schema = segstudio::data::ClassSchema::camVid();
+    const auto& schema = dataset.schema();
 
     std::vector<SimulatedAnnotator::Image> images;
     std::vector<cv::Mat> truths;
-    for (const auto& stem : stems) {
+    for (const auto& frame : frames) {
         SimulatedAnnotator::Image image;
-        image.rgb = segstudio::data::readImageRgb(imagesDir / (stem + ".png"));
-        image.truth = truthOf(truthDir / (stem + ".png"));
+        image.rgb = segstudio::data::readImageRgb(frame.image);
+        image.truth = dataset.truthOf(frame);
         if (needsModel) {
-            auto entry = segstudio::data::PredictionCache::readEntry(cache, stem, schema, image.rgb.size());
+            auto entry = segstudio::data::PredictionCache::readEntry(cache, frame.key, schema, image.rgb.size());
             image.predicted = entry.classes;
             image.scores = entry.scores;
             image.confidence = entry.confidence;
@@ -477,7 +432,7 @@ int main(int argc, char** argv)
             if (std::getenv("BENCH_ANNOTATOR_STEPS"))
                 for (const auto& step : trace.steps)
                     std::cerr << "  " << step.actions << " " << step.accuracy << "\n";
-            std::cerr << name << " " << stems[i] << ": start " << trace.startAccuracy << ", 95 % after "
+            std::cerr << name << " " << frames[i].key << ": start " << trace.startAccuracy << ", 95 % after "
                       << trace.actionsTo(0.95) << " actions, " << trace.steps.size() << " steps\n";
             r.traces.push_back(std::move(trace));
         }
@@ -487,14 +442,14 @@ int main(int argc, char** argv)
             segstudio::paint::SmartClickSegmenter smart;
             if (mode == SimulatedAnnotator::Mode::Smart)
                 smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
-            for (const auto& [object, objectClass] : objectsOf(image.truth, 400)) {
+            for (const auto& [object, objectClass] : objectsOf(image.truth, 400, dataset.classes())) {
                 const auto clicks = SimulatedAnnotator::clicksToIoUs(mode, image, object, objectClass, {0.85, 0.90},
                                                                      20, &smart, options);
                 r.noc85.push_back(clicks[0]);
                 r.noc.push_back(clicks[1]);
                 r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
                 if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
-                    std::cerr << "  object " << stems[std::size_t(i)] << " class " << objectClass << " area "
+                    std::cerr << "  object " << frames[std::size_t(i)].key << " class " << objectClass << " area "
                               << cv::countNonZero(object) << " clicks " << r.noc.back() << "\n";
             }
         }
@@ -526,7 +481,7 @@ int main(int argc, char** argv)
     }
 
     nlohmann::json out;
-    out["dataset"] = args.dataset;
+    out["dataset"] = args.project.empty() ? args.dataset : args.project;
     out["split"] = args.split;
     out["images"] = images.size();
     out["checkpoint"] = args.checkpoint;
@@ -543,7 +498,7 @@ int main(int argc, char** argv)
                           {"model_overrules_above",
                            args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove}};
     for (const auto& [name, r] : results)
-        out["modes"][name] = summary(r, truths, options.budgets);
+        out["modes"][name] = summary(r, truths, options.budgets, schema);
     if (!args.plot.empty())
         drawPlot(results, args.maxActions, args.plot);
     if (args.json) {
