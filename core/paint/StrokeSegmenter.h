@@ -27,7 +27,7 @@ class StrokeSegmenter {
 public:
     struct Parameters {
         int corridor = 10;          // pixels: how far from the stroke the structure may reach
-        double smoothness = 2.0;    // Potts weight in nats at zero colour contrast
+        double smoothness = 12.0;   // Potts weight in nats at zero colour contrast (chosen on tuning frames)
         double colourLimit = 3.0;   // the colour log-ratio is clamped to +- this
         double modelWeight = 0.5;   // nats of unary per nat of the model's margin (when given)
     };

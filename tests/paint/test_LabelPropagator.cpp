@@ -304,6 +304,38 @@ private slots:
         QCOMPARE(result.unlabelled, std::int64_t(cv::countNonZero(result.labels == kUnlabelled)));
     }
 
+    // Issue 61.2: where the carried label and a prediction at least modelOverrulesAbove sure
+    // disagree, the prediction takes the pixel; an unsure one does not; the open frame's own
+    // labels are never the model's to replace.
+    void aSurePredictionOverrulesACarriedLabel()
+    {
+        const Pair pair = shifted(7, 3);
+        paint::LabelPropagator::Prediction prediction {pair.expected.clone(),
+                                                       cv::Mat(kFrame, CV_8UC1, cv::Scalar(255))};
+        const cv::Rect wrongAndSure(150, 20, 30, 30), wrongButUnsure(20, 80, 30, 30), usersOwn(200, 120, 20, 20);
+        prediction.classes(wrongAndSure).setTo(7);
+        prediction.classes(wrongButUnsure).setTo(7);
+        prediction.classes(usersOwn).setTo(7);
+        prediction.confidence(wrongButUnsure).setTo(150);
+        cv::Mat target(kFrame, CV_8UC1, cv::Scalar(kUnlabelled));
+        target(usersOwn).setTo(2);
+        paint::LabelPropagator::Parameters parameters;
+        parameters.modelOverrulesAbove = 200;
+        const auto result = paint::LabelPropagator(parameters).propagate(
+            pair.sourceRgb, pair.sourceLabels, pair.targetRgb, target, paint::WriteGuard(), prediction);
+        QCOMPARE(cv::countNonZero(result.labels(wrongAndSure) != 7), 0);
+        QCOMPARE(cv::countNonZero(result.labels(wrongButUnsure) == 7), 0);
+        QVERIFY(result.overruled >= wrongAndSure.area());
+        QCOMPARE(cv::countNonZero(result.review(wrongAndSure)), 0);  // taken, so nothing to review
+        QVERIFY(cv::countNonZero(result.labels(usersOwn) == 7) == 0);
+
+        // The default keeps every carried label, as before.
+        const auto kept = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb,
+                                                             cv::Mat(), paint::WriteGuard(), prediction);
+        QCOMPARE(kept.overruled, std::int64_t(0));
+        QCOMPARE(cv::countNonZero(kept.labels(wrongAndSure) == 7), 0);
+    }
+
     void mismatchedInputsAreRefused()
     {
         const Pair pair = shifted(0, 0);

@@ -113,7 +113,7 @@ private slots:
         cv::Mat margins(scene.rgb.size(), CV_32FC1, cv::Scalar(-4.0f));
         margins.setTo(4.0f, scene.pole);
         StrokeSegmenter::Parameters parameters;
-        parameters.modelWeight = 1.0;
+        parameters.modelWeight = 3.0;
         const cv::Mat withModel =
             fullOf(StrokeSegmenter::region(scene.rgb, {scene.top, scene.bottom}, parameters, margins), scene.rgb.size());
         QVERIFY(cv::countNonZero(withModel & band) < cv::countNonZero(band) / 10);

@@ -401,7 +401,7 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
     const cv::Size size = object.size();
     cv::Mat region(size, CV_8UC1, cv::Scalar(0));
     std::vector<paint::SmartClickSegmenter::Click> clicks;
-    std::vector<cv::Mat> strokes;  // the stroke-clicks' regions, in order (smart mode)
+    std::vector<std::pair<cv::Mat, bool>> strokes;  // the strokes' regions and signs, in order (smart mode)
     cv::Mat foreground(size, CV_8UC1, cv::Scalar(0)), background(size, CV_8UC1, cv::Scalar(0));
     std::vector<int> reached(ious.size(), maxClicks + 1);
     std::size_t next = 0;
@@ -411,14 +411,16 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
         const bool positive = missed.area >= excess.area;
         const cv::Point at = farthestInterior(positive ? missed.mask : excess.mask);
         if (mode == Mode::Smart) {
-            // A missed thin piece gets a stroke along it; anything else a click of the session.
-            if (positive && strokeFits(missed.mask, missed.area, options))
-                strokes.push_back(regionToFull(strokeRegion(image.rgb, missed.mask, options), size));
+            // A thin piece gets a stroke along it (Shift+drag takes an excess one back, as the Thin
+            // Stroke tool does); anything else a click of the session.
+            const Piece& piece = positive ? missed : excess;
+            if (strokeFits(piece.mask, piece.area, options))
+                strokes.emplace_back(regionToFull(strokeRegion(image.rgb, piece.mask, options), size), positive);
             else
                 clicks.push_back({at, positive});
             region = regionToFull(smart->region(clicks, objectClass), size);
-            for (const cv::Mat& stroke : strokes)
-                region |= stroke;
+            for (const auto& [stroke, adds] : strokes)
+                region = adds ? region | stroke : region & ~stroke;
         } else {
             cv::circle(positive ? foreground : background, at, 4, cv::Scalar(255), cv::FILLED);
             region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);
