@@ -54,7 +54,10 @@ void PropagateAlongSequenceCommand::start(ProjectDocument* document, std::vector
     auto batch = std::make_shared<paint::PropagationBatch>(document->newBackupFolder());
     auto summary = std::make_shared<Summary>();
     paint::LabelPropagator::Parameters parameters;
-    parameters.minConfidence = std::clamp(minConfidence, 0, 255);
+    // minConfidence: the user's Accept threshold; the prediction fills what the flow cannot carry
+    // from there on (issue 61.2: at any confidence by default), and "sure" is at least even odds.
+    parameters.fillAbove = std::clamp(minConfidence, 0, 255);
+    parameters.minConfidence = std::max(parameters.minConfidence, parameters.fillAbove);
     document->runJob(
         QObject::tr("Propagating labels along the sequence"),
         [batch, summary, frames = std::move(frames), cache = std::move(cache), parameters,

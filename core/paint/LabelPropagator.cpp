@@ -228,8 +228,8 @@ LabelPropagator::Result merge(const cv::Mat& carried, const cv::Mat& failed, con
                     review[x] = 255;
                     ++result.disagree;
                 }
-            } else if (unsure[x] && modelCounts && current == data::kUnlabelled && guard.allows(current)
-                       && model[x] != data::kUnlabelled) {
+            } else if (unsure[x] && model && (sure ? int(sure[x]) : 255) >= parameters.fillAbove
+                       && current == data::kUnlabelled && guard.allows(current) && model[x] != data::kUnlabelled) {
                 // Only where the flow failed: a pixel the source left unlabelled stays so.
                 out[x] = model[x];
                 ++result.filledByModel;

@@ -16,9 +16,9 @@ namespace segstudio::paint {
 // is steady (no motion boundary near), or if every label its doubt could mean is the same. Any
 // other pixel (occluded, come into view, matched wrongly, at a moving object's edge) and a pixel
 // from outside the source is left unlabelled rather than guessed; given the model's prediction of
-// the open frame, such a pixel takes the predicted class where the model is sure enough, and a
-// carried label that a sure prediction contradicts is marked for review (the label is still
-// carried: the flow saw the user's own labels). What the user left unlabelled in the source stays
+// the open frame, such a pixel takes the predicted class (fillAbove), a carried label that a
+// very sure prediction contradicts gives way to it (modelOverrulesAbove), and one that a sure
+// prediction contradicts is marked for review. What the user left unlabelled in the source stays
 // unlabelled, prediction or not.
 // Requirements: frames CV_8UC3 RGB (as data::readImageRgb reads them; BGR gives nearly the same
 //   flow, as long as both frames agree) or CV_8UC1 grey, of one size; label maps CV_8UC1 of that
@@ -42,11 +42,17 @@ public:
         // label: the doubt cannot change the answer (a plain road or sky, where DIS wanders and
         // the labels do not). false: such pixels stay unlabelled.
         bool trustUniformLabels = true;
-        int minConfidence = 128;  // 0..255: the prediction counts where it is at least this sure
+        // 0..255: a carried label the prediction contradicts this surely is marked for review.
+        int minConfidence = 128;
+        // 0..255: where the flow failed, the prediction fills the pixel when at least this sure.
+        // Issue 61.2: leaving such pixels unlabelled (the former 128) scattered small holes over
+        // keyframes a second apart, each a click more; filling them all gave the start the model's
+        // accuracy there (chosen on sequences no figure is reported on, docs/LABELING.md).
+        int fillAbove = 0;
         // Where a carried label and the prediction disagree, the prediction takes the pixel when it
-        // is at least this sure (0..255; 256: never, the carried label always stays). Keyframes a
-        // second apart carry labels the flow got wrong where the model, seeing the frame itself,
-        // is right (issue 61.2; the value was chosen on sequences no figure is reported on).
+        // is at least this sure (0..255; 256: never). Tried for keyframes a second apart, where the
+        // flow carries wrong labels; on the tuning sequences it saved nothing there (200: 43.5
+        // actions a frame against 41 for never) and cost at 15 Hz (15 against 7.5), so it is off.
         int modelOverrulesAbove = 256;
     };
 

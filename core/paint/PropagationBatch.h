@@ -59,7 +59,7 @@ public:
 
     // Carries labels into the unlabelled ones of `frames` (project indices, any order), each from
     // the frame right before it in its sequence (data::FrameSequence). cache (optional): the
-    // predictions that fill what the flow cannot carry, where at least parameters.minConfidence
+    // predictions that fill what the flow cannot carry, where at least parameters.fillAbove
     // sure. DataError/FileError (naming the file) on a failure, after which nothing is changed.
     // The step is left unsettled (the journal says "changing"): the caller settles it once the
     // project file agrees with the maps (statuses), or undoes it.

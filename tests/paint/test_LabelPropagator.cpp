@@ -291,8 +291,10 @@ private slots:
         if (floatConfidence)
             prediction.confidence.convertTo(prediction.confidence, CV_32F, 1.0 / 255);
 
-        const auto result = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb,
-                                                               cv::Mat(), paint::WriteGuard(), prediction);
+        paint::LabelPropagator::Parameters keepCarried;
+        keepCarried.modelOverrulesAbove = 256;  // the carried labels stay, however sure the model
+        const auto result = paint::LabelPropagator(keepCarried).propagate(
+            pair.sourceRgb, pair.sourceLabels, pair.targetRgb, cv::Mat(), paint::WriteGuard(), prediction);
         QCOMPARE(cv::countNonZero(result.labels(strip) != 6), 0);  // the flow had nothing there
         QVERIFY(result.filledByModel >= strip.area());
         // The carried labels stay; the sure disagreement is flagged, the unsure one is not.
@@ -329,9 +331,9 @@ private slots:
         QCOMPARE(cv::countNonZero(result.review(wrongAndSure)), 0);  // taken, so nothing to review
         QVERIFY(cv::countNonZero(result.labels(usersOwn) == 7) == 0);
 
-        // The default keeps every carried label, as before.
+        // The default, 256: the carried labels always stay.
         const auto kept = paint::LabelPropagator().propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb,
-                                                             cv::Mat(), paint::WriteGuard(), prediction);
+                                                                       cv::Mat(), paint::WriteGuard(), prediction);
         QCOMPARE(kept.overruled, std::int64_t(0));
         QCOMPARE(cv::countNonZero(kept.labels(wrongAndSure) == 7), 0);
     }

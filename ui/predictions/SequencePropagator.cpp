@@ -135,9 +135,9 @@ bool SequencePropagator::propagate(const QList<std::size_t>& entries)
     std::vector<std::size_t> frames = framesOf(m_document->project(), entries);
     if (frames.empty())
         return false;
-    // "Sure" as the editor's Propagate says it: at least even odds, or the Accept threshold above that.
-    const int minConfidence =
-        std::max(paint::LabelPropagator::Parameters().minConfidence, m_minConfidence ? m_minConfidence() : 0);
+    // The Accept threshold the user set: the least a prediction must be sure to fill a pixel (and
+    // "sure" for review is at least even odds above that, as the editor's Propagate says it).
+    const int minConfidence = m_minConfidence ? m_minConfidence() : 0;
     const QString checkpoint = m_predictions->checkpointFile();
     // The document saves the open image first (its edits reach disk before the job reads the maps).
     const bool started = m_document->propagateAlongSequence(

@@ -319,7 +319,10 @@ int SimulatedAnnotator::scribble(cv::Mat& labels, const Target& target, Scribble
 SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv::Mat& start) const
 {
     Trace trace;
-    const bool fromPrediction = m_mode == Mode::Prediction || m_mode == Mode::Smart;
+    // Propagate's first frame has nothing to carry: it is labelled as Smart labels it (before issue
+    // 61 it started from an empty map, which charged propagation for the sequence's first frame).
+    const bool fromPrediction = m_mode == Mode::Prediction || m_mode == Mode::Smart
+                             || (m_mode == Mode::Propagate && start.empty());
     const bool fromStart = m_mode == Mode::Propagate && !start.empty();
     cv::Mat labels = fromPrediction ? image.predicted.clone()
                      : fromStart    ? start.clone()
@@ -336,9 +339,15 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
     if (m_mode == Mode::Smart || m_mode == Mode::Propagate)
         smart = paint::SmartClickSegmenter(image.scores, image.rgb, m_options.smart);
     std::optional<Scribbles> scribbles;
-    if (m_mode == Mode::Scribble)
-        scribbles.emplace(Scribbles{paint::PixelFeatures(image.rgb), paint::PixelClassifier(),
+    if (m_mode == Mode::Scribble) {
+        scribbles.emplace(Scribbles{paint::PixelFeatures(image.rgb),
+                                    m_options.scribblePrior ? *m_options.scribblePrior : paint::PixelClassifier(),
                                     cv::Mat(image.truth.size(), CV_8UC1, cv::Scalar(kVoid))});
+        if (scribbles->classifier.train()) {  // what it learned on other images, before any stroke here
+            labels = scribbles->classifier.predict(scribbles->features, m_options.classes).classes;
+            trace.startAccuracy = pixelAccuracy(labels, image.truth);
+        }
+    }
     trace.prepareMilliseconds = millisecondsSince(prepareStart);
 
     std::optional<paint::SmartClickSession> session;
@@ -414,7 +423,7 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
             // A thin piece gets a stroke along it (Shift+drag takes an excess one back, as the Thin
             // Stroke tool does); anything else a click of the session.
             const Piece& piece = positive ? missed : excess;
-            if (strokeFits(piece.mask, piece.area, options))
+            if ((positive || options.negativeStrokes) && strokeFits(piece.mask, piece.area, options))
                 strokes.emplace_back(regionToFull(strokeRegion(image.rgb, piece.mask, options), size), positive);
             else
                 clicks.push_back({at, positive});

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "paint/PixelClassifier.h"
 #include "paint/SmartClickSegmenter.h"
 #include "paint/SmartClickSession.h"
 #include "paint/SuperpixelMap.h"
@@ -7,6 +8,7 @@
 #include <opencv2/core.hpp>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,8 +80,13 @@ public:
         double thinRadius = 0.0;
         double thinElongation = 4.0;
         int strokeSlack = 3;  // the stroke's corridor: the region's width plus this (pixels)
+        bool negativeStrokes = true;  // NoC: a thin excess is taken back by Shift+stroke (else a click)
         int classes = 11;          // the dataset's class count (the scribble mode's classifier)
         int scribbleWidth = 5;     // pixels: the brush a scribble is drawn with, kept inside its region
+        // Scribble: the project's labelled images the classifier has learned from already (their
+        // examples; none: it starts from this image's strokes alone). With examples it predicts the
+        // image before the first stroke, as the live classifier does on the next image.
+        std::shared_ptr<const paint::PixelClassifier> scribblePrior;
     };
 
     static constexpr std::uint8_t kVoid = 255;

@@ -53,10 +53,12 @@ struct Arguments {
     bool json = false;
     bool sequence = false;
     std::string sequenceId;
-    double thinRadius = 3.5;
-    double thinElongation = 4.0;
+    double thinRadius = 7.0;      // chosen on the tuning frames (docs/LABELING.md, issue 61)
+    double thinElongation = 2.0;
     int strokeSlack = 3;
+    bool noNegativeStrokes = false;
     int minConfidence = -1;
+    int scribblePrior = 0;
     int modelOverrules = -1;
     double margin = -1;
     double smoothness = -1;
@@ -141,6 +143,21 @@ void predict(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& 
     std::cerr << "predicting " << missing << " images with " << args.checkpoint << "\n";
     if (std::system((command + " > /dev/null").c_str()) != 0)
         throw std::runtime_error("segstudio-train predict failed: " + command);
+}
+
+// The live classifier as it is after the user labelled the first N training images whole.
+std::shared_ptr<const segstudio::paint::PixelClassifier> priorOf(const Arguments& args, int classes)
+{
+    AnnotatorDataset::Selection selection{"train", 0, args.scribblePrior, false, {}};
+    const auto train = args.project.empty() ? AnnotatorDataset::segnet(args.dataset, selection)
+                                            : AnnotatorDataset::project(args.project, selection);
+    auto classifier = std::make_shared<segstudio::paint::PixelClassifier>();
+    for (const auto& frame : train.frames())
+        classifier->setExamples(frame.key, segstudio::paint::PixelFeatures(segstudio::data::readImageRgb(frame.image)),
+                                train.truthOf(frame));
+    std::cerr << "scribble prior: " << classifier->exampleCount() << " examples of " << train.frames().size()
+              << " training images (" << classes << " classes)\n";
+    return classifier;
 }
 
 struct ModeResult {
@@ -287,12 +304,15 @@ int main(int argc, char** argv)
         ->capture_default_str();
     app.add_option("--thin-elongation", args.thinElongation,
                    "the stroke rule: area at least this x the region's width squared")->capture_default_str();
+    app.add_flag("--no-negative-strokes", args.noNegativeStrokes, "NoC: thin excess is clicked away, never stroked");
     app.add_option("--stroke-slack", args.strokeSlack, "a stroke's corridor: the region's width plus this (px)")
         ->capture_default_str();
     app.add_option("--min-confidence", args.minConfidence,
-                   "propagate: the prediction fills where the flow failed when at least this sure (0..255)");
+                   "propagate: the prediction fills where the flow failed when at least this sure (0..255; LabelPropagator's fillAbove)");
     app.add_option("--model-overrules", args.modelOverrules,
                    "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
+    app.add_option("--scribble-prior", args.scribblePrior,
+                   "scribble: the classifier first learns the whole maps of the first N images of the train split");
     app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate, scribble (no model)")
         ->capture_default_str();
     app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
@@ -358,7 +378,10 @@ int main(int argc, char** argv)
     options.thinRadius = args.thinRadius;
     options.thinElongation = args.thinElongation;
     options.strokeSlack = args.strokeSlack;
+    options.negativeStrokes = !args.noNegativeStrokes;
     options.classes = dataset.classes();
+    if (args.scribblePrior > 0)
+        options.scribblePrior = priorOf(args, dataset.classes());
     if (args.margin >= 0)
         options.smart.margin = args.margin;
     if (args.smoothness >= 0)
@@ -400,7 +423,7 @@ int main(int argc, char** argv)
         const auto censored = [&](int n) { return double(n < 0 ? args.maxActions + 1 : n); };
         segstudio::paint::LabelPropagator::Parameters propagation;
         if (args.minConfidence >= 0)
-            propagation.minConfidence = args.minConfidence;
+            propagation.fillAbove = args.minConfidence;
         if (args.modelOverrules >= 0)
             propagation.modelOverrulesAbove = args.modelOverrules;
         const segstudio::paint::LabelPropagator propagator(propagation);
@@ -409,11 +432,14 @@ int main(int argc, char** argv)
             cv::Mat start;
             if (mode == SimulatedAnnotator::Mode::Propagate && i > 0) {
                 const auto began = std::chrono::steady_clock::now();
-                // Pixels the flow cannot vouch for take the model's prediction where it is sure, as
-                // the editor's Propagate does when a prediction is on screen.
-                start = propagator.propagate(images[i - 1].rgb, previous, images[i].rgb, cv::Mat(),
-                                             segstudio::paint::WriteGuard(), predictionOf(images[i]))
-                            .labels;
+                // Pixels the flow cannot vouch for take the model's prediction, as the editor's
+                // Propagate does when a prediction is on screen.
+                const auto carried = propagator.propagate(images[i - 1].rgb, previous, images[i].rgb, cv::Mat(),
+                                                          segstudio::paint::WriteGuard(), predictionOf(images[i]));
+                start = carried.labels;
+                std::cerr << "  carried " << double(carried.carried) / double(start.total()) << " filled "
+                          << double(carried.filledByModel) / double(start.total()) << " overruled "
+                          << double(carried.overruled) / double(start.total()) << "\n";
                 r.propagate.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
                 r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
@@ -494,7 +520,7 @@ int main(int argc, char** argv)
     out["stroke_rule"] = {{"thin_radius", options.thinRadius}, {"thin_elongation", options.thinElongation},
                           {"stroke_slack", options.strokeSlack}};
     const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
-    out["propagation"] = {{"min_confidence", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.minConfidence},
+    out["propagation"] = {{"fill_above", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.fillAbove},
                           {"model_overrules_above",
                            args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove}};
     for (const auto& [name, r] : results)
