@@ -45,7 +45,7 @@ private slots:
         const SmartClickScene scene;
         SimulatedAnnotator::Options options;
         options.target = 1.0;
-        const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Polygon, options).label({scene.rgb, scene.truth, {}, {}});
+        const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Polygon, options).label({scene.rgb, scene.truth, {}, {}, {}});
         QCOMPARE(trace.startAccuracy, 0.0);
         QCOMPARE(int(trace.steps.size()), 3);
         const double total = scene.truth.total();
@@ -65,7 +65,7 @@ private slots:
         SimulatedAnnotator::Options options;
         options.target = 1.0;
         const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Smart, options)
-                               .label({scene.rgb, scene.truth, scene.predicted, scene.scores});
+                               .label({scene.rgb, scene.truth, scene.predicted, scene.scores, {}});
         QCOMPARE(trace.startActions, 1);
         QCOMPARE(int(trace.steps.size()), 2);
         QCOMPARE(trace.steps[1].actions, 3);
@@ -82,7 +82,7 @@ private slots:
         SimulatedAnnotator::Options options;
         options.target = 1.0;
         const auto trace = SimulatedAnnotator(SimulatedAnnotator::Mode::Prediction, options)
-                               .label({scene.rgb, scene.truth, scene.predicted, {}});
+                               .label({scene.rgb, scene.truth, scene.predicted, {}, {}});
         QVERIFY(!trace.steps.empty());
         QCOMPARE(trace.steps.back().accuracy, 1.0);
         double last = trace.startAccuracy;
@@ -98,7 +98,7 @@ private slots:
         const segstudio::paint::SmartClickSegmenter smart(scene.scores, scene.rgb);
         cv::Mat object(scene.truth.size(), CV_8UC1, cv::Scalar(0));
         object(SmartClickScene::kCarRect).setTo(255);
-        const SimulatedAnnotator::Image image{scene.rgb, scene.truth, scene.predicted, scene.scores};
+        const SimulatedAnnotator::Image image{scene.rgb, scene.truth, scene.predicted, scene.scores, {}};
         QCOMPARE(SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart), 1);
     }
 };

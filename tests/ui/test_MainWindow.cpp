@@ -901,8 +901,8 @@ private slots:
                 QVERIFY2(!more->isVisible(),
                          qPrintable(bar->windowTitle() + QStringLiteral(" hides buttons behind its overflow")));
         }
-        // New, Open, Save, Undo, Redo, seven view actions; nine tools.
-        QCOMPARE(icons, 5 + 7 + 9);
+        // New, Open, Save, Undo, Redo, seven view actions; ten tools (Thin Stroke the tenth).
+        QCOMPARE(icons, 5 + 7 + 10);
         QCOMPARE(withText, (QStringList{QStringLiteral("Label"), QStringLiteral("Train"), QStringLiteral("Review")}));
         QVERIFY2(tools->sizeHint().width() <= window.editor()->width(),
                  qPrintable(QStringLiteral("the tools need %1 px of the editor's %2")
