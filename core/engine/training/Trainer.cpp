@@ -14,19 +14,21 @@
 #include "engine/distributed/GradientSync.h"
 #include "engine/models/EncoderWeights.h"
 #include "engine/runtime/EngineError.h"
-#include "engine/runtime/GpuMonitor.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
 #include "engine/models/ModelRegistry.h"
 #include "NonFiniteParameters.h"
 #include "OptimizerFactory.h"
 #include "engine/distributed/Replicas.h"
+#include "ResumedRun.h"
+#include "RunFolderClaim.h"
 #include "RunRecorder.h"
 #include "engine/runtime/Runtime.h"
 #include "engine/models/SegNet.h"
 #include "engine/inference/SegmentationLoss.h"
 #include "engine/distributed/StepVerdicts.h"
 #include "engine/runtime/StopFlag.h"
+#include "TrainingLog.h"
 #include "TrainingPacks.h"
 #include "TrainingPrecision.h"
 #include "TrainingStep.h"
@@ -98,8 +100,6 @@ struct Trainer::Impl {
     std::unique_ptr<LossScaler> scaler;
     std::unique_ptr<TrainingStep> step;  // made last: it holds the parts above
     void makeTrainingStep();
-    std::unique_ptr<GpuMonitor> gpuMonitor;  // null without NVML
-    bool gpuMonitorOpened = false;
     IterationHook hook;
 
     // Position: the next batch to train is batchInEpoch of epoch; iteration counts finished steps.
@@ -156,7 +156,6 @@ struct Trainer::Impl {
     void logTraining();
     void recordRun(std::int64_t totalIterations);
     void recordState(run::RunState state, const std::string& reason = {});
-    std::vector<run::GpuSample> sampleGpus();
     void recordFailure(const std::string& reason) noexcept { recorder->failed(reason, recordedEpoch(), iteration); }
     int recordedEpoch() const;
     TrainOutcome train();
@@ -174,20 +173,7 @@ struct Trainer::Impl {
     void say(const std::string& line) { recorder->say(line); }
     double elapsed() const;
 
-    // Losses and images since the last metrics line, for its mean loss and images/s.
-    struct LogWindow {
-        std::int64_t images = 0;
-        std::int64_t steps = 0;
-        torch::Tensor lossSum;  // on the device, fetched when the line is written
-        double hits = 0.0;   // pixels right, of the logged step
-        double valid = 0.0;  // labelled pixels, of the logged step
-        double start = 0.0;  // clock()
-    } window;
-    void resetLogWindow()
-    {
-        window = LogWindow{};
-        window.start = clock();
-    }
+    std::unique_ptr<TrainingLog> metricsLog;  // the metrics line's window
     std::int64_t totalIterations() const;
     // Steps of this world's size from the start of the run to the current position: the
     // iteration count when the world size never changed, and what the schedule and the end of
@@ -272,24 +258,8 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
 {
     if (config.runDir.empty())
         throw EngineError("training configuration: runDir is empty");
-    if (!leader())
-        return;  // rank 0 alone writes the run directory
-    const run::RunLayout files = layout();
-    if (!resuming && !files.canResume()) {  // (a run there is refused below, with its own words)
-        if (const auto foreign = files.foreignEntry())
-            throw EngineError(foreign->string() + ": not a file of a SegStudio run; a run never writes beside it (train "
-                                                  "into a new or empty folder, or move it away)");
-    }
-    std::error_code error;
-    fs::create_directories(files.checkpointsFolder(), error);
-    if (error)
-        throw EngineError(config.runDir + ": cannot create the run directory (" + error.message() + ")");
-    runLock = std::make_unique<run::RunLock>(config.runDir);  // before anything in the folder changes
-    if (!resuming) {
-        if (files.canResume())
-            throw EngineError(config.runDir + ": already holds a run; resume it (--resume) or choose another directory");
-        fs::remove(files.metricsFile(), error);  // leftovers of a run that never checkpointed
-    }
+    if (leader())  // rank 0 alone writes the run directory
+        runLock = RunFolderClaim::claim(config.runDir, resuming);
 }
 
 nlohmann::json Trainer::Impl::state() const
@@ -542,25 +512,12 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
 void Trainer::Impl::logTraining()
 {
     settleVerdicts();  // a line never shows the loss of a step that diverged
-    const double seconds = clock() - window.start;
-    // Global figures: losses and accuracy are means over every rank, images/s their sum.
-    const auto totals = replicas->sum(torch::stack(
-        {window.lossSum.defined() ? window.lossSum.to(torch::kCPU) : torch::zeros({}, torch::kDouble),
-         torch::tensor(double(window.steps), torch::kDouble), torch::tensor(double(window.images), torch::kDouble),
-         torch::tensor(window.hits, torch::kDouble), torch::tensor(window.valid, torch::kDouble)}));
-    const auto total = [&](int i) { return totals[i].item<double>(); };
-    RunRecorder::TrainFigures figures;
+    RunRecorder::TrainFigures figures = metricsLog->figures();  // a collective
     figures.epoch = epoch + 1;
     figures.iteration = iteration;
-    figures.loss = total(0) / std::max(1.0, total(1));
-    figures.accuracy = total(3) / std::max(1.0, total(4));
     figures.learningRate = schedule->at(position() - 1) * (config.scaleLearningRate ? double(world) : 1.0);
-    figures.imagesPerSecond = seconds > 0 ? total(2) / seconds : 0.0;
     figures.elapsedSeconds = elapsed();
-    if (device.is_cuda())
-        figures.gpus = sampleGpus();  // a collective: every CUDA rank takes part
     recorder->trained(figures);
-    resetLogWindow();
 }
 
 void Trainer::Impl::recordRun(std::int64_t total)
@@ -588,27 +545,6 @@ int Trainer::Impl::recordedEpoch() const
 void Trainer::Impl::recordState(run::RunState state, const std::string& reason)
 {
     recorder->stateChanged(state, recordedEpoch(), iteration, reason);
-}
-
-std::vector<run::GpuSample> Trainer::Impl::sampleGpus()
-{
-    // Each rank samples its own GPU (another machine's cannot be seen from here); one row per
-    // rank, gathered so rank 0 can write them all.
-    if (!gpuMonitorOpened) {
-        gpuMonitorOpened = true;
-        gpuMonitor = GpuMonitor::open({device.has_index() ? int(device.index()) : 0});
-    }
-    std::vector<double> mine(4, 0.0);
-    if (gpuMonitor)
-        for (const auto& gpu : gpuMonitor->sample())
-            mine = {double(gpu.index), gpu.utilization, gpu.memoryUsed, gpu.memoryTotal};
-    const auto rows = replicas->rows(mine);
-    const auto values = rows.accessor<double, 2>();
-    std::vector<run::GpuSample> gpus;
-    for (int r = 0; r < world; ++r)
-        if (values[r][3] > 0)  // a rank without NVML leaves its row empty
-            gpus.push_back({int(values[r][0]), values[r][1], values[r][2], values[r][3]});
-    return gpus;
 }
 
 double Trainer::Impl::elapsed() const
@@ -697,6 +633,7 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.rank = d.replicas->rank();
     d.world = d.replicas->size();
     d.recorder = std::make_unique<RunRecorder>(d.leader());
+    d.metricsLog = std::make_unique<TrainingLog>(*d.replicas, d.device, [&d] { return d.clock(); });
     // A new run refuses a precision this device cannot compute; a resumed one goes on in fp32.
     d.precision = TrainingPrecision::choose(d.config, d.device, resuming);
     d.startNote = d.precision.note;
@@ -759,58 +696,14 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
     d.makeTrainingStep();  // last: restore() may have replaced the weight average, joinWorld() made the sync
 }
 
-namespace {
-
-TrainConfig configOfCheckpoint(const std::string& checkpoint)
-{
-    const auto state = Checkpoint::readState(checkpoint);
-    if (!state.contains("config"))
-        throw EngineError(checkpoint + ": checkpoint state has no training configuration");
-    return recordedRunConfigFromJson(state.at("config"), checkpoint);
-}
-
-// --epochs on a resume is the run's total: one at or below what the run has trained would
-// train nothing and record epochs going backwards, so it is refused, saying what was done.
-void requireEpochsAhead(const std::string& checkpoint, int epochs)
-{
-    const int done = Checkpoint::readState(checkpoint).value("epoch", 0);
-    if (epochs <= done)
-        throw EngineError(checkpoint + ": the run has trained " + std::to_string(done) + " epoch(s); --epochs " +
-                          std::to_string(epochs) + " is the run's total, not more to train: give more than " +
-                          std::to_string(done) + " (e.g. --epochs " + std::to_string(done + 10) + "), or a --time-budget");
-}
-
-}  // namespace
-
 std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
                                          const std::string& device, std::int64_t maxIterations, int threads,
                                          double timeBudgetSeconds)
 {
-    // A run stopped (killed, a power cut) before its first checkpoint has only its config.json:
-    // it is started again from the beginning, as the same run, rather than refused.
-    const run::RunLayout files(runDir);
-    const bool checkpointed = files.canResume();
-    const std::string source = checkpointed ? files.lastCheckpoint().string() : files.configFile().string();
-    if (!checkpointed && !fs::exists(files.configFile()))
-        throw EngineError(runDir + ": nothing to resume (no checkpoints/last.pt, no config.json); start a new run with "
-                                   "segstudio-train train --train-pack PACK -o " + runDir);
-    TrainConfig config = checkpointed ? configOfCheckpoint(source) : loadRecordedRunConfig(source);
-    config.runDir = runDir;
-    if (epochs > 0 && checkpointed)
-        requireEpochsAhead(source, epochs);
-    if (epochs > 0)
-        config.epochs = epochs;
-    if (!device.empty())
-        config.device = device;
-    if (maxIterations >= 0)
-        config.maxIterations = maxIterations;
-    if (threads >= 0)
-        config.threads = threads;
-    if (timeBudgetSeconds >= 0)
-        config.timeBudgetSeconds = timeBudgetSeconds;
-    std::unique_ptr<Trainer> trainer(new Trainer(std::move(config), checkpointed, std::move(communicator)));
-    if (!checkpointed)
-        trainer->m_impl->startNote = runDir + " stopped before its first checkpoint: starting it again from the beginning";
+    ResumedRun resumed = ResumedRun::of(runDir, {epochs, device, maxIterations, threads, timeBudgetSeconds});
+    std::unique_ptr<Trainer> trainer(new Trainer(std::move(resumed.config), resumed.checkpointed, std::move(communicator)));
+    if (!resumed.note.empty())
+        trainer->m_impl->startNote = resumed.note;
     return trainer;
 }
 
@@ -901,23 +794,17 @@ void Trainer::Impl::startSession()
         say(formatted("time budget %.0f s, %.0f s of it used: the first steps measure the pace, then the plan follows",
                    config.timeBudgetSeconds, elapsedBefore));
     recordState(run::RunState::Training);
-    resetLogWindow();
+    metricsLog->restart();
 }
 
 // A step's loss, images and accuracy into the session's tally and the log window.
 void Trainer::Impl::countStep(const TrainingStep::Result& stepped, std::int64_t images, bool logged)
 {
-    if (logged) {  // the logged step's accuracy
-        window.hits = stepped.hits;
-        window.valid = stepped.valid;
-    }
     if (!session.lastLoss.defined())
         outcome.firstLoss = stepped.loss.item<double>();  // once per session
     session.lastLoss = stepped.loss;
     session.images += images;
-    window.images += images;
-    window.lossSum = window.lossSum.defined() ? window.lossSum + stepped.loss : stepped.loss;
-    ++window.steps;
+    metricsLog->count(stepped.loss, images, logged, stepped.hits, stepped.valid);
 }
 
 TrainOutcome Trainer::Impl::finish(TrainOutcome::Status status, std::string message)
