@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/inference/Evaluator.h"
 #include "metrics/EvaluationReport.h"
 #include "run/ExitCode.h"
 
@@ -37,7 +38,7 @@ void addExportModelCommand(CLI::App& app, int& exitCode);
 void requireSameClasses(int checkpointClasses, const data::ClassSchema& schema, const std::string& checkpoint,
                         const std::string& projectFile);
 metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, const std::string& project,
-                                               const std::string& split, const std::string& device,
+                                               const std::string& split, const engine::EvaluateOptions& options,
                                                const std::string& predictionsDir);
 
 // Exit codes shared by the subcommands, and by whoever launches them: core/run's.

@@ -24,8 +24,8 @@ void addUnavailable(CLI::App& app, const char* name, int& exitCode)
 
 }  // namespace
 
-metrics::EvaluationReport evaluateProjectSplit(const std::string&, const std::string&, const std::string&, const std::string&,
-                                               const std::string&)
+metrics::EvaluationReport evaluateProjectSplit(const std::string&, const std::string&, const std::string&,
+                                               const engine::EvaluateOptions&, const std::string&)
 {
     throw std::runtime_error("evaluate --project is not available in this build (SEGSTUDIO_ENGINE_ONLY has no image I/O): "
                              "evaluate a pack with --pack");

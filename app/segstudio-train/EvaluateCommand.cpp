@@ -57,6 +57,10 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
     command->add_option("--predictions", args->predictions, "with --project: keep the class, confidence and entropy maps there")
         ->needs(project);
     command->add_option("--device", args->options.device, "auto | cpu | cuda | cuda:N")->capture_default_str();
+    command->add_option("--precision", args->options.precision,
+                        "auto | fp32 | bf16: bf16 where the device computes it natively (CUDA, a CPU with AVX512-BF16/AMX)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "fp32", "bf16"}));
     command->add_option("--batch,-b", args->options.batchSize, "batch size")
         ->capture_default_str()
         ->check(WholeNumber(1, 65536));
@@ -75,7 +79,7 @@ void addEvaluateCommand(CLI::App& app, int& exitCode)
         if (!args->project.empty() || !args->report.empty()) {
             const auto report = args->project.empty()
                                     ? engine::evaluationReport(checkpoint, args->pack, args->options)
-                                    : evaluateProjectSplit(checkpoint, args->project, args->split, args->options.device,
+                                    : evaluateProjectSplit(checkpoint, args->project, args->split, args->options,
                                                            args->predictions);
             if (!args->report.empty())
                 metrics::writeEvaluationReport(report, args->report);

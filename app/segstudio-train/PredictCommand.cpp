@@ -34,6 +34,7 @@ struct PredictArguments {
     std::vector<std::string> images;
     std::string split;
     std::string device = "auto";
+    std::string precision = "auto";
     std::string runtime = "libtorch";
     double opacity = 0.5;
     bool confidence = false;
@@ -47,7 +48,8 @@ public:
     explicit PredictionRuntime(const PredictArguments& args)
     {
         if (args.runtime == "libtorch") {
-            m_engine = std::make_unique<engine::Predictor>(run::RunLayout::resolveCheckpoint(args.checkpoint).string(), args.device);
+            m_engine = std::make_unique<engine::Predictor>(run::RunLayout::resolveCheckpoint(args.checkpoint).string(), args.device,
+                                                           0, args.precision);
             return;
         }
         if (args.runtime == "opencv") {
@@ -186,6 +188,10 @@ void addPredictCommand(CLI::App& app, int& exitCode)
     command->add_option("--out,-o", args->out, "output folder")->capture_default_str();
     command->add_option("--project,-P", args->project, "take class colours from this project")->check(CLI::ExistingFile);
     command->add_option("--device", args->device, "auto | cpu | cuda")->capture_default_str();
+    command->add_option("--precision", args->precision,
+                        "auto | fp32 | bf16: bf16 where the device computes it natively (CUDA, a CPU with AVX512-BF16/AMX)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "fp32", "bf16"}));
     command->add_option("--opacity", args->opacity, "overlay opacity of the labels")
         ->capture_default_str()
         ->check(FiniteNumber(0.0, 1.0));

@@ -27,7 +27,7 @@ void requireSameClasses(int checkpointClasses, const data::ClassSchema& schema, 
 }
 
 metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, const std::string& projectFile,
-                                               const std::string& splitName, const std::string& device,
+                                               const std::string& splitName, const engine::EvaluateOptions& options,
                                                const std::string& predictionsDir)
 {
     namespace fs = std::filesystem;
@@ -35,7 +35,7 @@ metrics::EvaluationReport evaluateProjectSplit(const std::string& checkpoint, co
     if (!split)
         throw data::DataError({}, "unknown split '" + splitName + "' (use train, val or test)");
     const auto project = data::Project::load(projectFile);
-    engine::Predictor predictor(checkpoint, device);
+    engine::Predictor predictor(checkpoint, options.device, options.threads, options.precision);
     requireSameClasses(predictor.classes(), project.schema(), checkpoint, projectFile);
     metrics::EvaluationReport report(predictor.classNames());
     std::vector<std::size_t> labelled;

@@ -31,6 +31,8 @@ private slots:
     void bandsEqualTheWholeImageResize_data();
     void bandsEqualTheWholeImageResize();
     void scoresAreTheModelsLogProbabilitiesAtItsSize();
+    void precisionsResolveAsTheDeviceComputes();
+    void bf16PredictsAsFp32Does();
 
 private:
     std::string m_checkpoint;
@@ -113,7 +115,7 @@ void TestPredictor::bandsEqualTheWholeImageResize()
     QFETCH(int, width);
     QFETCH(int, bandBytes);
     const auto rgb = testImage(height, width);
-    Predictor predictor(m_checkpoint, "cpu", 1);
+    Predictor predictor(m_checkpoint, "cpu", 1, "fp32");
     predictor.setBandBytes(std::size_t(bandBytes));
     const auto classes = predictor.predict(rgb.data(), height, width);
     const auto withConfidence = predictor.predictWithConfidence(rgb.data(), height, width);
@@ -147,7 +149,7 @@ void TestPredictor::scoresAreTheModelsLogProbabilitiesAtItsSize()
 {
     const int height = 60, width = 90;
     const auto rgb = testImage(height, width);
-    Predictor predictor(m_checkpoint, "cpu", 1);
+    Predictor predictor(m_checkpoint, "cpu", 1, "fp32");
     const auto prediction = predictor.predictWithConfidence(rgb.data(), height, width);
     QCOMPARE(prediction.scoreHeight, kTrainedHeight);
     QCOMPARE(prediction.scoreWidth, kTrainedWidth);
@@ -165,6 +167,44 @@ void TestPredictor::scoresAreTheModelsLogProbabilitiesAtItsSize()
     QVERIFY(*std::min_element(prediction.scores.begin(), prediction.scores.end()) < 16);  // some class is likely
 }
 
+// Issue 65.3: auto is bf16 only where the device computes it natively; bf16 asked for on a CPU
+// that would emulate it is refused, saying why; anything else is refused by name.
+void TestPredictor::precisionsResolveAsTheDeviceComputes()
+{
+    QCOMPARE(inferencePrecision("fp32", torch::kCPU, true), std::string("none"));
+    QCOMPARE(inferencePrecision("auto", torch::kCPU, true), std::string("bf16"));
+    QCOMPARE(inferencePrecision("auto", torch::kCPU, false), std::string("none"));
+    QCOMPARE(inferencePrecision("bf16", torch::kCPU, true), std::string("bf16"));
+    try {
+        inferencePrecision("bf16", torch::kCPU, false);
+        QFAIL("bf16 on a CPU without native bf16 was accepted");
+    } catch (const std::exception& error) {
+        QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("no native bf16")), error.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(std::exception, inferencePrecision("half", torch::kCPU, true));
+}
+
+// Where this CPU computes bf16, a bf16 prediction labels (nearly) every pixel as fp32 does; the
+// scores stay a distribution.
+void TestPredictor::bf16PredictsAsFp32Does()
+{
+    if (!cpuComputesBf16())
+        QSKIP("this CPU has no native bf16 (AVX512-BF16/AMX): bf16 inference is refused here, tested above");
+    const int height = 60, width = 90;
+    const auto rgb = testImage(height, width);
+    Predictor fp32(m_checkpoint, "cpu", 1, "fp32"), bf16(m_checkpoint, "cpu", 1, "bf16");
+    const auto a = fp32.predict(rgb.data(), height, width), b = bf16.predict(rgb.data(), height, width);
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        same += a[i] == b[i];
+    QVERIFY2(double(same) >= 0.95 * double(a.size()), qPrintable(QString::number(double(same) / double(a.size()))));
+    const auto scored = bf16.predictWithConfidence(rgb.data(), height, width);
+    double sum = 0;
+    for (int c = 0; c < kClasses; ++c)
+        sum += std::exp(-double(scored.scores[std::size_t(c)]) / Predictor::kScoreSteps);
+    QVERIFY(std::abs(sum - 1.0) < 0.05);
+}
+
 void TestPredictor::memoryDoesNotGrowWithTheScoreMap()
 {
     // 3000x3000 with 5 classes: the whole-image path built a 180 MB score map plus three 108 MB
@@ -172,7 +212,7 @@ void TestPredictor::memoryDoesNotGrowWithTheScoreMap()
     // bandBytes of scores, and the rows of the input resize.
     const int size = 3000;
     const auto rgb = testImage(size, size);
-    Predictor predictor(m_checkpoint, "cpu", 1);
+    Predictor predictor(m_checkpoint, "cpu", 1, "fp32");
     predictor.setBandBytes(std::size_t(16) << 20);
     predictor.predict(testImage(64, 64).data(), 64, 64);  // LibTorch's own first-use allocations
     const long before = maxRssKilobytes();

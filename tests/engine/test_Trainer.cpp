@@ -143,16 +143,16 @@ void TestTrainer::overfitsTinyBatch()
     QVERIFY(!holdsOptimiser(run / "checkpoints" / "best.pt"));
     QVERIFY(fs::file_size(run / "checkpoints" / "best.pt") < fs::file_size(run / "checkpoints" / "last.pt"));
     const auto best = evaluateCheckpoint((run / "checkpoints" / "best.pt").string(), path("train.pack"),
-                                         EvaluateOptions{"cpu", 4, 1});
+                                         EvaluateOptions{"cpu", 4, 1, "fp32"});
     QVERIFY(std::abs(best.metrics.meanIoU - outcome.bestMeanIoU) < 1e-9);
 
     // evaluate and predict from the checkpoint alone agree with the trainer's last validation.
     const auto evaluation = evaluateCheckpoint((run / "checkpoints" / "last.pt").string(), path("train.pack"),
-                                               EvaluateOptions{"cpu", 4, 1});
+                                               EvaluateOptions{"cpu", 4, 1, "fp32"});
     QVERIFY(std::abs(evaluation.metrics.meanIoU - outcome.lastValidation.meanIoU) < 1e-9);
     QCOMPARE(evaluation.classNames.size(), std::size_t(4));
 
-    Predictor predictor((run / "checkpoints" / "last.pt").string(), "cpu", 1);
+    Predictor predictor((run / "checkpoints" / "last.pt").string(), "cpu", 1, "fp32");
     segstudio::pack::PackReader pack(path("train.pack"));
     const auto labels = predictor.predict(pack.image(0), 32, 32);
     int correct = 0, labelled = 0;
@@ -243,7 +243,7 @@ void TestTrainer::trainsInBf16OnACpu()
     for (const auto& parameter : model->parameters())
         QCOMPARE(parameter.scalar_type(), torch::kFloat);
     const auto evaluation = evaluateCheckpoint((fs::path(config.runDir) / "checkpoints" / "last.pt").string(),
-                                               path("train.pack"), EvaluateOptions{"cpu", 4, 1});
+                                               path("train.pack"), EvaluateOptions{"cpu", 4, 1, "fp32"});
     QVERIFY2(std::abs(evaluation.metrics.globalAccuracy - outcome.lastValidation.globalAccuracy) < 0.02,
              qPrintable(QStringLiteral("fp32 %1, bf16 %2").arg(evaluation.metrics.globalAccuracy)
                             .arg(outcome.lastValidation.globalAccuracy)));

@@ -43,6 +43,7 @@ metrics::EvaluationReport evaluationReport(const std::string& checkpoint, const 
     const auto pack = openPack(packPath);
     auto loaded = LoadedModel::fromCheckpoint(checkpoint, device);
     checkClasses(*pack, loaded, checkpoint);
+    loaded.setPrecision(options.precision, device);
     loaded.model->eval();
     torch::NoGradGuard noGrad;
     metrics::EvaluationReport report(loaded.classNames);
@@ -74,6 +75,9 @@ Evaluation evaluateCheckpoint(const std::string& checkpoint, const std::string& 
     settings.batchSize = options.batchSize;
     settings.pinMemory = device.is_cuda();
     settings.correction = loaded.correction;
+    loaded.setPrecision(options.precision, device);
+    settings.amp = loaded.amp;
+    settings.channelsLast = loaded.channelsLast;
     const SegmentationLoss loss(loaded.classWeights, device);
     return {validate(*loaded.model, *pack, loss, settings), loaded.classNames, loaded.name};
 }

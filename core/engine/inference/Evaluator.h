@@ -13,6 +13,7 @@ struct EvaluateOptions {
     std::string device = "auto";
     int batchSize = 4;
     int threads = 0;
+    std::string precision = "auto";  // auto | fp32 | bf16 (inferencePrecision)
 };
 
 struct Evaluation {

@@ -1,5 +1,7 @@
 #include "LoadedModel.h"
 
+#include "engine/runtime/Runtime.h"
+
 #include "engine/models/Checkpoint.h"
 #include "engine/runtime/EngineError.h"
 #include "engine/models/ModelRegistry.h"
@@ -30,6 +32,28 @@ LoadedModel LoadedModel::fromCheckpoint(const std::string& checkpoint, torch::De
     Checkpoint::load(checkpoint, *loaded.model, nullptr, device);
     loaded.model->eval();
     return loaded;
+}
+
+void LoadedModel::setPrecision(const std::string& precision, torch::Device device)
+{
+    amp = inferencePrecision(precision, device, cpuComputesBf16());
+    channelsLast = amp == "bf16";
+    if (!channelsLast)
+        return;
+    torch::NoGradGuard noGrad;
+    for (auto& parameter : model->parameters())
+        if (parameter.dim() == 4)
+            parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
+}
+
+torch::Tensor LoadedModel::decisionLogits(const torch::Tensor& input) const
+{
+    torch::Tensor logits;
+    {
+        const AutocastScope autocast(amp, input.device());
+        logits = model->forward(channelsLast ? input.contiguous(at::MemoryFormat::ChannelsLast) : input);
+    }
+    return correction.apply(logits.to(torch::kFloat));
 }
 
 }  // namespace inference

@@ -140,7 +140,7 @@ auto withOneLineErrors(int height, int width, Work work)
 
 }  // namespace
 
-Predictor::Predictor(const std::string& checkpoint, const std::string& device, int threads)
+Predictor::Predictor(const std::string& checkpoint, const std::string& device, int threads, const std::string& precision)
     : m_impl(std::make_unique<Impl>())
 {
     m_impl->device = chooseDevice(device);
@@ -148,6 +148,7 @@ Predictor::Predictor(const std::string& checkpoint, const std::string& device, i
     // default model's depthwise convolutions, which then ran slower than without it: SCALING.md).
     configureRuntime(threads, /*deterministic=*/false, /*cudnnBenchmark=*/false);
     m_impl->loaded = LoadedModel::fromCheckpoint(checkpoint, m_impl->device);
+    m_impl->loaded.setPrecision(precision, m_impl->device);
 }
 
 Predictor::~Predictor() = default;

@@ -21,7 +21,9 @@ class Predictor {
 public:
     static constexpr std::size_t kDefaultBandBytes = std::size_t(64) << 20;
 
-    explicit Predictor(const std::string& checkpoint, const std::string& device = "auto", int threads = 0);
+    // precision: auto | fp32 | bf16 (inferencePrecision: bf16 where the device computes it natively).
+    explicit Predictor(const std::string& checkpoint, const std::string& device = "auto", int threads = 0,
+                       const std::string& precision = "auto");
     ~Predictor();
     Predictor(const Predictor&) = delete;
     Predictor& operator=(const Predictor&) = delete;

@@ -121,6 +121,21 @@ std::string resolveAmp(const std::string& amp, torch::Device device, bool cpuBf1
     return !device.is_cuda() && cpuBf16 && modelBf16OnCpu ? "bf16" : "none";
 }
 
+std::string inferencePrecision(const std::string& precision, torch::Device device, bool cpuBf16)
+{
+    const bool native = device.is_cuda() || cpuBf16;
+    if (precision == "fp32")
+        return "none";
+    if (precision == "auto")
+        return native ? "bf16" : "none";
+    if (precision != "bf16")
+        throw EngineError("--precision " + precision + ": not a precision (auto, fp32 or bf16)");
+    if (!native)
+        throw EngineError("--precision bf16: this CPU has no native bf16 (AVX512-BF16 or AMX), where it is slower than "
+                          "fp32; use --precision fp32 or auto");
+    return "bf16";
+}
+
 bool autocasts(const std::string& amp, torch::Device device)
 {
     return device.is_cuda() ? amp != "none" : amp == "bf16";

@@ -31,6 +31,12 @@ bool cpuComputesBf16();
 // train fp32 unless asked, as before "auto" existed).
 std::string resolveAmp(const std::string& amp, torch::Device device, bool cpuBf16, bool modelBf16OnCpu);
 
+// The precision predictions and evaluations run in (issue 65.3), as amp names it: "fp32" is
+// "none"; "bf16" is bf16 (CUDA, or a CPU that computes it natively; elsewhere refused, naming why);
+// "auto" is bf16 where it is native (CUDA, AVX512-BF16/AMX), fp32 elsewhere. EngineError for any
+// other name. cpuBf16: cpuComputesBf16(), given so that tests can ask for either CPU.
+std::string inferencePrecision(const std::string& precision, torch::Device device, bool cpuBf16);
+
 // Whether amp autocasts on this device: "bf16" and "fp16" on CUDA, "bf16" on a CPU (oneDNN's bf16
 // convolutions; fp16 has no fast CPU path, and an fp16 run resumed without CUDA goes on in fp32).
 bool autocasts(const std::string& amp, torch::Device device);

@@ -30,6 +30,10 @@ int main(int argc, char** argv)
     app.add_option("--warmup", warmup)->capture_default_str();
     app.add_option("--threads", threads, "0 = all cores")->capture_default_str();
     app.add_option("--device", device)->capture_default_str();
+    std::string precision = "fp32";
+    bool channelsLast = false;
+    app.add_flag("--channels-last", channelsLast, "weights and input in channels-last (NHWC)");
+    app.add_option("--precision", precision, "fp32 | bf16 | auto (as predict and evaluate run)")->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     const torch::Device target = chooseDevice(device);
@@ -44,13 +48,20 @@ int main(int argc, char** argv)
         auto model = ModelRegistry::instance().create(name, classes);
         model->to(target);
         model->eval();
+        if (channelsLast)
+            for (auto& parameter : model->parameters())
+                if (parameter.dim() == 4)
+                    parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
         std::int64_t parameters = 0;
         for (const auto& p : model->parameters())
             parameters += p.numel();
         std::vector<double> times;
         for (int run = 0; run < warmup + runs; ++run) {
             const auto start = std::chrono::steady_clock::now();
-            const auto input = normaliseImages(imagesToDevice(image, target), false);
+            const auto input = normaliseImages(imagesToDevice(image, target), channelsLast);
+            const segstudio::engine::AutocastScope autocast(
+                segstudio::engine::inferencePrecision(precision, torch::Device(device), segstudio::engine::cpuComputesBf16()),
+                torch::Device(device));
             const auto labels = model->forward(input).argmax(1).to(torch::kUInt8).to(torch::kCPU);
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             if (run >= warmup)
