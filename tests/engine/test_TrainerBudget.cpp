@@ -1,5 +1,7 @@
 #include "TestPacks.h"
 #include "engine/runtime/StopFlag.h"
+#include "engine/training/BudgetController.h"
+#include "pack/PackReader.h"
 #include "engine/training/Trainer.h"
 #include "run/MetricsReader.h"
 #include "run/RunLayout.h"
@@ -31,6 +33,35 @@ private slots:
         segstudio::enginetest::writeStripePack(path("train.pack"), 8, 32, 32, 4, 3);
         segstudio::enginetest::writeStripePack(path("val.pack"), 2, 32, 32, 4, 4);
         segstudio::enginetest::writeStripePack(path("train64.pack"), 8, 64, 64, 4, 5);
+    }
+
+    // Issue 65.1: a training's budget settings, out of Trainer: the config's figures, and the
+    // first guess of a validation's cost: the validation images per rank and batch, their pixels
+    // against a training step's (a crop's when training on crops).
+    void budgetSettingsComeFromTheConfigAndThePacks()
+    {
+        TrainConfig config;
+        config.timeBudgetSeconds = 90;
+        config.valEpochs = 3;
+        config.logInterval = 5;
+        config.warmupIterations = 7;
+        config.batchSize = 2;
+        const segstudio::pack::PackReader train(path("train64.pack")), val(path("val.pack"));
+        auto settings = BudgetController::settingsFor(config, train, &val, 1, 4);
+        QCOMPARE(settings.budgetSeconds, 90.0);
+        QCOMPARE(settings.iterationsPerEpoch, std::int64_t(4));
+        QCOMPARE(settings.valEpochs, 3);
+        QCOMPARE(settings.logInterval, 5);
+        QCOMPARE(settings.warmupIterations, std::int64_t(7));
+        QVERIFY(settings.validates);
+        // 2 val images of 32x32, batch 2, one rank: one step of a quarter of a 64x64 step's pixels.
+        QCOMPARE(settings.validationStepsGuess, 0.25);
+        config.cropHeight = config.cropWidth = 16;  // crops of 16x16: a val step is 4 of them
+        QCOMPARE(BudgetController::settingsFor(config, train, &val, 1, 4).validationStepsGuess, 4.0);
+        QCOMPARE(BudgetController::settingsFor(config, train, &val, 2, 4).validationStepsGuess, 2.0);  // a rank each
+        settings = BudgetController::settingsFor(config, train, nullptr, 1, 4);
+        QVERIFY(!settings.validates);
+        QCOMPARE(settings.validationStepsGuess, 0.0);
     }
 
     // Progressive crops in a budgeted run: the crops grow in four stages as the run's progress

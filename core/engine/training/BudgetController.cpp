@@ -1,4 +1,7 @@
 #include "BudgetController.h"
+
+#include "TrainConfig.h"
+#include "pack/PackReader.h"
 #include "engine/runtime/Formatted.h"
 
 #include "engine/input/CropSchedule.h"
@@ -12,6 +15,29 @@
 
 namespace segstudio::engine {
 inline namespace training {
+
+BudgetController::Settings BudgetController::settingsFor(const TrainConfig& config, const pack::PackReader& train,
+                                                        const pack::PackReader* val, int world,
+                                                        std::int64_t iterationsPerEpoch)
+{
+    Settings settings;
+    settings.budgetSeconds = config.timeBudgetSeconds;
+    settings.iterationsPerEpoch = iterationsPerEpoch;
+    settings.valEpochs = config.valEpochs;
+    settings.logInterval = config.logInterval;
+    settings.warmupIterations = config.warmupIterations;
+    settings.validates = val != nullptr;
+    if (val) {
+        const auto& trainSpec = train.spec();
+        const double trainPixels = config.cropHeight > 0 ? double(config.cropHeight) * config.cropWidth
+                                                         : double(trainSpec.height) * trainSpec.width;
+        const double imagesPerRank = std::ceil(double(val->size()) / double(std::max(1, world)));
+        const auto& valSpec = val->spec();
+        settings.validationStepsGuess =
+            imagesPerRank / double(config.batchSize) * double(valSpec.height) * double(valSpec.width) / trainPixels;
+    }
+    return settings;
+}
 
 BudgetController::BudgetController(Settings settings, LrSchedule& schedule, const CropSchedule& crops, Hooks hooks)
     : m_settings(settings), m_schedule(schedule), m_crops(crops), m_hooks(std::move(hooks))

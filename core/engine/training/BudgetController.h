@@ -11,8 +11,11 @@
 #include <optional>
 #include <string>
 
+namespace segstudio::pack { class PackReader; }
+
 namespace segstudio::engine {
 inline namespace input { class CropSchedule; }
+inline namespace training { struct TrainConfig; }
 inline namespace training { class LrSchedule; }
 
 inline namespace training {
@@ -43,6 +46,12 @@ public:
         std::function<void(const std::string&)> say;      // a line for the log
         std::function<void(const BudgetPlan&)> record;    // the plan for the metrics file
     };
+
+    // A training's settings (issue 65.1, out of Trainer): its config's budget, validation and
+    // logging, and the first guess of a validation's cost from the packs' pixels per rank (a
+    // crop's pixels, when training on crops, against the validation images').
+    static Settings settingsFor(const TrainConfig& config, const pack::PackReader& train, const pack::PackReader* val,
+                                int world, std::int64_t iterationsPerEpoch);
 
     BudgetController(Settings settings, LrSchedule& schedule, const CropSchedule& crops, Hooks hooks);
     ~BudgetController();

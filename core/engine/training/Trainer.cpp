@@ -7,6 +7,7 @@
 #include "engine/input/BatchLoader.h"
 #include "BudgetController.h"
 #include "engine/models/Checkpoint.h"
+#include "FiniteModelCheck.h"
 #include "CheckpointCadence.h"
 #include "CheckpointSnapshot.h"
 #include "CheckpointWriter.h"
@@ -143,7 +144,6 @@ struct Trainer::Impl {
     nlohmann::json state() const;
     void saveCheckpoint(const fs::path& file);
     bool epochCheckpointDue();
-    void requireFiniteModel(const fs::path& file);
     TrainOutcome endDiverged(const std::string& message);
     // The step's NaN/stop flags, read a step late on a GPU (StepVerdicts).
     std::unique_ptr<StepVerdicts> verdicts;
@@ -328,7 +328,7 @@ void Trainer::Impl::saveCheckpoint(const fs::path& file)
 {
     settleVerdicts();  // no file of a run that diverged meanwhile
     replicas->averageBuffers(*model);  // a collective: every rank takes part, rank 0 writes
-    requireFiniteModel(file);  // on every rank: their parameters and buffers are the same
+    FiniteModelCheck::require(*model, iteration, epoch + 1, file.filename().string());  // every rank: the same values
     // Only last.pt resumes, so only it carries the optimiser's state and the weight average:
     // best.pt is what evaluate, predict, export and fine-tunes read, and without the state it is
     // a half (SGD momentum) to a third (AdamW) of the size. The write itself runs on the
@@ -353,25 +353,6 @@ bool Trainer::Impl::epochCheckpointDue()
     // Writing is a collective (rank 0 writes, every rank takes part) and the ranks' clocks differ:
     // they write when any of them finds it due.
     return checkpointCadence->interval() > 0 ? replicas->any(due) : due;
-}
-
-void Trainer::Impl::requireFiniteModel(const fs::path& file)
-{
-    // The loss check comes before a step; a step that makes the parameters NaN/inf (an absurd
-    // learning rate) shows only in the next loss, which may never come: checked here, before any
-    // file could hold them as best.pt or last.pt.
-    torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> finite;
-    for (const auto& parameter : model->parameters())
-        finite.push_back(torch::isfinite(parameter).all());
-    for (const auto& buffer : model->buffers())
-        if (buffer.is_floating_point())
-            finite.push_back(torch::isfinite(buffer).all());
-    if (finite.empty() || torch::stack(finite).all().item<bool>())
-        return;
-    throw NonFiniteParameters("parameters became NaN/infinite by iteration " + std::to_string(iteration) + " (epoch " +
-                              std::to_string(epoch + 1) + ") while the loss was finite; " + file.filename().string() +
-                              " was not written, the last good checkpoint is kept. Try a lower learning rate.");
 }
 
 TrainOutcome Trainer::Impl::endDiverged(const std::string& message)
@@ -574,22 +555,7 @@ const std::optional<BudgetPlan>& Trainer::Impl::plan() const
 
 void Trainer::Impl::createBudget()
 {
-    BudgetController::Settings settings;
-    settings.budgetSeconds = config.timeBudgetSeconds;
-    settings.iterationsPerEpoch = loader->batchesPerEpoch();
-    settings.valEpochs = config.valEpochs;
-    settings.logInterval = config.logInterval;
-    settings.warmupIterations = config.warmupIterations;
-    settings.validates = valPack != nullptr;
-    if (valPack) {
-        const auto& train = trainPack->spec();
-        const double trainPixels = config.cropHeight > 0 ? double(config.cropHeight) * config.cropWidth
-                                                         : double(train.height) * train.width;
-        const double imagesPerRank = std::ceil(double(valPack->size()) / double(world));
-        const auto& val = valPack->spec();
-        settings.validationStepsGuess =
-            imagesPerRank / double(config.batchSize) * double(val.height) * double(val.width) / trainPixels;
-    }
+    const auto settings = BudgetController::settingsFor(config, *trainPack, valPack, world, loader->batchesPerEpoch());
     BudgetController::Hooks hooks;
     hooks.clock = [this] { return clock(); };
     hooks.agree = [this](BudgetPlan& next) { agreeOnPlan(next); };
