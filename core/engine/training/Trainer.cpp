@@ -13,11 +13,10 @@
 #include "CheckpointWriter.h"
 #include "engine/distributed/Communicator.h"
 #include "engine/distributed/GradientSync.h"
-#include "engine/models/EncoderWeights.h"
 #include "engine/runtime/EngineError.h"
+#include "engine/runtime/GpuMonitor.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
-#include "engine/models/ModelRegistry.h"
 #include "NonFiniteParameters.h"
 #include "OptimizerFactory.h"
 #include "engine/distributed/Replicas.h"
@@ -25,11 +24,11 @@
 #include "RunFolderClaim.h"
 #include "RunRecorder.h"
 #include "engine/runtime/Runtime.h"
-#include "engine/models/SegNet.h"
 #include "engine/inference/SegmentationLoss.h"
 #include "engine/distributed/StepVerdicts.h"
 #include "engine/runtime/StopFlag.h"
 #include "TrainingLog.h"
+#include "TrainingModel.h"
 #include "TrainingPacks.h"
 #include "TrainingPrecision.h"
 #include "TrainingStep.h"
@@ -134,7 +133,6 @@ struct Trainer::Impl {
 
     void openPacks();
     void buildModel(bool resuming);
-    void initialiseFrom(const std::string& checkpoint);
     void buildOptimizer();
     void prepareRunDirectory(bool resuming);
     void restore(const std::string& checkpoint);
@@ -209,32 +207,9 @@ void Trainer::Impl::placeTrainingData()
 
 void Trainer::Impl::buildModel(bool resuming)
 {
-    torch::manual_seed(config.seed);  // the same seed gives the same initial weights
-    model = ModelRegistry::instance().create(config.model, config.classes);
-    if (!config.encoderWeights.empty())
-        loadEncoderWeights(*model, config.model, config.encoderWeights);
-    model->to(device);
-    if (!resuming && !config.initFrom.empty())
-        initialiseFrom(config.initFrom);
+    model = TrainingModel::build(config, device, resuming);
     if (config.weightAverageDecay > 0)
         average = std::make_unique<WeightAverage>(*model, config.weightAverageDecay);
-}
-
-// Checked before loading, so a wrong file is named with what differs rather than with the first
-// tensor whose shape LibTorch finds wrong.
-void Trainer::Impl::initialiseFrom(const std::string& checkpoint)
-{
-    const auto state = Checkpoint::readState(checkpoint);
-    if (state.contains("config")) {
-        const TrainConfig source = trainConfigFromJson(state.at("config"), checkpoint);
-        if (source.model != config.model)
-            throw EngineError(checkpoint + ": --init-from checkpoint holds a " + source.model + " model, this run trains " +
-                              config.model + " (use --model " + source.model + ")");
-        if (source.classes != config.classes)
-            throw EngineError(checkpoint + ": --init-from checkpoint predicts " + std::to_string(source.classes) +
-                              " classes, the training pack has " + std::to_string(config.classes));
-    }
-    Checkpoint::loadWeights(checkpoint, *model, device);
 }
 
 void Trainer::Impl::buildOptimizer()
@@ -244,14 +219,7 @@ void Trainer::Impl::buildOptimizer()
 
 std::unique_ptr<CheckpointSnapshot> Trainer::Impl::makeCheckpointSnapshot() const
 {
-    // The copy's architecture comes from the registry; its random initialisation must not move the
-    // run's random stream (the seed decides the shuffle and the augmentation), so it is put back.
-    auto generator = at::detail::getDefaultCPUGenerator();
-    const auto randomState = generator.get_state();
-    auto copy = ModelRegistry::instance().create(config.model, config.classes);
-    generator.set_state(randomState);
-    auto optimizerCopy = makeOptimizer(config, copy->parameters(), /*fusedSteps=*/false);
-    return std::make_unique<CheckpointSnapshot>(copy, std::move(optimizerCopy), device.is_cuda());
+    return TrainingModel::snapshotFor(config, device);
 }
 
 void Trainer::Impl::prepareRunDirectory(bool resuming)
