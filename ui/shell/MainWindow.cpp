@@ -1,10 +1,11 @@
 #include "MainWindow.h"
 
 #include "DatasetActions.h"
-#include "FixedTextAction.h"
 #include "HelpMenu.h"
 #include "JobProgressBar.h"
 #include "ProjectSession.h"
+#include "ProjectToolBar.h"
+#include "RecentProjectsMenu.h"
 #include "ReadOnlyBanner.h"
 #include "StartPage.h"
 #include "PanelLinks.h"
@@ -91,7 +92,8 @@ MainWindow::MainWindow(QWidget* parent)
             [this] { m_workspaces->switchTo(Workspaces::Workspace::Train); });
     WindowSettings::read(*this);
     m_workspaces->setProjectOpen(false);  // the start page, no dock
-    updateRecentMenu(m_session->recentProjects());
+    m_recentMenu->setProjects(m_session->recentProjects());
+    m_startPage->setRecentProjects(m_session->recentProjects());
     updateTitle();
     updateActions();
 }
@@ -195,7 +197,8 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addActions({m_newAction, m_openAction, m_demoAction});
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu = new RecentProjectsMenu(this);
+    file->addMenu(m_recentMenu);
     file->addSeparator();
     file->addAction(m_saveAction);
     file->addSeparator();
@@ -238,26 +241,9 @@ void MainWindow::createMenus()
 
     menuBar()->addMenu(new HelpMenu(this, m_workspaces));
 
-    // One tool bar: the project's actions, undo and redo, the editor's view actions, and the
-    // workspaces. The undo buttons are fixed-text stand-ins: the real actions' text grows with
-    // the command ("Undo Magic wand") and would shift every button after them.
-    // Icons only, each tooltip naming the action and its key (setIconToolTips; the stand-ins write
-    // their own): in words the row filled 1600 px. The workspaces keep their names: three words
-    // that say where the user is, and Ctrl+1/2/3 in their tooltips.
-    QToolBar* main = addToolBar(tr("Project"));
-    main->setObjectName(QStringLiteral("projectToolBar"));
-    main->setToolButtonStyle(Qt::ToolButtonIconOnly);
-    main->setIconSize(QSize(22, 22));  // Breeze's grid: sharp, not scaled
-    main->addActions({m_newAction, m_openAction, m_saveAction});
-    main->addSeparator();
-    main->addActions({new FixedTextAction(m_undoAction, tr("Undo"), this), new FixedTextAction(m_redoAction, tr("Redo"), this)});
-    main->addSeparator();
-    main->addActions(m_editor->viewActions());
-    main->addSeparator();
-    main->addActions(m_workspaces->actions());
-    for (QAction* workspace : m_workspaces->actions())
-        if (auto* button = qobject_cast<QToolButton*>(main->widgetForAction(workspace)))
-            button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    addToolBar(new ProjectToolBar({{m_newAction, m_openAction, m_saveAction}, m_undoAction, m_redoAction,
+                                   m_editor->viewActions(), m_workspaces->actions()},
+                                  this));
 }
 
 void MainWindow::connectParts()
@@ -269,7 +255,9 @@ void MainWindow::connectParts()
     connect(m_startPage, &StartPage::recentProjectRequested, m_session, &ProjectSession::openInteractively);
     connect(m_session, &ProjectSession::documentChanged, this, &MainWindow::attachDocument);
     connect(m_session, &ProjectSession::opened, this, &MainWindow::projectOpened);
-    connect(m_session, &ProjectSession::recentProjectsChanged, this, &MainWindow::updateRecentMenu);
+    connect(m_session, &ProjectSession::recentProjectsChanged, m_recentMenu, &RecentProjectsMenu::setProjects);
+    connect(m_session, &ProjectSession::recentProjectsChanged, m_startPage, &StartPage::setRecentProjects);
+    connect(m_recentMenu, &RecentProjectsMenu::projectChosen, m_session, &ProjectSession::openInteractively);
     connect(m_session, &ProjectSession::statusMessage, this, &MainWindow::showStatus);
     connect(m_session, &ProjectSession::recovered, this, &MainWindow::showRecovered);
     connect(m_datasetActions, &DatasetActions::statusMessage, this, &MainWindow::showStatus);
@@ -373,16 +361,6 @@ void MainWindow::showRecovered(const QStringList& steps)
 }
 
 void MainWindow::showStatus(const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); }
-
-void MainWindow::updateRecentMenu(const QStringList& files)
-{
-    m_recentMenu->clear();
-    for (const QString& file : files)
-        m_recentMenu->addAction(QFileInfo(file).fileName(), m_session, [this, file] { m_session->openInteractively(file); })
-            ->setToolTip(file);
-    m_recentMenu->setEnabled(!files.isEmpty());
-    m_startPage->setRecentProjects(files);
-}
 
 void MainWindow::updateTitle()
 {

@@ -43,6 +43,7 @@ namespace segstudio::ui::shell {
 class DatasetActions;
 class JobProgressBar;
 class ProjectSession;
+class RecentProjectsMenu;
 class StartPage;
 class UndoRouter;
 class Workspaces;
@@ -111,7 +112,6 @@ private:
     void showAlert(const QString& title, const QString& text);
     void showRecovered(const QStringList& steps);
     void showStatus(const QString& text, int timeoutMs);
-    void updateRecentMenu(const QStringList& files);
     void updateTitle();
     void updateActions();
     void updateImageCaption();
@@ -139,7 +139,7 @@ private:
     training::RunStatusLine* m_runStatus = nullptr;
     QLabel* m_projectLabel = nullptr;
     QLabel* m_savedLabel = nullptr;  // which label map reached disk last, and when
-    QMenu* m_recentMenu = nullptr;
+    RecentProjectsMenu* m_recentMenu = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_demoAction = nullptr;
