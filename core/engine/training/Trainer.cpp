@@ -14,7 +14,6 @@
 #include "engine/distributed/Communicator.h"
 #include "engine/distributed/GradientSync.h"
 #include "engine/runtime/EngineError.h"
-#include "engine/runtime/GpuMonitor.h"
 #include "LossScaler.h"
 #include "LrSchedule.h"
 #include "NonFiniteParameters.h"
@@ -27,6 +26,7 @@
 #include "engine/inference/SegmentationLoss.h"
 #include "engine/distributed/StepVerdicts.h"
 #include "engine/runtime/StopFlag.h"
+#include "TrainingInput.h"
 #include "TrainingLog.h"
 #include "TrainingModel.h"
 #include "TrainingPacks.h"
@@ -95,7 +95,6 @@ struct Trainer::Impl {
     std::unique_ptr<BatchLoader> loader;
     std::unique_ptr<DeviceResidentPack> residentTrain;  // null: batches come from the host loader
     std::string dataNote;                               // which, and why (said at the start)
-    void placeTrainingData();
     std::unique_ptr<LrSchedule> schedule;
     std::unique_ptr<LossScaler> scaler;
     std::unique_ptr<TrainingStep> step;  // made last: it holds the parts above
@@ -192,17 +191,6 @@ void Trainer::Impl::openPacks()
         config.cropHeight = crop.height;
         config.cropWidth = crop.width;
     }
-}
-
-void Trainer::Impl::placeTrainingData()
-{
-    double deviceMemory = 0.0;
-    if (device.is_cuda() && config.dataOnDevice == "auto")
-        if (const auto monitor = GpuMonitor::open({device.has_index() ? int(device.index()) : 0}))
-            for (const auto& gpu : monitor->sample())
-                deviceMemory = gpu.memoryTotal;
-    if (DeviceResidentPack::wanted(config.dataOnDevice, *trainPack, device, deviceMemory, dataNote))
-        residentTrain = std::make_unique<DeviceResidentPack>(*trainPack, device);
 }
 
 void Trainer::Impl::buildModel(bool resuming)
@@ -580,23 +568,12 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
                                                 d.config.verdictLag >= 0 ? std::optional<int>(d.config.verdictLag) : std::nullopt);
     d.checkpointWriter = std::make_unique<CheckpointWriter>([&d] { return d.makeCheckpointSnapshot(); });
     d.loss = std::make_unique<SegmentationLoss>(d.packs->classWeights(), d.device, d.config.hardPixelFraction);
-    d.augmenter = std::make_unique<Augmenter>(AugmentOptions{d.config.flip, d.config.translate, d.config.scaleCrop,
-                                                             d.config.scaleMin, d.config.scaleMax,
-                                                             d.config.cropHeight, d.config.cropWidth,
-                                                             d.config.colorJitter, d.config.classCrops});
-    d.crops = std::make_unique<CropSchedule>(d.config.cropHeight, d.config.cropWidth, d.config.cropStartScale);
-    BatchLoader::Options options;
-    options.batchSize = d.config.batchSize;
-    options.seed = d.config.seed;
-    options.pinMemory = d.device.is_cuda();
-    options.device = d.device;
-    options.prefetch = d.config.prefetch;
-    options.rank = d.rank;
-    options.worldSize = d.world;
-    d.placeTrainingData();
-    options.copyImages = !d.residentTrain;
-    options.copyLabels = !d.residentTrain || (d.config.classCrops > 0 && d.config.cropHeight > 0);
-    d.loader = std::make_unique<BatchLoader>(*d.trainPack, options);
+    TrainingInput input = TrainingInput::make(d.config, *d.trainPack, d.device, d.rank, d.world);
+    d.augmenter = std::move(input.augmenter);
+    d.crops = std::move(input.crops);
+    d.residentTrain = std::move(input.resident);
+    d.loader = std::move(input.loader);
+    d.dataNote = std::move(input.note);
     d.schedule = std::make_unique<LrSchedule>(d.config, d.loader->batchesPerEpoch(), d.totalIterations());
     if (d.budgeted())
         d.createBudget();
