@@ -22,6 +22,7 @@
 #include "ResumedRun.h"
 #include "RunFolderClaim.h"
 #include "RunRecorder.h"
+#include "SavedPosition.h"
 #include "engine/runtime/Runtime.h"
 #include "engine/inference/SegmentationLoss.h"
 #include "engine/distributed/StepVerdicts.h"
@@ -220,14 +221,7 @@ void Trainer::Impl::prepareRunDirectory(bool resuming)
 
 nlohmann::json Trainer::Impl::state() const
 {
-    return {{"epoch", epoch},
-            {"batchInEpoch", batchInEpoch},
-            {"worldSize", world},
-            {"iteration", iteration},
-            {"lastValidatedEpoch", validationCadence.lastEpoch()},
-            {"bestMeanIoU", bestMeanIoU},
-            {"elapsedSeconds", elapsed()},
-            {"lossScale", scaler ? scaler->scale() : 1.0},
+    nlohmann::json saved = {{"lossScale", scaler ? scaler->scale() : 1.0},
             {"model", config.model},
             {"classes", config.classes},
             {"classNames", packs->classNames()},
@@ -236,6 +230,8 @@ nlohmann::json Trainer::Impl::state() const
             {"width", trainPack->spec().width},
             {"config", toJson(config)},
             {"budget", budget ? budget->state() : nlohmann::json()}};
+    SavedPosition{epoch, batchInEpoch, iteration, validationCadence.lastEpoch(), bestMeanIoU, elapsed()}.write(saved, world);
+    return saved;
 }
 
 void Trainer::Impl::restore(const std::string& checkpoint)
@@ -261,19 +257,13 @@ void Trainer::Impl::restore(const std::string& checkpoint)
 
 void Trainer::Impl::restorePosition(const nlohmann::json& saved)
 {
-    epoch = saved.at("epoch").get<int>();
-    // A resume goes on counting from the last validation (a run stopped every few epochs must
-    // still validate); a checkpoint from before the count was kept: the last multiple.
-    validationCadence = ValidationCadence(saved.value("lastValidatedEpoch", epoch - epoch % std::max(1, config.valEpochs)));
-    batchInEpoch = saved.at("batchInEpoch").get<std::int64_t>();
-    // Another world size splits an epoch into another number of batches: continue after the
-    // same number of samples (rounded down: a few may be seen twice, none skipped).
-    const int savedWorld = saved.value("worldSize", 1);
-    if (savedWorld != world)
-        batchInEpoch = batchInEpoch * savedWorld / world;
-    iteration = saved.at("iteration").get<std::int64_t>();
-    bestMeanIoU = saved.value("bestMeanIoU", -1.0);
-    elapsedBefore = saved.value("elapsedSeconds", 0.0);
+    const SavedPosition position = SavedPosition::read(saved, world, config.valEpochs);
+    epoch = position.epoch;
+    batchInEpoch = position.batchInEpoch;
+    iteration = position.iteration;
+    validationCadence = ValidationCadence(position.lastValidatedEpoch);
+    bestMeanIoU = position.bestMeanIoU;
+    elapsedBefore = position.elapsedSeconds;
     if (budget)
         budget->restore(saved.value("budget", nlohmann::json()));
     if (scaler->enabled())  // an fp16 run resumed without CUDA must not scale fp32 gradients
