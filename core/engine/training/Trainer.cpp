@@ -36,6 +36,7 @@
 #include "ValidationCadence.h"
 #include "engine/inference/Validation.h"
 #include "WeightAverage.h"
+#include "WorldJoin.h"
 #include "run/RunLayout.h"
 #include "run/RunLock.h"
 
@@ -148,8 +149,6 @@ struct Trainer::Impl {
     void heed(const std::optional<StepVerdicts::Verdict>& verdict);
     void settleVerdicts();  // every step's flags read: before a checkpoint, a validation, the end
     bool leader() const { return rank == 0; }
-    void joinWorld();
-    void checkSamePacksEverywhere();
     SegmentationMetrics validateNow(TrainOutcome& outcome);
     void logTraining();
     void recordRun(std::int64_t totalIterations);
@@ -318,35 +317,6 @@ TrainOutcome Trainer::Impl::endDiverged(const std::string& message)
     say(message);
     recordState(run::RunState::Failed, message);
     return outcome;
-}
-
-void Trainer::Impl::joinWorld()
-{
-    if (!communicator)
-        return;
-    checkSamePacksEverywhere();
-    // One starting point for every replica: rank 0's parameters and buffers (after a restore
-    // and the channels-last conversion), as DistributedDataParallel does on construction.
-    replicas->broadcastFromLeader(*model);
-    std::vector<torch::Tensor> parameters;
-    for (auto& parameter : model->parameters())
-        parameters.push_back(parameter);
-    gradientSync = config.gradientSync == "plain" ? makePlainGradientSync(*communicator, parameters)
-                                                  : makeBucketedGradientSync(*communicator, parameters);
-}
-
-void Trainer::Impl::checkSamePacksEverywhere()
-{
-    // Ranks that would train on different data must not start: every rank's pack checksums
-    // against rank 0's.
-    const auto differs = replicas->differingFromLeader(
-        {std::int64_t(trainPack->storedChecksum()), std::int64_t(valPack ? valPack->storedChecksum() : 0)});
-    if (differs[0] > 0)
-        throw EngineError(config.trainPack + ": the training pack differs between ranks (" +
-                          std::to_string(differs[0]) +
-                          " rank(s) hold another checksum than rank 0); give every rank the same file");
-    if (differs[1] > 0)
-        throw EngineError(config.valPack + ": the validation pack differs between ranks; give every rank the same file");
 }
 
 void Trainer::Impl::makeTrainingStep()
@@ -589,12 +559,12 @@ Trainer::Trainer(TrainConfig config, bool resuming, std::shared_ptr<Communicator
                 if (parameter.dim() == 4)
                     parameter.set_data(parameter.data().contiguous(at::MemoryFormat::ChannelsLast));
         }
-        d.joinWorld();
+        d.gradientSync = WorldJoin::join(d.communicator.get(), *d.replicas, *d.model, d.config, *d.trainPack, d.valPack);
     } catch (const std::exception& error) {
         d.recordFailure(error.what());
         throw;
     }
-    d.makeTrainingStep();  // last: restore() may have replaced the weight average, joinWorld() made the sync
+    d.makeTrainingStep();  // last: restore() may have replaced the weight average, WorldJoin made the sync
 }
 
 std::unique_ptr<Trainer> Trainer::resume(const std::string& runDir, int epochs, std::shared_ptr<Communicator> communicator,
