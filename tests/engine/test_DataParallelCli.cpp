@@ -81,6 +81,7 @@ private slots:
     void resumeWithMoreRanksFinishesTheRun();
     void oneWorkerFormsAGroupOfOne();
     void torchrunAgentStoreIsJoinedAsAClient();
+    void torchrunItselfStartsRanksThatTrainAndResume();
     void interruptStopsAllRanksWithOneCheckpoint();
     void twoMachinesOnOneHostTrainTogether();
     void ranksWithDifferentPacksRefuseToStart();
@@ -358,6 +359,53 @@ void TestDataParallelCli::oneWorkerFormsAGroupOfOne()
     Checkpoint::load(plain.toStdString() + "/checkpoints/last.pt", *b, nullptr, torch::kCPU);
     for (std::size_t i = 0; i < a->parameters().size(); ++i)
         QVERIFY(torch::allclose(a->parameters()[i], b->parameters()[i], 1e-5, 1e-6));
+}
+
+// Issue 64.1: the real torchrun (Debian's python3-torch, `python3 -m torch.distributed.run`)
+// starts two ranks of segstudio-train; they train as one run, and torchrun resumes it.
+void TestDataParallelCli::torchrunItselfStartsRanksThatTrainAndResume()
+{
+    // Debian's own Python, where python3-torch installs (a python3 earlier on PATH may lack it).
+    const QString python =
+        QFileInfo::exists(QStringLiteral("/usr/bin/python3")) ? QStringLiteral("/usr/bin/python3") : QStringLiteral("python3");
+    QProcess probe;
+    probe.start(python, {QStringLiteral("-c"), QStringLiteral("import torch.distributed.run")});
+    if (!probe.waitForFinished(60000) || probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+        QSKIP("no torchrun here: python3 cannot import torch.distributed.run (Debian: apt install python3-torch)");
+    const QString run = path(QStringLiteral("torchrun-real"));
+    const auto torchrun = [&](const QStringList& trainArguments) {
+        auto* launcher = new QProcess(this);
+        launcher->setProcessChannelMode(QProcess::MergedChannels);
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+        launcher->setProcessEnvironment(environment);
+        // --redirects 1 --tee 1: Debian 12's torch 1.13 on Python 3.11 reads the default "0" as
+        // None (an IntFlag's zero is no longer iterated) and stops before starting any worker.
+        launcher->start(python,
+                        QStringList{QStringLiteral("-m"), QStringLiteral("torch.distributed.run"), QStringLiteral("--nnodes"),
+                                    QStringLiteral("1"), QStringLiteral("--nproc_per_node"), QStringLiteral("2"),
+                                    QStringLiteral("--master_addr"), QStringLiteral("127.0.0.1"), QStringLiteral("--master_port"),
+                                    QString::number(freeTcpPort()), QStringLiteral("--redirects"), QStringLiteral("1"),
+                                    QStringLiteral("--tee"), QStringLiteral("1"), QStringLiteral("--log_dir"),
+                                    path(QStringLiteral("torchrun-logs")), QStringLiteral("--no_python"),
+                                    QStringLiteral(SEGSTUDIO_TRAIN_EXE)} +
+                            trainArguments);
+        const QString output = finish(launcher, 300000);
+        return std::make_pair(launcher->exitCode(), output);
+    };
+    auto [code, output] = torchrun(QStringList{QStringLiteral("train"), QStringLiteral("--batch"), QStringLiteral("2"),
+                                               QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--timeout"),
+                                               QStringLiteral("60")} +
+                                   common(run));
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("x 2 ranks (gloo)")) &&
+                 output.contains(QStringLiteral("finished: 1 epochs, 2 iterations")),
+             qPrintable(output));
+    std::tie(code, output) = torchrun({QStringLiteral("train"), QStringLiteral("--resume"), run, QStringLiteral("--epochs"),
+                                       QStringLiteral("2"), QStringLiteral("--timeout"), QStringLiteral("60")});
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("finished: 2 epochs, 4 iterations")), qPrintable(output));
+    const auto state = Checkpoint::readState(run.toStdString() + "/checkpoints/last.pt");
+    QCOMPARE(state.at("epoch").get<int>(), 2);
+    QCOMPARE(state.at("worldSize").get<int>(), 2);
 }
 
 // torchrun --master-addr/--master-port (static rendezvous) serves the TCPStore in its agent and
