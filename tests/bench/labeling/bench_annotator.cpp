@@ -59,6 +59,8 @@ struct Arguments {
     bool noNegativeStrokes = false;
     int minConfidence = -1;
     int scribblePrior = 0;
+    int flowSide = -1;
+    std::string flowPreset;
     int modelOverrules = -1;
     double margin = -1;
     double smoothness = -1;
@@ -311,6 +313,8 @@ int main(int argc, char** argv)
                    "propagate: the prediction fills where the flow failed when at least this sure (0..255; LabelPropagator's fillAbove)");
     app.add_option("--model-overrules", args.modelOverrules,
                    "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
+    app.add_option("--flow-side", args.flowSide, "propagate: the flow's working size, long side (px)");
+    app.add_option("--flow-preset", args.flowPreset, "propagate: DIS preset, fast | medium");
     app.add_option("--scribble-prior", args.scribblePrior,
                    "scribble: the classifier first learns the whole maps of the first N images of the train split");
     app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate, scribble (no model)")
@@ -426,6 +430,11 @@ int main(int argc, char** argv)
             propagation.fillAbove = args.minConfidence;
         if (args.modelOverrules >= 0)
             propagation.modelOverrulesAbove = args.modelOverrules;
+        if (args.flowSide > 0)
+            propagation.flow.maxSide = args.flowSide;
+        if (!args.flowPreset.empty())
+            propagation.flow.preset = args.flowPreset == "fast" ? segstudio::paint::DenseFlow::Preset::Fast
+                                                                : segstudio::paint::DenseFlow::Preset::Medium;
         const segstudio::paint::LabelPropagator propagator(propagation);
         cv::Mat previous;  // the frame before, as the annotator left it
         for (std::size_t i = 0; i < images.size(); ++i) {
