@@ -33,6 +33,7 @@
 #include "TrainingPacks.h"
 #include "TrainingPrecision.h"
 #include "TrainingStep.h"
+#include "TrainingValidation.h"
 #include "ValidationCadence.h"
 #include "engine/inference/Validation.h"
 #include "WeightAverage.h"
@@ -371,16 +372,8 @@ void Trainer::Impl::settleVerdicts()
 
 SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
 {
-    ValidationSettings settings;
-    settings.device = device;
-    // One whole image at a time on a CPU: a batch of 8 at 360x480 overflows the caches and took
-    // 13.3 s for CamVid val against 8.7 s one by one (docs/BENCHMARKS.md); GPUs want the batch.
-    settings.batchSize = device.is_cuda() ? config.batchSize : 1;
-    settings.amp = precision.amp;
-    settings.correction = ClassPriorCorrection(packs->classWeights());
-    settings.channelsLast = precision.channelsLast;
-    settings.pinMemory = device.is_cuda();
-    settings.communicator = communicator.get();
+    const auto settings =
+        TrainingValidation::settingsFor(config, device, precision, packs->classWeights(), communicator.get());
     settleVerdicts();
     recordState(run::RunState::Validating);
     lastValidatedIteration = iteration;
@@ -395,9 +388,7 @@ SegmentationMetrics Trainer::Impl::validateNow(TrainOutcome& outcome)
     recorder->validated(epoch + 1, iteration, metrics, elapsed());
     outcome.validated = true;
     outcome.lastValidation = metrics;
-    // A validation whose loss is not finite (diverged weights) scores nothing: its mIoU may still
-    // beat an untrained model's, but such weights are never "best" (issue 46.10).
-    if (std::isfinite(metrics.loss) && metrics.meanIoU > bestMeanIoU) {
+    if (TrainingValidation::isNewBest(metrics, bestMeanIoU)) {
         bestMeanIoU = metrics.meanIoU;
         saveCheckpoint(layout().bestCheckpoint());
     }
