@@ -1,5 +1,7 @@
 #include "AbstractTool.h"
 
+#include <cmath>
+
 #include "LabelCanvas.h"
 
 namespace segstudio::ui::editor {
@@ -30,6 +32,11 @@ void AbstractTool::requestRepaint()
 {
     if (m_canvas)
         m_canvas->update();
+}
+
+QPoint AbstractTool::pixelOf(const QPointF& imagePos)
+{
+    return {int(std::floor(imagePos.x())), int(std::floor(imagePos.y()))};
 }
 
 }  // namespace segstudio::ui::editor

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPoint>
 #include <QPointF>
 #include <QString>
 
@@ -45,6 +46,8 @@ signals:
     void message(const QString& text);
 
 protected:
+    // The image pixel under an image position (floor of each coordinate: a pixel spans [x, x + 1)).
+    static QPoint pixelOf(const QPointF& imagePos);
     LabelCanvas* canvas() const { return m_canvas; }
     LabelDocument* document() const;
     ToolSettings* settings() const { return m_settings; }

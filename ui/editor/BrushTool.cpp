@@ -16,11 +16,6 @@ namespace segstudio::ui::editor {
 
 namespace {
 
-QPoint pixelOf(const QPointF& imagePos)
-{
-    return QPoint(static_cast<int>(std::floor(imagePos.x())), static_cast<int>(std::floor(imagePos.y())));
-}
-
 cv::Point toCv(const QPoint& p) { return {p.x(), p.y()}; }
 
 }  // namespace

@@ -143,7 +143,6 @@ FramePropagation::Outcome FramePropagation::carry(const Request& request, const 
         paint::LabelPropagator::Parameters parameters;
         parameters.minConfidence = request.minConfidence;
         parameters.fillAbove = request.fillAbove;
-        parameters.modelOverrulesAbove = request.overruleAbove;
         outcome.result = paint::LabelPropagator(parameters).propagate(sourceImage, sourceLabels, targetImage,
                                                                       targetLabels, request.guard, request.prediction);
         if (outcome.result.disagree > 0)

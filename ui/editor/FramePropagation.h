@@ -56,10 +56,8 @@ public:
         paint::WriteGuard guard;
         paint::LabelPropagator::Prediction prediction;  // of the open image; empty: none
         int minConfidence = paint::LabelPropagator::Parameters().minConfidence;  // 0..255: a "sure" prediction
-        // 0..255: how sure the prediction must be to fill where the flow failed, and to replace a
-        // carried label it contradicts (LabelPropagator's fillAbove and modelOverrulesAbove).
+        // 0..255: how sure the prediction must be to fill where the flow failed (LabelPropagator's fillAbove).
         int fillAbove = paint::LabelPropagator::Parameters().fillAbove;
-        int overruleAbove = paint::LabelPropagator::Parameters().modelOverrulesAbove;
     };
 
     explicit FramePropagation(QObject* parent = nullptr);

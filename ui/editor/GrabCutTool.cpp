@@ -25,8 +25,6 @@ namespace {
 
 constexpr QRgb kPreviewColour = qRgba(0, 160, 160, 160);  // premultiplied teal
 
-QPoint pixelOf(const QPointF& p) { return QPoint(static_cast<int>(std::floor(p.x())), static_cast<int>(std::floor(p.y()))); }
-
 }  // namespace
 
 GrabCutTool::GrabCutTool(ToolSettings* settings, QObject* parent) : AbstractTool(tr("Smart region"), settings, parent)

@@ -239,7 +239,6 @@ void LabelEditor::propagateFrom(bool next)
     request.minConfidence = std::max(request.minConfidence, m_d->predictionBar->minConfidence());
     // The Accept threshold the user set is the least a prediction must be sure to take a pixel.
     request.fillAbove = std::max(request.fillAbove, m_d->predictionBar->minConfidence());
-    request.overruleAbove = std::max(request.overruleAbove, m_d->predictionBar->minConfidence());
     m_d->propagation->start(doc, std::move(request));
 }
 

@@ -16,8 +16,6 @@ namespace segstudio::ui::editor {
 
 namespace {
 
-QPoint pixelOf(const QPointF& p) { return QPoint(static_cast<int>(std::floor(p.x())), static_cast<int>(std::floor(p.y()))); }
-
 // Pixels within this many screen pixels of the first vertex close the polygon.
 constexpr double kCloseDistance = 6.0;
 // A press that moves further than this (screen pixels) becomes a lasso.

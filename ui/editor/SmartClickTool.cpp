@@ -26,11 +26,6 @@ namespace {
 constexpr int kFallbackWorkPixels = 120'000;
 constexpr int kFallbackDotRadius = 4;  // the clicks as the stroke dots GrabCut is seeded with
 
-QPoint pixelOf(const QPointF& imagePos)
-{
-    return {int(std::floor(imagePos.x())), int(std::floor(imagePos.y()))};
-}
-
 }  // namespace
 
 SmartClickTool::SmartClickTool(ToolSettings* settings, QObject* parent)

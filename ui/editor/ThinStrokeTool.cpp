@@ -14,15 +14,6 @@
 
 namespace segstudio::ui::editor {
 
-namespace {
-
-QPoint strokePixelOf(const QPointF& imagePos)
-{
-    return {int(std::floor(imagePos.x())), int(std::floor(imagePos.y()))};
-}
-
-}  // namespace
-
 ThinStrokeTool::ThinStrokeTool(ToolSettings* settings, QObject* parent)
     : AbstractTool(tr("Thin Stroke"), settings, parent)
 {
@@ -58,7 +49,7 @@ void ThinStrokeTool::mousePressed(QMouseEvent* event, const QPointF& imagePos)
 {
     if (event->button() != Qt::LeftButton || !document() || document()->editing())
         return;
-    m_path = {strokePixelOf(imagePos)};
+    m_path = {pixelOf(imagePos)};
     m_takeBack = event->modifiers() & Qt::ShiftModifier;
     requestRepaint();
 }
@@ -67,7 +58,7 @@ void ThinStrokeTool::mouseMoved(QMouseEvent* event, const QPointF& imagePos)
 {
     if (m_path.isEmpty() || !(event->buttons() & Qt::LeftButton))
         return;
-    const QPoint pixel = strokePixelOf(imagePos);
+    const QPoint pixel = pixelOf(imagePos);
     if (pixel != m_path.last()) {
         m_path << pixel;
         requestRepaint();
@@ -78,7 +69,9 @@ void ThinStrokeTool::mouseReleased(QMouseEvent* event, const QPointF& imagePos)
 {
     if (m_path.isEmpty() || event->button() != Qt::LeftButton)
         return;
-    mouseMoved(event, imagePos);
+    // The release's own pixel ends the drag (mouseMoved no longer sees the button held here).
+    if (pixelOf(imagePos) != m_path.last())
+        m_path << pixelOf(imagePos);
     std::vector<cv::Point> path;
     for (const QPoint& p : m_path)
         path.emplace_back(p.x(), p.y());

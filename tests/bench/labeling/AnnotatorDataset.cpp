@@ -25,7 +25,7 @@ std::string sequenceOf(const fs::path& image)
 // CamVid's frames are named <sequence>_<number>: 0006R0_f00930.png is of sequence 0006R0.
 bool ofSequence(const fs::path& image, const std::string& id)
 {
-    return image.filename().string().rfind(id + "_", 0) == 0 || image.filename().string().rfind(id, 0) == 0;
+    return image.filename().string().rfind(id, 0) == 0;
 }
 
 }  // namespace

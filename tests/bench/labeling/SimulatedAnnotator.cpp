@@ -60,12 +60,6 @@ cv::Mat regionToFull(const paint::RegionMask& region, cv::Size size)
     return full != 0;
 }
 
-double iouOf(const cv::Mat& a, const cv::Mat& b)
-{
-    const double both = cv::countNonZero(a & b), either = cv::countNonZero(a | b);
-    return either > 0 ? both / either : 1.0;
-}
-
 }  // namespace
 
 int SimulatedAnnotator::Trace::actionsTo(double accuracy) const
@@ -126,6 +120,12 @@ cv::Point SimulatedAnnotator::farthestInterior(const cv::Mat& mask)
     cv::Point at;
     cv::minMaxLoc(distance, nullptr, nullptr, nullptr, &at);
     return at - cv::Point(1, 1);
+}
+
+double SimulatedAnnotator::iouOf(const cv::Mat& a, const cv::Mat& b)
+{
+    const double both = cv::countNonZero(a & b), either = cv::countNonZero(a | b);
+    return either > 0 ? both / either : 1.0;
 }
 
 double SimulatedAnnotator::halfWidth(const cv::Mat& mask)

@@ -103,6 +103,8 @@ public:
     // The interior point of a mask farthest from its border (the image's edge counts as border).
     static cv::Point farthestInterior(const cv::Mat& mask);
     static double pixelAccuracy(const cv::Mat& labels, const cv::Mat& truth);
+    // Intersection over union of two masks (1 when both are empty).
+    static double iouOf(const cv::Mat& a, const cv::Mat& b);
     // The radius of a mask's widest inscribed disc (its half-width, for a thin one).
     static double halfWidth(const cv::Mat& mask);
     // Whether a person would stroke along this region rather than click it (Options' rule).

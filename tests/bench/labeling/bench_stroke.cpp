@@ -36,11 +36,6 @@ struct Sample {
     double iou = 0;
 };
 
-double iouOf(const cv::Mat& a, const cv::Mat& b)
-{
-    return double(cv::countNonZero(a & b)) / double(std::max(1, cv::countNonZero(a | b)));
-}
-
 // What the brush gives in the same drag, its width the object's own: the baseline a stroke must beat.
 double brushIoU(const cv::Mat& object)
 {
@@ -48,7 +43,7 @@ double brushIoU(const cv::Mat& object)
     const auto path = SimulatedAnnotator::strokeAlong(object);
     const int width = std::max(1, int(std::lround(2.0 * SimulatedAnnotator::halfWidth(object))));
     cv::polylines(painted, path, false, cv::Scalar(255), width);
-    return iouOf(painted, object);
+    return SimulatedAnnotator::iouOf(painted, object);
 }
 
 Sample strokeOf(const cv::Mat& rgb, const cv::Mat& object, const SimulatedAnnotator::Options& options,
@@ -66,7 +61,7 @@ Sample strokeOf(const cv::Mat& rgb, const cv::Mat& object, const SimulatedAnnota
     if (!region.empty())
         region.mask.copyTo(full(region.bounds));
     full = full != 0;
-    sample.iou = iouOf(full, object);
+    sample.iou = SimulatedAnnotator::iouOf(full, object);
     if (std::getenv("BENCH_STROKE_OBJECTS"))
         std::cerr << "object area " << cv::countNonZero(object) << " half-width " << SimulatedAnnotator::halfWidth(object)
                   << " region " << cv::countNonZero(full) << " inside " << cv::countNonZero(full & object) << " IoU "
