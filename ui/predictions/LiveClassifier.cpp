@@ -21,15 +21,20 @@ std::string keyOf(const data::Project& project, std::size_t index) { return proj
 
 }  // namespace
 
-LiveClassifier::LiveClassifier(QObject* parent) : QObject(parent), m_classifier(std::make_unique<paint::PixelClassifier>())
+struct LiveClassifier::Learner {
+    paint::PixelClassifier classifier;
+    std::shared_ptr<paint::PixelFeatures> features;  // of the image last worked on
+    std::optional<std::string> featuresOf;           // the image's key
+};
+
+LiveClassifier::LiveClassifier(QObject* parent) : QObject(parent), m_learner(std::make_shared<Learner>())
 {
     connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &LiveClassifier::finished);
 }
 
 LiveClassifier::~LiveClassifier()
 {
-    m_watcher.disconnect(this);
-    m_watcher.waitForFinished();  // the job holds this object's classifier
+    m_watcher.disconnect(this);  // a job still running keeps its learner; its result goes nowhere
 }
 
 void LiveClassifier::setProject(const data::Project* project)
@@ -42,12 +47,9 @@ void LiveClassifier::setProject(const data::Project* project)
 
 void LiveClassifier::forget()
 {
-    m_watcher.waitForFinished();  // (a job holds the classifier; a forest trains in well under a second)
-    ++m_generation;
+    ++m_generation;  // a job under way finishes with the learner it has, and its result is dropped
     m_pending.reset();
-    m_classifier = std::make_unique<paint::PixelClassifier>();
-    m_features.reset();
-    m_featuresOf.reset();
+    m_learner = std::make_shared<Learner>();
     m_seeded = false;
 }
 
@@ -115,7 +117,7 @@ void LiveClassifier::startNext()
     if (!m_pending || !m_project)
         return;
     const Job job = *std::exchange(m_pending, std::nullopt);
-    m_watcher.setFuture(common::runInBackground([this, job] { return run(job); }));
+    m_watcher.setFuture(common::runInBackground([learner = m_learner, job] { return run(*learner, job); }));
 }
 
 void LiveClassifier::finished()
@@ -133,13 +135,13 @@ void LiveClassifier::finished()
 
 // The labelled images of the project beside the open one, up to kSeedImages: what the user
 // labelled before (whole maps, or strokes saved), so the first prediction already knows them.
-void LiveClassifier::seedFrom(const Job& job)
+void LiveClassifier::seedFrom(Learner& learner, const Job& job)
 {
     for (const ImageFiles& seed : job.seeds) {
         try {
             const cv::Mat image = data::readImageRgb(seed.image);
             const cv::Mat labels = data::readLabelMap(seed.labelMap, job.schema, image.size());
-            m_classifier->setExamples(seed.key, paint::PixelFeatures(image), labels);
+            learner.classifier.setExamples(seed.key, paint::PixelFeatures(image), labels);
         } catch (const std::exception&) {
             // an unreadable image teaches nothing; the browser shows it as a problem
         }
@@ -148,31 +150,31 @@ void LiveClassifier::seedFrom(const Job& job)
 
 // On the worker: the open image's features (kept while it stays open), its labels as examples,
 // a forest trained on all examples, the open image predicted.
-LiveClassifier::Result LiveClassifier::run(const Job& job)
+LiveClassifier::Result LiveClassifier::run(Learner& learner, const Job& job)
 {
     Result result{job.index, job.files.key, job.generation, std::nullopt, QString()};
     QElapsedTimer clock;
     clock.start();
     try {
-        seedFrom(job);
-        if (m_featuresOf != job.files.key) {
-            m_features = std::make_shared<paint::PixelFeatures>(data::readImageRgb(job.files.image));
-            m_featuresOf = job.files.key;
+        seedFrom(learner, job);
+        if (learner.featuresOf != job.files.key) {
+            learner.features = std::make_shared<paint::PixelFeatures>(data::readImageRgb(job.files.image));
+            learner.featuresOf = job.files.key;
         }
-        if (!job.labels.empty() && job.labels.size() == m_features->imageSize())
-            m_classifier->setExamples(job.files.key, *m_features, job.labels);
-        if (!job.labels.empty() || !m_classifier->isTrained()) {
-            if (!m_classifier->train()) {
+        if (!job.labels.empty() && job.labels.size() == learner.features->imageSize())
+            learner.classifier.setExamples(job.files.key, *learner.features, job.labels);
+        if (!job.labels.empty() || !learner.classifier.isTrained()) {
+            if (!learner.classifier.train()) {
                 result.text = tr("Learning from your strokes: label two classes and it labels the rest");
                 return result;
             }
         }
         const int classes = job.schema.maxId() + 1;
-        auto prediction = m_classifier->predict(*m_features, classes);
+        auto prediction = learner.classifier.predict(*learner.features, classes);
         result.prediction = data::PredictionCache::Entry{prediction.classes, prediction.confidence, prediction.entropy,
                                                          prediction.scores};
         result.text = tr("Learning from your strokes: %1 labelled pixels sampled · %2 s")
-                          .arg(QLocale().toString(qulonglong(m_classifier->exampleCount())))
+                          .arg(QLocale().toString(qulonglong(learner.classifier.exampleCount())))
                           .arg(clock.elapsed() / 1000.0, 0, 'f', 1);
     } catch (const std::exception& error) {
         result.text = tr("Learning from your strokes failed: %1").arg(QString::fromUtf8(error.what()));

@@ -85,11 +85,15 @@ private:
         QString text;
     };
 
+    // What the worker learns with: owned by the jobs that use it as much as by this object, so
+    // that forgetting (another project, classes changed) or closing never waits for a forest that
+    // is still training (with the project's 16 seed images on a loaded machine, many seconds).
+    struct Learner;
     void schedule(Job job);
     void startNext();
     void finished();
-    Result run(const Job& job);
-    void seedFrom(const Job& job);
+    static Result run(Learner& learner, const Job& job);
+    static void seedFrom(Learner& learner, const Job& job);
     Job jobFor(std::size_t index, const cv::Mat& labels);
 
     const data::Project* m_project = nullptr;
@@ -98,10 +102,7 @@ private:
     quint64 m_generation = 0;  // a new project drops what is under way
     std::optional<Job> m_pending;
     QFutureWatcher<Result> m_watcher;
-    // Worker-side state (touched only by the one job running at a time):
-    std::unique_ptr<paint::PixelClassifier> m_classifier;
-    std::shared_ptr<paint::PixelFeatures> m_features;  // of the image last worked on
-    std::optional<std::string> m_featuresOf;  // the image's key
+    std::shared_ptr<Learner> m_learner;  // touched by the one job running at a time
     bool m_seeded = false;  // (GUI thread) the seeds went with a job already
 };
 
