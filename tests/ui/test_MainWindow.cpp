@@ -548,7 +548,13 @@ private slots:
 
         QVERIFY(editor->classesPanel()->mergeClasses(1, 2));  // car into sky, what the Classes panel's Merge does
         QVERIFY(window.document()->isBusy());
+        // While the merge rewrites the label maps, images and classes wait; training does not.
+        const auto dockWidget = [&window](const char* name) { return window.findChild<QDockWidget*>(QString::fromLatin1(name))->widget(); };
+        QVERIFY(!dockWidget("browserDock")->isEnabled());
+        QVERIFY(!dockWidget("classesDock")->isEnabled());
+        QVERIFY(dockWidget("trainingDock")->isEnabled());
         QVERIFY(window.document()->waitForIdle());
+        QTRY_VERIFY(dockWidget("browserDock")->isEnabled() && dockWidget("classesDock")->isEnabled());
         QVERIFY(!window.project()->schema().contains(1));
         QCOMPARE(cv::countNonZero(editor->document()->labels() == 1), 0);
         QCOMPARE(cv::countNonZero(editor->document()->labels() == 2), cv::countNonZero(painted == 1));

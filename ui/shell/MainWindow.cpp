@@ -10,6 +10,7 @@
 #include "StartPage.h"
 #include "PanelLinks.h"
 #include "UndoRouter.h"
+#include "WindowDocks.h"
 #include "WindowSettings.h"
 #include "WorkspaceLayouts.h"
 #include "Workspaces.h"
@@ -29,7 +30,6 @@
 #include "training/TrainingDock.h"
 
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
@@ -40,7 +40,6 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoGroup>
-#include <QUndoView>
 #include <QVBoxLayout>
 
 namespace segstudio::ui::shell {
@@ -145,52 +144,23 @@ void MainWindow::createActions()
 
     m_undoRouter = new UndoRouter(m_editor->undoGroup(), this);
     m_undoAction = m_undoRouter->undoAction();
-    m_undoAction->setShortcut(QKeySequence::Undo);
-    m_undoAction->setIcon(icons::icon(QStringLiteral("edit-undo")));
     m_redoAction = m_undoRouter->redoAction();
-    // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
-    // a key registered twice on one action is "ambiguous" to Qt and does nothing.
-    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
-    m_redoAction->setIcon(icons::icon(QStringLiteral("edit-redo")));
     icons::setIconToolTips({m_newAction, m_openAction, m_saveAction});
-}
-
-QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget)
-{
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(name);
-    dock->setWidget(widget);
-    return dock;
 }
 
 void MainWindow::createDocks()
 {
     m_training->setBeforeTraining([this] { return save(); });
     m_training->setBeforeTrainDialog([this] { m_datasetActions->offerTrainingSplit(); });
-    // The history of the undo group: the project's edits or the open image's, whichever is active.
-    auto* history = new QUndoView(m_editor->undoGroup(), this);
-    history->setEmptyLabel(tr("<opened>"));
-    history->setObjectName(QStringLiteral("historyView"));
-    m_browserDock = dock(tr("Dataset"), QStringLiteral("browserDock"), m_browser);
-    m_classesDock = dock(tr("Classes"), QStringLiteral("classesDock"), m_editor->classesPanel());
-    m_historyDock = dock(tr("History"), QStringLiteral("historyDock"), history);
-    m_trainingDock = dock(tr("Training"), QStringLiteral("trainingDock"), m_training);
-    m_predictionsDock = dock(tr("Predictions"), QStringLiteral("predictionsDock"), m_predictions);
-    // The report scrolls inside its view (and puts the matrix below the table when narrow).
-    m_evaluationDock = dock(tr("Evaluation"), QStringLiteral("evaluationDock"), m_predictions->reportView());
-    addDockWidget(Qt::LeftDockWidgetArea, m_browserDock);
-    addDockWidget(Qt::RightDockWidgetArea, m_classesDock);
-    tabifyDockWidget(m_classesDock, m_historyDock);
-    addDockWidget(Qt::BottomDockWidgetArea, m_trainingDock);
-    tabifyDockWidget(m_trainingDock, m_predictionsDock);
-    addDockWidget(Qt::RightDockWidgetArea, m_evaluationDock);
+    m_docks = std::make_unique<WindowDocks>(*this, WindowDocks::Contents{m_browser, m_editor->classesPanel(),
+                                                                         m_editor->undoGroup(), m_training, m_predictions,
+                                                                         m_predictions->reportView()});
 }
 
 void MainWindow::defineWorkspaces()
 {
     m_workspaces = new Workspaces(this, m_centre);
-    defineDefaultWorkspaces(*m_workspaces, *this,
-                            {m_browserDock, m_classesDock, m_historyDock, m_trainingDock, m_predictionsDock, m_evaluationDock});
+    defineDefaultWorkspaces(*m_workspaces, *this, m_docks->all());
 }
 
 void MainWindow::createMenus()
@@ -225,8 +195,7 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addActions({m_browser->showListAction(), m_browser->overlayAction()});
     view->addSeparator();
-    for (QDockWidget* dock : {m_browserDock, m_classesDock, m_historyDock, m_trainingDock, m_predictionsDock, m_evaluationDock})
-        view->addAction(dock->toggleViewAction());
+    view->addActions(m_docks->toggleActions());
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addActions({m_browser->previousAction(), m_browser->nextAction(), m_browser->nextUnlabelledAction(),
@@ -327,8 +296,7 @@ void MainWindow::attachDocument(document::ProjectDocument* doc)
 // painting (progress, Cancel), but images, classes and project commands wait.
 void MainWindow::followBusy(bool busy)
 {
-    m_browserDock->widget()->setEnabled(!busy);
-    m_classesDock->widget()->setEnabled(!busy);
+    m_docks->setLabelsBusy(busy);
     for (QAction* action : {m_saveAction, m_closeAction})
         action->setEnabled(!busy);
     m_datasetActions->setEnabled(!busy);

@@ -3,9 +3,9 @@
 #include <QMainWindow>
 
 #include <cstddef>
+#include <memory>
 
 class QAction;
-class QDockWidget;
 class QLabel;
 class QMenu;
 class QStackedWidget;
@@ -46,6 +46,7 @@ class ProjectSession;
 class RecentProjectsMenu;
 class StartPage;
 class UndoRouter;
+class WindowDocks;
 class Workspaces;
 
 // The window a user lives in: it lays out the rooms' panels (the label editor in the centre, or
@@ -103,7 +104,6 @@ protected:
 private:
     void createActions();
     void createDocks();
-    QDockWidget* dock(const QString& title, const QString& name, QWidget* widget);
     void defineWorkspaces();
     void createMenus();
     void connectParts();
@@ -128,12 +128,7 @@ private:
     predictions::PredictionAcceptor* m_acceptor;
     predictions::SequencePropagator* m_propagator;
     Workspaces* m_workspaces = nullptr;
-    QDockWidget* m_browserDock = nullptr;
-    QDockWidget* m_classesDock = nullptr;
-    QDockWidget* m_historyDock = nullptr;
-    QDockWidget* m_trainingDock = nullptr;
-    QDockWidget* m_predictionsDock = nullptr;
-    QDockWidget* m_evaluationDock = nullptr;
+    std::unique_ptr<WindowDocks> m_docks;
     JobProgressBar* m_jobProgress = nullptr;
     ReadOnlyBanner* m_readOnlyBanner = nullptr;
     training::RunStatusLine* m_runStatus = nullptr;

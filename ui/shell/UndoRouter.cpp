@@ -1,5 +1,7 @@
 #include "UndoRouter.h"
 
+#include "icons/Icons.h"
+
 #include <QAction>
 #include <QUndoGroup>
 #include <QUndoStack>
@@ -9,6 +11,12 @@ namespace segstudio::ui::shell {
 UndoRouter::UndoRouter(QUndoGroup* group, QObject* parent)
     : QObject(parent), m_group(group), m_undo(new QAction(this)), m_redo(new QAction(this))
 {
+    m_undo->setShortcut(QKeySequence::Undo);
+    m_undo->setIcon(icons::icon(QStringLiteral("edit-undo")));
+    // Both common redo keys, each once: QKeySequence::Redo already holds Ctrl+Shift+Z on X11, and
+    // a key registered twice on one action is "ambiguous" to Qt and does nothing.
+    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redo->setIcon(icons::icon(QStringLiteral("edit-redo")));
     connect(m_undo, &QAction::triggered, this, [this] {
         if (QUndoStack* stack = stackFor(true)) {
             m_group->setActiveStack(stack);
