@@ -1,3 +1,4 @@
+#include "ProcessTree.h"
 #include "TestPacks.h"
 #include "TrainerProcess.h"
 #include "engine/models/Checkpoint.h"
@@ -38,6 +39,8 @@ std::unique_ptr<c10d::TCPStore> serveStore(int port)
 #include <filesystem>
 
 using namespace segstudio::engine;
+using segstudio::enginetest::childrenOf;
+using segstudio::enginetest::gone;
 namespace fs = std::filesystem;
 
 // The segnet-tiny weights of two runs' last checkpoints: their iterations, the largest
@@ -95,8 +98,6 @@ private:
     QString finish(QProcess* process, int timeoutMs = 120000);
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QStringList common(const QString& runDir) const;
-    static bool gone(pid_t pid);  // exited (a zombie nobody reaped counts as gone)
-    static QList<pid_t> childrenOf(qint64 parent);
     static pid_t workerOfRank(qint64 launcher, int rank);
     // 2 ranks training "forever" into run; returned once the first training line is logged
     // (nullptr when none came within a minute).
@@ -141,28 +142,6 @@ QStringList TestDataParallelCli::common(const QString& runDir) const
             QStringLiteral("cpu"), QStringLiteral("--log-interval"), QStringLiteral("1"), QStringLiteral("--model"),
             QStringLiteral("segnet-tiny"), QStringLiteral("--schedule"), QStringLiteral("none"), QStringLiteral("--warmup"),
             QStringLiteral("0")};  // a constant rate: a run extended by --resume follows the same one
-}
-
-bool TestDataParallelCli::gone(pid_t pid)
-{
-    QFile status(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (::kill(pid, 0) != 0 || !status.open(QIODevice::ReadOnly))
-        return true;
-    return QString::fromLatin1(status.readAll()).section(')', 1).trimmed().startsWith(QLatin1Char('Z'));
-}
-
-QList<pid_t> TestDataParallelCli::childrenOf(qint64 parent)
-{
-    QList<pid_t> children;
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        QFile status(QStringLiteral("/proc/%1/stat").arg(entry));
-        if (!status.open(QIODevice::ReadOnly))
-            continue;
-        const QStringList fields = QString::fromLatin1(status.readAll()).section(')', 1).split(' ', Qt::SkipEmptyParts);
-        if (fields.size() >= 2 && fields[1].toLongLong() == parent)
-            children << pid_t(entry.toInt());
-    }
-    return children;
 }
 
 QProcess* TestDataParallelCli::startLongRun(const QString& run, const QStringList& more)

@@ -2,6 +2,7 @@
 // (ProcessGroupGloo derives from ProcessGroup in 1.13 and from Backend in 2.x), so the group is
 // held by its concrete type through a template and only Communicator leaves this file.
 #include "Communicator.h"
+#include "RouteToMaster.h"
 
 #include "engine/runtime/EngineError.h"
 
@@ -157,6 +158,11 @@ std::shared_ptr<::gloo::transport::Device> glooDevice(const WorldInfo& world)
         return c10d::ProcessGroupGloo::createDeviceForInterface(interface);
     if (world.masterAddr == "127.0.0.1" || world.masterAddr == "localhost")
         return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
+    // Not the host name's address (Gloo's default): on many machines that is a loopback address
+    // the other hosts cannot reach (found with two hosts in network namespaces, issue 64).
+    const std::string route = routeToMaster(world.masterAddr, world.masterPort);
+    if (!route.empty())
+        return c10d::ProcessGroupGloo::createDeviceForHostname(route);
     return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 #endif
