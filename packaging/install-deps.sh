@@ -14,6 +14,9 @@ packages=(
   python3-torch python3-numpy python3-pil
   xvfb xauth fonts-dejavu-core
   librsvg2-bin desktop-file-utils shared-mime-info dpkg-dev binutils
+  # The suite's real launchers (issue 64): a one-node SLURM cluster and two hosts in network
+  # namespaces, both started by the tests themselves, in their own folders.
+  slurmctld slurmd slurm-client munge iproute2
 )
 
 missing=()
@@ -34,5 +37,13 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# munge and SLURM are for the tests, which start their own daemons: the packages must not start
+# the system's (a policy-rc.d that says "no" for this install only, where none is set).
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod +x "$policy"
+  trap '$sudo rm -f "$policy"' EXIT
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -87,6 +89,62 @@ private:
     QString m_veth;
 };
 
+// A one-node SLURM cluster (munged, slurmctld, slurmd on localhost) living in a folder of its own,
+// started by tests/engine/cluster/one-node-slurm.sh and stopped again in the destructor.
+class OneNodeSlurm {
+public:
+    explicit OneNodeSlurm(const QString& folder) : m_folder(folder) {}
+    ~OneNodeSlurm()
+    {
+        if (m_started)
+            runCommand(QStringLiteral(SEGSTUDIO_ONE_NODE_SLURM), {QStringLiteral("stop"), m_folder});
+    }
+    // Empty when the cluster is up, else why not.
+    QString start()
+    {
+        QString said;
+        const int code = runCommand(QStringLiteral(SEGSTUDIO_ONE_NODE_SLURM), {QStringLiteral("start"), m_folder}, &said);
+        m_started = true;  // a half-started cluster is stopped too
+        return code == 0 ? QString() : said.trimmed();
+    }
+    // A SLURM command (srun, sbatch, scancel, scontrol) against this cluster.
+    QProcess* command(QObject* parent, const QString& program, const QStringList& arguments) const
+    {
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("SLURM_CONF"), m_folder + QStringLiteral("/slurm.conf"));
+        return segstudio::enginetest::startTrainer(parent, program, arguments, environment);
+    }
+    // `scontrol show job`'s JobState of a job ("RUNNING", "COMPLETED", "CANCELLED", ...).
+    QString jobState(const QString& job) const
+    {
+        QProcess scontrol;
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SLURM_CONF"), m_folder + QStringLiteral("/slurm.conf"));
+        scontrol.setProcessEnvironment(environment);
+        scontrol.start(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("job"), job});
+        scontrol.waitForFinished(30000);
+        const auto match = QRegularExpression(QStringLiteral("JobState=(\\w+)")).match(QString::fromUtf8(scontrol.readAll()));
+        return match.hasMatch() ? match.captured(1) : QString();
+    }
+
+private:
+    QString m_folder;
+    bool m_started = false;
+};
+
+// What the SLURM tests need here, or why they cannot run.
+QString slurmMissing()
+{
+    for (const QString& program : {QStringLiteral("munged"), QStringLiteral("slurmctld"), QStringLiteral("slurmd"),
+                                   QStringLiteral("srun"), QStringLiteral("sbatch"), QStringLiteral("scancel")})
+        if (QStandardPaths::findExecutable(program, {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin"),
+                                                     QStringLiteral("/sbin"), QStringLiteral("/bin")})
+                .isEmpty())
+            return program + QStringLiteral(" is not installed (Debian: apt install slurmctld slurmd slurm-client munge; "
+                                            "packaging/install-deps.sh does)");
+    return {};
+}
+
 }  // namespace
 
 class TestClusterLaunchers : public QObject {
@@ -95,6 +153,7 @@ class TestClusterLaunchers : public QObject {
 private slots:
     void initTestCase();
     void twoHostsTrainAndACutLinkIsNamedThenOneHostResumes();
+    void slurmStartsTwoRanksWithSrunAndSbatchAndScancelStopsWithACheckpoint();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -179,6 +238,65 @@ void TestClusterLaunchers::twoHostsTrainAndACutLinkIsNamedThenOneHostResumes()
         this, QStringLiteral(SEGSTUDIO_TRAIN_EXE),
         {QStringLiteral("train"), QStringLiteral("--resume"), run, QStringLiteral("--epochs"), QString::number(epochs + 1)});
     const QString output = finish(resumed);
+    QVERIFY2(resumed->exitCode() == 0 && output.contains(QStringLiteral("finished: %1 epochs").arg(epochs + 1)),
+             qPrintable(output));
+}
+
+// A one-node cluster of the real SLURM: `srun --ntasks 2` trains two ranks as one run; `sbatch`
+// runs the same as a batch job; `scancel` of a running job gives each rank SIGTERM, and the run
+// stops with a checkpoint it can be resumed from.
+void TestClusterLaunchers::slurmStartsTwoRanksWithSrunAndSbatchAndScancelStopsWithACheckpoint()
+{
+    if (!processGroupAvailable("gloo"))
+        QSKIP("this LibTorch has no c10d Gloo");
+    if (const QString missing = slurmMissing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    OneNodeSlurm cluster(path(QStringLiteral("slurm")));
+    if (const QString failed = cluster.start(); !failed.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("the one-node cluster did not start: ") + failed));
+    const QString trainer = QStringLiteral(SEGSTUDIO_TRAIN_EXE);
+
+    const QString interactive = path(QStringLiteral("srun-run"));
+    auto* srun = cluster.command(this, QStringLiteral("srun"),
+                                 QStringList{QStringLiteral("--ntasks"), QStringLiteral("2"), trainer, QStringLiteral("train"),
+                                             QStringLiteral("--epochs"), QStringLiteral("1")} +
+                                     common(interactive));
+    QString output = finish(srun);
+    QVERIFY2(srun->exitCode() == 0 && output.contains(QStringLiteral("x 2 ranks (gloo)")) &&
+                 output.contains(QStringLiteral("finished: 1 epochs, 2 iterations")),
+             qPrintable(output));
+
+    // A batch job that trains "forever", cancelled once it has trained.
+    const QString batch = path(QStringLiteral("sbatch-run"));
+    QFile script(path(QStringLiteral("job.sh")));
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(QStringLiteral("#!/bin/sh\nexec srun %1 train --epochs 100000 %2\n")
+                     .arg(trainer, (common(batch) + QStringList{QStringLiteral("--timeout"), QStringLiteral("30")}).join(' '))
+                     .toUtf8());
+    script.close();
+    auto* sbatch = cluster.command(this, QStringLiteral("sbatch"),
+                                   {QStringLiteral("--parsable"), QStringLiteral("--ntasks"), QStringLiteral("2"),
+                                    QStringLiteral("--output"), path(QStringLiteral("job.out")), script.fileName()});
+    const QString job = finish(sbatch).trimmed().section(';', 0, 0);
+    QVERIFY2(sbatch->exitCode() == 0 && !job.isEmpty(), qPrintable(job));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(batch + QStringLiteral("/checkpoints/last.pt")), 120000);
+    auto* scancel = cluster.command(this, QStringLiteral("scancel"), {job});
+    QVERIFY2(finish(scancel).isEmpty() || scancel->exitCode() == 0, "scancel failed");
+    QTRY_VERIFY_WITH_TIMEOUT(cluster.jobState(job) == QStringLiteral("CANCELLED"), 60000);
+    QFile log(batch + QStringLiteral("/log.txt"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QString said = QString::fromUtf8(log.readAll());
+    QVERIFY2(said.contains(QStringLiteral("x 2 ranks (gloo)")), qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("checkpoint written, continue with --resume ") + batch), qPrintable(said));
+    const auto state = Checkpoint::readState(batch.toStdString() + "/checkpoints/last.pt");
+    QCOMPARE(state.at("worldSize").get<int>(), 2);
+
+    // The cancelled run goes on as another job step: two ranks again, one epoch more.
+    const int epochs = state.at("epoch").get<int>();
+    auto* resumed = cluster.command(this, QStringLiteral("srun"),
+                                    {QStringLiteral("--ntasks"), QStringLiteral("2"), trainer, QStringLiteral("train"),
+                                     QStringLiteral("--resume"), batch, QStringLiteral("--epochs"), QString::number(epochs + 1)});
+    output = finish(resumed);
     QVERIFY2(resumed->exitCode() == 0 && output.contains(QStringLiteral("finished: %1 epochs").arg(epochs + 1)),
              qPrintable(output));
 }
