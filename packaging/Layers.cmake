@@ -32,6 +32,8 @@ segstudio_forbid_links(segstudio_engine "Qt6::" "opencv" "segstudio_data" "segst
 segstudio_forbid_links(segstudio_onnx "Qt6::" "opencv" "segstudio_data" "segstudio_paint" "segstudio_document" "segstudio_editor" "segstudio_ui")
 # The OpenCV runtime of exported models: OpenCV only, never LibTorch.
 segstudio_forbid_links(segstudio_deploy "Qt6::" "torch" "segstudio_")
+# Training elsewhere: the run contract below it, nothing else of SegStudio, no Qt, no LibTorch.
+segstudio_forbid_links(segstudio_remote "Qt6::" "opencv" "torch" "segstudio_(pack|metrics|data|engine|paint|document|onnx|deploy|editor|ui)")
 # The document layer: Qt Core/Gui, no widget, no engine.
 segstudio_forbid_links(segstudio_document "Qt6::Widgets" "QCustomPlot" "torch" "segstudio_engine" "segstudio_editor" "segstudio_ui")
 # The icon set below every widget library: Qt Gui (and Qt Svg) only, nothing of SegStudio.

@@ -1,0 +1,211 @@
+// Issue 64.2: a run trained on another machine for real: a real sshd on localhost (the "remote"
+// machine, this user, keys made by the test) and segstudio-train there. The packs are sent (once:
+// unchanged packs are not sent again), the trainer started with nohup, the run folder mirrored
+// back while it trains (the logs appended in place), and Stop is SIGTERM over ssh: the checkpoint
+// is written there and the mirror brings the "stopped" record home.
+#include "LocalSshServer.h"
+#include "TestPacks.h"
+#include "remote/RemoteCommands.h"
+#include "remote/RemoteRunRecord.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/stat.h>
+
+using namespace segstudio::remote;
+
+namespace {
+
+struct Ran {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Ran runCommand(const RemoteCommands::Command& command, const QByteArray& input = {})
+{
+    QProcess process;
+    QStringList arguments;
+    for (std::size_t i = 1; i < command.size(); ++i)
+        arguments << QString::fromStdString(command[i]);
+    process.start(QString::fromStdString(command.front()), arguments);
+    process.write(input);
+    process.closeWriteChannel();
+    Ran ran;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
+        return ran;
+    ran.code = process.exitCode();
+    ran.out = QString::fromUtf8(process.readAllStandardOutput());
+    ran.err = QString::fromUtf8(process.readAllStandardError());
+    return ran;
+}
+
+quint64 inodeOf(const QString& file)
+{
+    struct stat info {};
+    return ::stat(file.toLocal8Bit().constData(), &info) == 0 ? quint64(info.st_ino) : 0;
+}
+
+}  // namespace
+
+class TestRemoteTraining : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void aRunTrainsThereAndComesHome();
+    void stopOverSshLeavesACheckpointThere();
+
+private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    // The run started there with the local packs; its record (pid) or a failure.
+    RemoteRunRecord startThere(const QString& localRun, const QStringList& trainOptions);
+    QString statusThere(const RemoteRunRecord& record);
+    void mirror(const RemoteRunRecord& record, const QString& localRun);
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<segstudio::remotetest::LocalSshServer> m_server;
+    RemoteTarget m_target;
+};
+
+void TestRemoteTraining::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    if (const QString missing = segstudio::remotetest::LocalSshServer::missing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    m_server = std::make_unique<segstudio::remotetest::LocalSshServer>(path(QStringLiteral("sshd")));
+    if (const QString failed = m_server->start(); !failed.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("the local sshd did not start: ") + failed));
+    m_target = m_server->target();
+    m_target.trainer = SEGSTUDIO_TRAIN_EXE;
+    m_target.folder = path(QStringLiteral("far-side/runs")).toStdString();  // absolute: this host is the far side
+}
+
+void TestRemoteTraining::cleanupTestCase()
+{
+    m_server.reset();
+}
+
+RemoteRunRecord TestRemoteTraining::startThere(const QString& localRun, const QStringList& trainOptions)
+{
+    RemoteRunRecord record;
+    record.target = m_target;
+    record.remoteRunDir = RemoteCommands::remoteRunDir(m_target, QFileInfo(localRun).fileName().toStdString());
+    std::vector<std::string> arguments{"train", "--train-pack", record.remoteRunDir + "/train.pack", "--val-pack",
+                                       record.remoteRunDir + "/val.pack", "-o", record.remoteRunDir};
+    for (const QString& option : trainOptions)
+        arguments.push_back(option.toStdString());
+    const Ran made = runCommand(RemoteCommands::ssh(m_target, RemoteCommands::makeRunDir(record.remoteRunDir)));
+    if (made.code != 0)
+        qWarning("mkdir there: %s", qPrintable(made.err));
+    const Ran sent = runCommand(RemoteCommands::send(
+        m_target, {(localRun + QStringLiteral("/train.pack")).toStdString(), (localRun + QStringLiteral("/val.pack")).toStdString()},
+        record.remoteRunDir));
+    if (sent.code != 0)
+        qWarning("send: %s", qPrintable(sent.err));
+    const Ran started = runCommand(RemoteCommands::ssh(m_target, RemoteCommands::start(m_target, record.remoteRunDir, arguments)));
+    record.pid = started.out.trimmed().toLongLong();
+    return record;
+}
+
+QString TestRemoteTraining::statusThere(const RemoteRunRecord& record)
+{
+    return runCommand(RemoteCommands::ssh(record.target, RemoteCommands::status(record))).out.trimmed();
+}
+
+void TestRemoteTraining::mirror(const RemoteRunRecord& record, const QString& localRun)
+{
+    const Ran logs = runCommand(RemoteCommands::mirrorLogs(record, localRun.toStdString()));
+    QVERIFY2(logs.code == 0, qPrintable(logs.err));
+    const Ran files = runCommand(RemoteCommands::mirrorFiles(record, localRun.toStdString()));
+    QVERIFY2(files.code == 0, qPrintable(files.err));
+}
+
+void TestRemoteTraining::aRunTrainsThereAndComesHome()
+{
+    const QString local = path(QStringLiteral("runs/there 1"));  // a space: every word is quoted
+    QVERIFY(QDir().mkpath(local));
+    segstudio::enginetest::writeStripePack((local + QStringLiteral("/train.pack")).toStdString(), 8, 32, 32, 4, 1);
+    segstudio::enginetest::writeStripePack((local + QStringLiteral("/val.pack")).toStdString(), 4, 32, 32, 4, 2);
+    const RemoteRunRecord record = startThere(local, {QStringLiteral("--model"), QStringLiteral("segnet-tiny"),
+                                                      QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--batch"),
+                                                      QStringLiteral("2"), QStringLiteral("--threads"), QStringLiteral("1"),
+                                                      QStringLiteral("--device"), QStringLiteral("cpu")});
+    QVERIFY2(record.pid > 0, "no pid from the far side");
+    const QString there = QString::fromStdString(record.remoteRunDir);
+    QVERIFY(QFileInfo::exists(there + QStringLiteral("/train.pack")));  // the far side's folder (this host)
+
+    // Mirrored while it trains: the local metrics file grows in place (one inode).
+    quint64 inode = 0;
+    bool grewInPlace = true;
+    while (statusThere(record) == QStringLiteral("running")) {
+        mirror(record, local);
+        const quint64 now = inodeOf(local + QStringLiteral("/metrics.jsonl"));
+        if (inode && now && now != inode)
+            grewInPlace = false;
+        inode = now ? now : inode;
+    }
+    mirror(record, local);
+    QVERIFY(grewInPlace);
+    QVERIFY(inode == 0 || inode == inodeOf(local + QStringLiteral("/metrics.jsonl")));
+    QFile log(local + QStringLiteral("/log.txt"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QString said = QString::fromUtf8(log.readAll());
+    QVERIFY2(said.contains(QStringLiteral("finished: 3 epochs")), qPrintable(said));
+    QFile metrics(local + QStringLiteral("/metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QVERIFY(metrics.readAll().contains("\"state\":\"finished\""));
+    QVERIFY(QFileInfo::exists(local + QStringLiteral("/checkpoints/best.pt")));   // predictions can use it here
+    QVERIFY(!QFileInfo::exists(local + QStringLiteral("/checkpoints/last.pt")));  // stays there
+    QVERIFY(!QFileInfo::exists(local + QStringLiteral("/trainer.lock")));
+
+    // The packs again, unchanged: nothing is sent (rsync --checksum, --itemize-changes empty).
+    auto again = RemoteCommands::send(m_target, {(local + QStringLiteral("/train.pack")).toStdString()}, record.remoteRunDir);
+    again.insert(again.begin() + 1, "--itemize-changes");
+    const Ran resent = runCommand(again);
+    QCOMPARE(resent.code, 0);
+    QCOMPARE(resent.out.trimmed(), QString());
+    // A changed pack goes.
+    segstudio::enginetest::writeStripePack((local + QStringLiteral("/train.pack")).toStdString(), 8, 32, 32, 4, 7);
+    QVERIFY(runCommand(again).out.contains(QStringLiteral("train.pack")));
+}
+
+void TestRemoteTraining::stopOverSshLeavesACheckpointThere()
+{
+    const QString local = path(QStringLiteral("runs/there-2"));
+    QVERIFY(QDir().mkpath(local));
+    segstudio::enginetest::writeStripePack((local + QStringLiteral("/train.pack")).toStdString(), 8, 32, 32, 4, 1);
+    segstudio::enginetest::writeStripePack((local + QStringLiteral("/val.pack")).toStdString(), 4, 32, 32, 4, 2);
+    const RemoteRunRecord record =
+        startThere(local, {QStringLiteral("--model"), QStringLiteral("segnet-tiny"), QStringLiteral("--epochs"),
+                           QStringLiteral("100000"), QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--threads"),
+                           QStringLiteral("1"), QStringLiteral("--device"), QStringLiteral("cpu")});
+    QVERIFY(record.pid > 0);
+    // Stopped once it trains (its first train record has come home).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            mirror(record, local);
+            QFile metrics(local + QStringLiteral("/metrics.jsonl"));
+            return metrics.open(QIODevice::ReadOnly) && metrics.readAll().contains("\"kind\":\"train\"");
+        }(),
+        120000);
+    QCOMPARE(runCommand(RemoteCommands::ssh(m_target, RemoteCommands::stop(record))).code, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(statusThere(record), QStringLiteral("ended"), 60000);
+    mirror(record, local);
+    QFile log(local + QStringLiteral("/log.txt"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QString said = QString::fromUtf8(log.readAll());
+    QVERIFY2(said.contains(QStringLiteral("checkpoint written, continue with --resume")), qPrintable(said));
+    QVERIFY(QFileInfo::exists(QString::fromStdString(record.remoteRunDir) + QStringLiteral("/checkpoints/last.pt")));
+    QFile metrics(local + QStringLiteral("/metrics.jsonl"));
+    QVERIFY(metrics.open(QIODevice::ReadOnly));
+    QVERIFY(metrics.readAll().contains("\"state\":\"stopped\""));
+}
+
+QTEST_GUILESS_MAIN(TestRemoteTraining)
+#include "test_RemoteTraining.moc"
