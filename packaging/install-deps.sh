@@ -17,6 +17,8 @@ packages=(
   # The suite's real launchers (issue 64): a one-node SLURM cluster and two hosts in network
   # namespaces, both started by the tests themselves, in their own folders.
   slurmctld slurmd slurm-client munge iproute2
+  # Training on another machine (issue 64.2): ssh and rsync; the tests' far side is an sshd.
+  openssh-client rsync openssh-server
 )
 
 missing=()
@@ -37,8 +39,8 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-# munge and SLURM are for the tests, which start their own daemons: the packages must not start
-# the system's (a policy-rc.d that says "no" for this install only, where none is set).
+# munge, SLURM and sshd are for the tests, which start their own daemons: the packages must not
+# start the system's (a policy-rc.d that says "no" for this install only, where none is set).
 policy=/usr/sbin/policy-rc.d
 if [ ! -e "$policy" ]; then
   printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null

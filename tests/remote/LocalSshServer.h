@@ -27,13 +27,18 @@ public:
         : m_folder(folder), m_environment(std::move(environment))
     {
     }
-    ~LocalSshServer()
+    ~LocalSshServer() { stop(); }
+    // The server gone (the sessions it serves end with it); start() again serves the same port
+    // with the same keys.
+    void stop()
     {
         if (m_server.state() != QProcess::NotRunning) {
             m_server.terminate();
             if (!m_server.waitForFinished(10000))
                 m_server.kill();
         }
+        // Its session processes (one per connection, in this test's process tree) end with their
+        // connections; none outlives the test.
     }
 
     static QString sshd() { return QStringLiteral("/usr/sbin/sshd"); }
@@ -53,11 +58,12 @@ public:
     {
         QDir().mkpath(m_folder);
         for (const QString& key : {QStringLiteral("host_key"), QStringLiteral("client_key")})
-            if (run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+            if (!QFileInfo::exists(file(key)) && run(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
                                                    QStringLiteral("-N"), QString(), QStringLiteral("-f"), file(key)}) != 0)
                 return QStringLiteral("ssh-keygen failed");
         QFile::copy(file(QStringLiteral("client_key.pub")), file(QStringLiteral("authorized_keys")));
-        m_port = freePort();
+        if (m_port == 0)
+            m_port = freePort();
         QString config = QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nAuthorizedKeysFile %3\nPidFile %4\n"
                                         "PasswordAuthentication no\nKbdInteractiveAuthentication no\nPubkeyAuthentication yes\n"
                                         "PermitRootLogin prohibit-password\nStrictModes no\nUsePAM no\nLogLevel VERBOSE\n")
@@ -65,7 +71,7 @@ public:
                              .arg(file(QStringLiteral("host_key")), file(QStringLiteral("authorized_keys")),
                                   file(QStringLiteral("sshd.pid")));
         if (!m_environment.isEmpty())
-            config += QStringLiteral("SetEnv %1\n").arg(m_environment.join(' '));
+            config += QStringLiteral("SetEnv %1\n").arg(m_environment.join(QLatin1Char(' ')));
         write(QStringLiteral("sshd_config"), config);
         write(QStringLiteral("ssh_config"),
               QStringLiteral("Host *\n  IdentityFile %1\n  IdentitiesOnly yes\n  UserKnownHostsFile %2\n"

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remote/RemoteTarget.h"
 #include "run/TrainingCrop.h"
 
 #include <QSize>
@@ -7,6 +8,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <optional>
 
 namespace segstudio::ui::common {
 
@@ -42,6 +44,9 @@ struct TrainSettings {
     int translate = 10;  // pixels
     int valEpochs = 1;
     QStringList devices;  // empty: the engine's choice; "cpu", or GPUs ("cuda:0", "cuda:1": data parallel)
+    // Where it trains: empty for this computer, else a machine over SSH or a SLURM cluster
+    // (issue 64.2); `devices` are this computer's and do not go there.
+    std::optional<remote::RemoteTarget> where;
 
     // The crop in pixels for this pack size, never larger than the pack; empty for whole images
     // (no crop, or one as large as the pack). A share follows the engine's rule (run::TrainingCrop).

@@ -5,6 +5,8 @@
 #include "common/BackgroundPool.h"
 #include "RunInfoPanel.h"
 
+#include "remote/RemoteRunRecord.h"
+#include "run/FileError.h"
 #include "run/RunLayout.h"
 
 #include <QDateTime>
@@ -17,7 +19,7 @@ namespace segstudio::ui::training {
 RunsTable::RunsTable(QWidget* parent) : QTreeWidget(parent)
 {
     setColumnCount(ColumnCount);
-    setHeaderLabels({tr("Run"), tr("State"), tr("Model"), tr("Devices"), tr("Best mIoU"), tr("Epochs"), tr("Time"), tr("Started")});
+    setHeaderLabels({tr("Run"), tr("State"), tr("Model"), tr("Devices"), tr("Best mIoU"), tr("Epochs"), tr("Time"), tr("Started"), tr("Where")});
     setRootIsDecorated(false);
     setUniformRowHeights(true);
     setAllColumnsShowFocus(true);
@@ -66,7 +68,19 @@ QTreeWidgetItem* RunsTable::addRow(const QString& dir, bool compared, const QStr
     row->setData(Name, Qt::UserRole, dir);
     row->setFlags(row->flags() | Qt::ItemIsUserCheckable);
     row->setCheckState(Name, compared ? Qt::Checked : Qt::Unchecked);
+    row->setText(Where, whereOf(dir));
     return row;
+}
+
+QString RunsTable::whereOf(const QString& dir)
+{
+    try {
+        if (const auto record = remote::RemoteRunRecord::read(dir.toStdString()))
+            return QString::fromStdString(record->target.describe());
+    } catch (const run::FileError& error) {
+        return tr("elsewhere (%1)").arg(QString::fromStdString(error.problem()));
+    }
+    return tr("this computer");
 }
 
 void RunsTable::setRunsFolder(const QString& folder)
@@ -113,7 +127,7 @@ void RunsTable::showSummaries()
     for (const auto& [name, progress] : m_summaries.result())
         if (QTreeWidgetItem* row = item(name)) {
             const QStringList text = rowText(progress);
-            for (int column = State; column < ColumnCount; ++column)
+            for (int column = State; column < Where; ++column)
                 if (row->text(column).isEmpty() || column != State)  // a live row may be newer
                     row->setText(column, text[column]);
         }
@@ -132,7 +146,7 @@ void RunsTable::updateRun(const QString& name, const run::RunProgress& progress)
         return;
     const QSignalBlocker blocker(this);
     const QStringList text = rowText(progress);
-    for (int column = State; column < ColumnCount; ++column)
+    for (int column = State; column < Where; ++column)
         row->setText(column, text[column]);
 }
 

@@ -18,7 +18,8 @@ class RunsTable : public QTreeWidget {
     Q_OBJECT
 
 public:
-    enum Column { Name, State, Model, Devices, Best, Epochs, Duration, Started, ColumnCount };
+    // Where: this computer, or the machine or cluster the run trains on (its remote.json).
+    enum Column { Name, State, Model, Devices, Best, Epochs, Duration, Started, Where, ColumnCount };
 
     explicit RunsTable(QWidget* parent = nullptr);
     ~RunsTable() override;
@@ -42,6 +43,7 @@ public:
     void waitForSummaries();  // tests
 
     static QStringList rowText(const run::RunProgress& progress);
+    static QString whereOf(const QString& dir);
 
 signals:
     void currentRunChanged(const QString& name);  // empty = none

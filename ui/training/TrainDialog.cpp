@@ -1,5 +1,7 @@
 #include "TrainDialog.h"
 
+#include "TrainTargetBox.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -53,7 +55,7 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
       m_flip(new QCheckBox(tr("random left/right &reflection"), this)), m_translate(new QSpinBox(this)),
       m_classWeighting(choices(this, tr("default (√ median frequency)"),
                                {QStringLiteral("sqrt-median"), QStringLiteral("median"), QStringLiteral("inverse"), QStringLiteral("none")})),
-      m_valEpochs(new QSpinBox(this))
+      m_valEpochs(new QSpinBox(this)), m_target(new TrainTargetBox(this))
 {
     setWindowTitle(tr("Train"));
     nameFields();
@@ -166,7 +168,9 @@ QDialogButtonBox* TrainDialog::layOut(const QList<TrainingLauncher::DeviceChoice
     form->addRow(tr("&Preset:"), m_preset);
     form->addRow(tr("Run &name:"), m_name);
     form->addRow(tr("&Model:"), m_model);
-    form->addRow(tr("Devices:"), buildDevices(devices));
+    m_devicesRow = buildDevices(devices);
+    form->addRow(tr("Devices:"), m_devicesRow);
+    form->addRow(tr("Train &on:"), m_target);
     auto* length = new QHBoxLayout;
     length->addWidget(m_minutes);
     length->addWidget(m_byTime);
@@ -242,6 +246,7 @@ void TrainDialog::connectButtons(QDialogButtonBox* buttonBox)
 // After showSettings: filling the fields must not re-match the preset field by field.
 void TrainDialog::connectFields()
 {
+    connect(m_target, &TrainTargetBox::changed, this, &TrainDialog::validate);
     connect(m_byTime, &QRadioButton::toggled, this, [this](bool byTime) {
         m_minutes->setEnabled(byTime);
         m_epochs->setEnabled(!byTime);
@@ -336,6 +341,7 @@ void TrainDialog::applyPreset(Preset preset)
         return;  // the fields are the settings
     TrainingLauncher::Settings settings = presetSettings(preset, m_defaultPackSize);
     settings.devices = this->settings().devices;  // the machine does not change with the recipe
+    settings.where = this->settings().where;
     showSettings(settings);
     matchPreset();
 }
@@ -426,6 +432,7 @@ void TrainDialog::showSettings(const TrainingLauncher::Settings& settings)
         const QSignalBlocker blocker(check);
         check->setChecked(wanted.contains(check->property("device").toString()));
     }
+    m_target->setTarget(settings.where);
     validate();
 }
 
@@ -439,8 +446,11 @@ void TrainDialog::validate()
         problem = tr("Give the run a name.");
     else if (!m_runsFolder.isEmpty() && QDir(m_runsFolder).exists(name))
         problem = tr("A run named %1 exists already; choose another name.").arg(name);
-    else if (!m_devices.isEmpty() && settings().devices.isEmpty())
+    else if (!m_target->problem().isEmpty())
+        problem = m_target->problem();
+    else if (!m_devices.isEmpty() && settings().devices.isEmpty() && !m_target->target())
         problem = tr("Choose a device: the CPU or at least one GPU.");
+    m_devicesRow->setEnabled(!m_target->target());
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
     m_train->setEnabled(problem.isEmpty());
@@ -497,6 +507,7 @@ TrainingLauncher::Settings TrainDialog::settings() const
     for (QCheckBox* check : m_devices)
         if (check->isChecked())
             settings.devices << check->property("device").toString();
+    settings.where = m_target->target();
     return settings;
 }
 

@@ -27,6 +27,8 @@ namespace segstudio::ui::training {
 // (an empty or taken run name, no device) are explained in the dialog and Train stays disabled,
 // so nothing typed is lost to a refusal after the dialog closed. No devices given: the engine
 // chooses (no device boxes).
+class TrainTargetBox;
+
 class TrainDialog : public QDialog {
     Q_OBJECT
 
@@ -75,6 +77,7 @@ private:
     QLineEdit* m_name;
     QComboBox* m_model;
     QList<QCheckBox*> m_devices;  // the CPU first, then each GPU
+    QWidget* m_devicesRow = nullptr;  // this computer's devices: off when the run trains elsewhere
     QRadioButton* m_byTime;  // train for m_minutes (the default), or
     QSpinBox* m_minutes;
     QRadioButton* m_byEpochs;  // for m_epochs
@@ -94,6 +97,7 @@ private:
     QSpinBox* m_translate;
     QComboBox* m_classWeighting;
     QSpinBox* m_valEpochs;
+    TrainTargetBox* m_target;  // where the run trains
     bool m_recipe = false;
     int m_cropShare = kDefaultCropPercent;  // the last share chosen, where a custom size starts
 };

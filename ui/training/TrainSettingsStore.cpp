@@ -36,7 +36,9 @@ QVariantMap TrainSettingsStore::toMap(const common::TrainSettings& s)
             {QStringLiteral("flip"), s.flip},
             {QStringLiteral("translate"), s.translate},
             {QStringLiteral("valEpochs"), s.valEpochs},
-            {QStringLiteral("devices"), s.devices}};
+            {QStringLiteral("devices"), s.devices},
+            // Where it trains (issue 64.2): the target as JSON, empty for this computer.
+            {QStringLiteral("where"), s.where ? QString::fromStdString(s.where->toJson().dump()) : QString()}};
 }
 
 common::TrainSettings TrainSettingsStore::fromMap(const QVariantMap& map, const common::TrainSettings& base)
@@ -77,6 +79,16 @@ common::TrainSettings TrainSettingsStore::fromMap(const QVariantMap& map, const 
     number("valEpochs", s.valEpochs);
     if (map.contains(QStringLiteral("devices")))
         s.devices = map.value(QStringLiteral("devices")).toStringList();
+    if (map.contains(QStringLiteral("where"))) {
+        const std::string where = map.value(QStringLiteral("where")).toString().toStdString();
+        try {
+            s.where = where.empty() ? std::nullopt
+                                    : std::optional<remote::RemoteTarget>(remote::RemoteTarget::fromJson(nlohmann::json::parse(where)));
+        } catch (const std::exception&) {
+            // a damaged entry (edited by hand): this computer, as before it was chosen
+            s.where.reset();
+        }
+    }
     return s;
 }
 

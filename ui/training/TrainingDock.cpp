@@ -21,7 +21,9 @@
 #include "pack/PackError.h"
 #include "pack/PackReader.h"
 #include "run/RunConfigFile.h"
+#include "remote/RemoteRunRecord.h"
 #include "run/RunLayout.h"
+#include "run/RunProgress.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -220,6 +222,15 @@ void TrainingDock::connectLauncher()
         m_packing->setVisible(true);
     });
     connect(m_launcher, &TrainingLauncher::packingEnded, m_packing, &QWidget::hide);
+    connect(m_launcher, &TrainingLauncher::remoteStarted, this,
+            [this](const QString& where) {
+                m_status->setText(tr("Training there: %1; its run folder is mirrored here.").arg(where));
+                refreshRuns();  // its row says where
+            });
+    connect(m_launcher, &TrainingLauncher::connectionChanged, this, [this](bool, const QString& message) {
+        m_status->setText(message);
+        appendLog(message + QLatin1Char('\n'));
+    });
     connect(m_launcher, &TrainingLauncher::finished, this, [this](bool ok, const QString& message) {
         m_status->setText(message);
         appendLog(message + QLatin1Char('\n'));
@@ -377,7 +388,27 @@ void TrainingDock::setProjectFile(const QString& projectFile)
         const QScopedValueRollback viewOnly(m_viewOnly, true);
         m_runs->setCurrentRun(m_runs->nameOf(m_model->runDirectory()));
     }
+    followRunElsewhere();
     updateButtons();
+}
+
+void TrainingDock::followRunElsewhere()
+{
+    if (m_launcher->isBusy())
+        return;
+    for (const QString& name : m_runs->runNames()) {
+        const QString dir = m_runs->runDirectory(name);
+        if (!QFileInfo::exists(common::pathOf(remote::RemoteRunRecord::fileIn(dir.toStdString()))))
+            continue;
+        const auto progress = run::RunProgress::read(common::layoutOf(dir).metricsFile());
+        if (run::isEnded(progress.state()))
+            continue;  // its end has come home already
+        if (m_launcher->attachRemote(dir)) {
+            const QScopedValueRollback viewOnly(m_viewOnly, true);
+            selectRun(name);
+            return;
+        }
+    }
 }
 
 QString TrainingDock::runsFolder() const
@@ -559,8 +590,28 @@ void TrainingDock::trainInteractively(const TrainingLauncher::Settings& proposed
         return;
     m_lastSettings = dialog.settings();
     TrainSettingsStore::write(m_projectFile, m_lastSettings);
+    if (!confirmJobScript(dialog.runName(), m_lastSettings))
+        return;
     if (!startTraining(dialog.runName(), m_lastSettings))
         QMessageBox::warning(this, tr("Train"), m_status->text());
+}
+
+// A SLURM job's script, shown before it is submitted: what the cluster will run, in whose name.
+bool TrainingDock::confirmJobScript(const QString& name, const TrainingLauncher::Settings& settings)
+{
+    if (!settings.where || settings.where->kind != remote::RemoteTarget::Kind::Slurm)
+        return true;
+    QMessageBox box(QMessageBox::Question, tr("Submit to SLURM"),
+                    tr("This job script goes to %1 and is submitted with sbatch once the packs are there:")
+                        .arg(QString::fromStdString(settings.where->describe())),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("jobScriptBox"));
+    box.setInformativeText(QStringLiteral("<pre>%1</pre>").arg(TrainingLauncher::jobScript(QDir(runsFolder()).filePath(name), settings).toHtmlEscaped()));
+    QPushButton* submit = box.addButton(tr("Submit"), QMessageBox::AcceptRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(submit);
+    box.exec();
+    return box.clickedButton() == submit;
 }
 
 bool TrainingDock::startTraining(const QString& name, const TrainingLauncher::Settings& settings)
@@ -682,6 +733,8 @@ bool TrainingDock::confirmClose(QWidget* parent)
 {
     if (!m_launcher->isBusy())
         return true;
+    if (m_launcher->isRemote())
+        return true;  // it trains there, whatever this window does; the panel follows it again
     if (!m_launcher->isTraining()) {
         m_launcher->stop();  // packing saves nothing: the next start packs again
         return true;

@@ -126,6 +126,10 @@ signals:
     void liveFineTuneStatusChanged(const QString& status);
 
 private:
+    // A run this panel started on another machine, not ended when the project was last closed:
+    // followed again (mirrored, Stop), as when it was started (issue 64.2).
+    void followRunElsewhere();
+    bool confirmJobScript(const QString& name, const TrainingLauncher::Settings& settings);
     void nameParts();
     void configureParts();
     void layOut();

@@ -1,5 +1,8 @@
 #include "TrainingLauncher.h"
 
+#include "RemoteTrainer.h"
+#include "remote/RemoteCommands.h"
+
 #include "common/RunLayoutOf.h"
 
 #include "common/TrainerArguments.h"
@@ -24,8 +27,12 @@ namespace segstudio::ui::training {
 
 TrainingLauncher::TrainingLauncher(QObject* parent)
     : QObject(parent), m_process(new common::TrainerProcess(this)), m_catalog(new common::TrainerProcess(this)),
-      m_deviceCatalog(new common::TrainerProcess(this))
+      m_deviceCatalog(new common::TrainerProcess(this)), m_remote(new RemoteTrainer(this))
 {
+    connect(m_remote, &RemoteTrainer::output, this, &TrainingLauncher::output);
+    connect(m_remote, &RemoteTrainer::started, this, &TrainingLauncher::remoteStarted);
+    connect(m_remote, &RemoteTrainer::connectionChanged, this, &TrainingLauncher::connectionChanged);
+    connect(m_remote, &RemoteTrainer::finished, this, [this](bool ok, const QString& message) { finish(ok, message); });
     m_models = builtInModels();
     m_devices.append({QStringLiteral("cpu"), QString(), 0});
     // Its own session: a trainer the user keeps running after the window closes gets no hangup
@@ -67,6 +74,7 @@ TrainingLauncher::TrainingLauncher(QObject* parent)
 
 TrainingLauncher::~TrainingLauncher()
 {
+    // A run elsewhere goes on there (RemoteTrainer ends only its ssh and rsync).
     // The catalogues are listings (nothing to save): TrainerProcess kills them.
     if (!m_process->isRunning())
         return;
@@ -162,6 +170,42 @@ bool TrainingLauncher::resume(const QString& runDir, int epochs, int minutes)
     return true;
 }
 
+bool TrainingLauncher::attachRemote(const QString& runDir)
+{
+    if (isBusy() || !m_remote->attach(runDir))
+        return false;
+    m_runDir = runDir;
+    m_stopping = false;
+    m_step = Step::Remote;
+    emit started(runDir);
+    return true;
+}
+
+void TrainingLauncher::startRemote()
+{
+    m_step = Step::Remote;
+    emit packingEnded();
+    m_remote->start(m_runDir, *m_settings.where, remoteTrainArguments(m_runDir, m_settings));
+}
+
+QStringList TrainingLauncher::remoteTrainArguments(const QString& runDir, const Settings& settings)
+{
+    Settings there = settings;
+    there.devices.clear();  // this computer's devices; the far side's engine chooses its own
+    return common::TrainerArguments::train(RemoteTrainer::remoteRunDirFor(*settings.where, runDir), there);
+}
+
+QString TrainingLauncher::jobScript(const QString& runDir, const Settings& settings)
+{
+    if (!settings.where)
+        return {};
+    std::vector<std::string> arguments;
+    for (const QString& argument : remoteTrainArguments(runDir, settings))
+        arguments.push_back(argument.toStdString());
+    return QString::fromStdString(remote::RemoteCommands::jobScript(
+        *settings.where, RemoteTrainer::remoteRunDirFor(*settings.where, runDir).toStdString(), arguments));
+}
+
 bool TrainingLauncher::start(const QString& projectFile, const QString& runDir, const Settings& settings)
 {
     if (isBusy())
@@ -205,6 +249,7 @@ void TrainingLauncher::runStep(Step step)
         arguments = common::TrainerArguments::resume(m_runDir, m_resumeEpochs, m_resumeMinutes);
         break;
     case Step::Idle:
+    case Step::Remote:  // RemoteTrainer's steps
         return;
     }
     m_lastPackingReport.clear();
@@ -240,7 +285,7 @@ void TrainingLauncher::stepFinished(const common::TrainerProcess::Exit& exit)
         runStep(Step::PackVal);
         break;
     case Step::PackVal:
-        runStep(Step::Train);
+        m_settings.where ? startRemote() : runStep(Step::Train);
         break;
     default:
         finish(true, tr("Training finished."));
@@ -250,12 +295,19 @@ void TrainingLauncher::stepFinished(const common::TrainerProcess::Exit& exit)
 bool TrainingLauncher::stopAfterEpoch()
 {
     // Only the trainer handles SIGUSR1; for a pack step it would be the end of the process.
+    if (m_step == Step::Remote)
+        return m_remote->stopAfterEpoch();
     return (m_step == Step::Train || m_step == Step::Resume) && m_process->stopAfterEpoch();
 }
 
 void TrainingLauncher::stop()
 {
     // Idempotent: the trainer is already saving its checkpoint after the first request.
+    if (m_step == Step::Remote && !m_stopping) {
+        m_stopping = true;
+        m_remote->stop();
+        return;
+    }
     if (!isBusy() || m_stopping || !m_process->isRunning())
         return;
     m_stopping = true;
@@ -264,7 +316,8 @@ void TrainingLauncher::stop()
 
 bool TrainingLauncher::isTraining() const
 {
-    return (m_step == Step::Train || m_step == Step::Resume) && m_process->isRunning();
+    return ((m_step == Step::Train || m_step == Step::Resume) && m_process->isRunning()) ||
+           (m_step == Step::Remote && m_remote->isTraining());
 }
 
 void TrainingLauncher::keepRunningInBackground()

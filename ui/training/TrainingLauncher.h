@@ -12,6 +12,8 @@
 
 namespace segstudio::ui::training {
 
+class RemoteTrainer;
+
 // Runs a training in its own process, segstudio-train, as three steps: pack the project's train
 // split, pack its val split (both into the run folder), then train into the run folder. The GUI
 // never links LibTorch; it follows the run through its directory (RunWatcher).
@@ -22,6 +24,10 @@ namespace segstudio::ui::training {
 //   step, no packing). finished() comes once per start() or resume();
 //   on a failure its message carries the step's own error line (segstudio-train names the file
 //   and the problem, e.g. "No space left on device").
+// Settings::where (issue 64.2): the packs are made here, then the run trains on that machine or
+//   cluster (RemoteTrainer: sent, started, mirrored back into the run folder); stop() and
+//   stopAfterEpoch() reach the trainer there; closing the window leaves it training, and
+//   attachRemote() follows it again.
 class TrainingLauncher : public QObject {
     Q_OBJECT
 
@@ -55,6 +61,14 @@ public:
     QString trainer() const;
     bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
     bool resume(const QString& runDir, int epochs = 0, int minutes = 0);  // TrainerArguments::resume
+    // What a run trains with on another machine: segstudio-train's arguments there (its run folder
+    // and packs there, none of this computer's devices), and for SLURM the job script submitted.
+    static QStringList remoteTrainArguments(const QString& runDir, const Settings& settings);
+    static QString jobScript(const QString& runDir, const Settings& settings);
+    // Follows a run that trains elsewhere (its folder's remote.json) until it ends; false when idle
+    // is not possible (busy) or there is no record.
+    bool attachRemote(const QString& runDir);
+    bool isRemote() const { return m_step == Step::Remote; }
     void stop();  // idempotent: a second request does nothing while the first is honoured
     bool stopAfterEpoch();  // false unless the trainer itself is running
     bool isTraining() const;  // the trainer step itself (not packing) is running
@@ -77,9 +91,13 @@ signals:
     void packingProgress(const QString& split, int done, int total);
     void packingEnded();
     void finished(bool ok, const QString& message);
+    // A run elsewhere: its trainer started there ("pid 4711 on gpu1"), and the link to it.
+    void remoteStarted(const QString& where);
+    void connectionChanged(bool connected, const QString& message);
 
 private:
-    enum class Step { Idle, PackTrain, PackVal, Train, Resume };
+    enum class Step { Idle, PackTrain, PackVal, Train, Resume, Remote };
+    void startRemote();
     void runStep(Step step);
     void stepFinished(const common::TrainerProcess::Exit& exit);
     void finish(bool ok, const QString& message);
@@ -101,6 +119,7 @@ private:
     QList<DeviceChoice> m_devices;  // "cpu" until the engine answers
     common::TrainerProcess* m_catalog;
     common::TrainerProcess* m_deviceCatalog;
+    RemoteTrainer* m_remote;
 };
 
 }  // namespace segstudio::ui::training
