@@ -1,6 +1,7 @@
 // Issue 64.1: data-parallel training started as a cluster starts it, with the real launchers and
 // the real network: two "hosts" (network namespaces joined by a veth pair) whose link is cut
 // mid-run. Each test skips, saying why, only where its launcher cannot exist here.
+#include "OneNodeSlurm.h"
 #include "ProcessTree.h"
 #include "TestPacks.h"
 #include "TrainerProcess.h"
@@ -88,62 +89,6 @@ private:
     QString m_subnet;
     QString m_veth;
 };
-
-// A one-node SLURM cluster (munged, slurmctld, slurmd on localhost) living in a folder of its own,
-// started by tests/engine/cluster/one-node-slurm.sh and stopped again in the destructor.
-class OneNodeSlurm {
-public:
-    explicit OneNodeSlurm(const QString& folder) : m_folder(folder) {}
-    ~OneNodeSlurm()
-    {
-        if (m_started)
-            runCommand(QStringLiteral(SEGSTUDIO_ONE_NODE_SLURM), {QStringLiteral("stop"), m_folder});
-    }
-    // Empty when the cluster is up, else why not.
-    QString start()
-    {
-        QString said;
-        const int code = runCommand(QStringLiteral(SEGSTUDIO_ONE_NODE_SLURM), {QStringLiteral("start"), m_folder}, &said);
-        m_started = true;  // a half-started cluster is stopped too
-        return code == 0 ? QString() : said.trimmed();
-    }
-    // A SLURM command (srun, sbatch, scancel, scontrol) against this cluster.
-    QProcess* command(QObject* parent, const QString& program, const QStringList& arguments) const
-    {
-        QProcessEnvironment environment;
-        environment.insert(QStringLiteral("SLURM_CONF"), m_folder + QStringLiteral("/slurm.conf"));
-        return segstudio::enginetest::startTrainer(parent, program, arguments, environment);
-    }
-    // `scontrol show job`'s JobState of a job ("RUNNING", "COMPLETED", "CANCELLED", ...).
-    QString jobState(const QString& job) const
-    {
-        QProcess scontrol;
-        auto environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("SLURM_CONF"), m_folder + QStringLiteral("/slurm.conf"));
-        scontrol.setProcessEnvironment(environment);
-        scontrol.start(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("job"), job});
-        scontrol.waitForFinished(30000);
-        const auto match = QRegularExpression(QStringLiteral("JobState=(\\w+)")).match(QString::fromUtf8(scontrol.readAll()));
-        return match.hasMatch() ? match.captured(1) : QString();
-    }
-
-private:
-    QString m_folder;
-    bool m_started = false;
-};
-
-// What the SLURM tests need here, or why they cannot run.
-QString slurmMissing()
-{
-    for (const QString& program : {QStringLiteral("munged"), QStringLiteral("slurmctld"), QStringLiteral("slurmd"),
-                                   QStringLiteral("srun"), QStringLiteral("sbatch"), QStringLiteral("scancel")})
-        if (QStandardPaths::findExecutable(program, {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin"),
-                                                     QStringLiteral("/sbin"), QStringLiteral("/bin")})
-                .isEmpty())
-            return program + QStringLiteral(" is not installed (Debian: apt install slurmctld slurmd slurm-client munge; "
-                                            "packaging/install-deps.sh does)");
-    return {};
-}
 
 }  // namespace
 
@@ -249,9 +194,9 @@ void TestClusterLaunchers::slurmStartsTwoRanksWithSrunAndSbatchAndScancelStopsWi
 {
     if (!processGroupAvailable("gloo"))
         QSKIP("this LibTorch has no c10d Gloo");
-    if (const QString missing = slurmMissing(); !missing.isEmpty())
+    if (const QString missing = segstudio::enginetest::OneNodeSlurm::missing(); !missing.isEmpty())
         QSKIP(qPrintable(missing));
-    OneNodeSlurm cluster(path(QStringLiteral("slurm")));
+    segstudio::enginetest::OneNodeSlurm cluster(path(QStringLiteral("slurm")));
     if (const QString failed = cluster.start(); !failed.isEmpty())
         QFAIL(qPrintable(QStringLiteral("the one-node cluster did not start: ") + failed));
     const QString trainer = QStringLiteral(SEGSTUDIO_TRAIN_EXE);

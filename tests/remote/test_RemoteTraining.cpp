@@ -4,6 +4,7 @@
 // back while it trains (the logs appended in place), and Stop is SIGTERM over ssh: the checkpoint
 // is written there and the mirror brings the "stopped" record home.
 #include "LocalSshServer.h"
+#include "OneNodeSlurm.h"
 #include "TestPacks.h"
 #include "remote/RemoteCommands.h"
 #include "remote/RemoteRunRecord.h"
@@ -60,6 +61,7 @@ private slots:
     void cleanupTestCase();
     void aRunTrainsThereAndComesHome();
     void stopOverSshLeavesACheckpointThere();
+    void aSlurmJobSubmittedOverSshTrainsAndScancelStopsIt();
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
@@ -205,6 +207,62 @@ void TestRemoteTraining::stopOverSshLeavesACheckpointThere()
     QFile metrics(local + QStringLiteral("/metrics.jsonl"));
     QVERIFY(metrics.open(QIODevice::ReadOnly));
     QVERIFY(metrics.readAll().contains("\"state\":\"stopped\""));
+}
+
+// A SLURM cluster reached over SSH: the job script (one rank on CPUs) given to the login node on
+// standard input, saved beside the run folder and submitted with sbatch; squeue says it runs;
+// scancel stops it with a checkpoint; the mirror brings the stop home. The login node is the
+// local sshd, whose sessions find the one-node cluster through SLURM_CONF (sshd's SetEnv).
+void TestRemoteTraining::aSlurmJobSubmittedOverSshTrainsAndScancelStopsIt()
+{
+    if (const QString missing = segstudio::enginetest::OneNodeSlurm::missing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    segstudio::enginetest::OneNodeSlurm cluster(path(QStringLiteral("slurm")));
+    if (const QString failed = cluster.start(); !failed.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("the one-node cluster did not start: ") + failed));
+    segstudio::remotetest::LocalSshServer login(path(QStringLiteral("login")),
+                                                {QStringLiteral("SLURM_CONF=") + cluster.configFile()});
+    if (const QString failed = login.start(); !failed.isEmpty())
+        QFAIL(qPrintable(QStringLiteral("the login node's sshd did not start: ") + failed));
+    RemoteTarget target = login.target();
+    target.kind = RemoteTarget::Kind::Slurm;
+    target.trainer = SEGSTUDIO_TRAIN_EXE;
+    target.folder = path(QStringLiteral("cluster-home/runs")).toStdString();
+    target.timeLimitMinutes = 10;
+
+    const QString local = path(QStringLiteral("runs/on-slurm"));
+    QVERIFY(QDir().mkpath(local));
+    segstudio::enginetest::writeStripePack((local + QStringLiteral("/train.pack")).toStdString(), 8, 32, 32, 4, 1);
+    RemoteRunRecord record;
+    record.target = target;
+    record.remoteRunDir = RemoteCommands::remoteRunDir(target, "on-slurm");
+    QCOMPARE(runCommand(RemoteCommands::ssh(target, RemoteCommands::makeRunDir(record.remoteRunDir))).code, 0);
+    QCOMPARE(runCommand(RemoteCommands::send(target, {(local + QStringLiteral("/train.pack")).toStdString()}, record.remoteRunDir)).code, 0);
+    const std::vector<std::string> arguments{"train", "--train-pack", record.remoteRunDir + "/train.pack", "-o",
+                                             record.remoteRunDir, "--model", "segnet-tiny", "--epochs", "100000", "--batch",
+                                             "2", "--threads", "1", "--device", "cpu"};
+    const Ran submitted = runCommand(RemoteCommands::ssh(target, RemoteCommands::start(target, record.remoteRunDir, arguments)),
+                                     QByteArray::fromStdString(RemoteCommands::jobScript(target, record.remoteRunDir, arguments)));
+    QVERIFY2(submitted.code == 0, qPrintable(submitted.err));
+    record.jobId = submitted.out.trimmed().section(';', 0, 0).toStdString();
+    QVERIFY2(!record.jobId.empty(), qPrintable(submitted.out));
+    QVERIFY(QFileInfo::exists(QString::fromStdString(record.remoteRunDir) + QStringLiteral(".sbatch")));  // kept beside the run
+    QCOMPARE(statusThere(record), QStringLiteral("running"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            mirror(record, local);
+            QFile metrics(local + QStringLiteral("/metrics.jsonl"));
+            return metrics.open(QIODevice::ReadOnly) && metrics.readAll().contains("\"kind\":\"train\"");
+        }(),
+        120000);
+    QCOMPARE(runCommand(RemoteCommands::ssh(target, RemoteCommands::stop(record))).code, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(statusThere(record), QStringLiteral("ended"), 90000);
+    mirror(record, local);
+    QFile log(local + QStringLiteral("/log.txt"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QString said = QString::fromUtf8(log.readAll());
+    QVERIFY2(said.contains(QStringLiteral("checkpoint written, continue with --resume")), qPrintable(said));
+    QCOMPARE(cluster.jobState(QString::fromStdString(record.jobId)), QStringLiteral("CANCELLED"));
 }
 
 QTEST_GUILESS_MAIN(TestRemoteTraining)
