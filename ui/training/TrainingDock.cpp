@@ -606,7 +606,7 @@ bool TrainingDock::confirmJobScript(const QString& name, const TrainingLauncher:
                         .arg(QString::fromStdString(settings.where->describe())),
                     QMessageBox::NoButton, this);
     box.setObjectName(QStringLiteral("jobScriptBox"));
-    box.setInformativeText(QStringLiteral("<pre>%1</pre>").arg(TrainingLauncher::jobScript(QDir(runsFolder()).filePath(name), settings).toHtmlEscaped()));
+    box.setInformativeText(QStringLiteral("<pre style=\"white-space: pre-wrap\">%1</pre>").arg(TrainingLauncher::jobScript(QDir(runsFolder()).filePath(name), settings).toHtmlEscaped()));
     QPushButton* submit = box.addButton(tr("Submit"), QMessageBox::AcceptRole);
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(submit);
