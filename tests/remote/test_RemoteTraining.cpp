@@ -69,6 +69,9 @@ private:
     RemoteRunRecord startThere(const QString& localRun, const QStringList& trainOptions);
     QString statusThere(const RemoteRunRecord& record);
     void mirror(const RemoteRunRecord& record, const QString& localRun);
+    bool trainingRecordCameHome(const RemoteRunRecord& record, const QString& localRun);
+    // Stop there (SIGTERM or scancel), wait for the end, mirror: log.txt says a checkpoint was written.
+    void stopAndBringHome(const RemoteRunRecord& record, const QString& localRun);
 
     QTemporaryDir m_dir;
     std::unique_ptr<segstudio::remotetest::LocalSshServer> m_server;
@@ -126,6 +129,24 @@ void TestRemoteTraining::mirror(const RemoteRunRecord& record, const QString& lo
     QVERIFY2(logs.code == 0, qPrintable(logs.err));
     const Ran files = runCommand(RemoteCommands::mirrorFiles(record, localRun.toStdString()));
     QVERIFY2(files.code == 0, qPrintable(files.err));
+}
+
+bool TestRemoteTraining::trainingRecordCameHome(const RemoteRunRecord& record, const QString& localRun)
+{
+    mirror(record, localRun);
+    QFile metrics(localRun + QStringLiteral("/metrics.jsonl"));
+    return metrics.open(QIODevice::ReadOnly) && metrics.readAll().contains("\"kind\":\"train\"");
+}
+
+void TestRemoteTraining::stopAndBringHome(const RemoteRunRecord& record, const QString& localRun)
+{
+    QCOMPARE(runCommand(RemoteCommands::ssh(record.target, RemoteCommands::stop(record))).code, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(statusThere(record), QStringLiteral("ended"), 90000);
+    mirror(record, localRun);
+    QFile log(localRun + QStringLiteral("/log.txt"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QString said = QString::fromUtf8(log.readAll());
+    QVERIFY2(said.contains(QStringLiteral("checkpoint written, continue with --resume")), qPrintable(said));
 }
 
 void TestRemoteTraining::aRunTrainsThereAndComesHome()
@@ -189,20 +210,10 @@ void TestRemoteTraining::stopOverSshLeavesACheckpointThere()
                            QStringLiteral("1"), QStringLiteral("--device"), QStringLiteral("cpu")});
     QVERIFY(record.pid > 0);
     // Stopped once it trains (its first train record has come home).
-    QTRY_VERIFY_WITH_TIMEOUT(
-        [&] {
-            mirror(record, local);
-            QFile metrics(local + QStringLiteral("/metrics.jsonl"));
-            return metrics.open(QIODevice::ReadOnly) && metrics.readAll().contains("\"kind\":\"train\"");
-        }(),
-        120000);
-    QCOMPARE(runCommand(RemoteCommands::ssh(m_target, RemoteCommands::stop(record))).code, 0);
-    QTRY_COMPARE_WITH_TIMEOUT(statusThere(record), QStringLiteral("ended"), 60000);
-    mirror(record, local);
-    QFile log(local + QStringLiteral("/log.txt"));
-    QVERIFY(log.open(QIODevice::ReadOnly));
-    const QString said = QString::fromUtf8(log.readAll());
-    QVERIFY2(said.contains(QStringLiteral("checkpoint written, continue with --resume")), qPrintable(said));
+    QTRY_VERIFY_WITH_TIMEOUT(trainingRecordCameHome(record, local), 120000);
+    stopAndBringHome(record, local);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(QFileInfo::exists(QString::fromStdString(record.remoteRunDir) + QStringLiteral("/checkpoints/last.pt")));
     QFile metrics(local + QStringLiteral("/metrics.jsonl"));
     QVERIFY(metrics.open(QIODevice::ReadOnly));
@@ -248,20 +259,10 @@ void TestRemoteTraining::aSlurmJobSubmittedOverSshTrainsAndScancelStopsIt()
     QVERIFY2(!record.jobId.empty(), qPrintable(submitted.out));
     QVERIFY(QFileInfo::exists(QString::fromStdString(record.remoteRunDir) + QStringLiteral(".sbatch")));  // kept beside the run
     QCOMPARE(statusThere(record), QStringLiteral("running"));
-    QTRY_VERIFY_WITH_TIMEOUT(
-        [&] {
-            mirror(record, local);
-            QFile metrics(local + QStringLiteral("/metrics.jsonl"));
-            return metrics.open(QIODevice::ReadOnly) && metrics.readAll().contains("\"kind\":\"train\"");
-        }(),
-        120000);
-    QCOMPARE(runCommand(RemoteCommands::ssh(target, RemoteCommands::stop(record))).code, 0);
-    QTRY_COMPARE_WITH_TIMEOUT(statusThere(record), QStringLiteral("ended"), 90000);
-    mirror(record, local);
-    QFile log(local + QStringLiteral("/log.txt"));
-    QVERIFY(log.open(QIODevice::ReadOnly));
-    const QString said = QString::fromUtf8(log.readAll());
-    QVERIFY2(said.contains(QStringLiteral("checkpoint written, continue with --resume")), qPrintable(said));
+    QTRY_VERIFY_WITH_TIMEOUT(trainingRecordCameHome(record, local), 120000);
+    stopAndBringHome(record, local);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(cluster.jobState(QString::fromStdString(record.jobId)), QStringLiteral("CANCELLED"));
 }
 

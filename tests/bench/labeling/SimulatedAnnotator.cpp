@@ -231,6 +231,11 @@ std::optional<SimulatedAnnotator::Target> SimulatedAnnotator::nextTarget(const c
 
 int SimulatedAnnotator::traceWithPolygon(cv::Mat& labels, const Target& target) const
 {
+    return traceWithPolygonOptions(labels, target, m_options);
+}
+
+int SimulatedAnnotator::traceWithPolygonOptions(cv::Mat& labels, const Target& target, const Options& options)
+{
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(target.region.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
     const auto largest = std::max_element(contours.begin(), contours.end(),
@@ -238,7 +243,7 @@ int SimulatedAnnotator::traceWithPolygon(cv::Mat& labels, const Target& target) 
     if (largest == contours.end())
         return 0;
     std::vector<cv::Point> vertices;
-    cv::approxPolyDP(*largest, vertices, m_options.polygonTolerance, /*closed=*/true);
+    cv::approxPolyDP(*largest, vertices, options.polygonTolerance, /*closed=*/true);
     paint::RegionMask::polygon(labels.size(), vertices).paint(labels, std::uint8_t(target.truthClass), paint::WriteGuard());
     // A polygon is at least three clicks, however small the region.
     return std::max(3, int(vertices.size()));
@@ -403,6 +408,16 @@ int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat
     return clicksToIoUs(mode, image, object, objectClass, {iou}, maxClicks, smart, options).front();
 }
 
+std::pair<double, int> SimulatedAnnotator::outlineOf(const cv::Mat& object, const Options& options)
+{
+    cv::Mat outline(object.size(), CV_8UC1, cv::Scalar(0));
+    Target whole;
+    whole.region = object.clone();
+    whole.truthClass = 255;  // painted into a mask
+    const int vertices = traceWithPolygonOptions(outline, whole, options);
+    return {iouOf(outline > 0, object), vertices};
+}
+
 std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                                   const std::vector<double>& ious, int maxClicks,
                                                   const paint::SmartClickSegmenter* smart, const Options& options)
@@ -410,24 +425,38 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
     const cv::Size size = object.size();
     cv::Mat region(size, CV_8UC1, cv::Scalar(0));
     std::vector<paint::SmartClickSegmenter::Click> clicks;
-    std::vector<std::pair<cv::Mat, bool>> strokes;  // the strokes' regions and signs, in order (smart mode)
+    std::vector<std::pair<cv::Mat, bool>> strokes;  // the strokes' (and the outline's) regions and signs, in order
     cv::Mat foreground(size, CV_8UC1, cv::Scalar(0)), background(size, CV_8UC1, cv::Scalar(0));
     std::vector<int> reached(ious.size(), maxClicks + 1);
     std::size_t next = 0;
+    double bestIoU = 0.0;
+    int stalled = 0;  // actions since the IoU last rose by a point
+    bool outlined = false;
     for (int n = 1; n <= maxClicks && next < ious.size(); ++n) {
         const Piece missed = largestPiece(object & ~region);
         const Piece excess = largestPiece(region & ~object);
         const bool positive = missed.area >= excess.area;
         const cv::Point at = farthestInterior(positive ? missed.mask : excess.mask);
         if (mode == Mode::Smart) {
+            const bool outlineNow = options.polygonAfterStall > 0 && !outlined && stalled >= options.polygonAfterStall;
             // A thin piece gets a stroke along it (Shift+drag takes an excess one back, as the Thin
             // Stroke tool does); anything else a click of the session.
             const Piece& piece = positive ? missed : excess;
-            if ((positive || options.negativeStrokes) && strokeFits(piece.mask, piece.area, options))
+            if (outlineNow) {
+                cv::Mat outline(size, CV_8UC1, cv::Scalar(0));
+                Target whole;
+                whole.region = object.clone();
+                whole.truthClass = 255;  // painted into a mask
+                n += traceWithPolygonOptions(outline, whole, options) - 1;  // each vertex one action
+                strokes.emplace_back(outline > 0, true);
+                outlined = true;
+                if (n > maxClicks)
+                    break;
+            } else if ((positive || options.negativeStrokes) && strokeFits(piece.mask, piece.area, options))
                 strokes.emplace_back(regionToFull(strokeRegion(image.rgb, piece.mask, options), size), positive);
             else
                 clicks.push_back({at, positive});
-            region = regionToFull(smart->region(clicks, objectClass), size);
+            region = clicks.empty() ? cv::Mat(size, CV_8UC1, cv::Scalar(0)) : regionToFull(smart->region(clicks, objectClass), size);
             for (const auto& [stroke, adds] : strokes)
                 region = adds ? region | stroke : region & ~stroke;
         } else {
@@ -435,6 +464,8 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
             region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);
         }
         const double reachedIoU = iouOf(region, object);
+        stalled = reachedIoU >= bestIoU + 0.01 ? 0 : stalled + 1;
+        bestIoU = std::max(bestIoU, reachedIoU);
         while (next < ious.size() && reachedIoU >= ious[next])
             reached[next++] = n;
     }

@@ -81,6 +81,11 @@ public:
         double thinElongation = 4.0;
         int strokeSlack = 3;  // the stroke's corridor: the region's width plus this (pixels)
         bool negativeStrokes = true;  // NoC: a thin excess is taken back by Shift+stroke (else a click)
+        // NoC, smart mode: when this many actions in a row have not raised the object's IoU by
+        // a point, the person switches to the polygon tool and outlines the object (its vertices
+        // within polygonTolerance of the outline, each vertex one action; once per object);
+        // 0: never.
+        int polygonAfterStall = 0;
         int classes = 11;          // the dataset's class count (the scribble mode's classifier)
         int scribbleWidth = 5;     // pixels: the brush a scribble is drawn with, kept inside its region
         // Scribble: the project's labelled images the classifier has learned from already (their
@@ -126,6 +131,9 @@ public:
                            int maxClicks, const paint::SmartClickSegmenter* smart);
     static int clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
                            int maxClicks, const paint::SmartClickSegmenter* smart, const Options& options);
+    // An object outlined with the polygon tool from its own true outline (Options::polygonTolerance):
+    // the outline's IoU with it and its vertices (at least 3): what a careful person's polygon reaches.
+    static std::pair<double, int> outlineOf(const cv::Mat& object, const Options& options);
     static std::vector<int> clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                          const std::vector<double>& ious, int maxClicks,
                                          const paint::SmartClickSegmenter* smart, const Options& options);
@@ -138,6 +146,7 @@ private:
             Scribbles* scribbles) const;
     int scribble(cv::Mat& labels, const Target& target, Scribbles& scribbles) const;
     int traceWithPolygon(cv::Mat& labels, const Target& target) const;
+    static int traceWithPolygonOptions(cv::Mat& labels, const Target& target, const Options& options);
 
     Mode m_mode;
     Options m_options;

@@ -54,6 +54,8 @@ struct Arguments {
     bool sequence = false;
     std::string sequenceId;
     double thinRadius = 7.0;      // chosen on the tuning frames (docs/LABELING.md, issue 61)
+    int polygonAfterStall = 0;    // NoC: outline the object with the polygon after this many actions without progress
+    double polygonTolerance = 1.5;
     double thinElongation = 2.0;
     int strokeSlack = 3;
     bool noNegativeStrokes = false;
@@ -168,6 +170,9 @@ struct ModeResult {
     std::vector<double> latency, prepare, largeLatency, largePrepare;
     std::vector<double> noc, noc85;
     std::map<int, std::vector<std::pair<double, double>>> nocByClass;  // class: (clicks to 85 %, to 90 %) per object
+    // The outline bound: each NoC object outlined by a polygon from its own true outline (vertices
+    // within the polygon tolerance, as a careful person places them): its IoU and vertices, per class.
+    std::map<int, std::vector<std::pair<double, int>>> outlineByClass;
     std::vector<SimulatedAnnotator::Trace> traces;
     // Propagate: the propagation's time per frame, and how right each carried start was.
     std::vector<double> propagate, carriedAccuracy, largePropagate;
@@ -279,6 +284,26 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
                 {"objects", objects.size()}, {"median_85", percentile(to85, 0.5)},
                 {"median_90", percentile(to90, 0.5)}, {"not_reached_90", notReached}};
         }
+        std::vector<double> ious, vertices;
+        std::size_t within = 0;
+        for (const auto& [classId, objects] : r.outlineByClass) {
+            std::size_t classWithin = 0;
+            std::vector<double> classIous;
+            for (const auto& [iou, count] : objects) {
+                ious.push_back(iou);
+                classIous.push_back(iou);
+                vertices.push_back(count);
+                classWithin += iou >= 0.9 && count <= 20;
+            }
+            within += classWithin;
+            out["outline_per_class"][schema.classes()[std::size_t(classId)].name] = {
+                {"objects", objects.size()}, {"median_iou", percentile(classIous, 0.5)}, {"at_90_within_20", classWithin}};
+        }
+        if (!ious.empty()) {
+            out["outline_median_iou"] = percentile(ious, 0.5);
+            out["outline_median_vertices"] = percentile(vertices, 0.5);
+            out["outline_at_90_within_20"] = double(within) / double(ious.size());
+        }
     }
     out["images"] = r.to90.size();
     return out;
@@ -307,6 +332,11 @@ int main(int argc, char** argv)
     app.add_option("--thin-elongation", args.thinElongation,
                    "the stroke rule: area at least this x the region's width squared")->capture_default_str();
     app.add_flag("--no-negative-strokes", args.noNegativeStrokes, "NoC: thin excess is clicked away, never stroked");
+    app.add_option("--polygon-after-stall", args.polygonAfterStall,
+                   "NoC: after this many actions without a point of IoU, outline the object with the polygon (0: never)")
+        ->capture_default_str();
+    app.add_option("--polygon-tolerance", args.polygonTolerance, "a person's polygon vertices: within this of the outline (px)")
+        ->capture_default_str();
     app.add_option("--stroke-slack", args.strokeSlack, "a stroke's corridor: the region's width plus this (px)")
         ->capture_default_str();
     app.add_option("--min-confidence", args.minConfidence,
@@ -383,6 +413,8 @@ int main(int argc, char** argv)
     options.thinElongation = args.thinElongation;
     options.strokeSlack = args.strokeSlack;
     options.negativeStrokes = !args.noNegativeStrokes;
+    options.polygonAfterStall = args.polygonAfterStall;
+    options.polygonTolerance = args.polygonTolerance;
     options.classes = dataset.classes();
     if (args.scribblePrior > 0)
         options.scribblePrior = priorOf(args, dataset.classes());
@@ -483,6 +515,7 @@ int main(int argc, char** argv)
                 r.noc85.push_back(clicks[0]);
                 r.noc.push_back(clicks[1]);
                 r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
+                r.outlineByClass[objectClass].push_back(SimulatedAnnotator::outlineOf(object, options));
                 if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
                     std::cerr << "  object " << frames[std::size_t(i)].key << " class " << objectClass << " area "
                               << cv::countNonZero(object) << " clicks " << r.noc.back() << "\n";
@@ -527,7 +560,8 @@ int main(int argc, char** argv)
                                 {"colour_weight", options.smart.colourWeight}, {"colour_from", options.smart.colourFromClick},
                                 {"colour_radius", options.smart.colourRadius}};
     out["stroke_rule"] = {{"thin_radius", options.thinRadius}, {"thin_elongation", options.thinElongation},
-                          {"stroke_slack", options.strokeSlack}};
+                          {"stroke_slack", options.strokeSlack}, {"polygon_after_stall", options.polygonAfterStall},
+                          {"polygon_tolerance", options.polygonTolerance}};
     const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
     out["propagation"] = {{"fill_above", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.fillAbove},
                           {"model_overrules_above",
