@@ -11,6 +11,29 @@ namespace {
 const std::vector<std::string> kSshOptions = {"-o", "BatchMode=yes", "-o", "ConnectTimeout=15", "-o",
                                                "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"};
 
+// A word for rsync's own -e splitter: it keeps quoted spaces but knows no backslash, so a single
+// quote goes inside double quotes.
+std::string rsyncWord(const std::string& word)
+{
+    const std::string quoted = RemoteCommands::quote(word);
+    if (word.find('\'') == std::string::npos || word.find('"') != std::string::npos)
+        return quoted;
+    return "\"" + word + "\"";
+}
+
+// The trainer program as the far side's shell runs it: "~/x" is the remote home's x.
+std::string program(const std::string& trainer)
+{
+    return trainer.rfind("~/", 0) == 0 ? "\"$HOME\"/" + RemoteCommands::quote(trainer.substr(2))
+                                       : RemoteCommands::quote(trainer);
+}
+
+std::string parentOf(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
 std::string beside(const std::string& remoteRunDir, const std::string& extension)
 {
     std::string dir = remoteRunDir;
@@ -70,7 +93,10 @@ std::string RemoteCommands::rsyncShell(const RemoteTarget& target)
     if (target.port > 0)
         command.insert(command.end(), {"-p", std::to_string(target.port)});
     command.insert(command.end(), target.sshOptions.begin(), target.sshOptions.end());
-    return quoted(command);  // rsync splits -e's value as a shell would
+    std::string line;
+    for (const auto& word : command)
+        line += (line.empty() ? "" : " ") + rsyncWord(word);
+    return line;
 }
 
 std::string RemoteCommands::remotePath(const RemoteTarget& target, const std::string& path)
@@ -80,7 +106,8 @@ std::string RemoteCommands::remotePath(const RemoteTarget& target, const std::st
 
 std::string RemoteCommands::makeRunDir(const std::string& remoteRunDir)
 {
-    return "mkdir -p " + quote(remoteRunDir);
+    // The folder of runs as needed, the run folder itself new: never another run's of that name.
+    return "mkdir -p -- " + quote(parentOf(remoteRunDir)) + " && mkdir -- " + quote(remoteRunDir);
 }
 
 RemoteCommands::Command RemoteCommands::send(const RemoteTarget& target, const std::vector<std::string>& localFiles,
@@ -124,13 +151,12 @@ std::string RemoteCommands::jobScript(const RemoteTarget& target, const std::str
         script += "#SBATCH --partition=" + target.partition + "\n";
     if (target.timeLimitMinutes > 0)
         script += "#SBATCH --time=" + std::to_string(target.timeLimitMinutes) + "\n";
-    std::vector<std::string> trainer{target.trainer};
-    trainer.insert(trainer.end(), trainArguments.begin(), trainArguments.end());
+    std::vector<std::string> arguments = trainArguments;
     if (target.gpus > 0)
-        trainer.insert(trainer.end(), {"--device", "cuda"});  // each rank its GPU: SLURM_LOCALID
+        arguments.insert(arguments.end(), {"--device", "cuda"});  // each rank its GPU: SLURM_LOCALID
     // scancel gives every rank SIGTERM: rank 0 writes the checkpoint before KillWait ends.
     return script + "# one rank per task; the ranks meet at the first node (SLURM_JOB_NODELIST)\nexec srun " +
-           quoted(trainer) + "\n";
+           program(target.trainer) + " " + quoted(arguments) + "\n";
 }
 
 std::string RemoteCommands::start(const RemoteTarget& target, const std::string& remoteRunDir,
@@ -138,13 +164,11 @@ std::string RemoteCommands::start(const RemoteTarget& target, const std::string&
 {
     if (target.kind == RemoteTarget::Kind::Slurm) {
         const std::string script = quote(beside(remoteRunDir, ".sbatch"));
-        return makeRunDir(remoteRunDir) + " && cat > " + script + " && sbatch --parsable " + script;
+        return "mkdir -p -- " + quote(remoteRunDir) + " && cat > " + script + " && sbatch --parsable " + script;
     }
-    std::vector<std::string> trainer{target.trainer};
-    trainer.insert(trainer.end(), trainArguments.begin(), trainArguments.end());
     // Not "a && b &": that would background a subshell, and $! would not be the trainer.
-    return makeRunDir(remoteRunDir) + " || exit 1; nohup " + quoted(trainer) + " > " +
-           quote(beside(remoteRunDir, ".out")) + " 2>&1 < /dev/null & echo $!";
+    return "mkdir -p -- " + quote(remoteRunDir) + " || exit 1; nohup " + program(target.trainer) + " " +
+           quoted(trainArguments) + " > " + quote(beside(remoteRunDir, ".out")) + " 2>&1 < /dev/null & echo $!";
 }
 
 std::string RemoteCommands::stop(const RemoteRunRecord& record)
@@ -163,8 +187,12 @@ std::string RemoteCommands::stopAfterEpoch(const RemoteRunRecord& record)
 std::string RemoteCommands::status(const RemoteRunRecord& record)
 {
     if (record.target.kind == RemoteTarget::Kind::Slurm)
-        return "state=$(squeue -h -j " + quote(record.jobId) +
-               " -o %T 2>/dev/null); if [ -n \"$state\" ]; then echo running; else echo ended; fi";
+        // A job SLURM no longer lists (or no longer knows: "Invalid job id") has ended; any other
+        // error of squeue (the controller busy) is no answer, and the panel asks again.
+        return "out=$(squeue -h -j " + quote(record.jobId) +
+               " -o %T 2>&1); rc=$?; if [ $rc -eq 0 ] && [ -n \"$out\" ]; then echo running; "
+               "elif [ $rc -eq 0 ] || printf '%s' \"$out\" | grep -q 'Invalid job id'; then echo ended; "
+               "else printf '%s\\n' \"$out\" >&2; exit 1; fi";
     return "if kill -0 " + std::to_string(record.pid) + " 2>/dev/null; then echo running; else echo ended; fi";
 }
 

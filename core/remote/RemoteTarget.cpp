@@ -26,7 +26,7 @@ std::string RemoteTarget::problem() const
 {
     if (host.empty())
         return "no host";
-    if (host.front() == '-' || host.find_first_of(" \t\n'\"") != std::string::npos)
+    if (host.front() == '-' || host.find_first_of(" \t\n'\":/") != std::string::npos)
         return "not a host name: " + host;
     if (user.find_first_of(" \t\n'\"@") != std::string::npos || (!user.empty() && user.front() == '-'))
         return "not a user name: " + user;
@@ -34,6 +34,8 @@ std::string RemoteTarget::problem() const
         return "not a port: " + std::to_string(port);
     if (folder.empty())
         return "no folder for the runs";
+    if (folder.front() == '-')
+        return "not a folder: " + folder;
     if (folder.find_first_of(" \t\n'\"") != std::string::npos)
         return "the folder of runs must not hold spaces or quotes (a SLURM job script cannot quote them): " + folder;
     if (trainer.empty())

@@ -119,6 +119,64 @@ private slots:
         QTRY_COMPARE(status(), QStringLiteral("ended"));
     }
 
+    // Never into, nor mirrored home from, another run's folder of the same name there.
+    void aRunFolderThatExistsThereIsRefused()
+    {
+        QTemporaryDir dir;
+        const std::string runDir = (dir.path() + QStringLiteral("/runs/r1")).toStdString();
+        const auto make = [&] {
+            return QProcess::execute(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QString::fromStdString(RemoteCommands::makeRunDir(runDir))});
+        };
+        QCOMPARE(make(), 0);
+        QVERIFY(QFileInfo(QString::fromStdString(runDir)).isDir());
+        QVERIFY(make() != 0);
+    }
+
+    // squeue's answers: a job listed runs; one no longer listed or no longer known has ended; any
+    // other error is no answer (exit 1: the panel asks again), never "ended".
+    void aJobsStatusComesFromSqueue_data()
+    {
+        QTest::addColumn<QString>("squeue");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("running") << QStringLiteral("echo RUNNING") << 0 << QStringLiteral("running");
+        QTest::newRow("no longer listed") << QStringLiteral("true") << 0 << QStringLiteral("ended");
+        QTest::newRow("purged") << QStringLiteral("echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1") << 0
+                                << QStringLiteral("ended");
+        QTest::newRow("controller down") << QStringLiteral("echo 'slurm_load_jobs error: Socket timed out' >&2; exit 1")
+                                         << 1 << QString();
+    }
+    void aJobsStatusComesFromSqueue()
+    {
+        QFETCH(QString, squeue);
+        QFETCH(int, exitCode);
+        QFETCH(QString, said);
+        QTemporaryDir bin;
+        QFile fake(bin.filePath(QStringLiteral("squeue")));
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write(("#!/bin/sh\n" + squeue + "\n").toUtf8());
+        fake.close();
+        fake.setPermissions(fake.permissions() | QFileDevice::ExeOwner);
+        QProcess sh;
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("PATH"), bin.path() + QStringLiteral(":") + environment.value(QStringLiteral("PATH")));
+        sh.setProcessEnvironment(environment);
+        sh.start(QStringLiteral("/bin/sh"),
+                 {QStringLiteral("-c"), QString::fromStdString(RemoteCommands::status({slurmTarget(), "runs/r", 0, "42"}))});
+        QVERIFY(sh.waitForFinished(10000));
+        QCOMPARE(sh.exitCode(), exitCode);
+        QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()).trimmed(), said);
+    }
+
+    void aTrainerInTheRemoteHomeIsFound()
+    {
+        RemoteTarget target;
+        target.host = "gpu1";
+        target.trainer = "~/venv/bin/segstudio-train";
+        const std::string command = RemoteCommands::start(target, "runs/r", {"train"});
+        QVERIFY2(command.find("nohup \"$HOME\"/venv/bin/segstudio-train train") != std::string::npos, command.c_str());
+    }
+
     void theJobScriptAsksForTheNodeAndItsGpus()
     {
         const std::string script = RemoteCommands::jobScript(slurmTarget(), "segstudio-runs/run-2", {"train", "-o", "segstudio-runs/run-2"});

@@ -36,6 +36,7 @@ private slots:
     void aRunTrainsThereAndThePanelFollowsIt();
     void stopReachesItThereAndAReopenedPanelFollowsIt();
     void aDroppedConnectionNeverStopsTheRun();
+    void stopWhileTheLinkIsDownLetsTheRunGoAndItIsFollowedAgain();
 
 private:
     TrainingLauncher::Settings settingsThere(int epochs) const;
@@ -194,6 +195,38 @@ void TestRemoteTrainingPanel::aDroppedConnectionNeverStopsTheRun()
     QTRY_VERIFY_WITH_TIMEOUT(connection.last().at(0).toBool(), 120000);
     const auto before = dock->progress().iteration();
     QTRY_VERIFY_WITH_TIMEOUT(dock->progress().iteration() > before, 120000);
+    QSignalSpy finished(dock.get(), &TrainingDock::trainingFinished);
+    dock->stopTraining();
+    QVERIFY(finished.wait(120000));
+    QTRY_VERIFY(dock->progress().state() == RunState::Stopped);
+}
+
+// Stop while the far side cannot be reached: the request cannot get there, so the panel stops
+// following (saying the run may go on there) instead of waiting for ever; the run goes on, and the
+// project opened again follows it and can stop it.
+void TestRemoteTrainingPanel::stopWhileTheLinkIsDownLetsTheRunGoAndItIsFollowedAgain()
+{
+    QString run;
+    {
+        auto dock = panel();
+        QSignalSpy connection(launcherOf(*dock), &TrainingLauncher::connectionChanged);
+        QVERIFY(dock->startTraining(QStringLiteral("unreachable"), settingsThere(100000)));
+        run = dock->currentRunDirectory();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->progress().state() == RunState::Training && dock->progress().iteration() > 0, 120000);
+        m_server->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!connection.isEmpty(), 60000);
+        QSignalSpy finished(dock.get(), &TrainingDock::trainingFinished);
+        dock->stopTraining();
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.at(0).at(1).toString().contains(QStringLiteral("may go on there")),
+                 qPrintable(finished.at(0).at(1).toString()));
+        QVERIFY(!launcherOf(*dock)->isBusy());
+    }
+    QCOMPARE(::kill(pid_t(trainerThere(run)), 0), 0);  // still training there
+    QVERIFY(m_server->start().isEmpty());
+    auto dock = panel();
+    QVERIFY(launcherOf(*dock)->isRemote());
+    QCOMPARE(dock->currentRunDirectory(), run);
     QSignalSpy finished(dock.get(), &TrainingDock::trainingFinished);
     dock->stopTraining();
     QVERIFY(finished.wait(120000));

@@ -43,11 +43,7 @@ RemoteTrainer::RemoteTrainer(QObject* parent) : QObject(parent), m_process(new Q
             stepFinished(-1, QProcess::CrashExit);
     });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] { m_errors += m_process->readAllStandardError(); });
-    connect(m_control, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-        const QString said = QString::fromUtf8(m_control->readAllStandardError()).trimmed();
-        if (status != QProcess::NormalExit || code != 0)
-            emit output(tr("Could not reach the trainer there (%1): %2\n").arg(code).arg(said.isEmpty() ? tr("no answer") : said));
-    });
+    connect(m_control, &QProcess::finished, this, &RemoteTrainer::controlFinished);
 }
 
 RemoteTrainer::~RemoteTrainer()
@@ -76,7 +72,7 @@ void RemoteTrainer::start(const QString& localRunDir, const remote::RemoteTarget
     m_remoteRunDir = remoteRunDirFor(target, localRunDir);
     m_trainArguments = trainArguments;
     m_record.reset();
-    m_ended = m_stopping = false;
+    m_ended = m_stopping = m_stopQueued = false;
     m_connected = true;
     m_failures = 0;
     emit output(tr("Training on %1, in %2 there.\n").arg(QString::fromStdString(target.describe()), m_remoteRunDir));
@@ -100,7 +96,7 @@ bool RemoteTrainer::attach(const QString& localRunDir)
     m_record = record;
     m_target = record->target;
     m_remoteRunDir = QString::fromStdString(record->remoteRunDir);
-    m_ended = m_stopping = false;
+    m_ended = m_stopping = m_stopQueued = false;
     m_connected = true;
     m_failures = 0;
     emit output(tr("Following the run there: %1.\n").arg(QString::fromStdString(record->handle())));
@@ -163,6 +159,13 @@ void RemoteTrainer::run(const remote::RemoteCommands::Command& command, const QB
     m_process->closeWriteChannel();
 }
 
+// The last line a command printed: a login shell's greeting (.bashrc) may come before it.
+QString RemoteTrainer::lastLine(const QString& printed)
+{
+    const QStringList lines = printed.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return lines.isEmpty() ? QString() : lines.last().trimmed();
+}
+
 QString RemoteTrainer::lastErrorLine() const
 {
     const QStringList lines = QString::fromUtf8(m_errors).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -173,9 +176,15 @@ void RemoteTrainer::stepFinished(int exitCode, QProcess::ExitStatus status)
 {
     const bool ok = status == QProcess::NormalExit && exitCode == 0;
     const QString printed = QString::fromUtf8(m_process->readAllStandardOutput());
+    const QString answer = lastLine(printed);
     switch (m_step) {
     case Step::MakeDir:
-        ok ? runStep(Step::Send) : finish(false, tr("Cannot reach %1: %2").arg(QString::fromStdString(m_target.destination()), lastErrorLine()));
+        // mkdir of the run folder itself fails when it exists: never train into, or mirror home,
+        // another run's folder that has the same name there.
+        ok ? runStep(Step::Send)
+           : finish(false, tr("Cannot make the run folder %1 on %2 (a run of that name there already, or the host cannot be "
+                              "reached): %3")
+                               .arg(m_remoteRunDir, QString::fromStdString(m_target.destination()), lastErrorLine()));
         break;
     case Step::Send:
         if (!printed.trimmed().isEmpty())
@@ -183,7 +192,7 @@ void RemoteTrainer::stepFinished(int exitCode, QProcess::ExitStatus status)
         ok ? runStep(Step::Start) : finish(false, tr("Cannot send the packs: %1").arg(lastErrorLine()));
         break;
     case Step::Start:
-        ok ? trainerStarted(printed) : finish(false, tr("The trainer did not start there: %1").arg(lastErrorLine()));
+        ok ? trainerStarted(answer) : finish(false, tr("The trainer did not start there: %1").arg(lastErrorLine()));
         break;
     case Step::MirrorLogs:
         ok ? runStep(Step::MirrorFiles) : lostConnection(lastErrorLine());
@@ -197,7 +206,7 @@ void RemoteTrainer::stepFinished(int exitCode, QProcess::ExitStatus status)
             runStep(Step::Status);
         break;
     case Step::Status:
-        if (!ok || (printed.trimmed() != QLatin1String("running") && printed.trimmed() != QLatin1String("ended"))) {
+        if (!ok || (answer != QLatin1String("running") && answer != QLatin1String("ended"))) {
             lostConnection(lastErrorLine());
             break;
         }
@@ -206,7 +215,7 @@ void RemoteTrainer::stepFinished(int exitCode, QProcess::ExitStatus status)
             emit connectionChanged(true, tr("Connected to %1 again.").arg(QString::fromStdString(m_target.destination())));
         }
         m_failures = 0;
-        m_ended = printed.trimmed() == QLatin1String("ended");
+        m_ended = answer == QLatin1String("ended");
         m_ended ? runStep(Step::MirrorLogs) : nextRound();  // the last files once it has ended
         break;
     case Step::Wait:
@@ -238,6 +247,8 @@ void RemoteTrainer::trainerStarted(const QString& printed)
     m_record = record;
     emit output(tr("Started: %1.\n").arg(QString::fromStdString(record.handle())));
     emit started(QString::fromStdString(record.handle()));
+    if (m_stopping)  // Stop came while it was starting: it is stopped now, and followed to its end
+        sendStop();
     runStep(Step::MirrorLogs);
 }
 
@@ -289,30 +300,63 @@ void RemoteTrainer::finish(bool ok, const QString& message)
 
 void RemoteTrainer::control(const std::string& remoteCommand, const QString& what)
 {
-    if (m_control->state() != QProcess::NotRunning)
-        return;
     emit output(what + QLatin1Char('\n'));
     const auto command = remote::RemoteCommands::ssh(m_target, remoteCommand);
+    m_controlIsStop = remoteCommand == remote::RemoteCommands::stop(*m_record);
     m_control->start(QString::fromStdString(command.front()), argumentsOf(command));
+}
+
+void RemoteTrainer::controlFinished(int code, QProcess::ExitStatus status)
+{
+    const QString said = QString::fromUtf8(m_control->readAllStandardError()).trimmed();
+    const bool failed = status != QProcess::NormalExit || code != 0;
+    if (failed)
+        emit output(tr("Could not reach the trainer there (%1): %2\n").arg(code).arg(said.isEmpty() ? tr("no answer") : said));
+    if (failed && m_controlIsStop) {
+        // The stop did not get there. While the link is down, Stop lets the run go: it trains on
+        // there, and the panel follows it again when the project opens (its record stays).
+        m_stopping = false;
+        if (!m_connected) {
+            finish(false, tr("Could not reach %1 to stop the run; it may go on there. The Training panel follows it again "
+                             "when the project opens.")
+                              .arg(QString::fromStdString(m_target.destination())));
+            return;
+        }
+    }
+    if (m_stopQueued && isTraining()) {  // asked while "stop after this epoch" was on its way
+        m_stopQueued = false;
+        sendStop();
+    }
+}
+
+void RemoteTrainer::sendStop()
+{
+    if (m_control->state() != QProcess::NotRunning) {
+        m_stopQueued = true;
+        return;
+    }
+    control(remote::RemoteCommands::stop(*m_record), tr("Stopping %1: the trainer writes its checkpoint there…")
+                                                         .arg(QString::fromStdString(m_record->handle())));
 }
 
 void RemoteTrainer::stop()
 {
     if (!isActive() || m_stopping)
         return;
-    if (!m_record) {  // not started there yet: the next step is not taken
+    if (!m_record && m_step != Step::Start) {  // nothing runs there yet: the next step is not taken
         m_process->kill();
+        m_process->waitForFinished(5000);  // its exit belongs to this run, not to the next start()
         finish(false, tr("Stopped."));
         return;
     }
     m_stopping = true;
-    control(remote::RemoteCommands::stop(*m_record), tr("Stopping %1: the trainer writes its checkpoint there…")
-                                                         .arg(QString::fromStdString(m_record->handle())));
+    if (m_record)
+        sendStop();  // else trainerStarted() sends it as soon as the trainer there is known
 }
 
 bool RemoteTrainer::stopAfterEpoch()
 {
-    if (!isTraining())
+    if (!isTraining() || m_control->state() != QProcess::NotRunning)
         return false;
     control(remote::RemoteCommands::stopAfterEpoch(*m_record),
             tr("Asking %1 to stop after this epoch.").arg(QString::fromStdString(m_record->handle())));

@@ -44,7 +44,11 @@ public:
     QString runDirectory() const { return m_localRunDir; }
     std::optional<remote::RemoteRunRecord> record() const { return m_record; }
 
-    void stop();            // idempotent while the request is on its way
+    // Idempotent while the request is on its way. While the trainer there is being started, it
+    // is stopped as soon as its pid or job is known. A stop that cannot reach the far side while
+    // the link is down ends the following (finished(), the run may go on there; attach() again).
+    void stop();
+    bool isStopping() const { return m_stopping; }
     bool stopAfterEpoch();  // false unless the trainer runs there
     void setMirrorInterval(int milliseconds) { m_interval = milliseconds; }
 
@@ -68,6 +72,9 @@ private:
     void finishFromRecords();
     void finish(bool ok, const QString& message);
     void control(const std::string& remoteCommand, const QString& what);
+    void controlFinished(int exitCode, QProcess::ExitStatus status);
+    void sendStop();
+    static QString lastLine(const QString& printed);
     QString lastErrorLine() const;
 
     QProcess* m_process;
@@ -82,6 +89,8 @@ private:
     bool m_ended = false;      // the run there has ended: this round's mirror is the last
     bool m_connected = true;
     bool m_stopping = false;
+    bool m_stopQueued = false;     // Stop asked while another control command was on its way
+    bool m_controlIsStop = false;  // the control command on its way is the stop
     int m_failures = 0;        // mirror rounds in a row that could not reach the far side
     int m_interval = 2000;
     QByteArray m_errors;       // the current command's standard error

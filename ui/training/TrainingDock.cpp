@@ -733,8 +733,10 @@ bool TrainingDock::confirmClose(QWidget* parent)
 {
     if (!m_launcher->isBusy())
         return true;
+    // A run elsewhere trains there whatever this window does, and the panel follows it again;
+    // one still being started is stopped first, or it would train there untracked.
     if (m_launcher->isRemote())
-        return true;  // it trains there, whatever this window does; the panel follows it again
+        return m_launcher->isTraining() || stopAndWait(parent);
     if (!m_launcher->isTraining()) {
         m_launcher->stop();  // packing saves nothing: the next start packs again
         return true;

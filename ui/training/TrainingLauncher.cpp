@@ -303,8 +303,7 @@ bool TrainingLauncher::stopAfterEpoch()
 void TrainingLauncher::stop()
 {
     // Idempotent: the trainer is already saving its checkpoint after the first request.
-    if (m_step == Step::Remote && !m_stopping) {
-        m_stopping = true;
+    if (m_step == Step::Remote) {  // RemoteTrainer keeps it idempotent (and lets a failed one be asked again)
         m_remote->stop();
         return;
     }
@@ -312,6 +311,11 @@ void TrainingLauncher::stop()
         return;
     m_stopping = true;
     m_process->terminate();
+}
+
+bool TrainingLauncher::isStopping() const
+{
+    return m_step == Step::Remote ? m_remote->isStopping() : m_stopping;
 }
 
 bool TrainingLauncher::isTraining() const

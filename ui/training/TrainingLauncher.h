@@ -72,7 +72,7 @@ public:
     void stop();  // idempotent: a second request does nothing while the first is honoured
     bool stopAfterEpoch();  // false unless the trainer itself is running
     bool isTraining() const;  // the trainer step itself (not packing) is running
-    bool isStopping() const { return m_stopping; }  // Stop was asked: the trainer saves its checkpoint
+    bool isStopping() const;  // Stop was asked: the trainer saves its checkpoint
     // The window is closing and the user keeps the run: the trainer is left running (it is its
     // own process, in its own session) and the panel re-attaches to its run folder next time.
     void keepRunningInBackground();

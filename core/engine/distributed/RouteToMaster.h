@@ -10,6 +10,8 @@ inline namespace distributed {
 // other ranks. Its default, the address the host name resolves to, is a loopback address on many
 // machines (Debian's /etc/hosts maps the name to 127.0.1.1), which no other host can reach: a
 // rank there would tell the others to connect to 127.0.0.1.
+// When the master is a host name that resolves to a loopback address here (this host is the
+// master node), an address of this host's first interface that is up and not loopback instead.
 // Guarantees: no packet is sent (connecting a datagram socket only chooses the route); an empty
 // string when the master cannot be resolved or no route leads there.
 std::string routeToMaster(const std::string& master, int port);
