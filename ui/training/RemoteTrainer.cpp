@@ -255,7 +255,7 @@ void RemoteTrainer::trainerStarted(const QString& printed)
 void RemoteTrainer::lostConnection(const QString& why)
 {
     ++m_failures;
-    const int delay = std::min(kLongestRetryMs, m_interval << std::min(m_failures, 4));
+    const int delay = std::min(kLongestRetryMs, m_interval << std::min(m_failures - 1, 4));  // 2, 4, 8, 16, 30 s
     const QString message = tr("Connection to %1 lost (%2); the run goes on there; trying again in %3 s.")
                                 .arg(QString::fromStdString(m_target.destination()), why)
                                 .arg((delay + 999) / 1000);
