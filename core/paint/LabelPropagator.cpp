@@ -1,10 +1,13 @@
 #include "LabelPropagator.h"
 
+#include "SuperpixelMap.h"
 #include "data/labels/LabelClass.h"
 
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <array>
+#include <numeric>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -241,6 +244,45 @@ LabelPropagator::Result merge(const cv::Mat& carried, const cv::Mat& failed, con
     return result;
 }
 
+// Parameters::superpixelVote: the failed pixels of superpixels mostly carried take their
+// superpixel's majority carried label (and are carried then: no longer failed).
+void voteInSuperpixels(const cv::Mat& targetImage, double share, cv::Mat& carried, cv::Mat& failed)
+{
+    const SuperpixelMap superpixels = SuperpixelMap::compute(targetImage);
+    if (superpixels.empty())
+        return;
+    const cv::Mat& ids = superpixels.ids();
+    std::vector<std::array<int, 256>> votes(std::size_t(superpixels.count()));
+    std::vector<int> sizes(votes.size(), 0);
+    for (auto& counts : votes)
+        counts.fill(0);
+    for (int y = 0; y < ids.rows; ++y)
+        for (int x = 0; x < ids.cols; ++x) {
+            const int id = ids.at<int>(y, x);
+            if (id < 0)
+                continue;
+            ++sizes[std::size_t(id)];
+            const std::uint8_t label = carried.at<std::uint8_t>(y, x);
+            if (label != data::kUnlabelled)
+                ++votes[std::size_t(id)][label];
+        }
+    std::vector<int> winner(votes.size(), -1);
+    for (std::size_t id = 0; id < votes.size(); ++id) {
+        const auto best = std::max_element(votes[id].begin(), votes[id].end());
+        const int carriedHere = std::accumulate(votes[id].begin(), votes[id].end(), 0);
+        if (sizes[id] > 0 && carriedHere >= share * sizes[id] && *best > 0)
+            winner[id] = int(best - votes[id].begin());
+    }
+    for (int y = 0; y < ids.rows; ++y)
+        for (int x = 0; x < ids.cols; ++x) {
+            const int id = ids.at<int>(y, x);
+            if (id < 0 || winner[std::size_t(id)] < 0 || !failed.at<std::uint8_t>(y, x))
+                continue;
+            carried.at<std::uint8_t>(y, x) = std::uint8_t(winner[std::size_t(id)]);
+            failed.at<std::uint8_t>(y, x) = 0;
+        }
+}
+
 }  // namespace
 
 LabelPropagator::Result LabelPropagator::propagate(const cv::Mat& sourceImage, const cv::Mat& sourceLabels,
@@ -251,6 +293,8 @@ LabelPropagator::Result LabelPropagator::propagate(const cv::Mat& sourceImage, c
     const DenseFlow flow(targetImage, sourceImage, m_parameters.flow);
     cv::Mat carried, failed;
     carry(flow, reliablePixels(flow, sourceLabels, m_parameters), sourceLabels, carried, failed);
+    if (m_parameters.superpixelVote > 0.0)
+        voteInSuperpixels(targetImage, m_parameters.superpixelVote, carried, failed);
     return merge(carried, failed, targetLabels, guard, prediction, m_parameters);
 }
 

@@ -54,6 +54,10 @@ public:
         // flow carries wrong labels; on the tuning sequences it saved nothing there (200: 43.5
         // actions a frame against 41 for never) and cost at 15 Hz (15 against 7.5), so it is off.
         int modelOverrulesAbove = 256;
+        // Where the flow failed, a pixel takes the label most of its superpixel's carried pixels
+        // have, when at least this share (0..1) of that superpixel was carried (the open frame's
+        // SLIC superpixels of 24 px: its colours bound where a carried region goes on); 0: never.
+        double superpixelVote = 0.0;
     };
 
     // The model's prediction of the open frame (optional): class ids, and how sure it is as

@@ -64,6 +64,7 @@ struct Arguments {
     int flowSide = -1;
     std::string flowPreset;
     int modelOverrules = -1;
+    double superpixelVote = -1;
     double margin = -1;
     double smoothness = -1;
     double refiningSmoothness = -1;
@@ -341,6 +342,8 @@ int main(int argc, char** argv)
         ->capture_default_str();
     app.add_option("--min-confidence", args.minConfidence,
                    "propagate: the prediction fills where the flow failed when at least this sure (0..255; LabelPropagator's fillAbove)");
+    app.add_option("--superpixel-vote", args.superpixelVote,
+                   "propagate: failed pixels take their superpixel's carried majority when this share was carried (0: never)");
     app.add_option("--model-overrules", args.modelOverrules,
                    "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
     app.add_option("--flow-side", args.flowSide, "propagate: the flow's working size, long side (px)");
@@ -462,6 +465,8 @@ int main(int argc, char** argv)
             propagation.fillAbove = args.minConfidence;
         if (args.modelOverrules >= 0)
             propagation.modelOverrulesAbove = args.modelOverrules;
+        if (args.superpixelVote >= 0)
+            propagation.superpixelVote = args.superpixelVote;
         if (args.flowSide > 0)
             propagation.flow.maxSide = args.flowSide;
         if (!args.flowPreset.empty())
@@ -565,7 +570,8 @@ int main(int argc, char** argv)
     const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
     out["propagation"] = {{"fill_above", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.fillAbove},
                           {"model_overrules_above",
-                           args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove}};
+                           args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove},
+                          {"superpixel_vote", args.superpixelVote >= 0 ? args.superpixelVote : propagationDefaults.superpixelVote}};
     for (const auto& [name, r] : results)
         out["modes"][name] = summary(r, truths, options.budgets, schema);
     if (!args.plot.empty())
