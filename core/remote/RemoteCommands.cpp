@@ -121,7 +121,10 @@ RemoteCommands::Command RemoteCommands::send(const RemoteTarget& target, const s
 
 RemoteCommands::Command RemoteCommands::mirrorLogs(const RemoteRunRecord& record, const std::string& localRunDir)
 {
-    return {"rsync", "--archive", "--append-verify", "--protect-args", "-e", rsyncShell(record.target),
+    // In place: a log that grew there grows here (rsync writes only the new blocks), one a resume
+    // there cut short (its redone iterations dropped) is cut here too, and the plots' reader sees
+    // either as it sees the trainer's own writes, never a replaced file.
+    return {"rsync", "--archive", "--inplace", "--protect-args", "-e", rsyncShell(record.target),
             "--include=/metrics.jsonl", "--include=/log.txt", "--exclude=*",
             remotePath(record.target, record.remoteRunDir + "/"), localRunDir + "/"};
 }

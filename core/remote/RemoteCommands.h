@@ -14,8 +14,9 @@ namespace segstudio::remote {
 // Guarantees: every word the far side's shell sees is quoted (a run named "a b'c" stays one
 // word); ssh never prompts (BatchMode: keys from the agent and ~/.ssh/config) and notices a dead
 // link in about 15 s (ServerAlive); the packs go only when they changed (rsync --checksum); the
-// mirror never deletes or rewrites a local file it did not bring, appends to the logs in place
-// (the plots' reader sees appended lines, not a replaced file) and renames every other file into
+// mirror never deletes or rewrites a local file it did not bring, updates the logs in place
+// (the plots' reader sees appended lines, or a file cut short by a resume there, never a replaced
+// file) and renames every other file into
 // place whole (a checkpoint is never read half-copied).
 class RemoteCommands {
 public:

@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -175,6 +176,19 @@ void TestRemoteTrainingPanel::stopReachesItThereAndAReopenedPanelFollowsIt()
     QTRY_VERIFY(dock->progress().state() == RunState::Stopped);
     const QString there = QString::fromStdString(segstudio::remote::RemoteRunRecord::read(run.toStdString())->remoteRunDir);
     QVERIFY(QFileInfo::exists(there + QStringLiteral("/checkpoints/last.pt")));  // written there, for a resume there
+
+    // Resume goes on there, from that checkpoint, with a trainer of its own (a new pid).
+    const qint64 stoppedTrainer = trainerThere(run);
+    auto* resumeButton = dock->findChild<QPushButton*>(QStringLiteral("resumeButton"));
+    QVERIFY(resumeButton && resumeButton->isEnabled());
+    const int epochs = dock->progress().epoch() + 1;
+    QSignalSpy resumed(dock.get(), &TrainingDock::trainingFinished);
+    QVERIFY(launcherOf(*dock)->resume(run, epochs));
+    QVERIFY(resumed.wait(120000));
+    QVERIFY2(resumed.at(0).at(0).toBool(), qPrintable(resumed.at(0).at(1).toString()));
+    QTRY_VERIFY(dock->progress().state() == RunState::Finished);
+    QCOMPARE(dock->progress().epoch(), epochs);
+    QVERIFY(trainerThere(run) != stoppedTrainer);
 }
 
 void TestRemoteTrainingPanel::aDroppedConnectionNeverStopsTheRun()

@@ -79,6 +79,33 @@ void RemoteTrainer::start(const QString& localRunDir, const remote::RemoteTarget
     runStep(Step::MakeDir);
 }
 
+std::optional<remote::RemoteRunRecord> RemoteTrainer::recordOf(const QString& localRunDir)
+{
+    try {
+        return remote::RemoteRunRecord::read(localRunDir.toStdString());
+    } catch (const run::FileError&) {
+        return std::nullopt;
+    }
+}
+
+bool RemoteTrainer::resume(const QString& localRunDir, const QStringList& resumeArguments)
+{
+    const auto record = isActive() ? std::nullopt : recordOf(localRunDir);
+    if (!record)
+        return false;
+    m_localRunDir = localRunDir;
+    m_target = record->target;
+    m_remoteRunDir = QString::fromStdString(record->remoteRunDir);
+    m_trainArguments = resumeArguments;
+    m_record.reset();  // the new trainer's, once started
+    m_ended = m_stopping = m_stopQueued = false;
+    m_connected = true;
+    m_failures = 0;
+    emit output(tr("Resuming on %1, in %2 there.\n").arg(QString::fromStdString(m_target.describe()), m_remoteRunDir));
+    runStep(Step::Start);  // the packs and the checkpoint are there already
+    return true;
+}
+
 bool RemoteTrainer::attach(const QString& localRunDir)
 {
     if (isActive())

@@ -39,6 +39,11 @@ public:
     void start(const QString& localRunDir, const remote::RemoteTarget& target, const QStringList& trainArguments);
     // Follows the run recorded in localRunDir's remote.json; false (nothing emitted) without one.
     bool attach(const QString& localRunDir);
+    // Trains the run recorded in localRunDir's remote.json again there (its last.pt is there):
+    // resumeArguments are segstudio-train's (train --resume RUN-THERE ...); the record takes the
+    // new pid or job. False (nothing emitted) without a record.
+    bool resume(const QString& localRunDir, const QStringList& resumeArguments);
+    static std::optional<remote::RemoteRunRecord> recordOf(const QString& localRunDir);
     bool isActive() const { return m_step != Step::Idle; }
     bool isTraining() const { return isActive() && m_record.has_value(); }  // started there
     QString runDirectory() const { return m_localRunDir; }

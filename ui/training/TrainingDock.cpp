@@ -10,6 +10,7 @@
 #include "MetricsPlot.h"
 #include "RunInfoPanel.h"
 #include "common/RunLayoutOf.h"
+#include "RemoteTrainer.h"
 #include "RunWatcher.h"
 #include "RunsTable.h"
 #include "TrainDialog.h"
@@ -827,7 +828,7 @@ void TrainingDock::updateButtons()
     else if (!background)
         m_backgroundPoll.stop();
     m_resumeButton->setEnabled(writable && !busy && !background && haveTrainer && !run.isEmpty() &&
-                               common::layoutOf(run).canResume());
+                               (common::layoutOf(run).canResume() || RemoteTrainer::recordOf(run)));
     m_againButton->setEnabled(writable && project && !busy && haveTrainer && !run.isEmpty()
                               && QFileInfo::exists(common::pathOf(common::layoutOf(run).configFile())));
     m_useModelButton->setEnabled(!run.isEmpty() && run != m_model->runDirectory() &&

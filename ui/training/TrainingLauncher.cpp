@@ -159,7 +159,20 @@ TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir
 
 bool TrainingLauncher::resume(const QString& runDir, int epochs, int minutes)
 {
-    if (isBusy() || trainer().isEmpty() || !common::layoutOf(runDir).canResume())
+    if (isBusy())
+        return false;
+    if (RemoteTrainer::recordOf(runDir)) {  // it trained elsewhere: its checkpoint is there, it goes on there
+        const auto record = RemoteTrainer::recordOf(runDir);
+        const QString there = QString::fromStdString(record->remoteRunDir);
+        if (!m_remote->resume(runDir, common::TrainerArguments::resume(there, epochs, minutes)))
+            return false;
+        m_runDir = runDir;
+        m_stopping = false;
+        m_step = Step::Remote;
+        emit started(runDir);
+        return true;
+    }
+    if (trainer().isEmpty() || !common::layoutOf(runDir).canResume())
         return false;
     m_runDir = runDir;
     m_resumeEpochs = epochs;

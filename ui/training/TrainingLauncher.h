@@ -60,7 +60,8 @@ public:
     void setTrainer(const QString& program);
     QString trainer() const;
     bool start(const QString& projectFile, const QString& runDir, const Settings& settings);
-    bool resume(const QString& runDir, int epochs = 0, int minutes = 0);  // TrainerArguments::resume
+    // TrainerArguments::resume; a run that trained elsewhere (remote.json) resumes there.
+    bool resume(const QString& runDir, int epochs = 0, int minutes = 0);
     // What a run trains with on another machine: segstudio-train's arguments there (its run folder
     // and packs there, none of this computer's devices), and for SLURM the job script submitted.
     static QStringList remoteTrainArguments(const QString& runDir, const Settings& settings);
