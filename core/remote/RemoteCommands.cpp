@@ -75,26 +75,27 @@ std::string RemoteCommands::remoteRunDir(const RemoteTarget& target, const std::
     return folder.empty() || folder == "~" ? runName : folder + "/" + runName;
 }
 
-RemoteCommands::Command RemoteCommands::ssh(const RemoteTarget& target, const std::string& remoteCommand)
+RemoteCommands::Command RemoteCommands::sshWithOptions(const RemoteTarget& target)
 {
     Command command{"ssh"};
     command.insert(command.end(), kSshOptions.begin(), kSshOptions.end());
     if (target.port > 0)
         command.insert(command.end(), {"-p", std::to_string(target.port)});
     command.insert(command.end(), target.sshOptions.begin(), target.sshOptions.end());
+    return command;
+}
+
+RemoteCommands::Command RemoteCommands::ssh(const RemoteTarget& target, const std::string& remoteCommand)
+{
+    Command command = sshWithOptions(target);
     command.insert(command.end(), {target.destination(), "--", remoteCommand});
     return command;
 }
 
 std::string RemoteCommands::rsyncShell(const RemoteTarget& target)
 {
-    Command command{"ssh"};
-    command.insert(command.end(), kSshOptions.begin(), kSshOptions.end());
-    if (target.port > 0)
-        command.insert(command.end(), {"-p", std::to_string(target.port)});
-    command.insert(command.end(), target.sshOptions.begin(), target.sshOptions.end());
     std::string line;
-    for (const auto& word : command)
+    for (const auto& word : sshWithOptions(target))
         line += (line.empty() ? "" : " ") + rsyncWord(word);
     return line;
 }

@@ -53,6 +53,7 @@ public:
     static std::string status(const RemoteRunRecord& record);
 
 private:
+    static Command sshWithOptions(const RemoteTarget& target);  // ssh and its options, no destination
     static std::string rsyncShell(const RemoteTarget& target);
     static std::string remotePath(const RemoteTarget& target, const std::string& path);
 };

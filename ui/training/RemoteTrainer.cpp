@@ -1,6 +1,7 @@
 #include "RemoteTrainer.h"
 
 #include "common/RunLayoutOf.h"
+#include "common/TrainerArguments.h"
 #include "run/FileError.h"
 #include "run/RunProgress.h"
 
@@ -88,7 +89,7 @@ std::optional<remote::RemoteRunRecord> RemoteTrainer::recordOf(const QString& lo
     }
 }
 
-bool RemoteTrainer::resume(const QString& localRunDir, const QStringList& resumeArguments)
+bool RemoteTrainer::resume(const QString& localRunDir, int epochs, int minutes)
 {
     const auto record = isActive() ? std::nullopt : recordOf(localRunDir);
     if (!record)
@@ -96,7 +97,7 @@ bool RemoteTrainer::resume(const QString& localRunDir, const QStringList& resume
     m_localRunDir = localRunDir;
     m_target = record->target;
     m_remoteRunDir = QString::fromStdString(record->remoteRunDir);
-    m_trainArguments = resumeArguments;
+    m_trainArguments = common::TrainerArguments::resume(m_remoteRunDir, epochs, minutes);
     m_record.reset();  // the new trainer's, once started
     m_ended = m_stopping = m_stopQueued = false;
     m_connected = true;
@@ -325,11 +326,11 @@ void RemoteTrainer::finish(bool ok, const QString& message)
     emit finished(ok, message);
 }
 
-void RemoteTrainer::control(const std::string& remoteCommand, const QString& what)
+void RemoteTrainer::control(const std::string& remoteCommand, const QString& what, bool isStop)
 {
     emit output(what + QLatin1Char('\n'));
     const auto command = remote::RemoteCommands::ssh(m_target, remoteCommand);
-    m_controlIsStop = remoteCommand == remote::RemoteCommands::stop(*m_record);
+    m_controlIsStop = isStop;
     m_control->start(QString::fromStdString(command.front()), argumentsOf(command));
 }
 
@@ -362,8 +363,9 @@ void RemoteTrainer::sendStop()
         m_stopQueued = true;
         return;
     }
-    control(remote::RemoteCommands::stop(*m_record), tr("Stopping %1: the trainer writes its checkpoint there…")
-                                                         .arg(QString::fromStdString(m_record->handle())));
+    control(remote::RemoteCommands::stop(*m_record),
+            tr("Stopping %1: the trainer writes its checkpoint there…").arg(QString::fromStdString(m_record->handle())),
+            /*isStop=*/true);
 }
 
 void RemoteTrainer::stop()
@@ -386,7 +388,7 @@ bool RemoteTrainer::stopAfterEpoch()
     if (!isTraining() || m_control->state() != QProcess::NotRunning)
         return false;
     control(remote::RemoteCommands::stopAfterEpoch(*m_record),
-            tr("Asking %1 to stop after this epoch.").arg(QString::fromStdString(m_record->handle())));
+            tr("Asking %1 to stop after this epoch.").arg(QString::fromStdString(m_record->handle())), /*isStop=*/false);
     return true;
 }
 

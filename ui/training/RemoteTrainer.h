@@ -39,10 +39,10 @@ public:
     void start(const QString& localRunDir, const remote::RemoteTarget& target, const QStringList& trainArguments);
     // Follows the run recorded in localRunDir's remote.json; false (nothing emitted) without one.
     bool attach(const QString& localRunDir);
-    // Trains the run recorded in localRunDir's remote.json again there (its last.pt is there):
-    // resumeArguments are segstudio-train's (train --resume RUN-THERE ...); the record takes the
-    // new pid or job. False (nothing emitted) without a record.
-    bool resume(const QString& localRunDir, const QStringList& resumeArguments);
+    // Trains the run recorded in localRunDir's remote.json again there, from its last.pt there
+    // (TrainerArguments::resume of the run folder there); the record takes the new pid or job.
+    // False (nothing emitted) without a record, or while active.
+    bool resume(const QString& localRunDir, int epochs, int minutes);
     static std::optional<remote::RemoteRunRecord> recordOf(const QString& localRunDir);
     bool isActive() const { return m_step != Step::Idle; }
     bool isTraining() const { return isActive() && m_record.has_value(); }  // started there
@@ -76,7 +76,7 @@ private:
     void nextRound();
     void finishFromRecords();
     void finish(bool ok, const QString& message);
-    void control(const std::string& remoteCommand, const QString& what);
+    void control(const std::string& remoteCommand, const QString& what, bool isStop);
     void controlFinished(int exitCode, QProcess::ExitStatus status);
     void sendStop();
     static QString lastLine(const QString& printed);

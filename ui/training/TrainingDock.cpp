@@ -10,7 +10,6 @@
 #include "MetricsPlot.h"
 #include "RunInfoPanel.h"
 #include "common/RunLayoutOf.h"
-#include "RemoteTrainer.h"
 #include "RunWatcher.h"
 #include "RunsTable.h"
 #include "TrainDialog.h"
@@ -828,7 +827,8 @@ void TrainingDock::updateButtons()
     else if (!background)
         m_backgroundPoll.stop();
     m_resumeButton->setEnabled(writable && !busy && !background && haveTrainer && !run.isEmpty() &&
-                               (common::layoutOf(run).canResume() || RemoteTrainer::recordOf(run)));
+                               (common::layoutOf(run).canResume() ||
+                                QFileInfo::exists(common::pathOf(remote::RemoteRunRecord::fileIn(run.toStdString())))));
     m_againButton->setEnabled(writable && project && !busy && haveTrainer && !run.isEmpty()
                               && QFileInfo::exists(common::pathOf(common::layoutOf(run).configFile())));
     m_useModelButton->setEnabled(!run.isEmpty() && run != m_model->runDirectory() &&

@@ -161,11 +161,7 @@ bool TrainingLauncher::resume(const QString& runDir, int epochs, int minutes)
 {
     if (isBusy())
         return false;
-    if (RemoteTrainer::recordOf(runDir)) {  // it trained elsewhere: its checkpoint is there, it goes on there
-        const auto record = RemoteTrainer::recordOf(runDir);
-        const QString there = QString::fromStdString(record->remoteRunDir);
-        if (!m_remote->resume(runDir, common::TrainerArguments::resume(there, epochs, minutes)))
-            return false;
+    if (m_remote->resume(runDir, epochs, minutes)) {  // it trained elsewhere: it goes on there, from its checkpoint there
         m_runDir = runDir;
         m_stopping = false;
         m_step = Step::Remote;

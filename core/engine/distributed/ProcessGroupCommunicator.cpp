@@ -156,10 +156,9 @@ std::shared_ptr<::gloo::transport::Device> glooDevice(const WorldInfo& world)
 {
     if (const char* interface = std::getenv("GLOO_SOCKET_IFNAME"))
         return c10d::ProcessGroupGloo::createDeviceForInterface(interface);
-    if (world.masterAddr == "127.0.0.1" || world.masterAddr == "localhost")
-        return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
     // Not the host name's address (Gloo's default): on many machines that is a loopback address
-    // the other hosts cannot reach (found with two hosts in network namespaces, issue 64).
+    // the other hosts cannot reach (found with two hosts in network namespaces, issue 64). A
+    // master on loopback (one machine) is reached from loopback.
     const std::string route = routeToMaster(world.masterAddr, world.masterPort);
     if (!route.empty())
         return c10d::ProcessGroupGloo::createDeviceForHostname(route);

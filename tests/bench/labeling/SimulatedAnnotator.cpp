@@ -408,14 +408,22 @@ int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat
     return clicksToIoUs(mode, image, object, objectClass, {iou}, maxClicks, smart, options).front();
 }
 
-std::pair<double, int> SimulatedAnnotator::outlineOf(const cv::Mat& object, const Options& options)
+// The object outlined with the polygon tool from its own true outline: the outline's mask and its
+// vertices (each one action).
+std::pair<cv::Mat, int> SimulatedAnnotator::outlineMaskOf(const cv::Mat& object, const Options& options)
 {
     cv::Mat outline(object.size(), CV_8UC1, cv::Scalar(0));
     Target whole;
     whole.region = object.clone();
     whole.truthClass = 255;  // painted into a mask
     const int vertices = traceWithPolygonOptions(outline, whole, options);
-    return {iouOf(outline > 0, object), vertices};
+    return {outline > 0, vertices};
+}
+
+std::pair<double, int> SimulatedAnnotator::outlineOf(const cv::Mat& object, const Options& options)
+{
+    const auto [mask, vertices] = outlineMaskOf(object, options);
+    return {iouOf(mask, object), vertices};
 }
 
 std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
@@ -443,12 +451,9 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
             // Stroke tool does); anything else a click of the session.
             const Piece& piece = positive ? missed : excess;
             if (outlineNow) {
-                cv::Mat outline(size, CV_8UC1, cv::Scalar(0));
-                Target whole;
-                whole.region = object.clone();
-                whole.truthClass = 255;  // painted into a mask
-                n += traceWithPolygonOptions(outline, whole, options) - 1;  // each vertex one action
-                strokes.emplace_back(outline > 0, true);
+                auto [outline, vertices] = outlineMaskOf(object, options);
+                n += vertices - 1;  // each vertex one action
+                strokes.emplace_back(std::move(outline), true);
                 outlined = true;
                 if (n > maxClicks)
                     break;

@@ -147,6 +147,7 @@ private:
     int scribble(cv::Mat& labels, const Target& target, Scribbles& scribbles) const;
     int traceWithPolygon(cv::Mat& labels, const Target& target) const;
     static int traceWithPolygonOptions(cv::Mat& labels, const Target& target, const Options& options);
+    static std::pair<cv::Mat, int> outlineMaskOf(const cv::Mat& object, const Options& options);
 
     Mode m_mode;
     Options m_options;
