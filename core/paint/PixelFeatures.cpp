@@ -93,6 +93,16 @@ PixelFeatures::PixelFeatures(const cv::Mat& rgb, int maxSide)
     m_rows = merged.reshape(1, m_workingSize.area());
 }
 
+void PixelFeatures::append(const cv::Mat& planes)
+{
+    CV_Assert(!planes.empty());
+    cv::Mat working;
+    planes.convertTo(working, CV_MAKETYPE(CV_32F, planes.channels()));
+    if (working.size() != m_workingSize)
+        cv::resize(working, working, m_workingSize, 0, 0, cv::INTER_LINEAR);
+    cv::hconcat(m_rows, working.reshape(1, m_workingSize.area()), m_rows);
+}
+
 int PixelFeatures::rowOf(int x, int y) const
 {
     const int wx = std::min(m_workingSize.width - 1, int(x * double(m_workingSize.width) / m_imageSize.width));

@@ -24,7 +24,12 @@ public:
     static const std::vector<double>& scales();   // the sigmas, in pixels of the working size
     cv::Size imageSize() const { return m_imageSize; }
     cv::Size workingSize() const { return m_workingSize; }
-    const cv::Mat& rows() const { return m_rows; }  // CV_32F, workingSize().area() x count()
+    const cv::Mat& rows() const { return m_rows; }  // CV_32F, workingSize().area() x columns()
+    int columns() const { return m_rows.cols; }     // count(), and the planes appended
+    // More values a pixel after the image's own (autocontext: a model's scores of the image, as
+    // PredictionCorrector learns from them): planes of any depth and channel count, at any size
+    // (resized to the working size, bilinear), become the last columns.
+    void append(const cv::Mat& planes);
     // The row of the image's pixel (x, y).
     int rowOf(int x, int y) const;
 

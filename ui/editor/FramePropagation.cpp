@@ -8,7 +8,9 @@
 #include "data/labels/ImageIO.h"
 #include "data/labels/LabelClass.h"
 #include "data/labels/LabelMapIO.h"
+#include "data/project/PredictionCache.h"
 #include "document/WorkerPool.h"
+#include "paint/PredictionCorrector.h"
 
 #include <QFileInfo>
 #include <QUndoStack>
@@ -143,14 +145,49 @@ FramePropagation::Outcome FramePropagation::carry(const Request& request, const 
         paint::LabelPropagator::Parameters parameters;
         parameters.minConfidence = request.minConfidence;
         parameters.fillAbove = request.fillAbove;
-        outcome.result = paint::LabelPropagator(parameters).propagate(sourceImage, sourceLabels, targetImage,
-                                                                      targetLabels, request.guard, request.prediction);
+        const auto correctedPrediction = corrected(request, *source, sourceImage, sourceLabels, targetImage);
+        outcome.corrected = correctedPrediction.has_value();
+        outcome.result = paint::LabelPropagator(parameters).propagate(
+            sourceImage, sourceLabels, targetImage, targetLabels, request.guard,
+            correctedPrediction ? *correctedPrediction : request.prediction);
         if (outcome.result.disagree > 0)
             outcome.review = maskTint(outcome.result.review, kReviewColour);
     } catch (const std::exception& e) {
         outcome.error = e.what();
     }
     return outcome;
+}
+
+std::optional<paint::LabelPropagator::Prediction> FramePropagation::corrected(const Request& request,
+                                                                              const Source& source,
+                                                                              const cv::Mat& sourceImage,
+                                                                              const cv::Mat& sourceLabels,
+                                                                              const cv::Mat& targetImage)
+{
+    if (request.scores.empty() || request.predictionCache.empty() || source.predictionKey.empty())
+        return std::nullopt;
+    std::error_code missing;
+    if (!std::filesystem::exists(data::PredictionCache::scoresFileIn(request.predictionCache, source.predictionKey),
+                                 missing))
+        return std::nullopt;
+    // The cache is cheap to redo and only helps here: a damaged entry means no correction, not
+    // a failed propagation.
+    cv::Mat sourceScores;
+    try {
+        sourceScores = data::PredictionCache::readEntry(request.predictionCache, source.predictionKey, request.schema,
+                                                        sourceImage.size())
+                           .scores;
+    } catch (const data::DataError&) {
+        return std::nullopt;
+    }
+    if (sourceScores.empty() || sourceScores.channels() != request.scores.channels())
+        return std::nullopt;
+    paint::PredictionCorrector corrector;
+    corrector.learn(source.key, sourceImage, sourceScores, sourceLabels);
+    if (!corrector.isReady())
+        return std::nullopt;
+    const auto prediction = corrector.correct(targetImage, request.scores);
+    return paint::LabelPropagator::Prediction{prediction.classes, prediction.confidence};
 }
 
 void FramePropagation::jobFinished()
@@ -213,7 +250,9 @@ void FramePropagation::apply()
 
     QString message = tr("Carried %1 % of the pixels from %2").arg(percent(result.carried, total), name);
     if (result.filledByModel > 0)
-        message += tr("; the model filled %1 %").arg(percent(result.filledByModel, total));
+        message += m_outcome.corrected
+                       ? tr("; the model, corrected by %1's labels, filled %2 %").arg(name, percent(result.filledByModel, total))
+                       : tr("; the model filled %1 %").arg(percent(result.filledByModel, total));
     if (result.disagree > 0)
         message += tr("; %1 % disagree with the model (marked)").arg(percent(result.disagree, total));
     const QImage review = std::exchange(m_outcome.review, QImage());

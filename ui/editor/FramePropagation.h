@@ -19,6 +19,7 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@ public:
         std::filesystem::path image;
         std::filesystem::path labelMap;
         std::string key;  // project-relative image path, for the messages
+        std::string predictionKey;  // its name in the prediction cache (data::PredictionCache::keyOf)
     };
     struct Request {
         FrameNavigator::Direction direction = FrameNavigator::Direction::Previous;
@@ -55,6 +57,12 @@ public:
         data::ClassSchema schema;
         paint::WriteGuard guard;
         paint::LabelPropagator::Prediction prediction;  // of the open image; empty: none
+        // The model's scores of the open image (the cache's) and the cache folder holding the
+        // frames' own (empty: none). With both, the model's prediction is first corrected by the
+        // source frame's labels (paint::PredictionCorrector, issue 61.2): what the model got wrong
+        // there it gets wrong a second later.
+        cv::Mat scores;
+        std::filesystem::path predictionCache;
         int minConfidence = paint::LabelPropagator::Parameters().minConfidence;  // 0..255: a "sure" prediction
         // 0..255: how sure the prediction must be to fill where the flow failed (LabelPropagator's fillAbove).
         int fillAbove = paint::LabelPropagator::Parameters().fillAbove;
@@ -79,12 +87,19 @@ private:
         paint::LabelPropagator::Result result;
         QImage review;  // the review mask as drawn; null when nothing disagrees
         bool locked = false;  // the locks kept every pixel of the open image
+        bool corrected = false;  // the model's prediction was corrected by the source's labels
         std::string error;
         bool cancelled = false;
     };
 
     static Outcome carry(const Request& request, const cv::Mat& targetImage, const cv::Mat& targetLabels,
                          const std::atomic<bool>& cancelled);
+    // The open image's prediction corrected by the source frame's labels; nullopt where the cache
+    // has no scores of the source (never predicted by this model) or no scores were given.
+    static std::optional<paint::LabelPropagator::Prediction> corrected(const Request& request, const Source& source,
+                                                                       const cv::Mat& sourceImage,
+                                                                       const cv::Mat& sourceLabels,
+                                                                       const cv::Mat& targetImage);
     void jobFinished();
     void apply();
     void finish(bool applied, const QString& message);

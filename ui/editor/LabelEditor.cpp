@@ -18,6 +18,7 @@
 #include "icons/ActionToolTips.h"
 
 #include "data/labels/LabelCounts.h"
+#include "data/project/PredictionCache.h"
 #include "data/project/Project.h"
 #include "document/ProjectDocument.h"
 #include "paint/PredictionAcceptance.h"
@@ -58,6 +59,7 @@ public:
     LabelingTips* tips = nullptr;
     FrameNavigator* frames = nullptr;
     FramePropagation* propagation = nullptr;
+    std::filesystem::path predictionCache;  // the model in use's (PredictionCache's folder)
     QList<QAction*> frameActions;
     QList<QAction*> propagateActions;
     bool lastModified = false;
@@ -223,7 +225,8 @@ void LabelEditor::propagateFrom(bool next)
     FramePropagation::Request request;
     request.direction = next ? FrameNavigator::Direction::Next : FrameNavigator::Direction::Previous;
     for (const std::size_t frame : m_d->frames->labelledFrames(index, request.direction))
-        request.sources.push_back({project()->imagePath(frame), project()->labelMapPath(frame), project()->entry(frame).image});
+        request.sources.push_back({project()->imagePath(frame), project()->labelMapPath(frame), project()->entry(frame).image,
+                                   data::PredictionCache::keyOf(*project(), frame)});
     if (request.sources.empty()) {
         emit statusMessage(next ? tr("No frame after %1 in its sequence is labelled.").arg(name)
                                 : tr("No frame before %1 in its sequence is labelled.").arg(name));
@@ -234,8 +237,11 @@ void LabelEditor::propagateFrom(bool next)
     // The model's view of this frame marks where it contradicts what the flow carries: "sure" is
     // at least even odds, or the Accept threshold where the user set it higher.
     const PredictionLayer& prediction = m_d->canvas->prediction();
-    if (prediction.hasPrediction())
+    if (prediction.hasPrediction()) {
         request.prediction = {prediction.classes(), prediction.confidence()};
+        request.scores = prediction.scores();
+        request.predictionCache = m_d->predictionCache;
+    }
     request.minConfidence = std::max(request.minConfidence, m_d->predictionBar->minConfidence());
     // The Accept threshold the user set is the least a prediction must be sure to take a pixel.
     request.fillAbove = std::max(request.fillAbove, m_d->predictionBar->minConfidence());
@@ -375,6 +381,8 @@ QList<QAction*> LabelEditor::frameActions() const { return m_d->frameActions; }
 QList<QAction*> LabelEditor::propagateActions() const { return m_d->propagateActions; }
 ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
 QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar, m_d->predictionBar}; }
+
+void LabelEditor::setPredictionCache(const QString& folder) { m_d->predictionCache = folder.toStdString(); }
 
 void LabelEditor::showPredictionErrors() { m_d->predictionBar->setView(PredictionLayer::View::Errors); }
 

@@ -48,6 +48,7 @@ void PredictionService::setCheckpoint(const QString& runDir, const QString& chec
     m_runDir = runDir;
     m_checkpoint = checkpoint;
     ++m_generation;
+    emit cacheFolderChanged(cacheFolder());
     if (m_wanted)
         request(*m_wanted);
 }

@@ -44,6 +44,7 @@ public:
 signals:
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void problem(const QString& message);  // the image could not be predicted, and why
+    void cacheFolderChanged(const QString& folder);  // another checkpoint chosen: cacheFolder() now
 
 private:
     void load(std::size_t index, bool predictIfMissing);

@@ -175,6 +175,7 @@ void PredictionsDock::connectParts()
     connect(m_live, &LiveClassifier::status, this, &PredictionsDock::liveClassifierStatus);
     connect(m_learnFromStrokes, &QCheckBox::toggled, m_live, &LiveClassifier::setEnabled);
     connect(m_service, &PredictionService::problem, this, &PredictionsDock::predictionProblem);
+    connect(m_service, &PredictionService::cacheFolderChanged, this, &PredictionsDock::predictionCacheChanged);
     connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
     connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);
 }
@@ -230,6 +231,8 @@ void PredictionsDock::reloadRun()
     updateButtons();
     scoreExistingPredictions();
 }
+
+QString PredictionsDock::predictionCache() const { return m_service->cacheFolder(); }
 
 void PredictionsDock::checkpointChanged()
 {

@@ -93,6 +93,7 @@ public:
     bool exportModel(const QString& onnxFile);
 
     QString statusText() const;
+    QString predictionCache() const;  // the chosen checkpoint's cache folder (predictionCacheChanged)
 
     // Likely labeling mistakes of the last scoring (the list named suspectList): images where the
     // model disagrees with the label, at least the confidence chosen, over at least the area
@@ -120,6 +121,8 @@ signals:
     void learnAsILabelChanged(bool enabled, int interval);
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void predictionProblem(const QString& message);  // the image could not be predicted, and why
+    // The folder where the chosen checkpoint's predictions are kept (data::PredictionCache); empty: none.
+    void predictionCacheChanged(const QString& folder);
     void liveClassifierStatus(const QString& text);  // "Learning from your strokes: …", for the status bar
 
 private:

@@ -59,7 +59,11 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     // The model in use (the user's choice, or a run that validated better), not just the run in view.
     QObject::connect(p.training, &training::TrainingDock::modelRunChanged, p.predictions,
                      &predictions::PredictionsDock::setRunDirectory);
+    // Propagate corrects the model by the labelled frame with the model's own predictions of it.
+    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionCacheChanged, p.editor,
+                     &editor::LabelEditor::setPredictionCache);
     p.predictions->setRunDirectory(p.training->modelRunDirectory());
+    p.editor->setPredictionCache(p.predictions->predictionCache());
     QObject::connect(p.training, &training::TrainingDock::modelMessage, window,
                      [window](const QString& text) { window->statusBar()->showMessage(text, 60000); });
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.

@@ -15,6 +15,7 @@
 #include "data/labels/ImageIO.h"
 #include "data/project/PredictionCache.h"
 #include "paint/LabelPropagator.h"
+#include "paint/PredictionCorrector.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,9 @@ struct Arguments {
     std::string flowPreset;
     int modelOverrules = -1;
     double superpixelVote = -1;
+    int correctFrames = 1;        // propagate: the model corrected by the last N labelled frames (0: off), as the editor
+    double regionShare = -1;       // propagate: PredictionCorrector's regionShare (-1: its default)
+    bool correctedClicks = false;  // propagate: the smart click follows the corrected prediction
     double margin = -1;
     double smoothness = -1;
     double refiningSmoothness = -1;
@@ -178,6 +182,7 @@ struct ModeResult {
     // Propagate: the propagation's time per frame, and how right each carried start was.
     std::vector<double> propagate, carriedAccuracy, largePropagate;
     std::vector<double> modelAccuracy;  // the model's own prediction of the same frames, for comparison
+    std::vector<double> correctedAccuracy;  // the prediction corrected by the frames labelled before
 };
 
 // Connected true regions of at least minArea pixels, one class each.
@@ -266,6 +271,8 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["propagate_ms_max"] = *std::max_element(r.propagate.begin(), r.propagate.end());
         out["carried_start_accuracy_median"] = percentile(r.carriedAccuracy, 0.5);
         out["model_start_accuracy_median"] = percentile(r.modelAccuracy, 0.5);
+        if (!r.correctedAccuracy.empty())
+            out["corrected_model_accuracy_median"] = percentile(r.correctedAccuracy, 0.5);
     }
     if (!r.largePropagate.empty())
         out["propagate_4000x3000_ms"] = r.largePropagate.front();
@@ -346,6 +353,11 @@ int main(int argc, char** argv)
                    "propagate: failed pixels take their superpixel's carried majority when this share was carried (0: never)");
     app.add_option("--model-overrules", args.modelOverrules,
                    "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
+    app.add_option("--correct-frames", args.correctFrames,
+                   "propagate: the model's prediction corrected by the last N labelled frames (paint::PredictionCorrector; 0: off)");
+    app.add_option("--region-share", args.regionShare,
+                   "propagate: the corrector recolours a model region when this share votes another class (0: pixels)");
+    app.add_flag("--corrected-clicks", args.correctedClicks, "propagate: the smart click follows the corrected prediction");
     app.add_option("--flow-side", args.flowSide, "propagate: the flow's working size, long side (px)");
     app.add_option("--flow-preset", args.flowPreset, "propagate: DIS preset, fast | medium");
     app.add_option("--scribble-prior", args.scribblePrior,
@@ -474,15 +486,34 @@ int main(int argc, char** argv)
                                                                 : segstudio::paint::DenseFlow::Preset::Medium;
         const segstudio::paint::LabelPropagator propagator(propagation);
         cv::Mat previous;  // the frame before, as the annotator left it
+        segstudio::paint::PredictionCorrector::Options correction;
+        correction.frames = std::max(1, args.correctFrames);
+        if (args.regionShare >= 0)
+            correction.regionShare = args.regionShare;
+        segstudio::paint::PredictionCorrector corrector(correction);
         for (std::size_t i = 0; i < images.size(); ++i) {
             cv::Mat start;
+            SimulatedAnnotator::Image image = images[i];
             if (mode == SimulatedAnnotator::Mode::Propagate && i > 0) {
                 const auto began = std::chrono::steady_clock::now();
+                if (corrector.isReady()) {
+                    const auto corrected = corrector.correct(image.rgb, image.scores);
+                    image.predicted = corrected.classes;
+                    image.confidence = corrected.confidence;
+                    if (args.correctedClicks)
+                        image.scores = corrected.scores;
+                }
                 // Pixels the flow cannot vouch for take the model's prediction, as the editor's
                 // Propagate does when a prediction is on screen.
-                const auto carried = propagator.propagate(images[i - 1].rgb, previous, images[i].rgb, cv::Mat(),
-                                                          segstudio::paint::WriteGuard(), predictionOf(images[i]));
+                const auto carried = propagator.propagate(images[i - 1].rgb, previous, image.rgb, cv::Mat(),
+                                                          segstudio::paint::WriteGuard(), predictionOf(image));
                 start = carried.labels;
+                const auto errorPieces = [&](const cv::Mat& labels) {
+                    cv::Mat wrong = (labels != images[i].truth) & (images[i].truth != SimulatedAnnotator::kVoid), ids;
+                    return cv::connectedComponents(wrong, ids, 8) - 1;
+                };
+                std::cerr << "  error pieces: model " << errorPieces(images[i].predicted) << ", start "
+                          << errorPieces(start) << "\n";
                 std::cerr << "  carried " << double(carried.carried) / double(start.total()) << " filled "
                           << double(carried.filledByModel) / double(start.total()) << " overruled "
                           << double(carried.overruled) / double(start.total()) << "\n";
@@ -490,9 +521,13 @@ int main(int argc, char** argv)
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
                 r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
                 r.modelAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(images[i].predicted, images[i].truth));
+                if (corrector.isReady())
+                    r.correctedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(image.predicted, image.truth));
             }
-            auto trace = annotator.label(images[i], start);
+            auto trace = annotator.label(image, start);
             previous = trace.finalLabels;
+            if (mode == SimulatedAnnotator::Mode::Propagate && args.correctFrames > 0)
+                corrector.learn(frames[i].key, images[i].rgb, images[i].scores, previous);
             r.to90.push_back(censored(trace.actionsTo(0.90)));
             r.to95.push_back(censored(trace.actionsTo(0.95)));
             r.to98.push_back(censored(trace.actionsTo(0.98)));
@@ -571,7 +606,10 @@ int main(int argc, char** argv)
     out["propagation"] = {{"fill_above", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.fillAbove},
                           {"model_overrules_above",
                            args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove},
-                          {"superpixel_vote", args.superpixelVote >= 0 ? args.superpixelVote : propagationDefaults.superpixelVote}};
+                          {"superpixel_vote", args.superpixelVote >= 0 ? args.superpixelVote : propagationDefaults.superpixelVote},
+                          {"correct_frames", args.correctFrames},
+                          {"region_share", args.regionShare >= 0 ? args.regionShare
+                                                                 : segstudio::paint::PredictionCorrector::Options().regionShare}};
     for (const auto& [name, r] : results)
         out["modes"][name] = summary(r, truths, options.budgets, schema);
     if (!args.plot.empty())
