@@ -17,13 +17,25 @@ PixelClassifier::PixelClassifier(Options options) : m_options(options) {}
 void PixelClassifier::setExamples(const std::string& imageKey, const PixelFeatures& features, const cv::Mat& labels)
 {
     CV_Assert(labels.type() == CV_8UC1 && labels.size() == features.imageSize());
-    std::map<int, std::vector<int>> rowsOfClass;  // working-size rows, each taken once
-    std::set<int> seen;
+    // One example at most per working pixel and class (a thin stroke on a 12-megapixel image
+    // still counts, at the pixel the features describe it).
+    const std::size_t workingPixels = std::size_t(features.workingSize().area());
+    std::map<int, std::vector<int>> rowsOfClass;  // working-size rows
+    std::vector<std::vector<bool>> taken(256);  // by class id
     for (int y = 0; y < labels.rows; ++y) {
         const std::uint8_t* row = labels.ptr<std::uint8_t>(y);
-        for (int x = 0; x < labels.cols; ++x)
-            if (row[x] != data::kUnlabelled && seen.insert(features.rowOf(x, y) * 256 + row[x]).second)
-                rowsOfClass[row[x]].push_back(features.rowOf(x, y));
+        for (int x = 0; x < labels.cols; ++x) {
+            if (row[x] == data::kUnlabelled)
+                continue;
+            std::vector<bool>& seen = taken[row[x]];
+            if (seen.empty())
+                seen.resize(workingPixels, false);
+            const int at = features.rowOf(x, y);
+            if (!seen[std::size_t(at)]) {
+                seen[std::size_t(at)] = true;
+                rowsOfClass[row[x]].push_back(at);
+            }
+        }
     }
     std::mt19937 random(m_options.seed + unsigned(std::hash<std::string>()(imageKey)));
     Examples examples;
@@ -79,6 +91,17 @@ bool PixelClassifier::train()
     cv::theRNG().state = m_options.seed;  // (RTrees draws from OpenCV's generator)
     m_trained = m_forest->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, responses));
     return m_trained;
+}
+
+std::vector<int> PixelClassifier::classify(const cv::Mat& rows) const
+{
+    CV_Assert(m_trained && rows.type() == CV_32F);
+    cv::Mat answers;
+    m_forest->predict(rows, answers);
+    std::vector<int> classes(std::size_t(rows.rows));
+    for (int i = 0; i < rows.rows; ++i)
+        classes[std::size_t(i)] = cvRound(answers.at<float>(i));
+    return classes;
 }
 
 PixelClassifier::Prediction PixelClassifier::predict(const PixelFeatures& features, int classCount) const

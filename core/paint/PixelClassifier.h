@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace segstudio::paint {
 
@@ -47,6 +48,9 @@ public:
     bool isTrained() const { return m_trained; }
     // classCount: the project's classes (ids 0..classCount-1); requires isTrained().
     Prediction predict(const PixelFeatures& features, int classCount) const;
+    // The trees' majority class of each row of features (CV_32F, as PixelFeatures::rows()), for a
+    // caller that needs a sample of the pixels only; requires isTrained().
+    std::vector<int> classify(const cv::Mat& rows) const;
 
 private:
     struct Examples {

@@ -58,70 +58,83 @@ PixelClassifier::Prediction PredictionCorrector::correct(const cv::Mat& rgb, con
         throw std::logic_error("PredictionCorrector: nothing learnt yet");
     if (scores.channels() != m_classes)
         throw std::invalid_argument("PredictionCorrector: the scores' classes differ from the learnt ones");
-    auto forest = m_classifier.predict(featuresOf(rgb, scores), m_classes);
-    if (m_options.regionShare > 0)
-        recolourRegions(classesOf(scores, rgb.size()), forest);
-    if (forest.scores.empty() || m_options.regionShare > 0)
-        forest.scores = scores.clone();
-    if (m_options.regionShare > 0) {
-        // The smart click follows the corrected classes: in a recoloured region the new class
-        // takes the score the model gave its own, and the other way round.
-        cv::Mat model = classesOf(scores, scores.size()), corrected;
-        cv::resize(forest.classes, corrected, scores.size(), 0, 0, cv::INTER_NEAREST);
-        const int n = scores.channels();
-        for (int y = 0; y < scores.rows; ++y) {
-            std::uint8_t* s = forest.scores.ptr<std::uint8_t>(y);
-            for (int x = 0; x < scores.cols; ++x, s += n) {
-                const int from = model.at<std::uint8_t>(y, x), to = corrected.at<std::uint8_t>(y, x);
-                if (from != to && to < n)
-                    std::swap(s[from], s[to]);
-            }
-        }
-    }
-    return forest;
+    const PixelFeatures features = featuresOf(rgb, scores);
+    if (m_options.regionShare <= 0)
+        return m_classifier.predict(features, m_classes);
+    return byRegion(features, scores);
 }
 
-void PredictionCorrector::recolourRegions(const cv::Mat& modelClasses, PixelClassifier::Prediction& forest) const
+namespace {
+
+// Each connected piece (8-neighbours) of one class gets an id of its own: 0..count-1.
+cv::Mat regionsOf(const cv::Mat& classes, int classCount, int& count)
 {
-    // Each connected piece of one class of the model's prediction gets an id...
-    cv::Mat regions(modelClasses.size(), CV_32SC1, cv::Scalar(0));
-    int regionCount = 0;
-    for (int c = 0; c < m_classes; ++c) {
+    cv::Mat regions(classes.size(), CV_32SC1, cv::Scalar(0));
+    count = 0;
+    for (int c = 0; c < classCount; ++c) {
         cv::Mat ids;
-        const int n = cv::connectedComponents(modelClasses == c, ids, 8, CV_32S);
+        const int n = cv::connectedComponents(classes == c, ids, 8, CV_32S);
         if (n <= 1)
             continue;
-        cv::Mat shifted = ids + regionCount - 1;
+        cv::Mat shifted = ids + (count - 1);
         shifted.copyTo(regions, ids > 0);
-        regionCount += n - 1;
+        count += n - 1;
     }
-    // ...and the forest's votes over it decide its class.
-    std::vector<std::vector<int>> votes(std::size_t(regionCount), std::vector<int>(std::size_t(m_classes), 0));
-    std::vector<int> modelClassOf(std::size_t(regionCount), 0);
-    for (int y = 0; y < regions.rows; ++y)
-        for (int x = 0; x < regions.cols; ++x) {
-            const int r = regions.at<int>(y, x), f = forest.classes.at<std::uint8_t>(y, x);
-            modelClassOf[std::size_t(r)] = modelClasses.at<std::uint8_t>(y, x);
-            if (f < m_classes)
-                ++votes[std::size_t(r)][std::size_t(f)];
-        }
+    return regions;
+}
+
+}  // namespace
+
+PixelClassifier::Prediction PredictionCorrector::byRegion(const PixelFeatures& features, const cv::Mat& scores) const
+{
+    const cv::Size working = features.workingSize();
+    const cv::Mat model = classesOf(scores, working);
+    int regionCount = 0;
+    const cv::Mat regions = regionsOf(model, m_classes, regionCount);
+    // The forest asked at every second pixel each way: a region's majority needs no more, and the
+    // trees' votes are most of the time this takes (a 12-megapixel frame is described at 1024 px).
+    constexpr int kStep = 2;
+    std::vector<cv::Point> sampled;
+    for (int y = kStep / 2; y < working.height; y += kStep)
+        for (int x = kStep / 2; x < working.width; x += kStep)
+            sampled.emplace_back(x, y);
+    cv::Mat rows(int(sampled.size()), features.columns(), CV_32F);
+    for (std::size_t i = 0; i < sampled.size(); ++i)
+        features.rows().row(sampled[i].y * working.width + sampled[i].x).copyTo(rows.row(int(i)));
+    const std::vector<int> forest = m_classifier.classify(rows);
+
     const auto count = static_cast<std::size_t>(regionCount);
+    std::vector<std::vector<int>> votes(count, std::vector<int>(std::size_t(m_classes), 0));
+    for (std::size_t i = 0; i < sampled.size(); ++i)
+        if (forest[i] >= 0 && forest[i] < m_classes)
+            ++votes[std::size_t(regions.at<int>(sampled[i]))][std::size_t(forest[i])];
+    std::vector<int> modelClassOf(count, 0);
+    for (int y = 0; y < working.height; ++y)
+        for (int x = 0; x < working.width; ++x)
+            modelClassOf[std::size_t(regions.at<int>(y, x))] = model.at<std::uint8_t>(y, x);
     std::vector<std::uint8_t> classOf(count), sureness(count);
-    for (std::size_t r = 0; r < votes.size(); ++r) {
+    for (std::size_t r = 0; r < count; ++r) {
         const auto& v = votes[r];
-        const int total = std::max(1, std::accumulate(v.begin(), v.end(), 0));
+        const int total = std::accumulate(v.begin(), v.end(), 0);
         const auto best = std::size_t(std::max_element(v.begin(), v.end()) - v.begin());
-        const bool recolour = int(best) != modelClassOf[r] && v[best] >= m_options.regionShare * total;
+        const bool recolour = total > 0 && int(best) != modelClassOf[r] && v[best] >= m_options.regionShare * total;
         const std::size_t chosen = recolour ? best : std::size_t(modelClassOf[r]);
         classOf[r] = std::uint8_t(chosen);
-        sureness[r] = cv::saturate_cast<std::uint8_t>(255.0 * v[chosen] / total);
+        // A region too small to be asked keeps the model's class, as sure as a coin.
+        sureness[r] = total > 0 ? cv::saturate_cast<std::uint8_t>(255.0 * v[chosen] / total) : 128;
     }
-    for (int y = 0; y < regions.rows; ++y)
-        for (int x = 0; x < regions.cols; ++x) {
+    PixelClassifier::Prediction out{cv::Mat(working, CV_8UC1), cv::Mat(working, CV_8UC1), {}, {}};
+    for (int y = 0; y < working.height; ++y)
+        for (int x = 0; x < working.width; ++x) {
             const auto r = std::size_t(regions.at<int>(y, x));
-            forest.classes.at<std::uint8_t>(y, x) = classOf[r];
-            forest.confidence.at<std::uint8_t>(y, x) = sureness[r];
+            out.classes.at<std::uint8_t>(y, x) = classOf[r];
+            out.confidence.at<std::uint8_t>(y, x) = sureness[r];
         }
+    if (working != features.imageSize()) {
+        cv::resize(out.classes, out.classes, features.imageSize(), 0, 0, cv::INTER_NEAREST);
+        cv::resize(out.confidence, out.confidence, features.imageSize(), 0, 0, cv::INTER_LINEAR);
+    }
+    return out;
 }
 
 }  // namespace segstudio::paint

@@ -38,7 +38,9 @@ public:
     // class ids, data::kUnlabelled where none). Learning the same key again replaces it.
     void learn(const std::string& key, const cv::Mat& rgb, const cv::Mat& scores, const cv::Mat& labels);
     bool isReady() const { return m_classifier.isTrained(); }
-    // The open frame's prediction, corrected: classes, confidence and scores as PixelClassifier gives.
+    // The open frame's prediction, corrected: classes and confidence at the image's size (by region:
+    // the share of the region's votes for its class); pixel by pixel also PixelClassifier's entropy
+    // and scores.
     PixelClassifier::Prediction correct(const cv::Mat& rgb, const cv::Mat& scores) const;
 
     static PixelFeatures featuresOf(const cv::Mat& rgb, const cv::Mat& scores);
@@ -46,8 +48,8 @@ public:
     static cv::Mat classesOf(const cv::Mat& scores, cv::Size size);
 
 private:
-    // The model's regions recoloured by the forest's majority; scores swapped to match.
-    void recolourRegions(const cv::Mat& modelClasses, PixelClassifier::Prediction& forest) const;
+    // The model's regions, each recoloured by the forest's majority over a sample of its pixels.
+    PixelClassifier::Prediction byRegion(const PixelFeatures& features, const cv::Mat& scores) const;
 
     Options m_options;
     PixelClassifier m_classifier;

@@ -110,7 +110,7 @@ private slots:
                  qPrintable(QString::number(accuracy(corrected.classes, open.truth, grey))));
         const double carShare = double(cv::countNonZero(cars)) / double(cars.total());
         QVERIFY(accuracy(corrected.classes, open.truth) > accuracy(open.modelClasses, open.truth) + 0.8 * carShare);
-        QCOMPARE(corrected.scores.channels(), kClasses);
+        QCOMPARE(corrected.confidence.size(), open.truth.size());
     }
 
     // A region of the model's prediction is recoloured whole or not at all (a click's worth of

@@ -68,7 +68,6 @@ struct Arguments {
     double superpixelVote = -1;
     int correctFrames = 1;        // propagate: the model corrected by the last N labelled frames (0: off), as the editor
     double regionShare = -1;       // propagate: PredictionCorrector's regionShare (-1: its default)
-    bool correctedClicks = false;  // propagate: the smart click follows the corrected prediction
     double margin = -1;
     double smoothness = -1;
     double refiningSmoothness = -1;
@@ -357,7 +356,6 @@ int main(int argc, char** argv)
                    "propagate: the model's prediction corrected by the last N labelled frames (paint::PredictionCorrector; 0: off)");
     app.add_option("--region-share", args.regionShare,
                    "propagate: the corrector recolours a model region when this share votes another class (0: pixels)");
-    app.add_flag("--corrected-clicks", args.correctedClicks, "propagate: the smart click follows the corrected prediction");
     app.add_option("--flow-side", args.flowSide, "propagate: the flow's working size, long side (px)");
     app.add_option("--flow-preset", args.flowPreset, "propagate: DIS preset, fast | medium");
     app.add_option("--scribble-prior", args.scribblePrior,
@@ -500,8 +498,6 @@ int main(int argc, char** argv)
                     const auto corrected = corrector.correct(image.rgb, image.scores);
                     image.predicted = corrected.classes;
                     image.confidence = corrected.confidence;
-                    if (args.correctedClicks)
-                        image.scores = corrected.scores;
                 }
                 // Pixels the flow cannot vouch for take the model's prediction, as the editor's
                 // Propagate does when a prediction is on screen.
@@ -580,8 +576,18 @@ int main(int argc, char** argv)
                 cv::Mat next, labels;
                 cv::resize(images[1].rgb, next, {4000, 3000}, 0, 0, cv::INTER_LINEAR);
                 cv::resize(images[0].truth, labels, {4000, 3000}, 0, 0, cv::INTER_NEAREST);
+                // As the editor's Propagate does it: the model corrected by the first frame, then the flow.
                 const auto began = std::chrono::steady_clock::now();
-                propagator.propagate(large.rgb, labels, next);
+                segstudio::paint::LabelPropagator::Prediction prediction;
+                if (args.correctFrames > 0 && !images[0].scores.empty()) {
+                    segstudio::paint::PredictionCorrector largeCorrector(correction);
+                    largeCorrector.learn("first", large.rgb, images[0].scores, labels);
+                    if (largeCorrector.isReady()) {
+                        const auto corrected = largeCorrector.correct(next, images[1].scores);
+                        prediction = {corrected.classes, corrected.confidence};
+                    }
+                }
+                propagator.propagate(large.rgb, labels, next, cv::Mat(), segstudio::paint::WriteGuard(), prediction);
                 r.largePropagate.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
             }
