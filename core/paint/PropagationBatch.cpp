@@ -6,8 +6,12 @@
 #include "data/labels/LabelMapIO.h"
 #include "data/project/PredictionCache.h"
 #include "data/project/Project.h"
+#include "PredictionCorrector.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
 #include <system_error>
 
 namespace segstudio::paint {
@@ -39,20 +43,53 @@ struct Previous {
     cv::Mat labels;  // empty: none (once read)
     cv::Mat image;  // empty: not read yet
     bool read = false;
+    bool onDisk = false;  // its labels are the user's (on disk), not carried by this batch
+    // The model corrected by the frame on disk that starts this chain, shared along it (issue
+    // 61.2); null: none (no cache, or the cache has no scores of that frame).
+    std::shared_ptr<const PredictionCorrector> corrector;
 };
 
-// The model's sure view of a frame, when the cache has it; a prediction that cannot be read is
+// The cache's prediction of a frame; nullopt when it has none. A prediction that cannot be read is
 // only a lost hint, not a reason to stop carrying labels.
-LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, const data::Project& project,
-                                         std::size_t index, cv::Size size)
+std::optional<data::PredictionCache::Entry> cachedPrediction(const data::PredictionCache* cache,
+                                                             const data::Project& project, std::size_t index,
+                                                             cv::Size size)
 {
     if (!cache)
-        return {};
+        return std::nullopt;
     try {
-        if (auto entry = cache->load(data::PredictionCache::keyOf(project, index), project.schema(), size))
-            return {entry->classes, entry->confidence};
+        return cache->load(data::PredictionCache::keyOf(project, index), project.schema(), size);
     } catch (const std::exception&) { }
-    return {};
+    return std::nullopt;
+}
+
+// The model's view of a frame, corrected by the chain's labelled frame where there is a corrector
+// and the cache has the frame's scores.
+LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, const data::Project& project,
+                                         std::size_t index, const cv::Mat& image, const PredictionCorrector* corrector)
+{
+    const auto entry = cachedPrediction(cache, project, index, image.size());
+    if (!entry)
+        return {};
+    if (corrector && !entry->scores.empty()) {
+        try {
+            const auto corrected = corrector->correct(image, entry->scores);
+            return {corrected.classes, corrected.confidence};
+        } catch (const std::invalid_argument&) { }  // another model's classes: the plain prediction
+    }
+    return {entry->classes, entry->confidence};
+}
+
+// What the model got wrong on a frame the user labelled, learnt for the frames after it.
+std::shared_ptr<const PredictionCorrector> correctorOf(const data::PredictionCache* cache, const data::Project& project,
+                                                       const Previous& labelled)
+{
+    const auto entry = cachedPrediction(cache, project, labelled.index, labelled.image.size());
+    if (!entry || entry->scores.empty())
+        return nullptr;
+    auto corrector = std::make_shared<PredictionCorrector>();
+    corrector->learn(project.entry(labelled.index).image, labelled.image, entry->scores, labelled.labels);
+    return corrector->isReady() ? corrector : nullptr;
 }
 
 // What the frame at `index` gets from the frame before it: nothing (its reason counted in
@@ -60,6 +97,7 @@ LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, con
 struct Carried {
     LabelPropagator::Result result;
     cv::Mat image;
+    std::shared_ptr<const PredictionCorrector> corrector;  // the chain's
 };
 
 std::optional<Carried> carryFromPrevious(const data::Project& project, std::size_t index, std::optional<Previous>& previous,
@@ -69,7 +107,7 @@ std::optional<Carried> carryFromPrevious(const data::Project& project, std::size
     cv::Mat own = labelsOnDisk(project, index);
     if (!own.empty() || markedLabelled(project.entry(index).status)) {
         ++summary.labelled;  // never written: a source for the frame after it
-        previous = Previous {index, std::move(own), {}, true};
+        previous = Previous {index, std::move(own), {}, true, true, nullptr};
         return std::nullopt;
     }
     if (previous && !previous->read) {
@@ -89,15 +127,17 @@ std::optional<Carried> carryFromPrevious(const data::Project& project, std::size
         previous.reset();
         return std::nullopt;
     }
+    if (previous->onDisk && !previous->corrector)
+        previous->corrector = correctorOf(cache, project, *previous);
     const LabelPropagator::Result result =
         propagator.propagate(previous->image, previous->labels, image, cv::Mat(), WriteGuard(),
-                             predictionOf(cache, project, index, image.size()));
+                             predictionOf(cache, project, index, image, previous->corrector.get()));
     if (result.carried == 0 && result.filledByModel == 0) {
         ++summary.nothingCarried;
         previous.reset();
         return std::nullopt;
     }
-    return Carried {result, std::move(image)};
+    return Carried {result, std::move(image), previous->corrector};
 }
 
 }  // namespace
@@ -145,7 +185,7 @@ PropagationBatch::Summary PropagationBatch::apply(const data::Project& project, 
         std::optional<Previous> previous;
         for (const std::size_t index : sequence) {
             if (!asked[index]) {
-                previous = Previous {index, {}, {}, false};
+                previous = Previous {index, {}, {}, false, true, nullptr};
                 continue;
             }
             if (!goOn(done++)) {
@@ -162,7 +202,8 @@ PropagationBatch::Summary PropagationBatch::apply(const data::Project& project, 
             summary.carried += result.carried;
             summary.filledByModel += result.filledByModel;
             summary.disagree += result.disagree;
-            previous = Previous {index, result.labels, std::move(carried->image), true};  // the next frame's source
+            // The next frame's source, with the chain's corrector.
+            previous = Previous {index, result.labels, std::move(carried->image), true, false, carried->corrector};
         }
     }
     if (!goOn(total)) {

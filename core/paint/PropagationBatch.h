@@ -23,7 +23,9 @@ namespace segstudio::paint {
 // asked for that comes right after a frame with labels takes that frame's labels, carried by
 // optical flow (LabelPropagator), and the chain goes on: frame k+1 from frame k's carried result,
 // so one labelled frame reaches to the end of the unlabelled run after it. Given a prediction
-// cache, each frame's cached prediction fills what the flow cannot carry where the model is sure.
+// cache, each frame's cached prediction fills what the flow cannot carry where the model is sure,
+// corrected first by the chain's labelled frame (PredictionCorrector, when the cache also has the
+// model's scores of that frame: what the model got wrong there it gets wrong along the chain).
 // Every new map is computed and kept in the backup folder before any map is replaced; a journal
 // says so, so undo and redo write back the exact bytes and a crash is rolled back on the next open.
 // A frame counts as labelled when its label map on disk holds a label, or its status says Labelled

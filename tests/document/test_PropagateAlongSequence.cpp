@@ -320,6 +320,42 @@ private slots:
         QCOMPARE(cv::countNonZero(data::readLabelMap(test.labelMap(1), project.schema())(strip) != kUnlabelled), 0);
     }
 
+    // Issue 61.2: a model wrong the same way on every frame (it calls the street "car") is corrected
+    // by the chain's labelled frame when the cache has the model's scores of it: the strip the
+    // flow cannot carry takes "street". Without those scores the model's own answer fills it.
+    void theChainsLabelledFrameCorrectsTheModel()
+    {
+        for (const bool scoresOfTheLabelledFrame : {true, false}) {
+            SequenceProject test(/*others=*/false);
+            const data::Project& project = test.project();
+            const fs::path runDir = test.root() / "runs" / "r1";
+            const fs::path checkpoint = runDir / "checkpoints" / "best.pt";
+            fs::create_directories(checkpoint.parent_path());
+            run::writeFileAtomically(checkpoint, std::string("weights"));
+            const data::PredictionCache cache(runDir, checkpoint);
+            cache.prepare();
+            for (const std::size_t index : {std::size_t(0), std::size_t(1)}) {
+                if (index == 0 && !scoresOfTheLabelledFrame)
+                    continue;
+                const auto model = painttest::wrongModel(test.truth[index], 0, 1, 6);
+                data::PredictionCache::writeEntry(cache.folder(), data::PredictionCache::keyOf(project, index),
+                                                  {model.classes, model.confidence, model.entropy, model.scores},
+                                                  project.schema());
+            }
+            ProjectDocument& doc = *test.document;
+            QVERIFY(doc.propagateAlongSequence({1}, runDir, checkpoint, 128));
+            QTRY_VERIFY_WITH_TIMEOUT(!doc.isBusy(), kWaitMs);
+            const cv::Mat frame2 = data::readLabelMap(test.labelMap(1), project.schema());
+            const cv::Rect strip(0, 0, kDx, kFrame.height);
+            QCOMPARE(cv::countNonZero(test.truth[1](strip) != 0), 0);
+            const int street = cv::countNonZero(frame2(strip) == 0), car = cv::countNonZero(frame2(strip) == 1);
+            if (scoresOfTheLabelledFrame)
+                QVERIFY2(street >= strip.area() * 95 / 100, qPrintable(QStringLiteral("%1 street, %2 car").arg(street).arg(car)));
+            else
+                QCOMPARE(car, strip.area());
+        }
+    }
+
     // Cancel is honoured between frames, before any map is replaced: stopped after frame 2 was
     // carried (its map computed and kept in the backup folder), nothing on disk has changed, and
     // the backups go.

@@ -385,19 +385,8 @@ private slots:
             const data::Project& project = test.document->project();
             // The model sees street as car, and every object right.
             const auto modelOf = [](const cv::Mat& truth) {
-                data::PredictionCache::Entry entry;
-                entry.classes = truth.clone();
-                entry.classes.setTo(1, truth == 0);
-                entry.confidence = cv::Mat(truth.size(), CV_8UC1, cv::Scalar(250));
-                entry.entropy = cv::Mat(truth.size(), CV_8UC1, cv::Scalar(5));
-                cv::Mat small;
-                cv::resize(entry.classes, small, truth.size() / 2, 0, 0, cv::INTER_NEAREST);
-                entry.scores = cv::Mat(small.size(), CV_8UC(6));
-                entry.scores.reshape(1).setTo(74);
-                for (int y = 0; y < small.rows; ++y)
-                    for (int x = 0; x < small.cols; ++x)
-                        entry.scores.ptr<std::uint8_t>(y)[x * 6 + small.at<std::uint8_t>(y, x)] = 2;
-                return entry;
+                const auto model = painttest::wrongModel(truth, 0, 1, 6);
+                return data::PredictionCache::Entry{model.classes, model.confidence, model.entropy, model.scores};
             };
             if (withCache)
                 data::PredictionCache::writeEntry(cache.path().toStdString(), data::PredictionCache::keyOf(project, 0),

@@ -46,6 +46,30 @@ inline Scene makeScene(cv::Size size)
     return scene;
 }
 
+// A model's prediction of a frame as the prediction cache keeps it, sure of every pixel, wrong
+// in one way: it calls class `from` class `to` (a model on a sequence it never saw). Scores at
+// half the frame's size, -ln p x 16 a class.
+struct WrongModel {
+    cv::Mat classes, confidence, entropy, scores;
+};
+
+inline WrongModel wrongModel(const cv::Mat& truth, int from, int to, int classCount)
+{
+    WrongModel model;
+    model.classes = truth.clone();
+    model.classes.setTo(to, truth == from);
+    model.confidence = cv::Mat(truth.size(), CV_8UC1, cv::Scalar(250));
+    model.entropy = cv::Mat(truth.size(), CV_8UC1, cv::Scalar(5));
+    cv::Mat small;
+    cv::resize(model.classes, small, truth.size() / 2, 0, 0, cv::INTER_NEAREST);
+    model.scores = cv::Mat(small.size(), CV_8UC(classCount));
+    model.scores.reshape(1).setTo(74);
+    for (int y = 0; y < small.rows; ++y)
+        for (int x = 0; x < small.cols; ++x)
+            model.scores.ptr<std::uint8_t>(y)[x * classCount + small.at<std::uint8_t>(y, x)] = 2;
+    return model;
+}
+
 // Whether `expected` holds `label` in the 3x3 neighbourhood of (x, y): a carried label within one
 // pixel of where the shapes really are is right.
 inline bool nearlyRight(const cv::Mat& expected, int x, int y, std::uint8_t label)
