@@ -66,6 +66,7 @@ struct Arguments {
     std::string flowPreset;
     int modelOverrules = -1;
     double superpixelVote = -1;
+    bool chain = false;           // propagate: only the first frame annotated, the rest carried on unchecked
     int correctFrames = 1;        // propagate: the model corrected by the last N labelled frames (0: off), as the editor
     double regionShare = -1;       // propagate: PredictionCorrector's regionShare (-1: its default)
     double margin = -1;
@@ -269,6 +270,8 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["propagate_ms_median"] = percentile(r.propagate, 0.5);
         out["propagate_ms_max"] = *std::max_element(r.propagate.begin(), r.propagate.end());
         out["carried_start_accuracy_median"] = percentile(r.carriedAccuracy, 0.5);
+        out["carried_start_accuracy"] = r.carriedAccuracy;  // frame by frame, from the second
+        out["model_start_accuracy"] = r.modelAccuracy;
         out["model_start_accuracy_median"] = percentile(r.modelAccuracy, 0.5);
         if (!r.correctedAccuracy.empty())
             out["corrected_model_accuracy_median"] = percentile(r.correctedAccuracy, 0.5);
@@ -354,6 +357,8 @@ int main(int argc, char** argv)
                    "propagate: the prediction replaces a carried label it contradicts when at least this sure (0..256)");
     app.add_option("--correct-frames", args.correctFrames,
                    "propagate: the model's prediction corrected by the last N labelled frames (paint::PredictionCorrector; 0: off)");
+    app.add_flag("--chain", args.chain,
+                 "propagate: as Propagate Along the Sequence, the first frame annotated and the others carried on unchecked");
     app.add_option("--region-share", args.regionShare,
                    "propagate: the corrector recolours a model region when this share votes another class (0: pixels)");
     app.add_option("--flow-side", args.flowSide, "propagate: the flow's working size, long side (px)");
@@ -519,6 +524,10 @@ int main(int argc, char** argv)
                 r.modelAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(images[i].predicted, images[i].truth));
                 if (corrector.isReady())
                     r.correctedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(image.predicted, image.truth));
+            }
+            if (args.chain && mode == SimulatedAnnotator::Mode::Propagate && i > 0) {
+                previous = start;  // Propagate Along the Sequence: carried on unchecked
+                continue;
             }
             auto trace = annotator.label(image, start);
             previous = trace.finalLabels;
