@@ -7,6 +7,7 @@
 #include "paint/WriteGuard.h"
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgproc/segmentation.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -424,6 +425,64 @@ std::pair<double, int> SimulatedAnnotator::outlineOf(const cv::Mat& object, cons
 {
     const auto [mask, vertices] = outlineMaskOf(object, options);
     return {iouOf(mask, object), vertices};
+}
+
+std::pair<double, int> SimulatedAnnotator::scissorsOutlineOf(const cv::Mat& rgb, const cv::Mat& object,
+                                                             const Options& options)
+{
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(object.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+    const auto largest = std::max_element(contours.begin(), contours.end(),
+                                          [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    if (largest == contours.end() || largest->size() < 3)
+        return {0.0, 3};
+    const std::vector<cv::Point>& outline = *largest;
+    const cv::Rect roi = (cv::boundingRect(outline) + cv::Size(32, 32) - cv::Point(16, 16)) & cv::Rect({}, object.size());
+    cv::segmentation::IntelligentScissorsMB scissors;
+    // OpenCV's sample's features (Canny 32/100); its zero crossings gave the same figures.
+    scissors.setEdgeFeatureCannyParameters(32, 100).setGradientMagnitudeMaxLimit(200);
+    scissors.applyImage(rgb(roi));
+    // How far each pixel of the region of interest lies from the true outline.
+    cv::Mat away(roi.size(), CV_8UC1, cv::Scalar(255)), distance;
+    std::vector<cv::Point> local;
+    for (const cv::Point& p : outline)
+        local.push_back(p - roi.tl());
+    cv::polylines(away, local, true, cv::Scalar(0));
+    cv::distanceTransform(away, distance, cv::DIST_L2, 3);
+    const auto follows = [&](const std::vector<cv::Point>& wire) {
+        return std::all_of(wire.begin(), wire.end(), [&](const cv::Point& p) {
+            return distance.at<float>(p) <= options.polygonTolerance;
+        });
+    };
+    const int n = int(local.size());
+    constexpr int kStep = 3;  // outline points between the places a person checks the wire
+    std::vector<cv::Point> traced;
+    int anchors = 0;
+    for (int from = 0; from < n;) {
+        ++anchors;
+        scissors.buildMap(local[std::size_t(from)]);
+        int to = std::min(n, from + kStep);
+        std::vector<cv::Point> wire, good;
+        scissors.getContour(local[std::size_t(to % n)], good);
+        for (int next = to + kStep; next <= n; next = std::min(n, next + kStep)) {
+            scissors.getContour(local[std::size_t(next % n)], wire);
+            if (!follows(wire))
+                break;
+            to = next;
+            good = wire;
+            if (next == n)
+                break;
+        }
+        traced.insert(traced.end(), good.begin(), good.end());
+        from = to;
+    }
+    cv::Mat mask(object.size(), CV_8UC1, cv::Scalar(0));
+    std::vector<cv::Point> global;
+    for (const cv::Point& p : traced)
+        global.push_back(p + roi.tl());
+    cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{global}, cv::Scalar(255));
+    cv::polylines(mask, global, true, cv::Scalar(255));
+    return {iouOf(mask, object), std::max(3, anchors)};
 }
 
 std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,

@@ -134,6 +134,10 @@ public:
     // An object outlined with the polygon tool from its own true outline (Options::polygonTolerance):
     // the outline's IoU with it and its vertices (at least 3): what a careful person's polygon reaches.
     static std::pair<double, int> outlineOf(const cv::Mat& object, const Options& options);
+    // The same with intelligent scissors (cv::segmentation::IntelligentScissorsMB, the live wire):
+    // from each anchor the wire snaps to the image's edges, and the person places the next anchor
+    // where the wire would leave the true outline by more than polygonTolerance. Its IoU and anchors.
+    static std::pair<double, int> scissorsOutlineOf(const cv::Mat& rgb, const cv::Mat& object, const Options& options);
     static std::vector<int> clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                          const std::vector<double>& ious, int maxClicks,
                                          const paint::SmartClickSegmenter* smart, const Options& options);

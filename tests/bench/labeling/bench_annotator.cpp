@@ -178,6 +178,7 @@ struct ModeResult {
     // The outline bound: each NoC object outlined by a polygon from its own true outline (vertices
     // within the polygon tolerance, as a careful person places them): its IoU and vertices, per class.
     std::map<int, std::vector<std::pair<double, int>>> outlineByClass;
+    std::map<int, std::vector<std::pair<double, int>>> scissorsByClass;  // the same with intelligent scissors
     std::vector<SimulatedAnnotator::Trace> traces;
     // Propagate: the propagation's time per frame, and how right each carried start was.
     std::vector<double> propagate, carriedAccuracy, largePropagate;
@@ -245,6 +246,35 @@ void drawPlot(const std::map<std::string, ModeResult>& results, int maxActions, 
     cv::imwrite(file, plot);
 }
 
+// The outline bound of each NoC object (IoU, actions) under `prefix`: the median IoU and actions,
+// the share at 90 % within 20 and within 10 actions, and per class.
+void summariseOutlines(const std::map<int, std::vector<std::pair<double, int>>>& byClass,
+                       const segstudio::data::ClassSchema& schema, const std::string& prefix, nlohmann::json& out)
+{
+    std::vector<double> ious, actions;
+    std::size_t within20 = 0, within10 = 0;
+    for (const auto& [classId, objects] : byClass) {
+        std::size_t classWithin = 0;
+        std::vector<double> classIous;
+        for (const auto& [iou, count] : objects) {
+            ious.push_back(iou);
+            classIous.push_back(iou);
+            actions.push_back(count);
+            classWithin += iou >= 0.9 && count <= 20;
+            within10 += iou >= 0.9 && count <= 10;
+        }
+        within20 += classWithin;
+        out[prefix + "_per_class"][schema.classes()[std::size_t(classId)].name] = {
+            {"objects", objects.size()}, {"median_iou", percentile(classIous, 0.5)}, {"at_90_within_20", classWithin}};
+    }
+    if (ious.empty())
+        return;
+    out[prefix + "_median_iou"] = percentile(ious, 0.5);
+    out[prefix + "_median_vertices"] = percentile(actions, 0.5);
+    out[prefix + "_at_90_within_20"] = double(within20) / double(ious.size());
+    out[prefix + "_at_90_within_10"] = double(within10) / double(ious.size());
+}
+
 nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, const std::vector<int>& budgets,
                        const segstudio::data::ClassSchema& schema)
 {
@@ -294,26 +324,8 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
                 {"objects", objects.size()}, {"median_85", percentile(to85, 0.5)},
                 {"median_90", percentile(to90, 0.5)}, {"not_reached_90", notReached}};
         }
-        std::vector<double> ious, vertices;
-        std::size_t within = 0;
-        for (const auto& [classId, objects] : r.outlineByClass) {
-            std::size_t classWithin = 0;
-            std::vector<double> classIous;
-            for (const auto& [iou, count] : objects) {
-                ious.push_back(iou);
-                classIous.push_back(iou);
-                vertices.push_back(count);
-                classWithin += iou >= 0.9 && count <= 20;
-            }
-            within += classWithin;
-            out["outline_per_class"][schema.classes()[std::size_t(classId)].name] = {
-                {"objects", objects.size()}, {"median_iou", percentile(classIous, 0.5)}, {"at_90_within_20", classWithin}};
-        }
-        if (!ious.empty()) {
-            out["outline_median_iou"] = percentile(ious, 0.5);
-            out["outline_median_vertices"] = percentile(vertices, 0.5);
-            out["outline_at_90_within_20"] = double(within) / double(ious.size());
-        }
+        summariseOutlines(r.outlineByClass, schema, "outline", out);
+        summariseOutlines(r.scissorsByClass, schema, "scissors", out);
     }
     out["images"] = r.to90.size();
     return out;
@@ -561,6 +573,7 @@ int main(int argc, char** argv)
                 r.noc.push_back(clicks[1]);
                 r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
                 r.outlineByClass[objectClass].push_back(SimulatedAnnotator::outlineOf(object, options));
+                r.scissorsByClass[objectClass].push_back(SimulatedAnnotator::scissorsOutlineOf(image.rgb, object, options));
                 if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
                     std::cerr << "  object " << frames[std::size_t(i)].key << " class " << objectClass << " area "
                               << cv::countNonZero(object) << " clicks " << r.noc.back() << "\n";
