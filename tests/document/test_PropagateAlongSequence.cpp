@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace segstudio;
@@ -110,6 +111,15 @@ struct SequenceProject {
     }
 
     const data::Project& project() const { return document->project(); }
+    // A run folder with a checkpoint file (no real weights: only its cache of predictions counts).
+    std::pair<fs::path, fs::path> fakeRun() const
+    {
+        const fs::path runDir = root() / "runs" / "r1";
+        const fs::path checkpoint = runDir / "checkpoints" / "best.pt";
+        fs::create_directories(checkpoint.parent_path());
+        run::writeFileAtomically(checkpoint, std::string("weights"));
+        return {runDir, checkpoint};
+    }
     fs::path labelMap(std::size_t index) const { return project().labelMapPath(index); }
     // The bytes of a frame's label map; empty when it has none.
     std::string bytesOf(std::size_t index) const
@@ -289,10 +299,7 @@ private slots:
     {
         SequenceProject test(/*others=*/false);
         const data::Project& project = test.project();
-        const fs::path runDir = test.root() / "runs" / "r1";
-        const fs::path checkpoint = runDir / "checkpoints" / "best.pt";
-        fs::create_directories(checkpoint.parent_path());
-        run::writeFileAtomically(checkpoint, std::string("weights"));
+        const auto [runDir, checkpoint] = test.fakeRun();
         const data::PredictionCache cache(runDir, checkpoint);
         cache.prepare();
         const std::string key = data::PredictionCache::keyOf(project, 1);
@@ -328,10 +335,7 @@ private slots:
         for (const bool scoresOfTheLabelledFrame : {true, false}) {
             SequenceProject test(/*others=*/false);
             const data::Project& project = test.project();
-            const fs::path runDir = test.root() / "runs" / "r1";
-            const fs::path checkpoint = runDir / "checkpoints" / "best.pt";
-            fs::create_directories(checkpoint.parent_path());
-            run::writeFileAtomically(checkpoint, std::string("weights"));
+            const auto [runDir, checkpoint] = test.fakeRun();
             const data::PredictionCache cache(runDir, checkpoint);
             cache.prepare();
             for (const std::size_t index : {std::size_t(0), std::size_t(1)}) {
