@@ -120,7 +120,10 @@ void PropagateAlongSequenceCommand::finishJob(ProjectDocument* document,
     document->announceReplacedMaps(written);
     QString said = QObject::tr("%1: carried %2 % of their pixels").arg(text, percent(summary.carried, summary.pixels));
     if (summary.filledByModel > 0)
-        said += QObject::tr("; the model filled %1 %").arg(percent(summary.filledByModel, summary.pixels));
+        said += summary.corrected > 0
+                    ? QObject::tr("; the model, corrected by the labelled frame before them, filled %1 %")
+                          .arg(percent(summary.filledByModel, summary.pixels))
+                    : QObject::tr("; the model filled %1 %").arg(percent(summary.filledByModel, summary.pixels));
     if (summary.disagree > 0)
         said += QObject::tr("; %1 % disagree with the model").arg(percent(summary.disagree, summary.pixels));
     emit document->message(said + leftUnlabelled(summary) + QObject::tr(" (Undo takes it back)"));

@@ -66,7 +66,8 @@ std::optional<data::PredictionCache::Entry> cachedPrediction(const data::Predict
 // The model's view of a frame, corrected by the chain's labelled frame where there is a corrector
 // and the cache has the frame's scores.
 LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, const data::Project& project,
-                                         std::size_t index, const cv::Mat& image, const PredictionCorrector* corrector)
+                                         std::size_t index, const cv::Mat& image, const PredictionCorrector* corrector,
+                                         PropagationBatch::Summary& summary)
 {
     const auto entry = cachedPrediction(cache, project, index, image.size());
     if (!entry)
@@ -74,6 +75,7 @@ LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, con
     if (corrector && !entry->scores.empty()) {
         try {
             const auto corrected = corrector->correct(image, entry->scores);
+            ++summary.corrected;
             return {corrected.classes, corrected.confidence};
         } catch (const std::invalid_argument&) { }  // another model's classes: the plain prediction
     }
@@ -131,7 +133,7 @@ std::optional<Carried> carryFromPrevious(const data::Project& project, std::size
         previous->corrector = correctorOf(cache, project, *previous);
     const LabelPropagator::Result result =
         propagator.propagate(previous->image, previous->labels, image, cv::Mat(), WriteGuard(),
-                             predictionOf(cache, project, index, image, previous->corrector.get()));
+                             predictionOf(cache, project, index, image, previous->corrector.get(), summary));
     if (result.carried == 0 && result.filledByModel == 0) {
         ++summary.nothingCarried;
         previous.reset();

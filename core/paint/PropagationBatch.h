@@ -49,6 +49,7 @@ public:
         std::int64_t pixels = 0;  // pixels of the written frames
         std::int64_t carried = 0;  // of those, carried by the flow
         std::int64_t filledByModel = 0;  // filled by the model's sure prediction
+        std::size_t corrected = 0;  // frames whose prediction the chain's labelled frame corrected
         std::int64_t disagree = 0;  // carried, but a sure prediction says otherwise
         bool stopped = false;  // progress asked to stop: nothing was changed
     };

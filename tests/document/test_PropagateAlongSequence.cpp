@@ -347,8 +347,12 @@ private slots:
                                                   project.schema());
             }
             ProjectDocument& doc = *test.document;
+            QSignalSpy said(&doc, &ProjectDocument::message);
             QVERIFY(doc.propagateAlongSequence({1}, runDir, checkpoint, 128));
             QTRY_VERIFY_WITH_TIMEOUT(!doc.isBusy(), kWaitMs);
+            QVERIFY(!said.isEmpty());
+            QCOMPARE(said.last().at(0).toString().contains(QStringLiteral("corrected by the labelled frame")),
+                     scoresOfTheLabelledFrame);
             const cv::Mat frame2 = data::readLabelMap(test.labelMap(1), project.schema());
             const cv::Rect strip(0, 0, kDx, kFrame.height);
             QCOMPARE(cv::countNonZero(test.truth[1](strip) != 0), 0);
