@@ -121,7 +121,7 @@ void PropagateAlongSequenceCommand::finishJob(ProjectDocument* document,
     QString said = QObject::tr("%1: carried %2 % of their pixels").arg(text, percent(summary.carried, summary.pixels));
     if (summary.filledByModel > 0)
         said += summary.corrected > 0
-                    ? QObject::tr("; the model, corrected by the labelled frame before them, filled %1 %")
+                    ? QObject::tr("; the model, corrected by the labelled frame, filled %1 %")
                           .arg(percent(summary.filledByModel, summary.pixels))
                     : QObject::tr("; the model filled %1 %").arg(percent(summary.filledByModel, summary.pixels));
     if (summary.disagree > 0)

@@ -10,10 +10,12 @@ namespace segstudio::paint {
 // (PixelClassifier): at each scale sigma (0.7, 1.6, 3.5, 5 and 10 px), the image smoothed (each
 // channel of CIELab, so colour counts where there is colour and a grey image costs nothing more),
 // and of its lightness the gradient magnitude, the Laplacian of Gaussian, the Hessian's and the
-// structure tensor's two eigenvalues. 45 values a pixel, as float rows of a N x 45 matrix.
+// structure tensor's two eigenvalues. 45 values a pixel, as float rows of a N x 45 matrix (and
+// the columns of any planes appended after them).
 // Images larger than maxSide on their long side are described at that size (a 12-megapixel photo
 // would need 2 GB of features): pixel (x, y) of the image is sample at workingPoint(x, y).
-// Requirements: none (pure function of the image; cv::parallel_for_ inside OpenCV's filters).
+// Requirements: none (the image's features are a pure function of it, append() adds the caller's;
+//   cv::parallel_for_ inside OpenCV's filters).
 class PixelFeatures {
 public:
     static constexpr int kMaxSide = 1024;

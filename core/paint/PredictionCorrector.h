@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <string>
+#include <vector>
 
 namespace segstudio::paint {
 
@@ -14,11 +15,14 @@ namespace segstudio::paint {
 // from one frame to the next: a random forest learns, from each labelled frame's pixels, the true
 // class from the model's scores there together with the pixel's colour and texture (PixelFeatures):
 // ilastik's autocontext, with the network as the first stage. The corrected prediction fills what
-// the optical flow cannot carry a second later, and is the model the smart click follows there.
+// the optical flow cannot carry a second later (the smart click stays on the model's own scores:
+// following the corrected ones cost more clicks, docs/LABELING.md).
 // Requirements: not thread-safe (one worker learns and corrects); scores as the prediction cache
 //   keeps them (CV_8UC(classes), -ln p x 16, at the model's size, any size of the image's aspect).
 // Guarantees: learns from the last `frames` labelled frames only (the nearest ones are the most
-//   alike); correct() needs isReady(): at least two classes among the labels learnt.
+//   alike), and only of the model's classes (labels without a score channel teach nothing; scores
+//   of another class count forget what was learnt); correct() needs isReady(): at least two
+//   classes among the labels learnt.
 class PredictionCorrector {
 public:
     struct Options {
@@ -39,8 +43,8 @@ public:
     void learn(const std::string& key, const cv::Mat& rgb, const cv::Mat& scores, const cv::Mat& labels);
     bool isReady() const { return m_classifier.isTrained(); }
     // The open frame's prediction, corrected: classes and confidence at the image's size (by region:
-    // the share of the region's votes for its class); pixel by pixel also PixelClassifier's entropy
-    // and scores.
+    // the model's own confidence where it keeps its class, the share of the votes where a region
+    // was recoloured); pixel by pixel, PixelClassifier's prediction with its entropy and scores.
     PixelClassifier::Prediction correct(const cv::Mat& rgb, const cv::Mat& scores) const;
 
     static PixelFeatures featuresOf(const cv::Mat& rgb, const cv::Mat& scores);
@@ -50,6 +54,9 @@ public:
 private:
     // The model's regions, each recoloured by the forest's majority over a sample of its pixels.
     PixelClassifier::Prediction byRegion(const PixelFeatures& features, const cv::Mat& scores) const;
+    // The forest's votes in each region (regions: ids at the working size), a class a column.
+    std::vector<std::vector<int>> votesOf(const PixelFeatures& features, const cv::Mat& regions,
+                                          int regionCount) const;
 
     Options m_options;
     PixelClassifier m_classifier;

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
-#include <stdexcept>
+#include <exception>
 #include <system_error>
 
 namespace segstudio::paint {
@@ -77,7 +77,7 @@ LabelPropagator::Prediction predictionOf(const data::PredictionCache* cache, con
             const auto corrected = corrector->correct(image, entry->scores);
             ++summary.corrected;
             return {corrected.classes, corrected.confidence};
-        } catch (const std::invalid_argument&) { }  // another model's classes: the plain prediction
+        } catch (const std::exception&) { }  // (another model's classes): a hint lost, the plain prediction
     }
     return {entry->classes, entry->confidence};
 }
@@ -89,9 +89,13 @@ std::shared_ptr<const PredictionCorrector> correctorOf(const data::PredictionCac
     const auto entry = cachedPrediction(cache, project, labelled.index, labelled.image.size());
     if (!entry || entry->scores.empty())
         return nullptr;
-    auto corrector = std::make_shared<PredictionCorrector>();
-    corrector->learn(project.entry(labelled.index).image, labelled.image, entry->scores, labelled.labels);
-    return corrector->isReady() ? corrector : nullptr;
+    try {
+        auto corrector = std::make_shared<PredictionCorrector>();
+        corrector->learn(project.entry(labelled.index).image, labelled.image, entry->scores, labelled.labels);
+        return corrector->isReady() ? corrector : nullptr;
+    } catch (const std::exception&) {  // a hint lost, not a reason to stop carrying labels
+        return nullptr;
+    }
 }
 
 // What the frame at `index` gets from the frame before it: nothing (its reason counted in

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -375,42 +376,58 @@ private slots:
 
     // Issue 61.2: a model wrong the same way on every frame (it calls the street "car") is first
     // corrected by the labelled frame's labels, read with the model's scores of that frame from the
-    // prediction cache: the strip the flow cannot carry takes "street", not the model's "car". With
-    // no cache (or the source frame never predicted) the model's own answer fills it, as before.
+    // chosen checkpoint's prediction cache: the strip the flow cannot carry takes "street", not the
+    // model's "car". With no run chosen, or the source frame never predicted by it, the model's own
+    // answer fills it, as before.
+    void theModelIsCorrectedByTheLabelledFrame_data()
+    {
+        QTest::addColumn<bool>("runChosen");
+        QTest::addColumn<bool>("sourcePredicted");
+        QTest::newRow("corrected") << true << true;
+        QTest::newRow("the source frame never predicted") << true << false;
+        QTest::newRow("no run chosen") << false << true;
+    }
+
     void theModelIsCorrectedByTheLabelledFrame()
     {
-        for (const bool withCache : {true, false}) {
-            SequenceProject test;
-            QTemporaryDir cache;
-            const data::Project& project = test.document->project();
-            // The model sees street as car, and every object right.
-            const auto modelOf = [](const cv::Mat& truth) {
-                const auto model = painttest::wrongModel(truth, 0, 1, 6);
-                return data::PredictionCache::Entry{model.classes, model.confidence, model.entropy, model.scores};
-            };
-            if (withCache)
-                data::PredictionCache::writeEntry(cache.path().toStdString(), data::PredictionCache::keyOf(project, 0),
-                                                  modelOf(test.truth[0]), project.schema());
-            auto editor = makeEditor(test);
-            editor->setPredictionCache(cache.path());
-            QVERIFY(editor->openImage(1));
-            const auto model = modelOf(test.truth[1]);
-            QVERIFY(editor->setPrediction(1, model.classes, model.confidence, model.entropy, model.scores));
-            QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
+        QFETCH(bool, runChosen);
+        QFETCH(bool, sourcePredicted);
+        SequenceProject test;
+        const data::Project& project = test.document->project();
+        const std::filesystem::path runDir = test.root() / "runs" / "r1";
+        const std::filesystem::path checkpoint = runDir / "checkpoints" / "best.pt";
+        std::filesystem::create_directories(checkpoint.parent_path());
+        std::ofstream(checkpoint) << "weights";  // a file: only its cache of predictions counts
+        const data::PredictionCache cache(runDir, checkpoint);
+        cache.prepare();
+        // The model sees street as car, and every object right.
+        const auto modelOf = [](const cv::Mat& truth) {
+            const auto model = painttest::wrongModel(truth, 0, 1, 6);
+            return data::PredictionCache::Entry{model.classes, model.confidence, model.entropy, model.scores};
+        };
+        if (sourcePredicted)
+            data::PredictionCache::writeEntry(cache.folder(), data::PredictionCache::keyOf(project, 0),
+                                              modelOf(test.truth[0]), project.schema());
+        auto editor = makeEditor(test);
+        if (runChosen)
+            editor->setPredictionCheckpoint(QString::fromStdString(runDir.string()), QString::fromStdString(checkpoint.string()));
+        QVERIFY(editor->openImage(1));
+        const auto model = modelOf(test.truth[1]);
+        QVERIFY(editor->setPrediction(1, model.classes, model.confidence, model.entropy, model.scores));
+        QSignalSpy status(editor.get(), &ui::editor::LabelEditor::statusMessage);
 
-            propagate(*editor, "frame.propagatePrevious");
-            const cv::Mat& labels = editor->document()->labels();
-            const cv::Rect strip(0, 0, kDx, kFrame.height);  // came into view: the flow carries nothing there
-            QCOMPARE(cv::countNonZero(test.truth[1](strip) != 0), 0);
-            const int street = cv::countNonZero(labels(strip) == 0), car = cv::countNonZero(labels(strip) == 1);
-            const QString said = status.last().first().toString();
-            if (withCache) {
-                QVERIFY2(street >= strip.area() * 95 / 100, qPrintable(QStringLiteral("%1 street, %2 car").arg(street).arg(car)));
-                QVERIFY2(said.contains(QStringLiteral("corrected by seq_00001")), qPrintable(said));
-            } else {
-                QCOMPARE(car, strip.area());
-                QVERIFY2(!said.contains(QStringLiteral("corrected")), qPrintable(said));
-            }
+        propagate(*editor, "frame.propagatePrevious");
+        const cv::Mat& labels = editor->document()->labels();
+        const cv::Rect strip(0, 0, kDx, kFrame.height);  // came into view: the flow carries nothing there
+        QCOMPARE(cv::countNonZero(test.truth[1](strip) != 0), 0);
+        const int street = cv::countNonZero(labels(strip) == 0), car = cv::countNonZero(labels(strip) == 1);
+        const QString said = status.last().first().toString();
+        if (runChosen && sourcePredicted) {
+            QVERIFY2(street >= strip.area() * 95 / 100, qPrintable(QStringLiteral("%1 street, %2 car").arg(street).arg(car)));
+            QVERIFY2(said.contains(QStringLiteral("corrected by seq_00001")), qPrintable(said));
+        } else {
+            QCOMPARE(car, strip.area());
+            QVERIFY2(!said.contains(QStringLiteral("corrected")), qPrintable(said));
         }
     }
 

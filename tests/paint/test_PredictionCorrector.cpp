@@ -9,6 +9,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 using segstudio::paint::PixelFeatures;
@@ -111,6 +112,51 @@ private slots:
         const double carShare = double(cv::countNonZero(cars)) / double(cars.total());
         QVERIFY(accuracy(corrected.classes, open.truth) > accuracy(open.modelClasses, open.truth) + 0.8 * carShare);
         QCOMPARE(corrected.confidence.size(), open.truth.size());
+    }
+
+    // A frame larger than the features' working size (1024 px): the correction comes back at the
+    // image's size, right where the model was wrong, and where it kept the model's class it keeps
+    // the model's confidence too.
+    void aLargeFrameIsCorrectedAtItsOwnSize()
+    {
+        cv::theRNG().state = 3;
+        const auto enlarged = [](Frame f) {
+            const cv::Size large(2080, 1560);  // 13 x: described at 1024 x 768
+            cv::resize(f.rgb, f.rgb, large, 0, 0, cv::INTER_NEAREST);
+            cv::resize(f.truth, f.truth, large, 0, 0, cv::INTER_NEAREST);
+            cv::resize(f.modelClasses, f.modelClasses, large, 0, 0, cv::INTER_NEAREST);
+            return f;  // the scores stay at the model's size, as the cache keeps them
+        };
+        const Frame labelled = enlarged(streetFrame(10)), open = enlarged(streetFrame(40));
+        PredictionCorrector corrector;
+        corrector.learn("frame_1", labelled.rgb, labelled.scores, labelled.truth);
+        const auto corrected = corrector.correct(open.rgb, open.scores);
+        QCOMPARE(corrected.classes.size(), open.truth.size());
+        QCOMPARE(corrected.confidence.size(), open.truth.size());
+        const cv::Mat cars = open.truth == kCar, road = open.truth == kRoad;
+        QVERIFY2(accuracy(corrected.classes, open.truth, cars) > 0.9,
+                 qPrintable(QString::number(accuracy(corrected.classes, open.truth, cars))));
+        QVERIFY(accuracy(corrected.classes, open.truth, road) > 0.95);
+        // On the road, which it kept, the model's own confidence: its score 2 is p = exp(-2 / 16), 225 of 255.
+        QCOMPARE(open.truth.at<std::uint8_t>(1040, 1000), std::uint8_t(kRoad));
+        QVERIFY(std::abs(int(corrected.confidence.at<std::uint8_t>(1040, 1000)) - 225) <= 1);
+    }
+
+    // Labels of a class the model has no score for (a class added to the project since) teach
+    // nothing: no region is recoloured to it, nor because of it.
+    void aClassTheModelLacksTeachesNothing()
+    {
+        cv::theRNG().state = 9;
+        Frame labelled = streetFrame(10);
+        const Frame open = streetFrame(40);
+        labelled.truth.setTo(20, labelled.truth == kCar);  // the cars labelled with a class id past the scores
+        PredictionCorrector corrector;
+        corrector.learn("frame_1", labelled.rgb, labelled.scores, labelled.truth);
+        const auto corrected = corrector.correct(open.rgb, open.scores);
+        double largest = 0;
+        cv::minMaxLoc(corrected.classes, nullptr, &largest);
+        QVERIFY(largest < kClasses);
+        QCOMPARE(cv::countNonZero(corrected.classes != open.modelClasses), 0);
     }
 
     // A region of the model's prediction is recoloured whole or not at all (a click's worth of

@@ -57,12 +57,13 @@ public:
         data::ClassSchema schema;
         paint::WriteGuard guard;
         paint::LabelPropagator::Prediction prediction;  // of the open image; empty: none
-        // The model's scores of the open image (the cache's) and the cache folder holding the
-        // frames' own (empty: none). With both, the model's prediction is first corrected by the
-        // source frame's labels (paint::PredictionCorrector, issue 61.2): what the model got wrong
-        // there it gets wrong a second later.
+        // The model's scores of the open image (the cache's) and the run and checkpoint whose
+        // cache holds the frames' own (empty: none). With both, the model's prediction is first
+        // corrected by the source frame's labels (paint::PredictionCorrector, issue 61.2): what the
+        // model got wrong there it gets wrong a second later.
         cv::Mat scores;
-        std::filesystem::path predictionCache;
+        std::filesystem::path predictionRun;
+        std::filesystem::path predictionCheckpoint;
         int minConfidence = paint::LabelPropagator::Parameters().minConfidence;  // 0..255: a "sure" prediction
         // 0..255: how sure the prediction must be to fill where the flow failed (LabelPropagator's fillAbove).
         int fillAbove = paint::LabelPropagator::Parameters().fillAbove;
@@ -94,8 +95,10 @@ private:
 
     static Outcome carry(const Request& request, const cv::Mat& targetImage, const cv::Mat& targetLabels,
                          const std::atomic<bool>& cancelled);
-    // The open image's prediction corrected by the source frame's labels; nullopt where the cache
-    // has no scores of the source (never predicted by this model) or no scores were given.
+    // The open image's prediction corrected by the source frame's labels; nullopt where no scores
+    // were given, the cache has no current scores of the source (never predicted by this state of
+    // the checkpoint), the labels hold fewer than two of the model's classes, or it fails (the
+    // plain prediction is then used: a correction is a hint).
     static std::optional<paint::LabelPropagator::Prediction> corrected(const Request& request, const Source& source,
                                                                        const cv::Mat& sourceImage,
                                                                        const cv::Mat& sourceLabels,

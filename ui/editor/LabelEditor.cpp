@@ -59,7 +59,7 @@ public:
     LabelingTips* tips = nullptr;
     FrameNavigator* frames = nullptr;
     FramePropagation* propagation = nullptr;
-    std::filesystem::path predictionCache;  // the model in use's (PredictionCache's folder)
+    std::filesystem::path predictionRun, predictionCheckpoint;  // of the model in use
     QList<QAction*> frameActions;
     QList<QAction*> propagateActions;
     bool lastModified = false;
@@ -240,7 +240,8 @@ void LabelEditor::propagateFrom(bool next)
     if (prediction.hasPrediction()) {
         request.prediction = {prediction.classes(), prediction.confidence()};
         request.scores = prediction.scores();
-        request.predictionCache = m_d->predictionCache;
+        request.predictionRun = m_d->predictionRun;
+        request.predictionCheckpoint = m_d->predictionCheckpoint;
     }
     request.minConfidence = std::max(request.minConfidence, m_d->predictionBar->minConfidence());
     // The Accept threshold the user set is the least a prediction must be sure to take a pixel.
@@ -382,7 +383,11 @@ QList<QAction*> LabelEditor::propagateActions() const { return m_d->propagateAct
 ClassesPanel* LabelEditor::classesPanel() const { return m_d->classesPanel; }
 QList<QToolBar*> LabelEditor::toolBars() const { return {m_d->toolBar, m_d->optionsBar, m_d->predictionBar}; }
 
-void LabelEditor::setPredictionCache(const QString& folder) { m_d->predictionCache = folder.toStdString(); }
+void LabelEditor::setPredictionCheckpoint(const QString& runDir, const QString& checkpoint)
+{
+    m_d->predictionRun = runDir.toStdString();
+    m_d->predictionCheckpoint = checkpoint.toStdString();
+}
 
 void LabelEditor::showPredictionErrors() { m_d->predictionBar->setView(PredictionLayer::View::Errors); }
 

@@ -125,9 +125,9 @@ public:
     bool setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy,
                        const cv::Mat& scores);
     bool setPrediction(std::size_t index, const cv::Mat& classes, const cv::Mat& confidence, const cv::Mat& entropy);
-    // Where the model in use keeps its predictions of the project's images (empty: none): Propagate
-    // corrects the model by the source frame's labels when the cache holds that frame's scores.
-    void setPredictionCache(const QString& folder);
+    // The checkpoint whose predictions are shown (empty: none): Propagate corrects the model by the
+    // source frame's labels when its prediction cache holds that frame's scores.
+    void setPredictionCheckpoint(const QString& runDir, const QString& checkpoint);
     // Copies the prediction into the labels as one undoable edit, respecting the locks; the number
     // of changed pixels, -1 without a prediction.
     std::int64_t acceptPrediction(const paint::AcceptOptions& options);

@@ -48,7 +48,7 @@ void PredictionService::setCheckpoint(const QString& runDir, const QString& chec
     m_runDir = runDir;
     m_checkpoint = checkpoint;
     ++m_generation;
-    emit cacheFolderChanged(cacheFolder());
+    emit checkpointChanged(m_runDir, m_checkpoint);
     if (m_wanted)
         request(*m_wanted);
 }

@@ -33,6 +33,7 @@ public:
     // The checkpoint file whose predictions are shown (a run's best.pt or last.pt); empty = none.
     void setCheckpoint(const QString& runDir, const QString& checkpoint);
     QString checkpoint() const { return m_checkpoint; }
+    QString runDirectory() const { return m_runDir; }
     QString cacheFolder() const;
 
     void request(std::size_t index);
@@ -44,7 +45,8 @@ public:
 signals:
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void problem(const QString& message);  // the image could not be predicted, and why
-    void cacheFolderChanged(const QString& folder);  // another checkpoint chosen: cacheFolder() now
+    // Another checkpoint chosen (empty: none); its predictions are kept in cacheFolder().
+    void checkpointChanged(const QString& runDir, const QString& checkpoint);
 
 private:
     void load(std::size_t index, bool predictIfMissing);

@@ -175,7 +175,7 @@ void PredictionsDock::connectParts()
     connect(m_live, &LiveClassifier::status, this, &PredictionsDock::liveClassifierStatus);
     connect(m_learnFromStrokes, &QCheckBox::toggled, m_live, &LiveClassifier::setEnabled);
     connect(m_service, &PredictionService::problem, this, &PredictionsDock::predictionProblem);
-    connect(m_service, &PredictionService::cacheFolderChanged, this, &PredictionsDock::predictionCacheChanged);
+    connect(m_service, &PredictionService::checkpointChanged, this, &PredictionsDock::predictionCheckpointChanged);
     connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
     connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);
 }
@@ -232,7 +232,9 @@ void PredictionsDock::reloadRun()
     scoreExistingPredictions();
 }
 
-QString PredictionsDock::predictionCache() const { return m_service->cacheFolder(); }
+QString PredictionsDock::predictionRun() const { return m_service->runDirectory(); }
+
+QString PredictionsDock::predictionCheckpoint() const { return m_service->checkpoint(); }
 
 void PredictionsDock::checkpointChanged()
 {

@@ -93,7 +93,8 @@ public:
     bool exportModel(const QString& onnxFile);
 
     QString statusText() const;
-    QString predictionCache() const;  // the chosen checkpoint's cache folder (predictionCacheChanged)
+    QString predictionRun() const;  // the run and checkpoint predictionCheckpointChanged last said
+    QString predictionCheckpoint() const;
 
     // Likely labeling mistakes of the last scoring (the list named suspectList): images where the
     // model disagrees with the label, at least the confidence chosen, over at least the area
@@ -121,8 +122,8 @@ signals:
     void learnAsILabelChanged(bool enabled, int interval);
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void predictionProblem(const QString& message);  // the image could not be predicted, and why
-    // The folder where the chosen checkpoint's predictions are kept (data::PredictionCache); empty: none.
-    void predictionCacheChanged(const QString& folder);
+    // The checkpoint whose predictions the editor shows (its data::PredictionCache); empty: none.
+    void predictionCheckpointChanged(const QString& runDir, const QString& checkpoint);
     void liveClassifierStatus(const QString& text);  // "Learning from your strokes: …", for the status bar
 
 private:

@@ -60,10 +60,10 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     QObject::connect(p.training, &training::TrainingDock::modelRunChanged, p.predictions,
                      &predictions::PredictionsDock::setRunDirectory);
     // Propagate corrects the model by the labelled frame with the model's own predictions of it.
-    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionCacheChanged, p.editor,
-                     &editor::LabelEditor::setPredictionCache);
+    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionCheckpointChanged, p.editor,
+                     &editor::LabelEditor::setPredictionCheckpoint);
     p.predictions->setRunDirectory(p.training->modelRunDirectory());
-    p.editor->setPredictionCache(p.predictions->predictionCache());
+    p.editor->setPredictionCheckpoint(p.predictions->predictionRun(), p.predictions->predictionCheckpoint());
     QObject::connect(p.training, &training::TrainingDock::modelMessage, window,
                      [window](const QString& text) { window->statusBar()->showMessage(text, 60000); });
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.

@@ -455,7 +455,9 @@ std::pair<double, int> SimulatedAnnotator::scissorsOutlineOf(const cv::Mat& rgb,
         });
     };
     const int n = int(local.size());
-    constexpr int kStep = 3;  // outline points between the places a person checks the wire
+    // Outline points between the places a person checks the wire; the first wire from an anchor
+    // (3 points) is taken unchecked, as a polygon's next vertex would be.
+    constexpr int kStep = 3;
     std::vector<cv::Point> traced;
     int anchors = 0;
     for (int from = 0; from < n;) {
