@@ -102,7 +102,10 @@ void SequencePropagator::ask(const QList<std::size_t>& entries, QWidget* parent)
                    : tr("The chosen checkpoint has predicted %1 of the %n frame(s): where it is sure, it fills "
                         "what the flow cannot carry there.",
                         nullptr, int(unlabelled.size()))
-                         .arg(predicted));
+                         .arg(predicted))
+            + QLatin1Char(' ')
+            + tr("Where it has also predicted the labelled frame before them, it is first corrected by that "
+                 "frame's labels.");
     }
     QMessageBox box(QMessageBox::Question, tr("Propagate labels along the sequence"), text, QMessageBox::Cancel,
                     parent);
