@@ -487,6 +487,17 @@ std::pair<double, int> SimulatedAnnotator::scissorsOutlineOf(const cv::Mat& rgb,
     return {iouOf(mask, object), std::max(3, anchors)};
 }
 
+// The NoC region of the clicks so far, with the strokes (and the outline) added or taken back in order.
+cv::Mat SimulatedAnnotator::regionOf(const std::vector<paint::SmartClickSegmenter::Click>& clicks,
+                                     const std::vector<std::pair<cv::Mat, bool>>& strokes,
+                                     const paint::SmartClickSegmenter* smart, int objectClass, cv::Size size)
+{
+    cv::Mat region = clicks.empty() ? cv::Mat(size, CV_8UC1, cv::Scalar(0)) : regionToFull(smart->region(clicks, objectClass), size);
+    for (const auto& [stroke, adds] : strokes)
+        region = adds ? region | stroke : region & ~stroke;
+    return region;
+}
+
 std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                                   const std::vector<double>& ious, int maxClicks,
                                                   const paint::SmartClickSegmenter* smart, const Options& options)
@@ -518,13 +529,12 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
                 outlined = true;
                 if (n > maxClicks)
                     break;
-            } else if ((positive || options.negativeStrokes) && strokeFits(piece.mask, piece.area, options))
+            } else if ((positive || options.negativeStrokes) && strokeFits(piece.mask, piece.area, options)) {
                 strokes.emplace_back(regionToFull(strokeRegion(image.rgb, piece.mask, options), size), positive);
-            else
+            } else {
                 clicks.push_back({at, positive});
-            region = clicks.empty() ? cv::Mat(size, CV_8UC1, cv::Scalar(0)) : regionToFull(smart->region(clicks, objectClass), size);
-            for (const auto& [stroke, adds] : strokes)
-                region = adds ? region | stroke : region & ~stroke;
+            }
+            region = regionOf(clicks, strokes, smart, objectClass, size);
         } else {
             cv::circle(positive ? foreground : background, at, 4, cv::Scalar(255), cv::FILLED);
             region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);

@@ -152,6 +152,9 @@ private:
     int traceWithPolygon(cv::Mat& labels, const Target& target) const;
     static int traceWithPolygonOptions(cv::Mat& labels, const Target& target, const Options& options);
     static std::pair<cv::Mat, int> outlineMaskOf(const cv::Mat& object, const Options& options);
+    static cv::Mat regionOf(const std::vector<paint::SmartClickSegmenter::Click>& clicks,
+                            const std::vector<std::pair<cv::Mat, bool>>& strokes,
+                            const paint::SmartClickSegmenter* smart, int objectClass, cv::Size size);
 
     Mode m_mode;
     Options m_options;
