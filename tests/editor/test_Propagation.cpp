@@ -424,7 +424,7 @@ private slots:
         const QString said = status.last().first().toString();
         if (runChosen && sourcePredicted) {
             QVERIFY2(street >= strip.area() * 95 / 100, qPrintable(QStringLiteral("%1 street, %2 car").arg(street).arg(car)));
-            QVERIFY2(said.contains(QStringLiteral("corrected by seq_00001")), qPrintable(said));
+            QVERIFY2(said.contains(QStringLiteral("from seq_00001; the model, corrected by its labels, filled")), qPrintable(said));
         } else {
             QCOMPARE(car, strip.area());
             QVERIFY2(!said.contains(QStringLiteral("corrected")), qPrintable(said));

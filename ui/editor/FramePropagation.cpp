@@ -250,7 +250,7 @@ void FramePropagation::apply()
     QString message = tr("Carried %1 % of the pixels from %2").arg(percent(result.carried, total), name);
     if (result.filledByModel > 0)
         message += m_outcome.corrected
-                       ? tr("; the model, corrected by %1's labels, filled %2 %").arg(name, percent(result.filledByModel, total))
+                       ? tr("; the model, corrected by its labels, filled %1 %").arg(percent(result.filledByModel, total))
                        : tr("; the model filled %1 %").arg(percent(result.filledByModel, total));
     if (result.disagree > 0)
         message += tr("; %1 % disagree with the model (marked)").arg(percent(result.disagree, total));
