@@ -521,6 +521,8 @@ int main(int argc, char** argv)
                 const auto carried = propagator.propagate(images[i - 1].rgb, previous, image.rgb, cv::Mat(),
                                                           segstudio::paint::WriteGuard(), predictionOf(image));
                 start = carried.labels;
+                // How scattered the wrong pixels are (each piece is a click at least): a start more
+                // right in fewer pixels but in more pieces can cost more (issue 61.2, LABELING.md).
                 const auto errorPieces = [&](const cv::Mat& labels) {
                     cv::Mat wrong = (labels != images[i].truth) & (images[i].truth != SimulatedAnnotator::kVoid), ids;
                     return cv::connectedComponents(wrong, ids, 8) - 1;
