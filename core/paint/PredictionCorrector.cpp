@@ -40,6 +40,31 @@ cv::Mat regionsOf(const cv::Mat& classes, int classCount, int& count)
     return regions;
 }
 
+// The image's pixel features with the model's scores as the last columns (autocontext).
+PixelFeatures featuresOf(const cv::Mat& rgb, const cv::Mat& scores)
+{
+    if (scores.empty() || scores.depth() != CV_8U)
+        throw std::invalid_argument("PredictionCorrector: the model's scores must be 8-bit, a channel a class");
+    PixelFeatures features(rgb);
+    features.append(scores);
+    return features;
+}
+
+// The model's classes at `size`: the least score of each pixel (the cache's -ln p).
+cv::Mat classesOf(const cv::Mat& scores, cv::Size size)
+{
+    cv::Mat classes(scores.size(), CV_8UC1);
+    const int n = scores.channels();
+    for (int y = 0; y < scores.rows; ++y) {
+        const std::uint8_t* s = scores.ptr<std::uint8_t>(y);
+        for (int x = 0; x < scores.cols; ++x, s += n)
+            classes.at<std::uint8_t>(y, x) = std::uint8_t(std::min_element(s, s + n) - s);
+    }
+    if (classes.size() != size)
+        cv::resize(classes, classes, size, 0, 0, cv::INTER_NEAREST);
+    return classes;
+}
+
 // How sure the model is of its class, as the cache's confidence: its probability x 255.
 cv::Mat confidenceOf(const cv::Mat& scores, cv::Size size)
 {
@@ -63,15 +88,6 @@ PredictionCorrector::PredictionCorrector(Options options)
     m_options.frames = std::max(1, m_options.frames);
 }
 
-PixelFeatures PredictionCorrector::featuresOf(const cv::Mat& rgb, const cv::Mat& scores)
-{
-    if (scores.empty() || scores.depth() != CV_8U)
-        throw std::invalid_argument("PredictionCorrector: the model's scores must be 8-bit, a channel a class");
-    PixelFeatures features(rgb);
-    features.append(scores);
-    return features;
-}
-
 void PredictionCorrector::learn(const std::string& key, const cv::Mat& rgb, const cv::Mat& scores,
                                 const cv::Mat& labels)
 {
@@ -93,20 +109,6 @@ void PredictionCorrector::learn(const std::string& key, const cv::Mat& rgb, cons
         m_learnt.pop_front();
     }
     m_classifier.train();
-}
-
-cv::Mat PredictionCorrector::classesOf(const cv::Mat& scores, cv::Size size)
-{
-    cv::Mat classes(scores.size(), CV_8UC1);
-    const int n = scores.channels();
-    for (int y = 0; y < scores.rows; ++y) {
-        const std::uint8_t* s = scores.ptr<std::uint8_t>(y);
-        for (int x = 0; x < scores.cols; ++x, s += n)
-            classes.at<std::uint8_t>(y, x) = std::uint8_t(std::min_element(s, s + n) - s);
-    }
-    if (classes.size() != size)
-        cv::resize(classes, classes, size, 0, 0, cv::INTER_NEAREST);
-    return classes;
 }
 
 PixelClassifier::Prediction PredictionCorrector::correct(const cv::Mat& rgb, const cv::Mat& scores) const

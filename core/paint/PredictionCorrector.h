@@ -47,10 +47,6 @@ public:
     // was recoloured); pixel by pixel, PixelClassifier's prediction with its entropy and scores.
     PixelClassifier::Prediction correct(const cv::Mat& rgb, const cv::Mat& scores) const;
 
-    static PixelFeatures featuresOf(const cv::Mat& rgb, const cv::Mat& scores);
-    // The model's classes at `size`: the least score of each pixel (the cache's -ln p).
-    static cv::Mat classesOf(const cv::Mat& scores, cv::Size size);
-
 private:
     // The model's regions, each recoloured by the forest's majority over a sample of its pixels.
     PixelClassifier::Prediction byRegion(const PixelFeatures& features, const cv::Mat& scores) const;

@@ -33,7 +33,6 @@ public:
     // The checkpoint file whose predictions are shown (a run's best.pt or last.pt); empty = none.
     void setCheckpoint(const QString& runDir, const QString& checkpoint);
     QString checkpoint() const { return m_checkpoint; }
-    QString runDirectory() const { return m_runDir; }
     QString cacheFolder() const;
 
     void request(std::size_t index);

@@ -232,10 +232,6 @@ void PredictionsDock::reloadRun()
     scoreExistingPredictions();
 }
 
-QString PredictionsDock::predictionRun() const { return m_service->runDirectory(); }
-
-QString PredictionsDock::predictionCheckpoint() const { return m_service->checkpoint(); }
-
 void PredictionsDock::checkpointChanged()
 {
     ++m_generation;

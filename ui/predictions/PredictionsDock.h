@@ -93,8 +93,6 @@ public:
     bool exportModel(const QString& onnxFile);
 
     QString statusText() const;
-    QString predictionRun() const;  // the run and checkpoint predictionCheckpointChanged last said
-    QString predictionCheckpoint() const;
 
     // Likely labeling mistakes of the last scoring (the list named suspectList): images where the
     // model disagrees with the label, at least the confidence chosen, over at least the area

@@ -63,7 +63,7 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     QObject::connect(p.predictions, &predictions::PredictionsDock::predictionCheckpointChanged, p.editor,
                      &editor::LabelEditor::setPredictionCheckpoint);
     p.predictions->setRunDirectory(p.training->modelRunDirectory());
-    p.editor->setPredictionCheckpoint(p.predictions->predictionRun(), p.predictions->predictionCheckpoint());
+    p.editor->setPredictionCheckpoint(p.predictions->runDirectory(), p.predictions->checkpointFile());
     QObject::connect(p.training, &training::TrainingDock::modelMessage, window,
                      [window](const QString& text) { window->statusBar()->showMessage(text, 60000); });
     // The image on screen gets the chosen checkpoint's prediction, from the cache or computed.
