@@ -521,6 +521,8 @@ int main(int argc, char** argv)
                 const auto carried = propagator.propagate(images[i - 1].rgb, previous, image.rgb, cv::Mat(),
                                                           segstudio::paint::WriteGuard(), predictionOf(image));
                 start = carried.labels;
+                r.propagate.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
                 // How scattered the wrong pixels are (each piece is a click at least): a start more
                 // right in fewer pixels but in more pieces can cost more (issue 61.2, LABELING.md).
                 const auto errorPieces = [&](const cv::Mat& labels) {
@@ -532,8 +534,6 @@ int main(int argc, char** argv)
                 std::cerr << "  carried " << double(carried.carried) / double(start.total()) << " filled "
                           << double(carried.filledByModel) / double(start.total()) << " overruled "
                           << double(carried.overruled) / double(start.total()) << "\n";
-                r.propagate.push_back(
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
                 r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
                 r.modelAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(images[i].predicted, images[i].truth));
                 if (corrector.isReady())
