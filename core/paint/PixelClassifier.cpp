@@ -1,5 +1,7 @@
 #include "PixelClassifier.h"
 
+#include "ClassScores.h"
+
 #include "data/labels/LabelClass.h"
 
 #include <opencv2/imgproc.hpp>
@@ -115,7 +117,8 @@ PixelClassifier::Prediction PixelClassifier::predict(const PixelFeatures& featur
     Prediction out{cv::Mat(working, CV_8UC1), cv::Mat(working, CV_8UC1), cv::Mat(working, CV_8UC1),
                    cv::Mat(working, CV_8UC(classCount), cv::Scalar::all(0))};
     const double trees = std::max(1, int(m_forest->getRoots().size()));
-    const double floorScore = -std::log(0.01) * 16.0, maxEntropy = std::log(std::max(2, classCount));
+    const std::uint8_t floorScore = ClassScores::fromProbability(0.01);
+    const double maxEntropy = std::log(std::max(2, classCount));
     for (int i = 0; i < working.area(); ++i) {
         const int y = i / working.width, x = i % working.width;
         const int* counts = votes.ptr<int>(i + 1);
@@ -123,13 +126,13 @@ PixelClassifier::Prediction PixelClassifier::predict(const PixelFeatures& featur
         out.classes.at<std::uint8_t>(y, x) = std::uint8_t(votes.at<int>(0, best));
         out.confidence.at<std::uint8_t>(y, x) = cv::saturate_cast<std::uint8_t>(255.0 * counts[best] / trees);
         std::uint8_t* scores = out.scores.ptr<std::uint8_t>(y) + std::size_t(x) * std::size_t(classCount);
-        std::fill(scores, scores + classCount, cv::saturate_cast<std::uint8_t>(floorScore));
+        std::fill(scores, scores + classCount, floorScore);
         double entropy = 0.0;
         for (int c = 0; c < votes.cols; ++c) {
             const double share = counts[c] / trees;
             const int id = votes.at<int>(0, c);
             if (id >= 0 && id < classCount)
-                scores[id] = cv::saturate_cast<std::uint8_t>(-std::log(std::max(share, 0.01)) * 16.0);
+                scores[id] = ClassScores::fromProbability(std::max(share, 0.01));
             if (share > 0)
                 entropy -= share * std::log(share);
         }

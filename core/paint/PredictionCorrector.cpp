@@ -1,5 +1,7 @@
 #include "PredictionCorrector.h"
 
+#include "ClassScores.h"
+
 #include "data/labels/LabelClass.h"
 
 #include <opencv2/imgproc.hpp>
@@ -68,13 +70,8 @@ cv::Mat classesOf(const cv::Mat& scores, cv::Size size)
 // How sure the model is of its class, as the cache's confidence: its probability x 255.
 cv::Mat confidenceOf(const cv::Mat& scores, cv::Size size)
 {
-    cv::Mat confidence(scores.size(), CV_8UC1);
-    const int n = scores.channels();
-    for (int y = 0; y < scores.rows; ++y) {
-        const std::uint8_t* s = scores.ptr<std::uint8_t>(y);
-        for (int x = 0; x < scores.cols; ++x, s += n)
-            confidence.at<std::uint8_t>(y, x) = cv::saturate_cast<std::uint8_t>(255.0 * std::exp(-*std::min_element(s, s + n) / 16.0));
-    }
+    cv::Mat confidence;
+    ClassScores::bestProbability(scores).convertTo(confidence, CV_8UC1, 255.0);
     if (confidence.size() != size)
         cv::resize(confidence, confidence, size, 0, 0, cv::INTER_LINEAR);
     return confidence;

@@ -1,5 +1,7 @@
 #include "SmartClickSegmenter.h"
 
+#include "ClassScores.h"
+
 #include <opencv2/imgproc.hpp>
 #include <opencv2/imgproc/detail/gcgraph.hpp>
 
@@ -57,20 +59,6 @@ Nearest nearestOf(cv::Point p, const std::vector<cv::Point>& points)
     return nearest;
 }
 
-// The probability of each pixel's most likely class, from scores of -ln p x steps.
-cv::Mat confidenceOf(const cv::Mat& scores, double steps)
-{
-    const int n = scores.channels();
-    cv::Mat confidence(scores.size(), CV_32FC1);
-    for (int y = 0; y < scores.rows; ++y) {
-        const std::uint8_t* score = scores.ptr<std::uint8_t>(y);
-        auto* out = confidence.ptr<float>(y);
-        for (int x = 0; x < scores.cols; ++x, score += n)
-            out[x] = float(std::exp(-double(*std::min_element(score, score + n)) / steps));
-    }
-    return confidence;
-}
-
 }  // namespace
 
 SmartClickSegmenter::SmartClickSegmenter(const cv::Mat& scores, const cv::Mat& rgb)
@@ -86,7 +74,7 @@ SmartClickSegmenter::SmartClickSegmenter(const cv::Mat& scores, const cv::Mat& r
     cv::Mat small;
     cv::resize(rgb, small, scores.size(), 0, 0, scores.size() == rgb.size() ? cv::INTER_NEAREST : cv::INTER_AREA);
     m_colours = ClickColourModel(small);
-    m_confidence = confidenceOf(scores, m_parameters.scoreSteps);
+    m_confidence = ClassScores::bestProbability(scores, m_parameters.scoreSteps);
     small.convertTo(small, CV_32FC3);
     const double beta = contrastScale(small);
     m_right = cv::Mat(small.size(), CV_32FC1, cv::Scalar(0));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClassScores.h"
 #include "ClickColourModel.h"
 #include "RegionMask.h"
 
@@ -41,7 +42,7 @@ public:
         // it fades with the distance as the clicks' shift does, so the region away from the
         // corrections keeps the shape the model gave it (docs/LABELING.md).
         double refiningSmoothness = 4.0;
-        double scoreSteps = 16.0;    // the scores' quantisation: steps per nat
+        double scoreSteps = ClassScores::kStepsPerNat;  // the scores' quantisation: steps per nat
         // How far a click's shift carries, in pixels of the scores' size: it fades as
         // exp(-d^2 / (2 reach^2)) with the distance d, so a click where the model was sure of
         // another class does not flood everything it was equally sure of; 0: no fading.

@@ -11,7 +11,7 @@ namespace segstudio::paint {
 namespace {
 
 // A held pixel's terminal weight: more than any cut through its neighbours can save.
-constexpr float kHard = 1e6f;
+constexpr float kHeld = 1e6f;
 // Colours binned 32 levels a channel: finer than the smart click's 8, because a pole and the wall
 // behind it often differ by a shade (on CamVid's thin objects, tuning frames: IoU of one stroke
 // 0.47 with 8 levels, 0.55 with 16, 0.60 with 32, 0.58 with 64; docs/LABELING.md).
@@ -146,9 +146,9 @@ RegionMask cutAlong(const cv::Mat& rgb, const std::vector<cv::Point>& stroke, co
             if (!model.empty())
                 unary += float(parameters.modelWeight) * model.at<float>(y, x);
             if (c.stroke.at<std::uint8_t>(y, x))
-                graph.addTermWeights(id, kHard, 0);
+                graph.addTermWeights(id, kHeld, 0);
             else if (c.rim.at<std::uint8_t>(y, x))
-                graph.addTermWeights(id, 0, kHard);
+                graph.addTermWeights(id, 0, kHeld);
             else
                 graph.addTermWeights(id, std::max(0.0f, unary), std::max(0.0f, -unary));
             const cv::Vec3f here = image.at<cv::Vec3b>(y, x);
