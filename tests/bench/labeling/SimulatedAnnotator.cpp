@@ -406,7 +406,7 @@ int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat
 int SimulatedAnnotator::clicksToIoU(Mode mode, const Image& image, const cv::Mat& object, int objectClass, double iou,
                                     int maxClicks, const paint::SmartClickSegmenter* smart, const Options& options)
 {
-    return clicksToIoUs(mode, image, object, objectClass, {iou}, maxClicks, smart, options).front();
+    return clicksToIoUs(mode, image, object, objectClass, {iou}, maxClicks, smart, options).reached.front();
 }
 
 // The object outlined with the polygon tool from its own true outline: the outline's mask and its
@@ -498,7 +498,7 @@ cv::Mat SimulatedAnnotator::regionOf(const std::vector<paint::SmartClickSegmente
     return region;
 }
 
-std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
+SimulatedAnnotator::ObjectClicks SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                                   const std::vector<double>& ious, int maxClicks,
                                                   const paint::SmartClickSegmenter* smart, const Options& options)
 {
@@ -507,9 +507,11 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
     std::vector<paint::SmartClickSegmenter::Click> clicks;
     std::vector<std::pair<cv::Mat, bool>> strokes;  // the strokes' (and the outline's) regions and signs, in order
     cv::Mat foreground(size, CV_8UC1, cv::Scalar(0)), background(size, CV_8UC1, cv::Scalar(0));
-    std::vector<int> reached(ious.size(), maxClicks + 1);
+    ObjectClicks result;
+    result.reached.assign(ious.size(), maxClicks + 1);
+    result.bestRegion = region.clone();
     std::size_t next = 0;
-    double bestIoU = 0.0;
+    double& bestIoU = result.bestIoU;
     int stalled = 0;  // actions since the IoU last rose by a point
     bool outlined = false;
     for (int n = 1; n <= maxClicks && next < ious.size(); ++n) {
@@ -541,13 +543,35 @@ std::vector<int> SimulatedAnnotator::clicksToIoUs(Mode mode, const Image& image,
         }
         const double reachedIoU = iouOf(region, object);
         stalled = reachedIoU >= bestIoU + 0.01 ? 0 : stalled + 1;
-        bestIoU = std::max(bestIoU, reachedIoU);
+        if (reachedIoU > bestIoU) {
+            bestIoU = reachedIoU;
+            result.bestRegion = region.clone();
+        }
         while (next < ious.size() && reachedIoU >= ious[next])
-            reached[next++] = n;
+            result.reached[next++] = n;
     }
     if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // how close the objects that never got there came
-        std::fprintf(stderr, "    best IoU %.3f, %zu clicks, %zu strokes\n", bestIoU, clicks.size(), strokes.size());
-    return reached;
+        std::fprintf(stderr, "    best IoU %.3f (boundary %.2f px off; one pixel: %.3f), %zu clicks, %zu strokes\n",
+                     bestIoU, meanBoundaryOffset(result.bestRegion, object), onePixelIoU(object), clicks.size(),
+                     strokes.size());
+    return result;
+}
+
+double SimulatedAnnotator::onePixelIoU(const cv::Mat& object)
+{
+    const cv::Mat cross = cv::getStructuringElement(cv::MORPH_CROSS, {3, 3});
+    cv::Mat inward, outward;
+    cv::erode(object, inward, cross);
+    cv::dilate(object, outward, cross);
+    return std::max(iouOf(inward, object), iouOf(outward, object));
+}
+
+double SimulatedAnnotator::meanBoundaryOffset(const cv::Mat& region, const cv::Mat& object)
+{
+    cv::Mat inner;
+    cv::erode(object, inner, cv::getStructuringElement(cv::MORPH_CROSS, {3, 3}));  // the image's edge is no outline
+    const int outline = cv::countNonZero(object & ~inner);
+    return outline > 0 ? double(cv::countNonZero((region > 0) != (object > 0))) / outline : 0.0;
 }
 
 }  // namespace segstudio::bench

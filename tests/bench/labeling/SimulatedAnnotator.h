@@ -138,9 +138,21 @@ public:
     // from each anchor the wire snaps to the image's edges, and the person places the next anchor
     // where the wire would leave the true outline by more than polygonTolerance. Its IoU and anchors.
     static std::pair<double, int> scissorsOutlineOf(const cv::Mat& rgb, const cv::Mat& object, const Options& options);
-    static std::vector<int> clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
-                                         const std::vector<double>& ious, int maxClicks,
-                                         const paint::SmartClickSegmenter* smart, const Options& options);
+    struct ObjectClicks {
+        std::vector<int> reached;  // the clicks to each IoU asked for (maxClicks + 1: not reached)
+        double bestIoU = 0.0;
+        cv::Mat bestRegion;        // the tool's region at its best IoU
+    };
+    static ObjectClicks clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
+                                     const std::vector<double>& ious, int maxClicks,
+                                     const paint::SmartClickSegmenter* smart, const Options& options);
+    // What 90 % asks of the labels: the object's IoU with itself moved one pixel in or out (its
+    // outline shifted by a pixel all round; the better of the two). Below 0.9, any tool must follow
+    // the hand-drawn outline to within less than a pixel on average.
+    static double onePixelIoU(const cv::Mat& object);
+    // How far a region's boundary lies from the object's on average: the pixels where they differ
+    // over the object's outline length (its pixels with a 4-neighbour outside it).
+    static double meanBoundaryOffset(const cv::Mat& region, const cv::Mat& object);
 
 private:
     struct Scribbles;

@@ -174,6 +174,9 @@ struct ModeResult {
     std::vector<std::vector<cv::Mat>> atBudget;  // per budget, per image
     std::vector<double> latency, prepare, largeLatency, largePrepare;
     std::vector<double> noc, noc85;
+    std::vector<double> onePixelIoU;      // per object: its IoU with its own outline moved a pixel
+    std::vector<double> nocPixelTolerant; // NoC@90 of the objects whose one-pixel IoU is >= 0.9
+    std::vector<double> residualOffset;   // objects never at 90 %: their best region's mean boundary offset, px
     std::map<int, std::vector<std::pair<double, double>>> nocByClass;  // class: (clicks to 85 %, to 90 %) per object
     // The outline bound: each NoC object outlined by a polygon from its own true outline (vertices
     // within the polygon tolerance, as a careful person places them): its IoU and vertices, per class.
@@ -313,6 +316,15 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
         out["noc90_median"] = percentile(r.noc, 0.5);
         out["noc90_mean"] = std::accumulate(r.noc.begin(), r.noc.end(), 0.0) / double(r.noc.size());
         out["noc85_median"] = percentile(r.noc85, 0.5);
+        const auto pixelBound = std::count_if(r.onePixelIoU.begin(), r.onePixelIoU.end(), [](double v) { return v < 0.9; });
+        out["noc_one_pixel_below_90_share"] = double(pixelBound) / double(r.onePixelIoU.size());
+        out["noc_one_pixel_iou_median"] = percentile(r.onePixelIoU, 0.5);
+        if (!r.nocPixelTolerant.empty()) {
+            out["noc90_pixel_tolerant_objects"] = r.nocPixelTolerant.size();
+            out["noc90_pixel_tolerant_median"] = percentile(r.nocPixelTolerant, 0.5);
+        }
+        if (!r.residualOffset.empty())
+            out["noc_unreached_boundary_offset_px_median"] = percentile(r.residualOffset, 0.5);
         for (const auto& [classId, objects] : r.nocByClass) {
             std::vector<double> to85, to90;
             for (const auto& [a, b] : objects) {
@@ -569,11 +581,17 @@ int main(int argc, char** argv)
             if (mode == SimulatedAnnotator::Mode::Smart)
                 smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
             for (const auto& [object, objectClass] : objectsOf(image.truth, 400, dataset.classes())) {
-                const auto clicks = SimulatedAnnotator::clicksToIoUs(mode, image, object, objectClass, {0.85, 0.90},
+                const auto result = SimulatedAnnotator::clicksToIoUs(mode, image, object, objectClass, {0.85, 0.90},
                                                                      20, &smart, options);
+                const auto& clicks = result.reached;
                 r.noc85.push_back(clicks[0]);
                 r.noc.push_back(clicks[1]);
                 r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
+                r.onePixelIoU.push_back(SimulatedAnnotator::onePixelIoU(object));
+                if (r.onePixelIoU.back() >= 0.9)
+                    r.nocPixelTolerant.push_back(clicks[1]);
+                if (clicks[1] > 20)
+                    r.residualOffset.push_back(SimulatedAnnotator::meanBoundaryOffset(result.bestRegion, object));
                 r.outlineByClass[objectClass].push_back(SimulatedAnnotator::outlineOf(object, options));
                 r.scissorsByClass[objectClass].push_back(SimulatedAnnotator::scissorsOutlineOf(image.rgb, object, options));
                 if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
