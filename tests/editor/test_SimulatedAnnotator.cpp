@@ -4,6 +4,10 @@
 
 #include <QtTest>
 
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+
 using segstudio::bench::SimulatedAnnotator;
 
 // The simulated annotator's policy (docs/LABELING.md) pinned on scenes whose answer is known by
@@ -100,6 +104,35 @@ private slots:
         object(SmartClickScene::kCarRect).setTo(255);
         const SimulatedAnnotator::Image image{scene.rgb, scene.truth, scene.predicted, scene.scores, {}};
         QCOMPARE(SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart), 1);
+    }
+
+    // What 90 % asks of a pixel: a 10x10 square moved a pixel out all round is 100 of 140 pixels
+    // (in: 64 of 100), so 90 % needs its outline to within less than a pixel; a 40x40 one keeps
+    // 1600 of 1760 (0.909).
+    void aSmallObjectCannotSpareAPixelOfItsOutline()
+    {
+        cv::Mat small(60, 60, CV_8UC1, cv::Scalar(0)), large(60, 60, CV_8UC1, cv::Scalar(0));
+        small(cv::Rect(20, 20, 10, 10)).setTo(255);
+        large(cv::Rect(10, 10, 40, 40)).setTo(255);
+        QVERIFY(std::abs(SimulatedAnnotator::onePixelIoU(small) - 100.0 / 140.0) < 1e-9);
+        QVERIFY(std::abs(SimulatedAnnotator::onePixelIoU(large) - 1600.0 / 1760.0) < 1e-9);
+    }
+
+    // The boundary offset: nothing for the object itself, about a pixel for the object grown by one
+    // all round (40 pixels more over its 36 outline pixels), and the image's edge is no outline.
+    void theBoundaryOffsetCountsPixelsOfOutline()
+    {
+        cv::Mat object(60, 60, CV_8UC1, cv::Scalar(0));
+        object(cv::Rect(20, 20, 10, 10)).setTo(255);
+        QCOMPARE(SimulatedAnnotator::meanBoundaryOffset(object, object), 0.0);
+        cv::Mat grown;
+        cv::dilate(object, grown, cv::getStructuringElement(cv::MORPH_CROSS, {3, 3}));
+        QVERIFY(std::abs(SimulatedAnnotator::meanBoundaryOffset(grown, object) - 40.0 / 36.0) < 1e-9);
+        cv::Mat atTheEdge(60, 60, CV_8UC1, cv::Scalar(0));
+        atTheEdge(cv::Rect(0, 0, 10, 10)).setTo(255);  // two sides on the image's edge: 19 outline pixels
+        cv::Mat shifted(60, 60, CV_8UC1, cv::Scalar(0));
+        shifted(cv::Rect(0, 0, 11, 10)).setTo(255);
+        QVERIFY(std::abs(SimulatedAnnotator::meanBoundaryOffset(shifted, atTheEdge) - 10.0 / 19.0) < 1e-9);
     }
 };
 
