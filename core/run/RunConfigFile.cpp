@@ -52,6 +52,7 @@ std::optional<RunConfigFile> RunConfigFile::read(const std::filesystem::path& ru
     config.classWeighting = field<std::string>(object, "classWeighting");
     config.flip = field<bool>(object, "flip");
     config.translate = field<int>(object, "translate");
+    config.colorJitter = field<double>(object, "colorJitter");
     config.valEpochs = field<int>(object, "valEpochs");
     config.classes = field<int>(object, "classes");
     config.trainPack = field<std::string>(object, "trainPack");

@@ -21,6 +21,7 @@ struct RunConfigFile {
     std::optional<std::string> classWeighting;
     std::optional<bool> flip;
     std::optional<int> translate;
+    std::optional<double> colorJitter;
     std::optional<int> valEpochs;
     std::optional<int> classes;          // 0: the pack's count
     std::optional<std::string> trainPack;  // where the run's training pack was

@@ -19,7 +19,7 @@ private slots:
         QTemporaryDir dir;
         test::write(test::path(dir, "config.json"),
                     R"({"model":"deeplabv3plus","epochs":72,"batchSize":8,"optimizer":"adamw","learningRate":0.005,)"
-                    R"("schedule":"cosine","classWeighting":"sqrt-median","flip":true,"translate":10,"valEpochs":8,)"
+                    R"("schedule":"cosine","classWeighting":"sqrt-median","flip":true,"translate":10,"colorJitter":0.4,"valEpochs":8,)"
                     R"("classes":0,"trainPack":"/data/train.pack","momentum":0.9})");
         const auto config = RunConfigFile::read(dir.path().toStdString());
         QVERIFY(config);
@@ -32,6 +32,7 @@ private slots:
         QCOMPARE(*config->classWeighting, std::string("sqrt-median"));
         QCOMPARE(*config->flip, true);
         QCOMPARE(*config->translate, 10);
+        QCOMPARE(*config->colorJitter, 0.4);
         QCOMPARE(*config->valEpochs, 8);
         QCOMPARE(*config->classes, 0);
         QCOMPARE(*config->trainPack, std::string("/data/train.pack"));

@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileSystemWatcher>
 #include <QJsonDocument>
@@ -707,7 +708,7 @@ private slots:
         const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/old"));
         writeText(QDir(run).filePath(QStringLiteral("config.json")),
                   R"({"model":"segnet","epochs":30,"batchSize":2,"optimizer":"sgd","learningRate":0.001,)"
-                  R"("schedule":"none","classWeighting":"median","flip":false,"translate":4})");
+                  R"("schedule":"none","classWeighting":"median","flip":false,"translate":4,"colorJitter":0.4})");
         TrainingLauncher::Settings fallback;
         fallback.valEpochs = 5;
         const auto settings = TrainingLauncher::settingsOfRun(run, fallback);
@@ -720,6 +721,7 @@ private slots:
         QCOMPARE(settings.classWeighting, QStringLiteral("median"));
         QCOMPARE(settings.flip, false);
         QCOMPARE(settings.translate, 4);
+        QCOMPARE(settings.colorJitter, 0.4);
         QCOMPARE(settings.valEpochs, 5);  // not in the file: the fallback's
         QCOMPARE(settings.height, fallback.height);  // no train.pack here
     }
@@ -747,6 +749,14 @@ private slots:
         QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::Custom));
         QVERIFY(!dialog.settings().recipe);
         minutes->setValue(30);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::EngineDefaults));
+        // Colour jitter (issue 61: for images unlike the training data) is a field like the others.
+        auto* jitter = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("colorJitter"));
+        QVERIFY(jitter && jitter->value() == 0.0);
+        jitter->setValue(0.4);
+        QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::Custom));
+        QCOMPARE(dialog.settings().colorJitter, 0.4);
+        jitter->setValue(0.0);
         QCOMPARE(preset->currentData().toInt(), int(segstudio::ui::training::TrainDialog::EngineDefaults));
         // Epochs instead of minutes: another length, so Custom.
         dialog.findChild<QRadioButton*>(QStringLiteral("byEpochs"))->setChecked(true);
@@ -1014,6 +1024,7 @@ private slots:
         custom.cropWidth = 300;
         custom.learningRate = 0.002;
         custom.flip = false;
+        custom.colorJitter = 0.4;
         custom.devices = segstudio::test::strings({"cuda:0", "cuda:1"});
         segstudio::ui::training::TrainSettingsStore::write(second, custom);
         const auto back = segstudio::ui::training::TrainSettingsStore::read(second);
@@ -1024,6 +1035,7 @@ private slots:
         QCOMPARE(back->crop(), QSize(300, 200));
         QCOMPARE(back->learningRate, 0.002);
         QCOMPARE(back->flip, false);
+        QCOMPARE(back->colorJitter, 0.4);
         QCOMPARE(back->devices, custom.devices);
         QSettings().remove(QStringLiteral("trainDialog"));
     }
@@ -1084,6 +1096,10 @@ private slots:
         settings.model = QStringLiteral("segnet-tiny");
         QVERIFY(segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings)
                     .contains(QStringLiteral("segnet-tiny")));
+        settings.colorJitter = 0.4;  // off (0) says nothing, as the exact list above shows
+        const QStringList jitter = segstudio::ui::common::TrainerArguments::train(QStringLiteral("/p/runs/a"), settings);
+        QCOMPARE(jitter.mid(jitter.indexOf(QStringLiteral("--color-jitter")), 2),
+                 segstudio::test::strings({"--color-jitter", "0.4"}));
     }
 
     void trainRunsPackPackTrain()

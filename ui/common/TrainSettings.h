@@ -42,6 +42,9 @@ struct TrainSettings {
     QString classWeighting;  // sqrt-median | median | inverse | none
     bool flip = true;
     int translate = 10;  // pixels
+    // Brightness, contrast and saturation scaled by factors in [1 - J, 1 + J] (--color-jitter; 0: off).
+    // 0.4 made a model trained by day hold at dusk (docs/LABELING.md, issue 61).
+    double colorJitter = 0.0;
     int valEpochs = 1;
     QStringList devices;  // empty: the engine's choice; "cpu", or GPUs ("cuda:0", "cuda:1": data parallel)
     // Where it trains: empty for this computer, else a machine over SSH or a SLURM cluster

@@ -63,6 +63,8 @@ QStringList TrainerArguments::train(const QString& runDir, const TrainSettings& 
         arguments << QStringLiteral("--no-flip");
     if (settings.translate != TrainSettings().translate)
         option("--translate", QString::number(settings.translate));
+    if (settings.colorJitter > 0.0)
+        option("--color-jitter", QString::number(settings.colorJitter, 'g', 3));
     if (settings.valEpochs != TrainSettings().valEpochs)
         option("--val-epochs", QString::number(settings.valEpochs));
     // One device: --device; several: one process each, data parallel (--devices).

@@ -53,6 +53,7 @@ TrainDialog::TrainDialog(const QString& runName, const TrainingLauncher::Setting
       m_learningRate(new QDoubleSpinBox(this)),
       m_schedule(choices(this, tr("default (cosine, warm-up)"), {QStringLiteral("none"), QStringLiteral("step"), QStringLiteral("cosine")})),
       m_flip(new QCheckBox(tr("random left/right &reflection"), this)), m_translate(new QSpinBox(this)),
+      m_colorJitter(new QDoubleSpinBox(this)),
       m_classWeighting(choices(this, tr("default (√ median frequency)"),
                                {QStringLiteral("sqrt-median"), QStringLiteral("median"), QStringLiteral("inverse"), QStringLiteral("none")})),
       m_valEpochs(new QSpinBox(this)), m_target(new TrainTargetBox(this))
@@ -81,6 +82,7 @@ void TrainDialog::nameFields()
     m_height->setObjectName(QStringLiteral("height"));
     m_width->setObjectName(QStringLiteral("width"));
     m_crop->setObjectName(QStringLiteral("crop"));
+    m_colorJitter->setObjectName(QStringLiteral("colorJitter"));
     m_cropHeight->setObjectName(QStringLiteral("cropHeight"));
     m_cropWidth->setObjectName(QStringLiteral("cropWidth"));
     m_cropPixels->setObjectName(QStringLiteral("cropPixels"));
@@ -154,6 +156,15 @@ void TrainDialog::configureFields()
     m_translate->setRange(0, 256);
     m_translate->setSuffix(tr(" px"));
     m_translate->setPrefix(tr("± "));
+    m_colorJitter->setDecimals(2);
+    m_colorJitter->setRange(0.0, 1.0);
+    m_colorJitter->setSingleStep(0.1);
+    m_colorJitter->setPrefix(tr("± "));
+    m_colorJitter->setSpecialValueText(tr("off"));
+    m_colorJitter->setToolTip(tr("Each training image's brightness, contrast and saturation scaled by a random factor "
+                                 "within this share of 1. For images unlike the training data (dusk, night, another "
+                                 "camera): 0.4 made a model trained by day right on twice the pixels at dusk "
+                                 "(docs/LABELING.md)"));
     m_valEpochs->setRange(1, 1000);
     m_valEpochs->setSuffix(tr(" epoch(s)"));
     m_valEpochs->setToolTip(tr("Validation on the validation split after every N-th epoch and the last. With a time "
@@ -212,6 +223,11 @@ QDialogButtonBox* TrainDialog::layOut(const QList<TrainingLauncher::DeviceChoice
     augment->addWidget(m_flip);
     augment->addWidget(new QLabel(tr("translation"), this));
     augment->addWidget(m_translate);
+    auto* jitterLabel = new QLabel(tr("colo&ur jitter"), this);
+    jitterLabel->setBuddy(m_colorJitter);
+    jitterLabel->setToolTip(m_colorJitter->toolTip());
+    augment->addWidget(jitterLabel);
+    augment->addWidget(m_colorJitter);
     form->addRow(tr("Augmentation:"), augment);
     form->addRow(tr("Class &weights:"), m_classWeighting);
     form->addRow(tr("&Validate:"), m_valEpochs);
@@ -275,7 +291,8 @@ void TrainDialog::connectFields()
         connect(box, &QSpinBox::valueChanged, this, &TrainDialog::updateCrop);
     for (QComboBox* box : {m_model, m_crop, m_optimizer, m_schedule, m_classWeighting})
         connect(box, &QComboBox::currentIndexChanged, this, &TrainDialog::matchPreset);
-    connect(m_learningRate, &QDoubleSpinBox::valueChanged, this, &TrainDialog::matchPreset);
+    for (QDoubleSpinBox* box : {m_learningRate, m_colorJitter})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &TrainDialog::matchPreset);
     connect(m_flip, &QCheckBox::toggled, this, &TrainDialog::matchPreset);
 }
 
@@ -361,7 +378,8 @@ void TrainDialog::matchPreset()
         return a.model == b.model && sameLength && a.height == b.height && a.width == b.width &&
                a.crop() == b.crop() && a.batch == b.batch && a.optimizer == b.optimizer && qFuzzyCompare(1.0 + a.learningRate, 1.0 + b.learningRate) &&
                a.schedule == b.schedule && a.classWeighting == b.classWeighting && a.flip == b.flip &&
-               a.translate == b.translate && a.valEpochs == b.valEpochs;
+               a.translate == b.translate && qFuzzyCompare(1.0 + a.colorJitter, 1.0 + b.colorJitter) &&
+               a.valEpochs == b.valEpochs;
     };
     const TrainingLauncher::Settings shown = settings();
     Preset matched = Custom;
@@ -418,6 +436,7 @@ void TrainDialog::showSettings(const TrainingLauncher::Settings& settings)
     select(m_schedule, settings.schedule);
     m_flip->setChecked(settings.flip);
     m_translate->setValue(settings.translate);
+    m_colorJitter->setValue(settings.colorJitter);
     select(m_classWeighting, settings.classWeighting);
     m_valEpochs->setValue(settings.valEpochs);
     // No device asked for, or none of those asked for is here (settings remembered from another
@@ -502,6 +521,7 @@ TrainingLauncher::Settings TrainDialog::settings() const
     settings.schedule = m_schedule->currentData().toString();
     settings.flip = m_flip->isChecked();
     settings.translate = m_translate->value();
+    settings.colorJitter = m_colorJitter->value();
     settings.classWeighting = m_classWeighting->currentData().toString();
     settings.valEpochs = m_valEpochs->value();
     for (QCheckBox* check : m_devices)

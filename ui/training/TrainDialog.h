@@ -95,6 +95,7 @@ private:
     QComboBox* m_schedule;
     QCheckBox* m_flip;
     QSpinBox* m_translate;
+    QDoubleSpinBox* m_colorJitter;
     QComboBox* m_classWeighting;
     QSpinBox* m_valEpochs;
     TrainTargetBox* m_target;  // where the run trains

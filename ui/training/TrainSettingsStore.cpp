@@ -35,6 +35,7 @@ QVariantMap TrainSettingsStore::toMap(const common::TrainSettings& s)
             {QStringLiteral("classWeighting"), s.classWeighting},
             {QStringLiteral("flip"), s.flip},
             {QStringLiteral("translate"), s.translate},
+            {QStringLiteral("colorJitter"), s.colorJitter},
             {QStringLiteral("valEpochs"), s.valEpochs},
             {QStringLiteral("devices"), s.devices},
             // Where it trains (issue 64.2): the target as JSON, empty for this computer.
@@ -76,6 +77,8 @@ common::TrainSettings TrainSettingsStore::fromMap(const QVariantMap& map, const 
     text("classWeighting", s.classWeighting);
     flag("flip", s.flip);
     number("translate", s.translate);
+    if (const double jitter = map.value(QStringLiteral("colorJitter")).toDouble(&ok); ok && jitter >= 0.0 && jitter <= 1.0)
+        s.colorJitter = jitter;
     number("valEpochs", s.valEpochs);
     if (map.contains(QStringLiteral("devices")))
         s.devices = map.value(QStringLiteral("devices")).toStringList();

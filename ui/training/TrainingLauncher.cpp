@@ -143,6 +143,7 @@ TrainingLauncher::Settings TrainingLauncher::settingsOfRun(const QString& runDir
         settings.classWeighting = text(config->classWeighting, settings.classWeighting);
         settings.flip = config->flip.value_or(settings.flip);
         settings.translate = config->translate.value_or(settings.translate);
+        settings.colorJitter = config->colorJitter.value_or(settings.colorJitter);
         settings.valEpochs = config->valEpochs.value_or(settings.valEpochs);
         // The crop is not among what RunConfigFile reads: the fallback's (a share of the sides)
         // applies to this run's pack.
