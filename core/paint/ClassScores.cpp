@@ -30,4 +30,17 @@ cv::Mat ClassScores::bestProbability(const cv::Mat& scores, double stepsPerNat)
     return best;
 }
 
+cv::Mat ClassScores::mostLikely(const cv::Mat& scores)
+{
+    const int n = scores.channels();
+    cv::Mat classes(scores.size(), CV_8UC1);
+    for (int y = 0; y < scores.rows; ++y) {
+        const std::uint8_t* score = scores.ptr<std::uint8_t>(y);
+        auto* out = classes.ptr<std::uint8_t>(y);
+        for (int x = 0; x < scores.cols; ++x, score += n)
+            out[x] = std::uint8_t(std::min_element(score, score + n) - score);
+    }
+    return classes;
+}
+
 }  // namespace segstudio::paint

@@ -19,6 +19,8 @@ public:
     static double toProbability(double score, double stepsPerNat = kStepsPerNat);
     // Each pixel's most likely class's probability, CV_32FC1, from scores CV_8UC(classes).
     static cv::Mat bestProbability(const cv::Mat& scores, double stepsPerNat = kStepsPerNat);
+    // Each pixel's most likely class (its least score; the first of equals), CV_8UC1.
+    static cv::Mat mostLikely(const cv::Mat& scores);
 };
 
 }  // namespace segstudio::paint

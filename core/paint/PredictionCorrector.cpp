@@ -55,13 +55,7 @@ PixelFeatures featuresOf(const cv::Mat& rgb, const cv::Mat& scores)
 // The model's classes at `size`: the least score of each pixel (the cache's -ln p).
 cv::Mat classesOf(const cv::Mat& scores, cv::Size size)
 {
-    cv::Mat classes(scores.size(), CV_8UC1);
-    const int n = scores.channels();
-    for (int y = 0; y < scores.rows; ++y) {
-        const std::uint8_t* s = scores.ptr<std::uint8_t>(y);
-        for (int x = 0; x < scores.cols; ++x, s += n)
-            classes.at<std::uint8_t>(y, x) = std::uint8_t(std::min_element(s, s + n) - s);
-    }
+    cv::Mat classes = ClassScores::mostLikely(scores);
     if (classes.size() != size)
         cv::resize(classes, classes, size, 0, 0, cv::INTER_NEAREST);
     return classes;

@@ -42,6 +42,17 @@ private slots:
         // Another quantisation is honoured.
         QVERIFY(std::abs(ClassScores::bestProbability(scores, 8.0).at<float>(0, 1) - float(std::exp(-11.0 / 8.0))) < 1e-6f);
     }
+
+    void theMostLikelyClassIsTheSmallestScoresChannel()
+    {
+        cv::Mat scores(1, 2, CV_8UC3);
+        scores.at<cv::Vec3b>(0, 0) = {200, 0, 90};
+        scores.at<cv::Vec3b>(0, 1) = {11, 250, 11};  // a tie: the first
+        const cv::Mat classes = ClassScores::mostLikely(scores);
+        QCOMPARE(classes.type(), CV_8UC1);
+        QCOMPARE(int(classes.at<std::uint8_t>(0, 0)), 1);
+        QCOMPARE(int(classes.at<std::uint8_t>(0, 1)), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestClassScores)

@@ -511,7 +511,7 @@ SimulatedAnnotator::ObjectClicks SimulatedAnnotator::clicksToIoUs(Mode mode, con
     result.reached.assign(ious.size(), maxClicks + 1);
     result.bestRegion = region.clone();
     std::size_t next = 0;
-    double& bestIoU = result.bestIoU;
+    double bestIoU = 0.0;
     int stalled = 0;  // actions since the IoU last rose by a point
     bool outlined = false;
     for (int n = 1; n <= maxClicks && next < ious.size(); ++n) {

@@ -140,7 +140,6 @@ public:
     static std::pair<double, int> scissorsOutlineOf(const cv::Mat& rgb, const cv::Mat& object, const Options& options);
     struct ObjectClicks {
         std::vector<int> reached;  // the clicks to each IoU asked for (maxClicks + 1: not reached)
-        double bestIoU = 0.0;
         cv::Mat bestRegion;        // the tool's region at its best IoU
     };
     static ObjectClicks clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
