@@ -96,6 +96,39 @@ private slots:
         }
     }
 
+    // A click whose region spills onto right pixels: the model is unsure over the whole pavement
+    // rectangle, but only its left half is pavement (the right half is road of another colour).
+    // The fixed policy undoes the click and traces the half (4 vertices, counted as traced); the
+    // variant's person takes the spill back with a Shift+click, and the two keep what they fixed.
+    void aClickThatSpillsIsTracedOrTakenBack()
+    {
+        SmartClickScene scene;
+        const cv::Rect left(SmartClickScene::kPavementRect.x, SmartClickScene::kPavementRect.y,
+                            SmartClickScene::kPavementRect.width / 2, SmartClickScene::kPavementRect.height);
+        const cv::Rect rightHalf(left.x + left.width, left.y, SmartClickScene::kPavementRect.width - left.width, left.height);
+        scene.truth(rightHalf).setTo(SmartClickScene::kRoad);
+        scene.rgb(rightHalf).setTo(cv::Scalar(110, 110, 100));
+        SimulatedAnnotator::Options options;
+        options.target = 1.0;
+        const SimulatedAnnotator::Image image{scene.rgb, scene.truth, scene.predicted, scene.scores, {}};
+
+        const auto fixed = SimulatedAnnotator(SimulatedAnnotator::Mode::Smart, options).label(image);
+        QVERIFY(!fixed.steps.empty());
+        QCOMPARE(fixed.steps[0].targetClass, SmartClickScene::kPavement);
+        QCOMPARE(fixed.steps[0].traced, 4);  // the left half's rectangle
+        QCOMPARE(fixed.steps[0].actions, 1 + 1 + 4);  // accept, the click, the polygon
+        QCOMPARE(fixed.steps[0].accuracy, 1.0 - double(SmartClickScene::kCarRect.area()) / double(scene.truth.total()));
+
+        options.negativeAfterSpill = true;
+        const auto takenBack = SimulatedAnnotator(SimulatedAnnotator::Mode::Smart, options).label(image);
+        QVERIFY(!takenBack.steps.empty());
+        QCOMPARE(takenBack.steps[0].traced, 0);
+        QCOMPARE(takenBack.steps[0].actions, 1 + 2);  // accept, the click and its Shift+click
+        QVERIFY(takenBack.steps[0].accuracy > takenBack.startAccuracy);
+        QCOMPARE(cv::countNonZero(takenBack.finalLabels(left) != SmartClickScene::kPavement), 0);
+        QCOMPARE(cv::countNonZero(takenBack.finalLabels(rightHalf) != SmartClickScene::kRoad), 0);
+    }
+
     void objectClicksCountUntilTheIoU()
     {
         const SmartClickScene scene;

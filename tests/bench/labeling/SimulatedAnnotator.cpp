@@ -32,6 +32,22 @@ struct Piece {
     std::int64_t area = 0;
 };
 
+// BENCH_ANNOTATOR_STEPS: what one step did, and how much of it fell on labels other than the clicked one.
+void printStep(const SimulatedAnnotator::Target& target, const cv::Mat& before, const cv::Mat& labels, const cv::Mat& truth,
+               double accuracy, double after)
+{
+    const cv::Mat known = truth != SimulatedAnnotator::kVoid;
+    const cv::Mat fixed = (labels == truth) & (before != truth) & known;
+    const cv::Mat broken = (labels != truth) & (before == truth) & known;
+    const cv::Mat otherLabel = before != target.currentLabel;
+    std::fprintf(stderr,
+                 "    target class %d label %d area %lld at (%d,%d): %.4f -> %.4f (fixed %d, broke %d, in target %d; "
+                 "of other labels: fixed %d, broke %d)\n",
+                 target.truthClass, target.currentLabel, (long long)target.area, target.at.x, target.at.y, accuracy, after,
+                 cv::countNonZero(fixed), cv::countNonZero(broken), cv::countNonZero((labels == truth) & target.region),
+                 cv::countNonZero(fixed & otherLabel), cv::countNonZero(broken & otherLabel));
+}
+
 Piece largestPiece(const cv::Mat& mask)
 {
     cv::Mat ids, stats, centroids;
@@ -230,6 +246,21 @@ std::optional<SimulatedAnnotator::Target> SimulatedAnnotator::nextTarget(const c
     return best;
 }
 
+bool SimulatedAnnotator::takeBackSpill(cv::Mat& labels, const cv::Mat& before, const Target& target, const cv::Mat& truth,
+                                       std::optional<paint::SmartClickSession>& session)
+{
+    // Only a click of the target's class that fixed some of it: its spill is the right pixels it
+    // made wrong, and the largest piece of those gets a Shift+click in the same session.
+    if (!session || session->classId() != target.truthClass || cv::countNonZero((labels == truth) & target.region) == 0)
+        return false;
+    const Piece spill = largestPiece((labels != truth) & (before == truth) & (truth != kVoid));
+    if (spill.area == 0)
+        return false;
+    const paint::SmartClickSession::Click back{farthestInterior(spill.mask), false};
+    session->apply(labels, back, session->regionWith(back), paint::WriteGuard());
+    return true;
+}
+
 int SimulatedAnnotator::traceWithPolygon(cv::Mat& labels, const Target& target) const
 {
     return traceWithPolygonOptions(labels, target, m_options);
@@ -372,14 +403,20 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
         // A person sees what an action did: one that fixes nothing of the region it was aimed at,
         // or leaves the image no better, is undone and the region traced with the polygon instead
         // (the action still counts; the smart session ends with that other edit).
-        const double after = pixelAccuracy(labels, image.truth);
+        double after = pixelAccuracy(labels, image.truth);
         if (std::getenv("BENCH_ANNOTATOR_STEPS"))
-            std::fprintf(stderr, "    target class %d label %d area %lld at (%d,%d): %.4f -> %.4f\n", target->truthClass,
-                         target->currentLabel, (long long)target->area, target->at.x, target->at.y, accuracy, after);
-        const bool helped = after > accuracy && cv::countNonZero((labels == image.truth) & target->region) > 0;
+            printStep(*target, before, labels, image.truth, accuracy, after);
+        bool helped = after > accuracy && cv::countNonZero((labels == image.truth) & target->region) > 0;
+        if (!helped && m_options.negativeAfterSpill && takeBackSpill(labels, before, *target, image.truth, session)) {
+            used += 1;
+            after = pixelAccuracy(labels, image.truth);
+            helped = after > accuracy && cv::countNonZero((labels == image.truth) & target->region) > 0;
+        }
+        int traced = 0;
         if (!helped) {
             before.copyTo(labels);
-            used += traceWithPolygon(labels, *target);
+            traced = traceWithPolygon(labels, *target);
+            used += traced;
             session.reset();
             if (scribbles)  // the traced pixels are the person's from now on
                 scribbles->fixed.setTo(target->truthClass, labels != before);
@@ -389,7 +426,7 @@ SimulatedAnnotator::Trace SimulatedAnnotator::label(const Image& image, const cv
                 atBudget[b] = before;
         actions += used;
         accuracy = helped ? after : pixelAccuracy(labels, image.truth);
-        trace.steps.push_back({actions, accuracy, milliseconds});
+        trace.steps.push_back({actions, accuracy, milliseconds, target->truthClass, traced});
     }
     for (std::size_t b = 0; b < budgets.size(); ++b)
         trace.labelsAtBudgets.emplace_back(budgets[b], atBudget[b].empty() ? labels.clone() : atBudget[b]);

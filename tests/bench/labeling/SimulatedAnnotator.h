@@ -53,6 +53,10 @@ public:
         int actions = 0;      // cumulative, after this step
         double accuracy = 0;  // pixel accuracy after it, void excluded
         double milliseconds = 0;  // the tool's own time for this step
+        int targetClass = -1;  // the true class of the region aimed at
+        // The polygon's vertices when the action did not help and the region was traced instead
+        // (counted in `actions`); 0 when it helped.
+        int traced = 0;
     };
 
     struct Trace {
@@ -86,6 +90,12 @@ public:
         // within polygonTolerance of the outline, each vertex one action; once per object);
         // 0: never.
         int polygonAfterStall = 0;
+        // Whole images, smart and propagate modes: a click that made the image no better because
+        // its region spilled onto right pixels is kept for one negative (Shift) click on the
+        // largest piece it spilled onto, as the smart click's session invites, before the person
+        // undoes both and traces the region (a variant of the policy, docs/LABELING.md; off: undo
+        // at once).
+        bool negativeAfterSpill = false;
         int classes = 11;          // the dataset's class count (the scribble mode's classifier)
         int scribbleWidth = 5;     // pixels: the brush a scribble is drawn with, kept inside its region
         // Scribble: the project's labelled images the classifier has learned from already (their
@@ -107,6 +117,10 @@ public:
     static std::optional<Target> nextTarget(const cv::Mat& labels, const cv::Mat& truth);
     // The interior point of a mask farthest from its border (the image's edge counts as border).
     static cv::Point farthestInterior(const cv::Mat& mask);
+    // Options::negativeAfterSpill: a Shift+click on the largest piece of right pixels the click
+    // just made wrong, in its session; false when the step was no such click (nothing done).
+    static bool takeBackSpill(cv::Mat& labels, const cv::Mat& before, const Target& target, const cv::Mat& truth,
+                              std::optional<paint::SmartClickSession>& session);
     static double pixelAccuracy(const cv::Mat& labels, const cv::Mat& truth);
     // Intersection over union of two masks (1 when both are empty).
     static double iouOf(const cv::Mat& a, const cv::Mat& b);

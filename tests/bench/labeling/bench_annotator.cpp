@@ -55,6 +55,7 @@ struct Arguments {
     bool sequence = false;
     std::string sequenceId;
     double thinRadius = 7.0;      // chosen on the tuning frames (docs/LABELING.md, issue 61)
+    bool negativeAfterSpill = false;  // whole images: a Shift+click on a click's spill before the polygon
     int polygonAfterStall = 0;    // NoC: outline the object with the polygon after this many actions without progress
     double polygonTolerance = 1.5;
     double thinElongation = 2.0;
@@ -278,6 +279,30 @@ void summariseOutlines(const std::map<int, std::vector<std::pair<double, int>>>&
     out[prefix + "_at_90_within_10"] = double(within10) / double(ious.size());
 }
 
+// Where the actions to 95 % went: the share spent tracing with the polygon the regions a click or
+// stroke did not help with (the policy's fallback, rule 5), and per class of those regions.
+void addPolygonFallback(nlohmann::json& out, const std::vector<SimulatedAnnotator::Trace>& traces,
+                        const segstudio::data::ClassSchema& schema)
+{
+    double traced = 0, spent = 0;
+    std::map<int, double> tracedByClass;
+    for (const auto& trace : traces) {
+        for (const auto& step : trace.steps) {
+            traced += step.traced;
+            if (step.traced > 0)
+                tracedByClass[step.targetClass] += step.traced;
+            if (step.accuracy >= 0.95)
+                break;
+        }
+        const int to95 = trace.actionsTo(0.95);
+        spent += to95 >= 0 ? to95 : (trace.steps.empty() ? trace.startActions : trace.steps.back().actions);
+    }
+    out["polygon_fallback_share_95"] = spent > 0 ? traced / spent : 0.0;
+    for (const auto& [classId, actions] : tracedByClass)
+        if (classId >= 0 && classId < int(schema.classes().size()))
+            out["polygon_fallback_actions_95"][schema.classes()[std::size_t(classId)].name] = actions;
+}
+
 nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, const std::vector<int>& budgets,
                        const segstudio::data::ClassSchema& schema)
 {
@@ -291,6 +316,7 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
     out["p90_actions_98"] = percentile(r.to98, 0.9);
     for (std::size_t b = 0; b < budgets.size(); ++b)
         out["miou_after_" + std::to_string(budgets[b])] = meanIoU(r.atBudget[b], truths, classes);
+    addPolygonFallback(out, r.traces, schema);
     out["latency_ms_median"] = percentile(r.latency, 0.5);
     out["latency_ms_max"] = r.latency.empty() ? -1 : *std::max_element(r.latency.begin(), r.latency.end());
     out["prepare_ms_median"] = percentile(r.prepare, 0.5);
@@ -366,6 +392,8 @@ int main(int argc, char** argv)
     app.add_option("--thin-elongation", args.thinElongation,
                    "the stroke rule: area at least this x the region's width squared")->capture_default_str();
     app.add_flag("--no-negative-strokes", args.noNegativeStrokes, "NoC: thin excess is clicked away, never stroked");
+    app.add_flag("--negative-after-spill", args.negativeAfterSpill,
+                 "whole images: a click that spilled onto right pixels gets a Shift+click on its spill before the polygon");
     app.add_option("--polygon-after-stall", args.polygonAfterStall,
                    "NoC: after this many actions without a point of IoU, outline the object with the polygon (0: never)")
         ->capture_default_str();
@@ -456,6 +484,7 @@ int main(int argc, char** argv)
     options.strokeSlack = args.strokeSlack;
     options.negativeStrokes = !args.noNegativeStrokes;
     options.polygonAfterStall = args.polygonAfterStall;
+    options.negativeAfterSpill = args.negativeAfterSpill;
     options.polygonTolerance = args.polygonTolerance;
     options.classes = dataset.classes();
     if (args.scribblePrior > 0)
@@ -546,6 +575,16 @@ int main(int argc, char** argv)
                 std::cerr << "  carried " << double(carried.carried) / double(start.total()) << " filled "
                           << double(carried.filledByModel) / double(start.total()) << " overruled "
                           << double(carried.overruled) / double(start.total()) << "\n";
+                if (const char* dump = std::getenv("BENCH_ANNOTATOR_DUMP")) {  // what was carried, to look at
+                    const std::string stem = std::string(dump) + "/" + std::to_string(i);
+                    cv::Mat bgr;
+                    cv::cvtColor(image.rgb, bgr, cv::COLOR_RGB2BGR);
+                    cv::imwrite(stem + "-image.png", bgr);
+                    cv::imwrite(stem + "-source.png", previous);
+                    cv::imwrite(stem + "-start.png", start);
+                    cv::imwrite(stem + "-truth.png", images[i].truth);
+                    cv::imwrite(stem + "-model.png", image.predicted);
+                }
                 r.carriedAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(start, images[i].truth));
                 r.modelAccuracy.push_back(SimulatedAnnotator::pixelAccuracy(images[i].predicted, images[i].truth));
                 if (corrector.isReady())
@@ -649,6 +688,7 @@ int main(int argc, char** argv)
                                 {"colour_radius", options.smart.colourRadius}};
     out["stroke_rule"] = {{"thin_radius", options.thinRadius}, {"thin_elongation", options.thinElongation},
                           {"stroke_slack", options.strokeSlack}, {"polygon_after_stall", options.polygonAfterStall},
+                          {"negative_after_spill", options.negativeAfterSpill},
                           {"polygon_tolerance", options.polygonTolerance}};
     const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
     out["propagation"] = {{"fill_above", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.fillAbove},
