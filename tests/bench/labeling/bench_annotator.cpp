@@ -8,6 +8,7 @@
 // annotator left it (paint::LabelPropagator), then finishes it with smart clicks:
 //   bench_annotator --split val --images 20 --sequence --modes smart,propagate --checkpoint RUN --json
 #include "AnnotatorDataset.h"
+#include "PairedBootstrap.h"
 #include "SimulatedAnnotator.h"
 
 #include "data/labels/ClassSchema.h"
@@ -34,6 +35,7 @@
 namespace fs = std::filesystem;
 using segstudio::bench::AnnotatorDataset;
 using segstudio::bench::SimulatedAnnotator;
+using segstudio::bench::PairedBootstrap;
 
 namespace {
 
@@ -700,6 +702,12 @@ int main(int argc, char** argv)
                                                                  : segstudio::paint::PredictionCorrector::Options().regionShare}};
     for (const auto& [name, r] : results)
         out["modes"][name] = summary(r, truths, options.budgets, schema);
+    // The issue-61 figure, propagate / smart actions to 95 %, with how far 8 frames can pin it.
+    if (results.count("propagate") && results.count("smart") && !results.at("smart").to95.empty()) {
+        const auto ratio = PairedBootstrap::medianRatio(results.at("propagate").to95, results.at("smart").to95);
+        out["propagate_vs_smart_95"] = {{"ratio", ratio.estimate}, {"ci90", {ratio.low, ratio.high}},
+                                        {"frames", results.at("smart").to95.size()}};
+    }
     if (!args.plot.empty())
         drawPlot(results, args.maxActions, args.plot);
     if (args.json) {
