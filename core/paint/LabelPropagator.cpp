@@ -161,7 +161,7 @@ void checkInputs(const cv::Mat& sourceImage, const cv::Mat& sourceLabels, const 
 // (the check failed, or a motion boundary is near) the label is carried only if every source pixel
 // within the doubt (plus one for rounding) of where the flow points has the same label.
 cv::Mat reliablePixels(const DenseFlow& flow, const cv::Mat& sourceLabels,
-                       const LabelPropagator::Parameters& parameters)
+                       const LabelPropagator::Parameters& parameters, double steadySpread)
 {
     cv::Mat mismatch;
     const cv::Mat checked = flow.consistent(parameters.consistencyAlpha, parameters.consistencyBeta, &mismatch);
@@ -178,7 +178,7 @@ cv::Mat reliablePixels(const DenseFlow& flow, const cv::Mat& sourceLabels,
         for (int x = 0; x < backward.cols; ++x) {
             if (!std::isfinite(error[x]))  // from outside the source
                 continue;
-            if (passed[x] && stray[x] <= parameters.steadySpread) {
+            if (passed[x] && stray[x] <= steadySpread) {
                 ok[x] = 255;
                 continue;
             }
@@ -191,6 +191,31 @@ cv::Mat reliablePixels(const DenseFlow& flow, const cv::Mat& sourceLabels,
         }
     }
     return reliable;
+}
+
+// The frame's median motion in image pixels (the backward flow sampled every 4th working pixel).
+double medianMotion(const DenseFlow& flow)
+{
+    const cv::Mat& backward = flow.backward();
+    const double toImage = double(flow.imageSize().width) / double(backward.cols);
+    std::vector<float> moves;
+    for (int y = 0; y < backward.rows; y += 4)
+        for (int x = 0; x < backward.cols; x += 4)
+            moves.push_back(float(cv::norm(backward.at<cv::Vec2f>(y, x))));
+    if (moves.empty())
+        return 0.0;
+    std::nth_element(moves.begin(), moves.begin() + std::ptrdiff_t(moves.size() / 2), moves.end());
+    return double(moves[moves.size() / 2]) * toImage;
+}
+
+// How unsteady a flow may be and still carry: more when a prediction would fill the pixel instead
+// and the frames are close in time (Parameters::smallMotion).
+double allowedSpread(const DenseFlow& flow, const LabelPropagator::Parameters& parameters, bool predicted)
+{
+    if (!predicted || parameters.steadySpreadAtSmallMotion <= parameters.steadySpread
+        || medianMotion(flow) > parameters.smallMotion)
+        return parameters.steadySpread;
+    return parameters.steadySpreadAtSmallMotion;
 }
 
 // Writes what was carried (and, where the flow failed, the sure prediction) into the open frame's
@@ -292,7 +317,8 @@ LabelPropagator::Result LabelPropagator::propagate(const cv::Mat& sourceImage, c
     checkInputs(sourceImage, sourceLabels, targetImage, targetLabels, prediction);
     const DenseFlow flow(targetImage, sourceImage, m_parameters.flow);
     cv::Mat carried, failed;
-    carry(flow, reliablePixels(flow, sourceLabels, m_parameters), sourceLabels, carried, failed);
+    const double spread = allowedSpread(flow, m_parameters, !prediction.classes.empty());
+    carry(flow, reliablePixels(flow, sourceLabels, m_parameters, spread), sourceLabels, carried, failed);
     if (m_parameters.superpixelVote > 0.0)
         voteInSuperpixels(targetImage, m_parameters.superpixelVote, carried, failed);
     return merge(carried, failed, targetLabels, guard, prediction, m_parameters);

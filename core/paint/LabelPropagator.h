@@ -13,8 +13,9 @@ namespace segstudio::paint {
 // before it, where the optical flow can be trusted. Each pixel of the open frame looks up, at full
 // size, the nearest source pixel the backward flow says it came from (labels are categories:
 // never blended), if the flow there passes the forward-backward check (DenseFlow::consistent) and
-// is steady (no motion boundary near), or if every label its doubt could mean is the same. Any
-// other pixel (occluded, come into view, matched wrongly, at a moving object's edge) and a pixel
+// is steady (no motion boundary near; between frames that moved little, with a prediction to
+// fill otherwise, a boundary's blend of a few pixels is taken too), or if every label its doubt
+// could mean is the same. Any other pixel (occluded, come into view, matched wrongly, at a moving object's edge) and a pixel
 // from outside the source is left unlabelled rather than guessed; given the model's prediction of
 // the open frame, such a pixel takes the predicted class (fillAbove), a carried label that a
 // very sure prediction contradicts gives way to it (modelOverrulesAbove), and one that a sure
@@ -37,6 +38,13 @@ public:
         // taken as it is. More means a motion boundary is near, where DIS blends the two motions
         // and the forward and backward flows can agree on a wrong answer.
         double steadySpread = 1.0;
+        // Frames a fraction of a second apart: when the frame's median motion is at most
+        // `smallMotion` image pixels and a prediction would fill the pixel otherwise, a flow this
+        // unsteady is still taken. There a motion boundary's blend costs a pixel or two, less than
+        // the fill gets wrong; a second apart it carries wrong labels (issue 61, chosen on the
+        // tuning sequences: CamVid moved 3.5-6.3 px between frames at 15 Hz, 24-47 px at 1 Hz).
+        double smallMotion = 12.0;
+        double steadySpreadAtSmallMotion = 4.0;
         // A pixel that fails the check, or whose flow is not steady, still takes its label when
         // every source pixel within its doubt (error + spread) of where the flow points has that
         // label: the doubt cannot change the answer (a plain road or sky, where DIS wanders and

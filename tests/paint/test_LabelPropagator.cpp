@@ -68,13 +68,14 @@ Pair shifted(int dx, int dy)
     return pair;
 }
 
-// A car of its own texture on a still street, at `from` in the source and `to` in the target.
-Pair movingCar(cv::Point from, cv::Point to)
+// A car of its own texture on a street, at `from` in the source and `to` in the target; the
+// street still, or moved by `streetShift` (its content shifted as in shifted()).
+Pair movingCar(cv::Point from, cv::Point to, cv::Point streetShift = {0, 0})
 {
     const Scene street = makeScene(kFrame + cv::Size(32, 32)), car = makeScene(kFrame + cv::Size(32, 32));
     const cv::Size carSize(70, 50);
-    const auto frame = [&](cv::Point at, cv::Mat& rgb, cv::Mat& labels) {
-        rgb = street.rgb(cv::Rect({0, 0}, kFrame)).clone();
+    const auto frame = [&](cv::Point at, cv::Point shift, cv::Mat& rgb, cv::Mat& labels) {
+        rgb = street.rgb(cv::Rect(cv::Point(16, 16) - shift, kFrame)).clone();
         labels = cv::Mat(kFrame, CV_8UC1, cv::Scalar(0));
         cv::Mat body;
         car.rgb(cv::Rect({25, 25}, carSize)).convertTo(body, CV_8UC3, 0.5);
@@ -83,8 +84,8 @@ Pair movingCar(cv::Point from, cv::Point to)
         labels(cv::Rect(at, carSize)).setTo(1);
     };
     Pair pair;
-    frame(from, pair.sourceRgb, pair.sourceLabels);
-    frame(to, pair.targetRgb, pair.expected);
+    frame(from, {0, 0}, pair.sourceRgb, pair.sourceLabels);
+    frame(to, streetShift, pair.targetRgb, pair.expected);
     return pair;
 }
 
@@ -332,6 +333,57 @@ private slots:
         QCOMPARE(result.disagree, std::int64_t(cv::countNonZero(result.review)));
         QVERIFY(result.disagree <= wrongAndSure.area() + 2 * kFrame.width);  // and little else: object edges at most
         QCOMPARE(result.unlabelled, std::int64_t(cv::countNonZero(result.labels == kUnlabelled)));
+    }
+
+    // Issue 61: frames close in time (a small motion) carry through a motion boundary's blend
+    // where a prediction would otherwise fill the pixel; without a prediction, or when the frame
+    // moved more than Parameters::smallMotion, nothing changes.
+    void aSmallMotionCarriesWhereTheFillWouldGuess()
+    {
+        const cv::Point from(100, 90);
+        const Pair pair = movingCar(from, from + cv::Point(3, 0));
+        // A model that sees no car at all, surely.
+        const paint::LabelPropagator::Prediction noCar{cv::Mat(kFrame, CV_8UC1, cv::Scalar(0)),
+                                                       cv::Mat(kFrame, CV_8UC1, cv::Scalar(255))};
+        paint::LabelPropagator::Parameters strict;
+        strict.steadySpreadAtSmallMotion = strict.steadySpread;  // the rule off
+        const auto propagate = [&pair](const paint::LabelPropagator::Parameters& parameters,
+                                       const paint::LabelPropagator::Prediction& prediction) {
+            return paint::LabelPropagator(parameters).propagate(pair.sourceRgb, pair.sourceLabels, pair.targetRgb,
+                                                                cv::Mat(), paint::WriteGuard(), prediction);
+        };
+        const auto before = propagate(strict, noCar);
+        const auto now = propagate({}, noCar);
+        const auto carRight = [&pair](const cv::Mat& labels) {
+            return cv::countNonZero((labels == 1) & (pair.expected == 1));
+        };
+        QVERIFY2(now.filledByModel < before.filledByModel,
+                 qPrintable(QStringLiteral("%1 filled, %2 before").arg(now.filledByModel).arg(before.filledByModel)));
+        QVERIFY(carRight(now.labels) > carRight(before.labels));
+        // What it carries lies within the blend: no car label farther than 4 px from the car.
+        cv::Mat nearCar;
+        cv::dilate(pair.expected == 1, nearCar, cv::getStructuringElement(cv::MORPH_RECT, {9, 9}));
+        QCOMPARE(cv::countNonZero((now.labels == 1) & ~nearCar), 0);
+        // Without a prediction the doubtful pixels stay unlabelled for the person, as before.
+        const paint::LabelPropagator::Prediction none;
+        QCOMPARE(cv::countNonZero(propagate(strict, none).labels != propagate({}, none).labels), 0);
+
+        // The street moved (7, 3), about 7.6 px, the car 3 px more: under a smallMotion of 5 the
+        // frame counts as far, under 10 as near.
+        const Pair moved = movingCar(from, from + cv::Point(10, 3), {7, 3});
+        const paint::LabelPropagator::Prediction wrong{cv::Mat(kFrame, CV_8UC1, cv::Scalar(6)),
+                                                       cv::Mat(kFrame, CV_8UC1, cv::Scalar(255))};
+        const auto movedWith = [&moved, &wrong](paint::LabelPropagator::Parameters parameters) {
+            return paint::LabelPropagator(parameters)
+                .propagate(moved.sourceRgb, moved.sourceLabels, moved.targetRgb, cv::Mat(), paint::WriteGuard(), wrong)
+                .labels;
+        };
+        paint::LabelPropagator::Parameters far = strict, near = strict;
+        far.steadySpreadAtSmallMotion = near.steadySpreadAtSmallMotion = paint::LabelPropagator::Parameters().steadySpreadAtSmallMotion;
+        far.smallMotion = 5.0;
+        near.smallMotion = 10.0;
+        QCOMPARE(cv::countNonZero(movedWith(far) != movedWith(strict)), 0);
+        QVERIFY(cv::countNonZero(movedWith(near) == 6) < cv::countNonZero(movedWith(strict) == 6));  // 10 px: near
     }
 
     // Issue 61.2: where the carried label and a prediction at least modelOverrulesAbove sure

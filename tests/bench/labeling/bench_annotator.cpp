@@ -15,6 +15,7 @@
 #include "data/project/FrameSequence.h"
 #include "data/labels/ImageIO.h"
 #include "data/project/PredictionCache.h"
+#include "paint/DenseFlow.h"
 #include "paint/LabelPropagator.h"
 #include "paint/PredictionCorrector.h"
 
@@ -66,6 +67,9 @@ struct Arguments {
     int minConfidence = -1;
     int scribblePrior = 0;
     int flowSide = -1;
+    double consistencyBeta = -1;  // propagate: LabelPropagator's forward-backward slack (< 0: its default)
+    double steadySpread = -1;     // propagate: how much the flow may vary near a pixel (< 0: its default)
+    double smallMotion = -2;      // propagate: LabelPropagator's smallMotion (< -1: its default; -1: never small)
     std::string flowPreset;
     int modelOverrules = -1;
     double superpixelVote = -1;
@@ -416,6 +420,11 @@ int main(int argc, char** argv)
     app.add_option("--region-share", args.regionShare,
                    "propagate: the corrector recolours a model region when this share votes another class (0: pixels)");
     app.add_option("--flow-side", args.flowSide, "propagate: the flow's working size, long side (px)");
+    app.add_option("--consistency-beta", args.consistencyBeta,
+                   "propagate: the forward-backward check's slack, squared working pixels (LabelPropagator)");
+    app.add_option("--steady-spread", args.steadySpread, "propagate: how much the flow may vary within DIS's reach");
+    app.add_option("--small-motion", args.smallMotion,
+                   "propagate: frames that moved at most this (px) carry through motion boundaries (-1: never)");
     app.add_option("--flow-preset", args.flowPreset, "propagate: DIS preset, fast | medium");
     app.add_option("--scribble-prior", args.scribblePrior,
                    "scribble: the classifier first learns the whole maps of the first N images of the train split");
@@ -539,6 +548,12 @@ int main(int argc, char** argv)
             propagation.superpixelVote = args.superpixelVote;
         if (args.flowSide > 0)
             propagation.flow.maxSide = args.flowSide;
+        if (args.consistencyBeta >= 0)
+            propagation.consistencyBeta = args.consistencyBeta;
+        if (args.steadySpread >= 0)
+            propagation.steadySpread = args.steadySpread;
+        if (args.smallMotion >= -1)
+            propagation.smallMotion = args.smallMotion;
         if (!args.flowPreset.empty())
             propagation.flow.preset = args.flowPreset == "fast" ? segstudio::paint::DenseFlow::Preset::Fast
                                                                 : segstudio::paint::DenseFlow::Preset::Medium;
@@ -574,6 +589,16 @@ int main(int argc, char** argv)
                 };
                 std::cerr << "  error pieces: model " << errorPieces(images[i].predicted) << ", start "
                           << errorPieces(start) << "\n";
+                if (std::getenv("BENCH_ANNOTATOR_FLOW")) {  // how far the frame moved (median, image pixels)
+                    const segstudio::paint::DenseFlow flow(image.rgb, images[i - 1].rgb, propagation.flow);
+                    std::vector<double> moves;
+                    const double scale = double(image.rgb.cols) / flow.workingSize().width;
+                    for (int y = 0; y < flow.backward().rows; y += 4)
+                        for (int x = 0; x < flow.backward().cols; x += 4)
+                            moves.push_back(cv::norm(flow.backward().at<cv::Vec2f>(y, x)) * scale);
+                    std::nth_element(moves.begin(), moves.begin() + long(moves.size() / 2), moves.end());
+                    std::cerr << "  flow median " << moves[moves.size() / 2] << " px\n";
+                }
                 std::cerr << "  carried " << double(carried.carried) / double(start.total()) << " filled "
                           << double(carried.filledByModel) / double(start.total()) << " overruled "
                           << double(carried.overruled) / double(start.total()) << "\n";
