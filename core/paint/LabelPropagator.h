@@ -15,11 +15,11 @@ namespace segstudio::paint {
 // never blended), if the flow there passes the forward-backward check (DenseFlow::consistent) and
 // is steady (no motion boundary near; between frames that moved little, with a prediction to
 // fill otherwise, a boundary's blend of a few pixels is taken too), or if every label its doubt
-// could mean is the same. Any other pixel (occluded, come into view, matched wrongly, at a moving object's edge) and a pixel
-// from outside the source is left unlabelled rather than guessed; given the model's prediction of
-// the open frame, such a pixel takes the predicted class (fillAbove), a carried label that a
-// very sure prediction contradicts gives way to it (modelOverrulesAbove), and one that a sure
-// prediction contradicts is marked for review. What the user left unlabelled in the source stays
+// could mean is the same. Any other pixel (occluded, come into view, matched wrongly, at a moving
+// object's edge) and a pixel from outside the source is left unlabelled rather than guessed; given
+// the model's prediction of the open frame, such a pixel takes the predicted class (fillAbove), a
+// carried label that a very sure prediction contradicts gives way to it (modelOverrulesAbove), and
+// one that a sure prediction contradicts is marked for review. What the user left unlabelled in the source stays
 // unlabelled, prediction or not.
 // Requirements: frames CV_8UC3 RGB (as data::readImageRgb reads them; BGR gives nearly the same
 //   flow, as long as both frames agree) or CV_8UC1 grey, of one size; label maps CV_8UC1 of that
