@@ -193,27 +193,12 @@ cv::Mat reliablePixels(const DenseFlow& flow, const cv::Mat& sourceLabels,
     return reliable;
 }
 
-// The frame's median motion in image pixels (the backward flow sampled every 4th working pixel).
-double medianMotion(const DenseFlow& flow)
-{
-    const cv::Mat& backward = flow.backward();
-    const double toImage = double(flow.imageSize().width) / double(backward.cols);
-    std::vector<float> moves;
-    for (int y = 0; y < backward.rows; y += 4)
-        for (int x = 0; x < backward.cols; x += 4)
-            moves.push_back(float(cv::norm(backward.at<cv::Vec2f>(y, x))));
-    if (moves.empty())
-        return 0.0;
-    std::nth_element(moves.begin(), moves.begin() + std::ptrdiff_t(moves.size() / 2), moves.end());
-    return double(moves[moves.size() / 2]) * toImage;
-}
-
 // How unsteady a flow may be and still carry: more when a prediction would fill the pixel instead
 // and the frames are close in time (Parameters::smallMotion).
 double allowedSpread(const DenseFlow& flow, const LabelPropagator::Parameters& parameters, bool predicted)
 {
     if (!predicted || parameters.steadySpreadAtSmallMotion <= parameters.steadySpread
-        || medianMotion(flow) > parameters.smallMotion)
+        || LabelPropagator::medianMotion(flow) > parameters.smallMotion)
         return parameters.steadySpread;
     return parameters.steadySpreadAtSmallMotion;
 }
@@ -309,6 +294,20 @@ void voteInSuperpixels(const cv::Mat& targetImage, double share, cv::Mat& carrie
 }
 
 }  // namespace
+
+double LabelPropagator::medianMotion(const DenseFlow& flow)
+{
+    const cv::Mat& backward = flow.backward();
+    const double toImage = double(flow.imageSize().width) / double(backward.cols);
+    std::vector<float> moves;
+    for (int y = 0; y < backward.rows; y += 4)
+        for (int x = 0; x < backward.cols; x += 4)
+            moves.push_back(float(cv::norm(backward.at<cv::Vec2f>(y, x))));
+    if (moves.empty())
+        return 0.0;
+    std::nth_element(moves.begin(), moves.begin() + std::ptrdiff_t(moves.size() / 2), moves.end());
+    return double(moves[moves.size() / 2]) * toImage;
+}
 
 LabelPropagator::Result LabelPropagator::propagate(const cv::Mat& sourceImage, const cv::Mat& sourceLabels,
                                                    const cv::Mat& targetImage, const cv::Mat& targetLabels,

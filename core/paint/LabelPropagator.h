@@ -90,6 +90,10 @@ public:
 
     const Parameters& parameters() const { return m_parameters; }
 
+    // How far the frame moved: its median motion in image pixels (the backward flow sampled at
+    // every 4th working pixel), what Parameters::smallMotion is compared with.
+    static double medianMotion(const DenseFlow& flow);
+
     // source: the labelled frame and its labels; target: the open frame and its labels so far
     // (empty: none yet). Throws std::invalid_argument when the sizes or types do not fit.
     Result propagate(const cv::Mat& sourceImage, const cv::Mat& sourceLabels, const cv::Mat& targetImage,

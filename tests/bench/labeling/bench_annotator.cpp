@@ -591,13 +591,7 @@ int main(int argc, char** argv)
                           << errorPieces(start) << "\n";
                 if (std::getenv("BENCH_ANNOTATOR_FLOW")) {  // how far the frame moved (median, image pixels)
                     const segstudio::paint::DenseFlow flow(image.rgb, images[i - 1].rgb, propagation.flow);
-                    std::vector<double> moves;
-                    const double scale = double(image.rgb.cols) / flow.workingSize().width;
-                    for (int y = 0; y < flow.backward().rows; y += 4)
-                        for (int x = 0; x < flow.backward().cols; x += 4)
-                            moves.push_back(cv::norm(flow.backward().at<cv::Vec2f>(y, x)) * scale);
-                    std::nth_element(moves.begin(), moves.begin() + long(moves.size() / 2), moves.end());
-                    std::cerr << "  flow median " << moves[moves.size() / 2] << " px\n";
+                    std::cerr << "  flow median " << segstudio::paint::LabelPropagator::medianMotion(flow) << " px\n";
                 }
                 std::cerr << "  carried " << double(carried.carried) / double(start.total()) << " filled "
                           << double(carried.filledByModel) / double(start.total()) << " overruled "
