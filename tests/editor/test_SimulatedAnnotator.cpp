@@ -139,6 +139,29 @@ private slots:
         QCOMPARE(SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart), 1);
     }
 
+    // A car the model has never heard of (sure road, road's colour) where the scene has none: the
+    // first click's region misses it, and its outline is a rectangle, so the person undoes the
+    // click and outlines it: the click and four vertices. Without the rule, or with one that only
+    // takes outlines of three vertices, the clicks get there pixel patch by patch, at a higher cost.
+    void aSimpleShapeTheClickMissedIsOutlined()
+    {
+        const SmartClickScene scene;
+        const segstudio::paint::SmartClickSegmenter smart(scene.scores, scene.rgb);
+        cv::Mat object(scene.truth.size(), CV_8UC1, cv::Scalar(0));
+        object(cv::Rect(40, 100, 24, 16)).setTo(255);
+        const SimulatedAnnotator::Image image{scene.rgb, scene.truth, scene.predicted, scene.scores, {}};
+        SimulatedAnnotator::Options options;
+        QCOMPARE(options.polygonBelowFirstIoU, 0.85);
+        QCOMPARE(options.polygonAtMostVertices, 15);
+        QCOMPARE(SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart, options), 1 + 4);
+        options.polygonAtMostVertices = 3;
+        const int clicksOnly = SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart, options);
+        QVERIFY(clicksOnly > 1 + 4);
+        options.polygonBelowFirstIoU = 0.0;
+        options.polygonAtMostVertices = 15;
+        QCOMPARE(SimulatedAnnotator::clicksToIoU(SimulatedAnnotator::Mode::Smart, image, object, SmartClickScene::kCar, 0.9, 20, &smart, options), clicksOnly);
+    }
+
     // What 90 % asks of a pixel: a 10x10 square moved a pixel out all round is 100 of 140 pixels
     // (in: 64 of 100), so 90 % needs its outline to within less than a pixel; a 40x40 one keeps
     // 1600 of 1760 (0.909).

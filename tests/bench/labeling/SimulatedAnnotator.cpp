@@ -578,7 +578,21 @@ SimulatedAnnotator::ObjectClicks SimulatedAnnotator::clicksToIoUs(Mode mode, con
             cv::circle(positive ? foreground : background, at, 4, cv::Scalar(255), cv::FILLED);
             region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);
         }
+        if (mode == Mode::Smart && n == 1 && iouOf(region, object) < options.polygonBelowFirstIoU) {
+            // A click that missed a simple shape is undone and the shape outlined.
+            auto [outline, vertices] = outlineMaskOf(object, options);
+            if (vertices <= options.polygonAtMostVertices) {
+                clicks.clear();
+                strokes.assign(1, {std::move(outline), true});
+                n += vertices;
+                outlined = true;
+                if (n > maxClicks)
+                    break;
+                region = regionOf(clicks, strokes, smart, objectClass, size);
+            }
+        }
         const double reachedIoU = iouOf(region, object);
+        result.iouAfter.push_back(reachedIoU);
         stalled = reachedIoU >= bestIoU + 0.01 ? 0 : stalled + 1;
         if (reachedIoU > bestIoU) {
             bestIoU = reachedIoU;

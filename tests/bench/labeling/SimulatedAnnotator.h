@@ -90,6 +90,13 @@ public:
         // within polygonTolerance of the outline, each vertex one action; once per object);
         // 0: never.
         int polygonAfterStall = 0;
+        // NoC, smart mode: when the first click's region is below this IoU with the object and the
+        // object's outline takes at most `polygonAtMostVertices` vertices (within polygonTolerance),
+        // the person undoes the click and outlines the object instead (the click still counts, each
+        // vertex one action), then goes on clicking; 0: never. Chosen on the tuning sets (issue 61:
+        // r06, val15, v80, r06d; docs/LABELING.md).
+        double polygonBelowFirstIoU = 0.85;
+        int polygonAtMostVertices = 15;
         // Whole images, smart and propagate modes: a click that made the image no better because
         // its region spilled onto right pixels is kept for one negative (Shift) click on the
         // largest piece it spilled onto, as the smart click's session invites, before the person
@@ -155,6 +162,7 @@ public:
     struct ObjectClicks {
         std::vector<int> reached;  // the clicks to each IoU asked for (maxClicks + 1: not reached)
         cv::Mat bestRegion;        // the tool's region at its best IoU
+        std::vector<double> iouAfter;  // the IoU after each action
     };
     static ObjectClicks clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                      const std::vector<double>& ious, int maxClicks,

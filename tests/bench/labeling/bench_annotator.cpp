@@ -60,6 +60,8 @@ struct Arguments {
     double thinRadius = 7.0;      // chosen on the tuning frames (docs/LABELING.md, issue 61)
     bool negativeAfterSpill = false;  // whole images: a Shift+click on a click's spill before the polygon
     int polygonAfterStall = 0;    // NoC: outline the object with the polygon after this many actions without progress
+    double polygonBelowFirstIoU = SimulatedAnnotator::Options{}.polygonBelowFirstIoU;  // NoC: outline a simple
+    int polygonAtMostVertices = SimulatedAnnotator::Options{}.polygonAtMostVertices;   // object its first click missed
     double polygonTolerance = 1.5;
     double thinElongation = 2.0;
     int strokeSlack = 3;
@@ -403,6 +405,12 @@ int main(int argc, char** argv)
     app.add_option("--polygon-after-stall", args.polygonAfterStall,
                    "NoC: after this many actions without a point of IoU, outline the object with the polygon (0: never)")
         ->capture_default_str();
+    app.add_option("--polygon-below-first-iou", args.polygonBelowFirstIoU,
+                   "NoC: undo a first click below this IoU and outline the object, if simple (0: never)")
+        ->capture_default_str();
+    app.add_option("--polygon-at-most-vertices", args.polygonAtMostVertices,
+                   "NoC: an object is simple when its outline takes at most this many vertices")
+        ->capture_default_str();
     app.add_option("--polygon-tolerance", args.polygonTolerance, "a person's polygon vertices: within this of the outline (px)")
         ->capture_default_str();
     app.add_option("--stroke-slack", args.strokeSlack, "a stroke's corridor: the region's width plus this (px)")
@@ -495,6 +503,8 @@ int main(int argc, char** argv)
     options.strokeSlack = args.strokeSlack;
     options.negativeStrokes = !args.noNegativeStrokes;
     options.polygonAfterStall = args.polygonAfterStall;
+    options.polygonBelowFirstIoU = args.polygonBelowFirstIoU;
+    options.polygonAtMostVertices = args.polygonAtMostVertices;
     options.negativeAfterSpill = args.negativeAfterSpill;
     options.polygonTolerance = args.polygonTolerance;
     options.classes = dataset.classes();
@@ -652,11 +662,18 @@ int main(int argc, char** argv)
                     r.nocPixelTolerant.push_back(clicks[1]);
                 if (clicks[1] > 20)
                     r.residualOffset.push_back(SimulatedAnnotator::meanBoundaryOffset(result.bestRegion, object));
-                r.outlineByClass[objectClass].push_back(SimulatedAnnotator::outlineOf(object, options));
+                const auto outline = SimulatedAnnotator::outlineOf(object, options);
+                r.outlineByClass[objectClass].push_back(outline);
                 r.scissorsByClass[objectClass].push_back(SimulatedAnnotator::scissorsOutlineOf(image.rgb, object, options));
-                if (std::getenv("BENCH_ANNOTATOR_OBJECTS"))  // which objects take how many clicks
+                if (std::getenv("BENCH_ANNOTATOR_OBJECTS")) {  // which objects take how many clicks, or vertices
                     std::cerr << "  object " << frames[std::size_t(i)].key << " class " << objectClass << " area "
-                              << cv::countNonZero(object) << " clicks " << r.noc.back() << "\n";
+                              << cv::countNonZero(object) << " clicks " << r.noc.back() << " clicks85 "
+                              << r.noc85.back() << " one-pixel " << r.onePixelIoU.back() << " outline "
+                              << outline.first << " vertices " << outline.second << " ious";
+                    for (const double iou : result.iouAfter)
+                        std::cerr << " " << iou;
+                    std::cerr << "\n";
+                }
             }
         }
         if (args.largeActions > 0 && !images.empty()) {
@@ -709,6 +726,8 @@ int main(int argc, char** argv)
                                 {"colour_radius", options.smart.colourRadius}};
     out["stroke_rule"] = {{"thin_radius", options.thinRadius}, {"thin_elongation", options.thinElongation},
                           {"stroke_slack", options.strokeSlack}, {"polygon_after_stall", options.polygonAfterStall},
+                          {"polygon_below_first_iou", options.polygonBelowFirstIoU},
+                          {"polygon_at_most_vertices", options.polygonAtMostVertices},
                           {"negative_after_spill", options.negativeAfterSpill},
                           {"polygon_tolerance", options.polygonTolerance}};
     const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
