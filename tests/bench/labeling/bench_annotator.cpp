@@ -377,6 +377,39 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
     return out;
 }
 
+// NoC: every object of one image segmented alone (clicks to 85 and 90 % IoU), with the labels'
+// own bounds beside it (one-pixel IoU, the outline and the scissors).
+void measureObjects(SimulatedAnnotator::Mode mode, const SimulatedAnnotator::Image& image, const std::string& key,
+                    int classes, const SimulatedAnnotator::Options& options, ModeResult& r)
+{
+    segstudio::paint::SmartClickSegmenter smart;
+    if (mode == SimulatedAnnotator::Mode::Smart)
+        smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
+    for (const auto& [object, objectClass] : objectsOf(image.truth, 400, classes)) {
+        const auto result = SimulatedAnnotator::clicksToIoUs(mode, image, object, objectClass, {0.85, 0.90}, 20, &smart, options);
+        const auto& clicks = result.reached;
+        r.noc85.push_back(clicks[0]);
+        r.noc.push_back(clicks[1]);
+        r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
+        r.onePixelIoU.push_back(SimulatedAnnotator::onePixelIoU(object));
+        if (r.onePixelIoU.back() >= 0.9)
+            r.nocPixelTolerant.push_back(clicks[1]);
+        if (clicks[1] > 20)
+            r.residualOffset.push_back(SimulatedAnnotator::meanBoundaryOffset(result.bestRegion, object));
+        const auto outline = SimulatedAnnotator::outlineOf(object, options);
+        r.outlineByClass[objectClass].push_back(outline);
+        r.scissorsByClass[objectClass].push_back(SimulatedAnnotator::scissorsOutlineOf(image.rgb, object, options));
+        if (std::getenv("BENCH_ANNOTATOR_OBJECTS")) {  // which objects take how many clicks, or vertices
+            std::cerr << "  object " << key << " class " << objectClass << " area " << cv::countNonZero(object)
+                      << " clicks " << clicks[1] << " clicks85 " << clicks[0] << " one-pixel " << r.onePixelIoU.back()
+                      << " outline " << outline.first << " vertices " << outline.second << " ious";
+            for (const double iou : result.iouAfter)
+                std::cerr << " " << iou;
+            std::cerr << "\n";
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -645,37 +678,8 @@ int main(int argc, char** argv)
             r.traces.push_back(std::move(trace));
         }
         const bool interactive = mode == SimulatedAnnotator::Mode::Smart || mode == SimulatedAnnotator::Mode::GrabCut;
-        for (int i = 0; interactive && i < std::min<int>(args.nocImages, int(images.size())); ++i) {
-            const auto& image = images[std::size_t(i)];
-            segstudio::paint::SmartClickSegmenter smart;
-            if (mode == SimulatedAnnotator::Mode::Smart)
-                smart = segstudio::paint::SmartClickSegmenter(image.scores, image.rgb, options.smart);
-            for (const auto& [object, objectClass] : objectsOf(image.truth, 400, dataset.classes())) {
-                const auto result = SimulatedAnnotator::clicksToIoUs(mode, image, object, objectClass, {0.85, 0.90},
-                                                                     20, &smart, options);
-                const auto& clicks = result.reached;
-                r.noc85.push_back(clicks[0]);
-                r.noc.push_back(clicks[1]);
-                r.nocByClass[objectClass].emplace_back(clicks[0], clicks[1]);
-                r.onePixelIoU.push_back(SimulatedAnnotator::onePixelIoU(object));
-                if (r.onePixelIoU.back() >= 0.9)
-                    r.nocPixelTolerant.push_back(clicks[1]);
-                if (clicks[1] > 20)
-                    r.residualOffset.push_back(SimulatedAnnotator::meanBoundaryOffset(result.bestRegion, object));
-                const auto outline = SimulatedAnnotator::outlineOf(object, options);
-                r.outlineByClass[objectClass].push_back(outline);
-                r.scissorsByClass[objectClass].push_back(SimulatedAnnotator::scissorsOutlineOf(image.rgb, object, options));
-                if (std::getenv("BENCH_ANNOTATOR_OBJECTS")) {  // which objects take how many clicks, or vertices
-                    std::cerr << "  object " << frames[std::size_t(i)].key << " class " << objectClass << " area "
-                              << cv::countNonZero(object) << " clicks " << r.noc.back() << " clicks85 "
-                              << r.noc85.back() << " one-pixel " << r.onePixelIoU.back() << " outline "
-                              << outline.first << " vertices " << outline.second << " ious";
-                    for (const double iou : result.iouAfter)
-                        std::cerr << " " << iou;
-                    std::cerr << "\n";
-                }
-            }
-        }
+        for (int i = 0; interactive && i < std::min<int>(args.nocImages, int(images.size())); ++i)
+            measureObjects(mode, images[std::size_t(i)], frames[std::size_t(i)].key, dataset.classes(), options, r);
         if (args.largeActions > 0 && !images.empty()) {
             // The first image at 4000x3000 (scores stay at the model's size, as the cache keeps them).
             SimulatedAnnotator::Image large = images.front();
