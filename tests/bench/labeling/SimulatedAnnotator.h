@@ -162,7 +162,7 @@ public:
     struct ObjectClicks {
         std::vector<int> reached;  // the clicks to each IoU asked for (maxClicks + 1: not reached)
         cv::Mat bestRegion;        // the tool's region at its best IoU
-        std::vector<double> iouAfter;  // the IoU after each action
+        std::vector<double> iouAfter;  // the IoU after each step (an outline, all its vertices, is one)
     };
     static ObjectClicks clicksToIoUs(Mode mode, const Image& image, const cv::Mat& object, int objectClass,
                                      const std::vector<double>& ious, int maxClicks,
