@@ -579,7 +579,7 @@ SimulatedAnnotator::ObjectClicks SimulatedAnnotator::clicksToIoUs(Mode mode, con
             region = regionToFull(paint::GrabCutSegmenter::fromStrokes(image.rgb, foreground, background), size);
         }
         if (mode == Mode::Smart && n == 1 && iouOf(region, object) < options.polygonBelowFirstIoU) {
-            // A click that missed a simple shape is undone and the shape outlined.
+            // A first click (or thin stroke) that missed a simple shape is undone and the shape outlined.
             auto [outline, vertices] = outlineMaskOf(object, options);
             if (vertices <= options.polygonAtMostVertices) {
                 clicks.clear();

@@ -90,9 +90,10 @@ public:
         // within polygonTolerance of the outline, each vertex one action; once per object);
         // 0: never.
         int polygonAfterStall = 0;
-        // NoC, smart mode: when the first click's region is below this IoU with the object and the
+        // NoC, smart mode: when the first action's region (a click's, or a thin object's Thin
+        // Stroke's) is below this IoU with the object (whatever IoUs the caller counts to) and the
         // object's outline takes at most `polygonAtMostVertices` vertices (within polygonTolerance),
-        // the person undoes the click and outlines the object instead (the click still counts, each
+        // the person undoes it and outlines the object instead (the action still counts, each
         // vertex one action), then goes on clicking; 0: never. Chosen on the tuning sets (issue 61:
         // r06, val15, v80, r06d; docs/LABELING.md).
         double polygonBelowFirstIoU = 0.85;
