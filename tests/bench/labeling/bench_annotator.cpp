@@ -24,9 +24,15 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -146,7 +152,7 @@ segstudio::paint::LabelPropagator::Prediction predictionOf(const SimulatedAnnota
 }
 
 // The prediction cache the editor would show, made by the same `segstudio-train predict --confidence`.
-void predict(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
+void predictMissing(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
 {
     std::string command = std::string("\"") + SEGSTUDIO_TRAIN_BINARY + "\" predict --confidence --no-overlay --device cpu -c \"" +
                           args.checkpoint + "\" -o \"" + out.string() + "\"";
@@ -161,6 +167,23 @@ void predict(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& 
     std::cerr << "predicting " << missing << " images with " << args.checkpoint << "\n";
     if (std::system((command + " > /dev/null").c_str()) != 0)
         throw std::runtime_error("segstudio-train predict failed: " + command);
+}
+
+// Two benches on one checkpoint share its cache, and segstudio-train refuses a second writer of a
+// folder: the second bench waits on a lock beside the folder, then finds the first's scores there.
+void predict(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
+{
+    const std::string lockPath = out.string() + ".lock";
+    const int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock < 0 || ::flock(lock, LOCK_EX) != 0)
+        throw std::runtime_error(lockPath + ": cannot lock the prediction cache: " + std::strerror(errno));
+    try {
+        predictMissing(args, frames, out);
+    } catch (...) {
+        ::close(lock);
+        throw;
+    }
+    ::close(lock);
 }
 
 // The live classifier as it is after the user labelled the first N training images whole.
