@@ -1,10 +1,13 @@
 #include "PairedBootstrap.h"
 
+#include "Percentile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <utility>
 
 namespace segstudio::bench {
 
@@ -19,11 +22,7 @@ double ratio(double numerator, double denominator)
 
 double PairedBootstrap::median(std::vector<double> values)
 {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    return values.empty() ? 0 : percentile(std::move(values), 0.5);
 }
 
 PairedBootstrap::Interval PairedBootstrap::medianRatio(const std::vector<double>& numerator,
