@@ -9,6 +9,7 @@
 //   bench_annotator --split val --images 20 --sequence --modes smart,propagate --checkpoint RUN --json
 #include "AnnotatorDataset.h"
 #include "PairedBootstrap.h"
+#include "Percentile.h"
 #include "SimulatedAnnotator.h"
 
 #include "data/labels/ClassSchema.h"
@@ -43,6 +44,7 @@ namespace fs = std::filesystem;
 using segstudio::bench::AnnotatorDataset;
 using segstudio::bench::SimulatedAnnotator;
 using segstudio::bench::PairedBootstrap;
+using segstudio::bench::percentile;
 
 namespace {
 
@@ -103,17 +105,6 @@ std::vector<std::string> split(const std::string& text)
     return parts;
 }
 
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return -1;
-    std::sort(values.begin(), values.end());
-    const double at = p * double(values.size() - 1);
-    const auto low = std::size_t(at);
-    const auto high = std::min(values.size() - 1, low + 1);
-    return values[low] + (values[high] - values[low]) * (at - double(low));
-}
-
 // mIoU over the classes present in truth or labels, from the images' maps at one budget.
 double meanIoU(const std::vector<cv::Mat>& labels, const std::vector<cv::Mat>& truths, int classes)
 {
@@ -134,6 +125,30 @@ double meanIoU(const std::vector<cv::Mat>& labels, const std::vector<cv::Mat>& t
             ++present;
         }
     return present ? sum / present : 0;
+}
+
+// LabelPropagator's parameters: its defaults, with what the command line set.
+segstudio::paint::LabelPropagator::Parameters propagationParameters(const Arguments& args)
+{
+    segstudio::paint::LabelPropagator::Parameters propagation;
+    if (args.minConfidence >= 0)
+        propagation.fillAbove = args.minConfidence;
+    if (args.modelOverrules >= 0)
+        propagation.modelOverrulesAbove = args.modelOverrules;
+    if (args.superpixelVote >= 0)
+        propagation.superpixelVote = args.superpixelVote;
+    if (args.flowSide > 0)
+        propagation.flow.maxSide = args.flowSide;
+    if (args.consistencyBeta >= 0)
+        propagation.consistencyBeta = args.consistencyBeta;
+    if (args.steadySpread >= 0)
+        propagation.steadySpread = args.steadySpread;
+    if (args.smallMotion >= -1)
+        propagation.smallMotion = args.smallMotion;
+    if (!args.flowPreset.empty())
+        propagation.flow.preset = args.flowPreset == "fast" ? segstudio::paint::DenseFlow::Preset::Fast
+                                                            : segstudio::paint::DenseFlow::Preset::Medium;
+    return propagation;
 }
 
 // The model's prediction of an image as LabelPropagator takes it, at the image's size: its classes
@@ -605,24 +620,7 @@ int main(int argc, char** argv)
         ModeResult& r = results[name];
         r.atBudget.resize(options.budgets.size());
         const auto censored = [&](int n) { return double(n < 0 ? args.maxActions + 1 : n); };
-        segstudio::paint::LabelPropagator::Parameters propagation;
-        if (args.minConfidence >= 0)
-            propagation.fillAbove = args.minConfidence;
-        if (args.modelOverrules >= 0)
-            propagation.modelOverrulesAbove = args.modelOverrules;
-        if (args.superpixelVote >= 0)
-            propagation.superpixelVote = args.superpixelVote;
-        if (args.flowSide > 0)
-            propagation.flow.maxSide = args.flowSide;
-        if (args.consistencyBeta >= 0)
-            propagation.consistencyBeta = args.consistencyBeta;
-        if (args.steadySpread >= 0)
-            propagation.steadySpread = args.steadySpread;
-        if (args.smallMotion >= -1)
-            propagation.smallMotion = args.smallMotion;
-        if (!args.flowPreset.empty())
-            propagation.flow.preset = args.flowPreset == "fast" ? segstudio::paint::DenseFlow::Preset::Fast
-                                                                : segstudio::paint::DenseFlow::Preset::Medium;
+        const auto propagation = propagationParameters(args);
         const segstudio::paint::LabelPropagator propagator(propagation);
         cv::Mat previous;  // the frame before, as the annotator left it
         segstudio::paint::PredictionCorrector::Options correction;
@@ -757,11 +755,15 @@ int main(int argc, char** argv)
                           {"polygon_at_most_vertices", options.polygonAtMostVertices},
                           {"negative_after_spill", options.negativeAfterSpill},
                           {"polygon_tolerance", options.polygonTolerance}};
-    const segstudio::paint::LabelPropagator::Parameters propagationDefaults;
-    out["propagation"] = {{"fill_above", args.minConfidence >= 0 ? args.minConfidence : propagationDefaults.fillAbove},
-                          {"model_overrules_above",
-                           args.modelOverrules >= 0 ? args.modelOverrules : propagationDefaults.modelOverrulesAbove},
-                          {"superpixel_vote", args.superpixelVote >= 0 ? args.superpixelVote : propagationDefaults.superpixelVote},
+    const auto propagation = propagationParameters(args);
+    out["propagation"] = {{"fill_above", propagation.fillAbove},
+                          {"model_overrules_above", propagation.modelOverrulesAbove},
+                          {"superpixel_vote", propagation.superpixelVote},
+                          {"flow_side", propagation.flow.maxSide},
+                          {"consistency_beta", propagation.consistencyBeta},
+                          {"steady_spread", propagation.steadySpread},
+                          {"small_motion", propagation.smallMotion},
+                          {"steady_spread_at_small_motion", propagation.steadySpreadAtSmallMotion},
                           {"correct_frames", args.correctFrames},
                           {"region_share", args.regionShare >= 0 ? args.regionShare
                                                                  : segstudio::paint::PredictionCorrector::Options().regionShare}};
