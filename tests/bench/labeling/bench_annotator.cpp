@@ -189,7 +189,9 @@ void predictMissing(const Arguments& args, const std::vector<AnnotatorDataset::F
 void predict(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
 {
     const std::string lockPath = out.string() + ".lock";
-    const int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // Inherited by segstudio-train (no O_CLOEXEC): a bench killed mid-predict keeps the lock held
+    // until its predict ends too, so the next bench does not start a second writer.
+    const int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT, 0644);
     if (lock < 0 || ::flock(lock, LOCK_EX) != 0)
         throw std::runtime_error(lockPath + ": cannot lock the prediction cache: " + std::strerror(errno));
     try {
