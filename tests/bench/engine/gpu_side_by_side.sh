@@ -34,7 +34,9 @@
 # metrics.jsonl, each with the GPU samples' summary), engine-metrics.jsonl (both engine runs'
 # metrics.jsonl, one after the other; each begins with its "run" record), smi-RUN.csv (the samples
 # of each run) and log.txt (every command and its output). Work files: $SIDE_WORK (/tmp/segstudio-side).
-# SIDE_GPU_INDEX: the nvidia-smi index of the GPU the runs use (0); SIDE_TWIN_EXTRA: more twin options.
+# SIDE_GPU_INDEX: the nvidia-smi index of the GPU the runs use (0); SIDE_TWIN_EXTRA: more twin options;
+# SIDE_ENGINE_DEVICE / SIDE_ENGINE_AMP: the engine's --device and --amp (cuda, bf16), to try the
+# script without a GPU (with a stand-in nvidia-smi on the PATH and SIDE_TWIN_EXTRA="--device cpu --amp none").
 set -u -o pipefail
 export LC_ALL=C PYTHONUNBUFFERED=1
 
@@ -174,7 +176,7 @@ run_engine() {  # NAME BATCH LR BUDGET
     local name=$1 batch=$2 lr=$3 b=$4 dir="$work/runs/$1" started=$SECONDS
     rm -rf "$dir"
     local command=("$engine" train --train-pack "$train_pack" --val-pack "$val_pack" -o "$dir" --model "$model"
-                   --device cuda --amp bf16 --data-on-device auto --time-budget "${b}s" --crop-height "$crop_h"
+                   --device "${SIDE_ENGINE_DEVICE:-cuda}" --amp "${SIDE_ENGINE_AMP:-bf16}" --data-on-device auto --time-budget "${b}s" --crop-height "$crop_h"
                    --crop-width "$crop_w" --batch "$batch" --lr "$lr" --log-interval "$log_interval"
                    --val-epochs 1000000 --seed "$seed")
     note "$name: ${command[*]}"
