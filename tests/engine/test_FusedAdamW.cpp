@@ -18,6 +18,8 @@ private slots:
     void channelsLastParametersMatch();
     void stateSavedByOneLoadsIntoTheOther();
     void amsgradAndGradientlessParametersFollowLibTorch();
+    void multiTensorStepsAreLibTorchsArithmetic_data();
+    void multiTensorStepsAreLibTorchsArithmetic();
 };
 
 namespace {
@@ -164,6 +166,40 @@ void TestFusedAdamW::amsgradAndGradientlessParametersFollowLibTorch()
     reference.step();
     QVERIFY(torch::equal(a[1], before));
     compareParameters(a, b);
+}
+
+void TestFusedAdamW::multiTensorStepsAreLibTorchsArithmetic_data()
+{
+    QTest::addColumn<bool>("channelsLast");
+    QTest::newRow("contiguous") << false;
+    QTest::newRow("channels-last conv weight") << true;
+}
+
+// The GPU's path (one operation for all the parameters), taken here on the CPU: LibTorch's
+// operations in LibTorch's order, so bit for bit LibTorch's AdamW (the one-pass kernel is not:
+// its coefficients are rounded to float), also once a parameter has skipped a step and its bias
+// corrections differ from the others'.
+void TestFusedAdamW::multiTensorStepsAreLibTorchsArithmetic()
+{
+    QFETCH(bool, channelsLast);
+    auto a = makeParameters(channelsLast);
+    auto b = copies(a);
+    FusedAdamW fused(a, options());
+    fused.setCpuPath(FusedAdamW::CpuPath::MultiTensor);
+    torch::optim::AdamW reference(b, options());
+    runSteps(fused, reference, a, b, 0, 3);
+    setGradients(a, b, 3);
+    a[1].mutable_grad().reset();
+    b[1].mutable_grad().reset();
+    fused.step();
+    reference.step();
+    runSteps(fused, reference, a, b, 4, 7);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        QVERIFY2(torch::equal(a[i], b[i]), qPrintable(QString("parameter %1 differs").arg(i)));
+    const auto start = makeParameters(channelsLast);
+    QVERIFY((a[2] - start[2]).abs().max().item<double>() > 1e-3);
+    if (channelsLast)
+        QVERIFY(a[0].is_contiguous(torch::MemoryFormat::ChannelsLast));
 }
 
 QTEST_GUILESS_MAIN(TestFusedAdamW)

@@ -6,7 +6,11 @@
 #include <ATen/Parallel.h>
 
 #include <cmath>
+#include <map>
+#include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 namespace segstudio::engine {
 inline namespace training {
@@ -47,6 +51,39 @@ torch::optim::AdamWParamState& FusedAdamW::stateOf(const torch::Tensor& paramete
     return static_cast<torch::optim::AdamWParamState&>(*slot);
 }
 
+// Parameters of one group that step together in multi-tensor operations: same device, dtype and
+// step count (so the same bias corrections).
+struct FusedAdamW::MultiTensorGroup {
+    std::vector<torch::Tensor> parameters, gradients, averages, squareAverages;
+    std::vector<torch::optim::AdamWParamState*> states;
+};
+
+bool FusedAdamW::takesOnePass(const torch::Tensor& parameter, const torch::optim::AdamWParamState& state) const
+{
+    return m_cpuPath == CpuPath::OnePass && fusable(parameter, parameter.grad(), state);
+}
+
+// LibTorch's AdamW arithmetic (stepWithTensors) with each operation applied to all the group's
+// tensors at once.
+void FusedAdamW::stepMultiTensor(MultiTensorGroup& group, const torch::optim::AdamWOptions& options)
+{
+    std::pair<double, double> corrections;
+    for (auto* state : group.states)
+        corrections = advance(*state, options);  // the same step count in all, so the same pair
+    const auto [correction1, correction2] = corrections;
+    const double beta1 = std::get<0>(options.betas()), beta2 = std::get<1>(options.betas());
+    if (options.weight_decay() != 0)
+        at::_foreach_mul_(group.parameters, at::Scalar(1 - options.lr() * options.weight_decay()));
+    at::_foreach_mul_(group.averages, at::Scalar(beta1));
+    at::_foreach_add_(group.averages, group.gradients, at::Scalar(1 - beta1));
+    at::_foreach_mul_(group.squareAverages, at::Scalar(beta2));
+    at::_foreach_addcmul_(group.squareAverages, group.gradients, group.gradients, at::Scalar(1 - beta2));
+    auto denominators = at::_foreach_sqrt(group.squareAverages);
+    at::_foreach_div_(denominators, at::Scalar(std::sqrt(correction2)));
+    at::_foreach_add_(denominators, at::Scalar(options.eps()));
+    at::_foreach_addcdiv_(group.parameters, group.averages, denominators, at::Scalar(-options.lr() / correction1));
+}
+
 torch::Tensor FusedAdamW::step(LossClosure closure)
 {
     torch::NoGradGuard noGrad;
@@ -57,6 +94,7 @@ torch::Tensor FusedAdamW::step(LossClosure closure)
     }
     for (auto& group : param_groups()) {
         const auto& options = static_cast<const torch::optim::AdamWOptions&>(group.options());
+        std::map<std::tuple<std::string, int, std::int64_t>, MultiTensorGroup> multiTensor;
         for (auto& parameter : group.params()) {
             if (!parameter.grad().defined())
                 continue;
@@ -67,8 +105,13 @@ torch::Tensor FusedAdamW::step(LossClosure closure)
                 continue;
             }
             auto& state = stateOf(parameter);
-            if (!fusable(parameter, parameter.grad(), state)) {
-                stepWithTensors(parameter, state, options);
+            if (!takesOnePass(parameter, state)) {
+                auto& together = multiTensor[{parameter.device().str(), int(parameter.scalar_type()), state.step()}];
+                together.parameters.push_back(parameter);
+                together.gradients.push_back(parameter.grad());
+                together.averages.push_back(state.exp_avg());
+                together.squareAverages.push_back(state.exp_avg_sq());
+                together.states.push_back(&state);
                 continue;
             }
             const auto [correction1, correction2] = advance(state, options);
@@ -84,6 +127,8 @@ torch::Tensor FusedAdamW::step(LossClosure closure)
                 adamWUpdate(p + begin, g + begin, m + begin, v + begin, end - begin, c);
             });
         }
+        for (auto& [key, together] : multiTensor)
+            stepMultiTensor(together, options);
     }
     return loss;
 }
