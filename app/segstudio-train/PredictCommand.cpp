@@ -17,11 +17,13 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <new>
 #include <optional>
+#include <vector>
 
 namespace segstudio::cli {
 
@@ -37,6 +39,7 @@ struct PredictArguments {
     std::string precision = "auto";
     std::string runtime = "libtorch";
     double opacity = 0.5;
+    double adaptNorm = 0.0;
     bool confidence = false;
     bool overlay = true;
 };
@@ -55,6 +58,8 @@ public:
         if (args.runtime == "opencv") {
             if (args.confidence)
                 throw data::DataError(args.checkpoint, "--confidence needs the LibTorch runtime (the ONNX file gives labels only)");
+            if (args.adaptNorm > 0.0)
+                throw data::DataError(args.checkpoint, "--adapt-norm needs the LibTorch runtime (the ONNX file's batch norms are folded)");
             m_opencv = std::make_unique<deploy::OpenCvOnnxModel>(args.checkpoint);
             return;
         }
@@ -175,6 +180,27 @@ void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const 
     }
 }
 
+// The batch norms adapted to the images about to be predicted (Predictor::adaptNormalisation), on
+// at most kAdaptationImages of them spread evenly over the list.
+constexpr std::size_t kAdaptationImages = 64;
+
+void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, const std::vector<Job>& jobs)
+{
+    if (args.adaptNorm <= 0.0)
+        return;
+    const std::size_t count = std::min(jobs.size(), kAdaptationImages);
+    std::vector<cv::Mat> images;
+    std::vector<engine::Predictor::ImageView> views;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Job& job = jobs[i * jobs.size() / count];
+        cv::Mat image = data::readImageRgb(job.file);
+        images.push_back(image.isContinuous() ? image : image.clone());
+        views.push_back({images.back().ptr<std::uint8_t>(), images.back().rows, images.back().cols});
+    }
+    runtime.engine()->adaptNormalisation(views, args.adaptNorm);
+    std::cout << "adapted the batch norms to " << count << " of the images (weight " << args.adaptNorm << ")" << std::endl;
+}
+
 }  // namespace
 
 void addPredictCommand(CLI::App& app, int& exitCode)
@@ -197,6 +223,11 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         ->check(FiniteNumber(0.0, 1.0));
     command->add_option("--split,-s", args->split, "predict this split of the project (train, val, test, or all) besides any images given")
         ->needs("--project");
+    command->add_option("--adapt-norm", args->adaptNorm,
+                        "adapt the model's batch norms to the images first (test-time adaptation, AdaBN): 0 = as trained, "
+                        "1 = their statistics alone, between = a blend")
+        ->capture_default_str()
+        ->check(FiniteNumber(0.0, 1.0));
     command->add_flag("--confidence", args->confidence,
                       "also write <name>_confidence.png (top softmax probability x 255) and <name>_entropy.png (normalised entropy x 255)");
     command->add_flag("!--no-overlay", args->overlay, "do not write <name>_overlay.png");
@@ -219,6 +250,7 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         // Before the model's work: a folder of the user's files is refused with nothing written.
         data::OutputFolder out(args->out, project ? &*project : nullptr, "predictions");
         out.reserve(outputsOf(*args, images));
+        adaptToImages(*args, runtime, images);
         for (std::size_t i = 0; i < images.size(); ++i) {
             predictOne(*args, runtime, schema, images[i], out);
             std::cout << "predicted " << i + 1 << "/" << images.size() << " " << images[i].file << std::endl;

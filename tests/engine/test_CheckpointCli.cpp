@@ -43,6 +43,7 @@ private slots:
     void badArgumentsAreRefusedBeforeAnyWork();
     void initFromTakesARunFolder();
     void exportWithAnotherClassListNamesTheClassesWithoutColour();
+    void predictAdaptsTheBatchNormsWhenAsked();
 
 private:
     QString run(const QStringList& arguments, int* exitCode);
@@ -291,6 +292,15 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
         << command(QStringLiteral("predict"), {QStringLiteral("-o"), never, QStringLiteral("--opacity"), QStringLiteral("nan"),
                                                path(QStringLiteral("photo.png"))})
         << "--opacity: nan is not a finite number";
+    QTest::newRow("predict --adapt-norm 2")
+        << command(QStringLiteral("predict"), {QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"), QStringLiteral("2"),
+                                               path(QStringLiteral("photo.png"))})
+        << "--adapt-norm: 2 is not in [0, 1]";
+    QTest::newRow("predict --runtime opencv --adapt-norm 1")
+        << QStringList{QStringLiteral("predict"), QStringLiteral("--runtime"), QStringLiteral("opencv"), QStringLiteral("-c"),
+                       path(QStringLiteral("model.onnx")), QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"),
+                       QStringLiteral("1"), path(QStringLiteral("photo.png"))}
+        << "--adapt-norm needs the LibTorch runtime";
 }
 
 void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork()
@@ -348,6 +358,35 @@ void TestCheckpointCli::exportWithAnotherClassListNamesTheClassesWithoutColour()
     QVERIFY2(output.contains(
                  QStringLiteral("3 of the model's 3 classes get no colour in the file ('class0', 'class1', 'class2')")),
              qPrintable(output));
+}
+
+// predict --adapt-norm: the model's batch norms estimated on the images first (AdaBN), so the
+// same image gets other scores than the trained model gives it, and says so.
+void TestCheckpointCli::predictAdaptsTheBatchNormsWhenAsked()
+{
+    const auto predict = [&](const QString& out, const QStringList& extra) {
+        int code = -1;
+        const QString output = run(QStringList{QStringLiteral("predict"), QStringLiteral("-c"), path(QStringLiteral("good")),
+                                               QStringLiteral("-o"), path(out), QStringLiteral("--device"), QStringLiteral("cpu"),
+                                               QStringLiteral("--confidence"), path(QStringLiteral("photo.png"))} +
+                                       extra,
+                                   &code);
+        return std::make_pair(code, output);
+    };
+    const auto [trainedCode, trainedOutput] = predict(QStringLiteral("as-trained"), {});
+    QVERIFY2(trainedCode == 0, qPrintable(trainedOutput));
+    QVERIFY(!trainedOutput.contains(QStringLiteral("adapted")));
+    const auto [adaptedCode, adaptedOutput] = predict(QStringLiteral("adapted"), {QStringLiteral("--adapt-norm"), QStringLiteral("1")});
+    QVERIFY2(adaptedCode == 0, qPrintable(adaptedOutput));
+    QVERIFY2(adaptedOutput.contains(QStringLiteral("adapted the batch norms to 1 of the images (weight 1)")), qPrintable(adaptedOutput));
+    const auto bytes = [&](const QString& file) {
+        QFile f(path(file));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray trained = bytes(QStringLiteral("as-trained/photo_confidence.png"));
+    const QByteArray adapted = bytes(QStringLiteral("adapted/photo_confidence.png"));
+    QVERIFY(!trained.isEmpty() && !adapted.isEmpty());
+    QVERIFY(trained != adapted);
 }
 
 QTEST_GUILESS_MAIN(TestCheckpointCli)

@@ -33,6 +33,7 @@ private slots:
     void scoresAreTheModelsLogProbabilitiesAtItsSize();
     void precisionsResolveAsTheDeviceComputes();
     void bf16PredictsAsFp32Does();
+    void adaptationStartsFromTheTrainedModel();
 
 private:
     std::string m_checkpoint;
@@ -220,6 +221,38 @@ void TestPredictor::memoryDoesNotGrowWithTheScoreMap()
     const long grownMb = (maxRssKilobytes() - before) / 1024;
     QCOMPARE(classes.size(), std::size_t(size) * size);
     QVERIFY2(grownMb < 80, qPrintable(QStringLiteral("peak memory grew by %1 MB").arg(grownMb)));
+}
+
+// Predictor::adaptNormalisation: the batch norms estimated on the images about to be labelled
+// change what the model predicts; each adaptation starts from the checkpoint's statistics, so the
+// same images give the same model twice, and weight 0 (or no images) gives the trained one back.
+void TestPredictor::adaptationStartsFromTheTrainedModel()
+{
+    const int height = 30, width = 40;
+    const auto rgb = testImage(height, width);
+    std::vector<std::vector<std::uint8_t>> dusk;  // the same scenes, darker and flatter
+    for (int i = 0; i < 3; ++i) {
+        auto dark = testImage(height + 6 * i, width);
+        for (auto& value : dark)
+            value = std::uint8_t(value / 4 + 10 * i);
+        dusk.push_back(std::move(dark));
+    }
+    std::vector<Predictor::ImageView> views;
+    for (int i = 0; i < 3; ++i)
+        views.push_back({dusk[std::size_t(i)].data(), height + 6 * i, width});
+
+    Predictor predictor(m_checkpoint, "cpu", 1, "fp32");
+    const auto trained = predictor.predictWithConfidence(rgb.data(), height, width);
+    predictor.adaptNormalisation(views, 1.0);
+    const auto adapted = predictor.predictWithConfidence(rgb.data(), height, width);
+    QVERIFY(adapted.confidence != trained.confidence);
+    predictor.adaptNormalisation(views, 1.0);
+    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == adapted.confidence);
+    predictor.adaptNormalisation(views, 0.0);
+    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == trained.confidence);
+    predictor.adaptNormalisation(views, 1.0);
+    predictor.adaptNormalisation({}, 1.0);
+    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == trained.confidence);
 }
 
 QTEST_GUILESS_MAIN(TestPredictor)

@@ -1,5 +1,7 @@
 #include "Predictor.h"
 
+#include "BatchNormAdaptation.h"
+
 #include "engine/models/BilinearAxis.h"
 #include "engine/runtime/EngineError.h"
 #include "LoadedModel.h"
@@ -17,6 +19,9 @@ struct Predictor::Impl {
     torch::Device device{torch::kCPU};
     LoadedModel loaded;
     std::size_t bandBytes = Predictor::kDefaultBandBytes;
+    // The model's buffers (the batch norms' statistics) as the checkpoint had them, with a copy,
+    // taken before the first adaptation so that each adaptation starts from the trained model.
+    std::vector<std::pair<torch::Tensor, torch::Tensor>> trainedBuffers;
 };
 
 namespace {
@@ -64,28 +69,60 @@ struct Scores {
     }
 };
 
-Scores scoresOf(const LoadedModel& loaded, torch::Device device, const std::uint8_t* rgb, int height, int width)
+bool runsRescaled(const LoadedModel& loaded, int height, int width)
+{
+    return loaded.trainedHeight > 0 && loaded.trainedWidth > 0 && (loaded.trainedHeight != height || loaded.trainedWidth != width);
+}
+
+// The normalised 1 x 3 x h x w input the model sees for an image: at its training size when the
+// checkpoint records one, else at the image's own.
+torch::Tensor inputOf(const LoadedModel& loaded, torch::Device device, const std::uint8_t* rgb, int height, int width)
 {
     if (!rgb || height <= 0 || width <= 0)
         throw EngineError("predict: empty image");
+    if (runsRescaled(loaded, height, width))
+        return modelInput(rgb, height, width, loaded.trainedHeight, loaded.trainedWidth, device);
+    if (std::int64_t(height) * width > kMaxPixelsAtFullSize)
+        throw EngineError("predict: a " + sizeText(height, width) + " image is too large for a checkpoint that does not record "
+                          "its training size (at most 4096x4096 pixels)");
+    // from_blob does not copy; the tensor only lives inside this call, while rgb is valid.
+    const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
+    return normaliseImages(imagesToDevice(host, device), /*channelsLast=*/false);
+}
+
+Scores scoresOf(const LoadedModel& loaded, torch::Device device, const std::uint8_t* rgb, int height, int width)
+{
     Scores scores;
     scores.height = height;
     scores.width = width;
-    const int trainedHeight = loaded.trainedHeight, trainedWidth = loaded.trainedWidth;
-    scores.rescaled = trainedHeight > 0 && trainedWidth > 0 && (trainedHeight != height || trainedWidth != width);
-    if (!scores.rescaled && std::int64_t(height) * width > kMaxPixelsAtFullSize)
-        throw EngineError("predict: a " + sizeText(height, width) + " image is too large for a checkpoint that does not record "
-                          "its training size (at most 4096x4096 pixels)");
-    torch::Tensor input;
-    if (scores.rescaled) {
-        input = modelInput(rgb, height, width, trainedHeight, trainedWidth, device);
-    } else {
-        // from_blob does not copy; the tensor only lives inside this call, while rgb is valid.
-        const auto host = torch::from_blob(const_cast<std::uint8_t*>(rgb), {1, height, width, 3}, torch::kUInt8);
-        input = normaliseImages(imagesToDevice(host, device), /*channelsLast=*/false);
-    }
-    scores.logits = loaded.decisionLogits(input);
+    scores.rescaled = runsRescaled(loaded, height, width);
+    scores.logits = loaded.decisionLogits(inputOf(loaded, device, rgb, height, width));
     return scores;
+}
+
+// The images' inputs in batches of at most `batch` of one size, in the order of the first image
+// of each size.
+std::vector<torch::Tensor> inputBatches(const LoadedModel& loaded, torch::Device device,
+                                        const std::vector<Predictor::ImageView>& images, int batch)
+{
+    std::vector<std::vector<torch::Tensor>> bySize;
+    for (const auto& image : images) {
+        auto input = inputOf(loaded, device, image.rgb, image.height, image.width);
+        auto same = std::find_if(bySize.begin(), bySize.end(),
+                                 [&](const std::vector<torch::Tensor>& group) { return group.front().sizes() == input.sizes(); });
+        if (same == bySize.end())
+            bySize.push_back({std::move(input)});
+        else
+            same->push_back(std::move(input));
+    }
+    std::vector<torch::Tensor> batches;
+    for (const auto& group : bySize)
+        for (std::size_t begin = 0; begin < group.size(); begin += std::size_t(batch)) {
+            const auto end = std::min(group.size(), begin + std::size_t(batch));
+            batches.push_back(torch::cat(std::vector<torch::Tensor>(group.begin() + std::ptrdiff_t(begin),
+                                                                    group.begin() + std::ptrdiff_t(end))));
+        }
+    return batches;
 }
 
 // Rows per band: the band's scores, the two gathers that resize it and the softmax's copies (about
@@ -200,6 +237,25 @@ Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, 
         prediction.meanEntropy = entropySum / double(pixels);
         fillScores(scores.logits, prediction);
         return prediction;
+    });
+}
+
+void Predictor::adaptNormalisation(const std::vector<ImageView>& images, double weight)
+{
+    auto& model = *m_impl->loaded.model;
+    torch::NoGradGuard noGrad;
+    if (m_impl->trainedBuffers.empty()) {
+        for (auto& buffer : model.buffers())
+            m_impl->trainedBuffers.emplace_back(buffer, buffer.clone());
+    }
+    for (auto& [buffer, trained] : m_impl->trainedBuffers)
+        buffer.copy_(trained);
+    if (images.empty())
+        return;
+    const auto batches = inputBatches(m_impl->loaded, m_impl->device, images, kAdaptationBatch);
+    BatchNormAdaptation::adapt(model, weight, [&] {
+        for (const auto& batch : batches)
+            m_impl->loaded.decisionLogits(batch);
     });
 }
 

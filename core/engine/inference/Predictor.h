@@ -52,6 +52,19 @@ public:
     static constexpr std::int64_t kMaxScorePixels = 480 * 640;
     Prediction predictWithConfidence(const std::uint8_t* rgb, int height, int width);
 
+    // Test-time adaptation to the images about to be labelled (BatchNormAdaptation): the batch
+    // norms' statistics estimated on them, blended with the trained ones by `weight` (0: as
+    // trained, 1: theirs alone). The images are seen at the model's training size, in batches of
+    // up to kAdaptationBatch of one size. Lasts until the next call (which starts from the trained
+    // statistics again) or the end of this Predictor.
+    struct ImageView {
+        const std::uint8_t* rgb = nullptr;  // height*width*3 bytes, R first
+        int height = 0;
+        int width = 0;
+    };
+    static constexpr int kAdaptationBatch = 8;
+    void adaptNormalisation(const std::vector<ImageView>& images, double weight);
+
     // The most memory the score bands of one image may take (default 64 MiB); smaller in tests,
     // to cut a small image into many bands.
     void setBandBytes(std::size_t bytes);

@@ -57,6 +57,7 @@ struct Arguments {
     std::string modes = "superpixel,polygon,prediction,smart,grabcut";
     std::string checkpoint;
     std::string predictions;
+    double adaptNorm = 0.0;  // the prediction's batch norms adapted to the frames (predict --adapt-norm)
     double target = 0.98;
     int maxActions = 300;
     int nocImages = 5;      // images whose objects get the NoC protocol (smart vs grabcut)
@@ -170,7 +171,7 @@ segstudio::paint::LabelPropagator::Prediction predictionOf(const SimulatedAnnota
 void predictMissing(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
 {
     std::string command = std::string("\"") + SEGSTUDIO_TRAIN_BINARY + "\" predict --confidence --no-overlay --device cpu -c \"" +
-                          args.checkpoint + "\" -o \"" + out.string() + "\"";
+                          args.checkpoint + "\" -o \"" + out.string() + "\" --adapt-norm " + std::to_string(args.adaptNorm);
     int missing = 0;
     for (const auto& frame : frames)
         if (!fs::exists(segstudio::data::PredictionCache::scoresFileIn(out, frame.key))) {
@@ -512,6 +513,9 @@ int main(int argc, char** argv)
     app.add_option("--modes", args.modes, "comma-separated: superpixel, polygon, prediction, smart, grabcut, propagate, scribble (no model)")
         ->capture_default_str();
     app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
+    app.add_option("--adapt-norm", args.adaptNorm,
+                   "the model's batch norms adapted to the frames predicted (segstudio-train predict --adapt-norm; give a "
+                   "--predictions folder of its own)");
     app.add_option("--predictions", args.predictions, "prediction cache folder (default: <run>/annotator-predictions)");
     app.add_option("--target", args.target, "stop at this pixel accuracy")->capture_default_str();
     app.add_option("--max-actions", args.maxActions, "give up after this many actions")->capture_default_str();
