@@ -40,6 +40,8 @@ struct PredictArguments {
     std::string runtime = "libtorch";
     double opacity = 0.5;
     double adaptNorm = 0.0;
+    std::string adaptSplit;  // adapt to this split of the project rather than to the images predicted
+    int adaptImages = 64;
     bool confidence = false;
     bool overlay = true;
 };
@@ -180,20 +182,38 @@ void predictOne(const PredictArguments& args, PredictionRuntime& runtime, const 
     }
 }
 
-// The batch norms adapted to the images about to be predicted (Predictor::adaptNormalisation), on
-// at most kAdaptationImages of them spread evenly over the list.
-constexpr std::size_t kAdaptationImages = 64;
+// The images the batch norms adapt to: those of --adapt-split in the project, else those predicted.
+std::vector<std::string> adaptationImages(const PredictArguments& args, const std::optional<data::Project>& project,
+                                          const std::vector<Job>& jobs)
+{
+    std::vector<std::string> files;
+    if (args.adaptSplit.empty()) {
+        for (const Job& job : jobs)
+            files.push_back(job.file);
+        return files;
+    }
+    const auto split = data::splitFromString(args.adaptSplit);
+    if (!split && args.adaptSplit != "all")
+        throw data::DataError({}, "unknown --adapt-split '" + args.adaptSplit + "' (use train, val, test or all)");
+    for (std::size_t index = 0; index < project->size(); ++index)
+        if (!split || project->entry(index).split == *split)
+            files.push_back(project->imagePath(index).string());
+    if (files.empty())
+        throw data::DataError(args.project, "--adapt-split " + args.adaptSplit + ": the project has no such images");
+    return files;
+}
 
-void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, const std::vector<Job>& jobs)
+// The batch norms adapted (Predictor::adaptNormalisation) to at most --adapt-images of the
+// adaptation images, spread evenly over their list.
+void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, const std::vector<std::string>& files)
 {
     if (args.adaptNorm <= 0.0)
         return;
-    const std::size_t count = std::min(jobs.size(), kAdaptationImages);
+    const std::size_t count = std::min(files.size(), std::size_t(args.adaptImages));
     std::vector<cv::Mat> images;
     std::vector<engine::Predictor::ImageView> views;
     for (std::size_t i = 0; i < count; ++i) {
-        const Job& job = jobs[i * jobs.size() / count];
-        cv::Mat image = data::readImageRgb(job.file);
+        cv::Mat image = data::readImageRgb(files[i * files.size() / count]);
         images.push_back(image.isContinuous() ? image : image.clone());
         views.push_back({images.back().ptr<std::uint8_t>(), images.back().rows, images.back().cols});
     }
@@ -228,6 +248,13 @@ void addPredictCommand(CLI::App& app, int& exitCode)
                         "1 = their statistics alone, between = a blend")
         ->capture_default_str()
         ->check(FiniteNumber(0.0, 1.0));
+    command->add_option("--adapt-split", args->adaptSplit,
+                        "with --adapt-norm: adapt to this split of the project (train, val, test, all) rather than to the "
+                        "images predicted")
+        ->needs("--project");
+    command->add_option("--adapt-images", args->adaptImages, "with --adapt-norm: adapt to at most this many images")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
     command->add_flag("--confidence", args->confidence,
                       "also write <name>_confidence.png (top softmax probability x 255) and <name>_entropy.png (normalised entropy x 255)");
     command->add_flag("!--no-overlay", args->overlay, "do not write <name>_overlay.png");
@@ -245,12 +272,13 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         const std::vector<Job> images = jobsOf(*args, project);
         if (images.empty())
             throw data::DataError({}, "nothing to predict: give images, or --project with --split");
+        const std::vector<std::string> adaptation = adaptationImages(*args, project, images);
         PredictionRuntime runtime(*args);
         const auto schema = schemaFor(*args, project, runtime);
         // Before the model's work: a folder of the user's files is refused with nothing written.
         data::OutputFolder out(args->out, project ? &*project : nullptr, "predictions");
         out.reserve(outputsOf(*args, images));
-        adaptToImages(*args, runtime, images);
+        adaptToImages(*args, runtime, adaptation);
         for (std::size_t i = 0; i < images.size(); ++i) {
             predictOne(*args, runtime, schema, images[i], out);
             std::cout << "predicted " << i + 1 << "/" << images.size() << " " << images[i].file << std::endl;

@@ -76,6 +76,32 @@ private slots:
         QVERIFY(!cache.contains("a"));
     }
 
+    // predict --adapt-norm: a writer that predicts another way (adapted, or as trained again)
+    // empties the folder, so the cache never mixes the two; a reader, which does not say how, reads
+    // whichever the writers last prepared.
+    void anotherAdaptationEmptiesTheFolder()
+    {
+        QTemporaryDir dir;
+        const fs::path run = test::path(dir, "run");
+        const fs::path checkpoint = writeCheckpoint(dir);
+        const auto schema = test::threeClasses();
+        const data::PredictionCache asTrained(run, checkpoint);
+        const data::PredictionCache adapted(run, checkpoint, "batch norms to split test, weight 1");
+        asTrained.prepare();
+        writePrediction(asTrained, "a", schema);
+        adapted.prepare();
+        QVERIFY(!adapted.contains("a"));  // the trained model's prediction is not the adapted one's
+        writePrediction(adapted, "b", schema);
+        QCOMPARE(asTrained.adaptationInUse(), std::string("batch norms to split test, weight 1"));
+        QVERIFY(asTrained.isCurrent());  // a reader reads the adapted predictions
+        QVERIFY(asTrained.load("b", schema, {6, 4}));
+        adapted.prepare();  // the same way again: kept
+        QVERIFY(adapted.contains("b"));
+        asTrained.prepare();  // as trained again: emptied
+        QVERIFY(!asTrained.contains("b"));
+        QCOMPARE(adapted.adaptationInUse(), std::string());
+    }
+
     void badFilesAreNamed()
     {
         QTemporaryDir dir;

@@ -44,6 +44,7 @@ private slots:
     void initFromTakesARunFolder();
     void exportWithAnotherClassListNamesTheClassesWithoutColour();
     void predictAdaptsTheBatchNormsWhenAsked();
+    void predictAdaptsToAProjectSplit();
 
 private:
     QString run(const QStringList& arguments, int* exitCode);
@@ -301,6 +302,10 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
                        path(QStringLiteral("model.onnx")), QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"),
                        QStringLiteral("1"), path(QStringLiteral("photo.png"))}
         << "--adapt-norm needs the LibTorch runtime";
+    QTest::newRow("predict --adapt-split without --project")
+        << command(QStringLiteral("predict"), {QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"), QStringLiteral("1"),
+                                               QStringLiteral("--adapt-split"), QStringLiteral("val"), path(QStringLiteral("photo.png"))})
+        << "--adapt-split requires --project";
 }
 
 void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork()
@@ -387,6 +392,44 @@ void TestCheckpointCli::predictAdaptsTheBatchNormsWhenAsked()
     const QByteArray adapted = bytes(QStringLiteral("adapted/photo_confidence.png"));
     QVERIFY(!trained.isEmpty() && !adapted.isEmpty());
     QVERIFY(trained != adapted);
+}
+
+// predict --adapt-split: the editor predicts one image at a time, and a single image's statistics
+// are a poor estimate, so it adapts to the project's split while predicting the one image asked for.
+void TestCheckpointCli::predictAdaptsToAProjectSplit()
+{
+    QVERIFY(QDir().mkpath(path(QStringLiteral("dusk"))));
+    for (int i = 0; i < 3; ++i) {
+        QImage image(40, 30, QImage::Format_RGB888);
+        image.fill(QColor(20 + 10 * i, 30, 60 - 10 * i));
+        QVERIFY(image.save(path(QStringLiteral("dusk/frame%1.png").arg(i))));
+    }
+    QFile schema(path(QStringLiteral("three-classes.json")));
+    QVERIFY(schema.open(QIODevice::WriteOnly));
+    schema.write(R"([{"id": 0, "name": "class0", "color": "#ff0000"}, {"id": 1, "name": "class1", "color": "#00ff00"},
+                     {"id": 2, "name": "class2", "color": "#0000ff"}])");
+    schema.close();
+    const QString project = path(QStringLiteral("dusk.segstudio"));
+    int code = -1;
+    QString output = run({QStringLiteral("import"), QStringLiteral("images"), path(QStringLiteral("dusk")), QStringLiteral("-o"),
+                          project, QStringLiteral("--schema"), schema.fileName()},
+                         &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    output = run({QStringLiteral("predict"), QStringLiteral("-c"), path(QStringLiteral("good")), QStringLiteral("-P"), project,
+                  QStringLiteral("-o"), path(QStringLiteral("dusk-predicted")), QStringLiteral("--device"), QStringLiteral("cpu"),
+                  QStringLiteral("--adapt-norm"), QStringLiteral("1"), QStringLiteral("--adapt-split"), QStringLiteral("all"),
+                  path(QStringLiteral("dusk/frame0.png"))},
+                 &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("adapted the batch norms to 3 of the images")), qPrintable(output));
+    QVERIFY2(output.contains(QStringLiteral("predicted 1/1")), qPrintable(output));
+    output = run({QStringLiteral("predict"), QStringLiteral("-c"), path(QStringLiteral("good")), QStringLiteral("-P"), project,
+                  QStringLiteral("-o"), path(QStringLiteral("dusk-never")), QStringLiteral("--adapt-norm"), QStringLiteral("1"),
+                  QStringLiteral("--adapt-split"), QStringLiteral("test"), path(QStringLiteral("dusk/frame0.png"))},
+                 &code);
+    QVERIFY2(code == 1 && output.contains(QStringLiteral("--adapt-split test: the project has no such images")),
+             qPrintable(output));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("dusk-never"))));
 }
 
 QTEST_GUILESS_MAIN(TestCheckpointCli)

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <system_error>
 
 namespace segstudio::data {
@@ -30,8 +31,9 @@ std::vector<std::string> filesIn(const fs::path& folder)
 }
 }
 
-PredictionCache::PredictionCache(const fs::path& runDir, fs::path checkpoint)
-    : m_checkpoint(std::move(checkpoint)), m_folder(runDir / "predictions" / m_checkpoint.stem())
+PredictionCache::PredictionCache(const fs::path& runDir, fs::path checkpoint, std::string adaptation)
+    : m_checkpoint(std::move(checkpoint)), m_folder(runDir / "predictions" / m_checkpoint.stem()),
+      m_adaptation(std::move(adaptation))
 {
 }
 
@@ -50,19 +52,39 @@ std::string PredictionCache::stamp() const
         .dump();
 }
 
+namespace {
+
+std::optional<nlohmann::json> stampIn(const fs::path& folder)
+{
+    std::error_code error;
+    if (!fs::exists(folder / kStampFile, error))
+        return std::nullopt;
+    try {
+        auto stamp = nlohmann::json::parse(run::readFile(folder / kStampFile));
+        if (stamp.is_object())
+            return stamp;
+    } catch (const run::FileError&) {
+    } catch (const nlohmann::json::exception&) {
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 bool PredictionCache::isCurrent() const
 {
     const std::string now = stamp();
-    if (now.empty())
+    auto onDisk = stampIn(m_folder);
+    if (now.empty() || !onDisk)
         return false;
-    std::error_code error;
-    if (!fs::exists(m_folder / kStampFile, error))
-        return false;
-    try {
-        return run::readFile(m_folder / kStampFile) == now;
-    } catch (const run::FileError&) {
-        return false;
-    }
+    onDisk->erase("adaptation");
+    return *onDisk == nlohmann::json::parse(now);
+}
+
+std::string PredictionCache::adaptationInUse() const
+{
+    const auto onDisk = stampIn(m_folder);
+    return onDisk ? onDisk->value("adaptation", std::string()) : std::string();
 }
 
 void PredictionCache::prepare() const
@@ -71,7 +93,7 @@ void PredictionCache::prepare() const
     if (now.empty())
         throw DataError(m_checkpoint.string(), "no such checkpoint");
     std::error_code error;
-    if (isCurrent()) {
+    if (isCurrent() && adaptationInUse() == m_adaptation) {
         // A cache filled before predict kept a ledger (OutputFolder) is this run's own: its files
         // are recorded as they are, so predict may replace them like any it wrote.
         if (!fs::exists(m_folder / OutputFolder::kLedger, error))
@@ -82,7 +104,10 @@ void PredictionCache::prepare() const
     fs::create_directories(m_folder, error);
     if (error)
         throw DataError(m_folder.string(), "cannot create the prediction folder: " + error.message());
-    run::writeFileAtomically(m_folder / kStampFile, now);
+    auto stamp = nlohmann::json::parse(now);
+    if (!m_adaptation.empty())
+        stamp["adaptation"] = m_adaptation;
+    run::writeFileAtomically(m_folder / kStampFile, stamp.dump());
 }
 
 fs::path PredictionCache::classesFileIn(const fs::path& folder, const std::string& stem) { return folder / (stem + ".png"); }

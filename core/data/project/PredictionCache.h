@@ -19,6 +19,9 @@ inline namespace project {
 // side in one grey image), as `segstudio-train predict --confidence` writes them, and stamp.json naming the
 // checkpoint's size and modification time. Training on (a rewritten best.pt) makes the folder
 // stale: prepare() empties it, so a prediction of an older model is never shown as this one's.
+// The stamp also names how the model was adapted to the images, if it was (`predict --adapt-norm`):
+// a writer that predicts another way empties the folder too, so it holds one way's predictions;
+// readers take whichever the writers last prepared (isCurrent() looks at the checkpoint only).
 // Requirements: I/O on the calling thread; call it off the GUI thread.
 class PredictionCache {
 public:
@@ -31,14 +34,16 @@ public:
         cv::Mat scores;
     };
 
-    PredictionCache(const std::filesystem::path& runDir, std::filesystem::path checkpoint);
+    // adaptation: how the writer's predictions adapt the model (empty: as trained); only prepare() reads it.
+    PredictionCache(const std::filesystem::path& runDir, std::filesystem::path checkpoint, std::string adaptation = {});
 
     const std::filesystem::path& folder() const { return m_folder; }
     const std::filesystem::path& checkpoint() const { return m_checkpoint; }
-    // Creates the folder, emptying it first when its stamp names another state of the checkpoint.
-    // Throws DataError naming the checkpoint when it is missing.
+    // Creates the folder, emptying it first when its stamp names another state of the checkpoint
+    // or another adaptation. Throws DataError naming the checkpoint when it is missing.
     void prepare() const;
-    bool isCurrent() const;  // the stamp matches the checkpoint as it is now
+    bool isCurrent() const;  // the stamp matches the checkpoint as it is now (whatever the adaptation)
+    std::string adaptationInUse() const;  // the stamp's adaptation (empty: as trained, or no stamp)
 
     // The name of an image's files in the cache: its label map's stem, unique in the project even
     // when two images share a file name in different folders.
@@ -72,6 +77,7 @@ private:
 
     std::filesystem::path m_checkpoint;
     std::filesystem::path m_folder;
+    std::string m_adaptation;
 };
 
 }  // namespace project
