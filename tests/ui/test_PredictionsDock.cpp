@@ -1,4 +1,5 @@
 #include "UiTestProject.h"
+#include "common/TrainerArguments.h"
 
 #include "browser/ImageListModel.h"
 #include "predictions/PredictionService.h"
@@ -16,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QAction>
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
@@ -49,6 +51,17 @@ QString writeFakeTrainer(const QString& dir)
     out.close();
     QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ExeOwner);
     return file;
+}
+
+// A run folder whose best.pt is a few bytes: the stand-in trainers never read it.
+QString writeBestCheckpoint(const QString& run)
+{
+    const QString checkpoint = QDir(run).filePath(QStringLiteral("checkpoints/best.pt"));
+    QDir().mkpath(QFileInfo(checkpoint).path());
+    QFile weights(checkpoint);
+    if (weights.open(QIODevice::WriteOnly))
+        weights.write("weights v1");
+    return checkpoint;
 }
 
 }  // namespace
@@ -220,6 +233,105 @@ private slots:
         QCOMPARE(args.value(args.indexOf(QStringLiteral("-c")) + 1), QDir(run).filePath(QStringLiteral("checkpoints/best.pt")));
         QCOMPARE(args.value(args.indexOf(QStringLiteral("-o")) + 1), QDir(run).filePath(QStringLiteral("predictions/best")));
         QCOMPARE(dock.service()->cacheFolder(), QDir(run).filePath(QStringLiteral("predictions/best")));
+    }
+
+    // "Adapt the model to this project's images": each prediction job adapts the batch norms
+    // (predict --adapt-norm 1 --adapt-split all --adapt-images 16) and the cache's stamp says so,
+    // so the trained model's predictions there go; Evaluate scores the model as trained and keeps
+    // out of that cache; unchecked, the next job predicts as trained again.
+    void adaptingToTheProjectPredictsTheOtherWay()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        const QString checkpoint = writeBestCheckpoint(run);
+        QVERIFY(QFileInfo(checkpoint).size() > 0);
+        segstudio::document::ProjectDocument document(project);
+        PredictionsDock dock;
+        dock.setTrainer(writeFakeTrainer(dir.path()));
+        dock.setDocument(&document);
+        dock.setRunDirectory(run);
+        const auto lastArguments = [&] {
+            QFile arguments(QDir(dir.path()).filePath(QStringLiteral("arguments.txt")));
+            return arguments.open(QIODevice::ReadOnly)
+                       ? QString::fromUtf8(arguments.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                       : QStringList();
+        };
+        const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString());
+        const QStringList adaptation = segstudio::ui::common::TrainerArguments::adaptation();
+
+        auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
+        QVERIFY(adapt && !adapt->isChecked());
+        adapt->setChecked(true);
+        QVERIFY(dock.service()->adapts());
+        QVERIFY(dock.predictValidation());
+        QVERIFY(!adapt->isEnabled());  // a job's predictions are of the way it began
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isBusy(), 60000);
+        QVERIFY(adapt->isEnabled());
+        QStringList args = lastArguments();
+        QCOMPARE(args.mid(args.size() - adaptation.size()), adaptation);
+        QCOMPARE(cache.adaptationInUse(), segstudio::ui::predictions::PredictionService::adaptationStamp(true));
+        QVERIFY(!cache.adaptationInUse().empty());
+
+        QVERIFY(dock.evaluate());
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isBusy(), 60000);
+        args = lastArguments();
+        QCOMPARE(args.value(0), QStringLiteral("evaluate"));
+        QVERIFY(!args.contains(QStringLiteral("--predictions")));
+
+        adapt->setChecked(false);
+        QVERIFY(!dock.service()->adapts());
+        QVERIFY(dock.predictValidation());
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isBusy(), 60000);
+        args = lastArguments();
+        QCOMPARE(args.value(0), QStringLiteral("predict"));
+        QVERIFY(!args.contains(QStringLiteral("--adapt-norm")));
+        QCOMPARE(cache.adaptationInUse(), std::string());
+    }
+
+    // Adaptation asked for while the editor's prediction of the image on screen is under way
+    // applies when that prediction is done: its answer (of the trained model) is not kept as an
+    // adapted one, and the image is predicted again, adapted.
+    void adaptationAskedMidPredictionAppliesAfterIt()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        const QString checkpoint = writeBestCheckpoint(run);
+        QVERIFY(QFileInfo(checkpoint).size() > 0);
+        // A stand-in that appends its arguments as one line and waits for the test's word.
+        const QString trainer = QDir(dir.path()).filePath(QStringLiteral("slow-train"));
+        QFile script(trainer);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nd=\"$(dirname \"$0\")\"\necho \"$*\" >> \"$d/calls.txt\"\n"
+                     "while [ ! -e \"$d/go\" ]; do sleep 0.02; done\n");
+        script.close();
+        QFile::setPermissions(trainer, QFile::permissions(trainer) | QFileDevice::ExeOwner);
+        const auto calls = [&] {
+            QFile file(QDir(dir.path()).filePath(QStringLiteral("calls.txt")));
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)
+                                                  : QStringList();
+        };
+
+        segstudio::ui::predictions::PredictionService service;
+        service.setTrainer(trainer);
+        service.setProject(&project);
+        service.setCheckpoint(run, checkpoint);
+        service.request(0);
+        QTRY_VERIFY_WITH_TIMEOUT(calls().size() == 1, 60000);
+        QVERIFY(service.isPredicting());
+        QVERIFY(!calls().at(0).contains(QStringLiteral("--adapt-norm")));
+        service.setAdaptation(true);
+        QVERIFY(service.adapts());
+        const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString());
+        QCOMPARE(cache.adaptationInUse(), std::string());  // nothing switched under the running prediction
+        QFile go(QDir(dir.path()).filePath(QStringLiteral("go")));
+        QVERIFY(go.open(QIODevice::WriteOnly));
+        go.close();
+        QTRY_VERIFY_WITH_TIMEOUT(calls().size() == 2, 60000);
+        QVERIFY(calls().at(1).contains(segstudio::ui::common::TrainerArguments::adaptation().join(QLatin1Char(' '))));
+        QCOMPARE(cache.adaptationInUse(), segstudio::ui::predictions::PredictionService::adaptationStamp(true));
+        QTRY_VERIFY_WITH_TIMEOUT(!service.isPredicting(), 60000);
     }
 
     // Issue 47.14: the evaluation report was gone after the project was reopened; it is kept

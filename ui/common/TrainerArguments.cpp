@@ -117,12 +117,20 @@ QStringList TrainerArguments::predictImages(const QString& checkpoint, const QSt
     return predictOptions(checkpoint, cacheFolder, projectFile) << kPredictionMaps << images;
 }
 
+QStringList TrainerArguments::adaptation()
+{
+    return {QStringLiteral("--adapt-norm"), QStringLiteral("1"), QStringLiteral("--adapt-split"), QStringLiteral("all"),
+            QStringLiteral("--adapt-images"), QStringLiteral("16")};
+}
+
 QStringList TrainerArguments::evaluate(const QString& checkpoint, const QString& projectFile, const QString& split,
                                        const QString& reportFolder, const QString& cacheFolder)
 {
-    return {QStringLiteral("evaluate"), QStringLiteral("-c"), checkpoint, QStringLiteral("-P"), projectFile,
-            QStringLiteral("-s"), split, QStringLiteral("--report"), reportFolder, QStringLiteral("--predictions"),
-            cacheFolder};
+    QStringList arguments{QStringLiteral("evaluate"), QStringLiteral("-c"), checkpoint, QStringLiteral("-P"), projectFile,
+                          QStringLiteral("-s"), split, QStringLiteral("--report"), reportFolder};
+    if (!cacheFolder.isEmpty())
+        arguments << QStringLiteral("--predictions") << cacheFolder;
+    return arguments;
 }
 
 QStringList TrainerArguments::catalogue(const QString& what) { return {what, QStringLiteral("--json")}; }

@@ -32,7 +32,11 @@ public:
                                     const QString& split);
     static QStringList predictImages(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile,
                                      const QStringList& images);
-    // evaluate a split into a report folder, filling the prediction cache as it goes.
+    // What predict adds to adapt the model's batch norms to the project's images first (16 of them
+    // spread over the project: AdaBN, docs/LABELING.md "its batch norms"), for images of another
+    // kind than the run trained on.
+    static QStringList adaptation();
+    // evaluate a split into a report folder, filling the prediction cache as it goes (none: empty).
     static QStringList evaluate(const QString& checkpoint, const QString& projectFile, const QString& split,
                                 const QString& reportFolder, const QString& cacheFolder);
     // The engine's catalogues as JSON: "models" or "devices".

@@ -53,6 +53,24 @@ void PredictionService::setCheckpoint(const QString& runDir, const QString& chec
         request(*m_wanted);
 }
 
+std::string PredictionService::adaptationStamp(bool adapt)
+{
+    return adapt ? common::TrainerArguments::adaptation().join(QLatin1Char(' ')).toStdString() : std::string();
+}
+
+void PredictionService::setAdaptation(bool adapt)
+{
+    if (isPredicting()) {
+        m_pendingAdaptation = adapt;
+        return;
+    }
+    m_pendingAdaptation.reset();
+    if (adapt == m_adapt)
+        return;
+    m_adapt = adapt;
+    reload();
+}
+
 void PredictionService::reload()
 {
     ++m_generation;
@@ -77,7 +95,7 @@ void PredictionService::request(std::size_t index)
 
 void PredictionService::load(std::size_t index, bool predictIfMissing)
 {
-    const data::PredictionCache cache(m_runDir.toStdString(), m_checkpoint.toStdString());
+    const data::PredictionCache cache(m_runDir.toStdString(), m_checkpoint.toStdString(), adaptationStamp(m_adapt));
     const std::string stem = data::PredictionCache::keyOf(*m_project, index);
     const data::ClassSchema schema = m_project->schema();
     const quint64 generation = m_generation;
@@ -112,9 +130,11 @@ void PredictionService::predict(std::size_t index)
 {
     if (isPredicting())
         return;  // the image on screen is asked for again when this one is done
-    const QStringList arguments = common::TrainerArguments::predictImages(
+    QStringList arguments = common::TrainerArguments::predictImages(
         m_checkpoint, cacheFolder(), QString::fromStdString(m_project->file().string()),
         {QString::fromStdString(m_project->imagePath(index).string())});
+    if (m_adapt)
+        arguments << common::TrainerArguments::adaptation();
     if (!m_process->start(arguments)) {
         emit problem(common::TrainerProcess::notFoundMessage());
         return;
@@ -126,6 +146,15 @@ void PredictionService::processFinished(const common::TrainerProcess::Exit& exit
 {
     const auto predicted = m_predicting;
     m_predicting.reset();
+    if (m_pendingAdaptation) {  // asked for while this one ran: its answer is of the other kind
+        const bool adapt = *m_pendingAdaptation;
+        m_pendingAdaptation.reset();
+        if (adapt != m_adapt) {
+            m_adapt = adapt;
+            reload();
+            return;
+        }
+    }
     if (!m_project || !m_wanted)
         return;
     if (predicted == m_wanted && !exit.ok) {

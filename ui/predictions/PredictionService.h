@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace segstudio::data {
 inline namespace project { class Project; }
@@ -40,6 +41,13 @@ public:
     // predicted again, and an answer under way is dropped.
     void reload();
     bool isPredicting() const { return m_process->isRunning(); }
+    // Predictions with the model's batch norms adapted to the project's images
+    // (common::TrainerArguments::adaptation()); the cache then holds those alone, its stamp says so
+    // (adaptationStamp), and the image on screen is predicted again. Asked while a prediction is
+    // under way, it applies when that one is done, so its answer never lands among the others.
+    void setAdaptation(bool adapt);
+    bool adapts() const { return m_pendingAdaptation.value_or(m_adapt); }
+    static std::string adaptationStamp(bool adapt);
 
 signals:
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
@@ -59,6 +67,8 @@ private:
     std::optional<std::size_t> m_wanted;     // the image on screen
     std::optional<std::size_t> m_predicting;  // the image the process predicts
     quint64 m_generation = 0;                 // bumped by every request and setting: late answers drop
+    bool m_adapt = false;
+    std::optional<bool> m_pendingAdaptation;  // asked for while a prediction was under way
 };
 
 }  // namespace segstudio::ui::predictions

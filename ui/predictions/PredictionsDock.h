@@ -134,6 +134,8 @@ private:
     void scoringFinished();
     void finish(bool ok, const QString& message);
     void updateButtons();
+    QStringList adaptationArguments() const;
+    void adaptationChanged(bool adapt);
     void checkpointChanged();
     void listSuspects();
     QString noSuspectText() const;
@@ -176,6 +178,7 @@ private:
     QLabel* m_learnStatus;
     LiveClassifier* m_live;
     QCheckBox* m_learnFromStrokes;
+    QCheckBox* m_adapt;
     QLabel* m_status;
     QPlainTextEdit* m_log;
 };
