@@ -22,7 +22,9 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -75,6 +77,44 @@ class TestPredictionsDock : public QObject {
     }
 
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);  // the adaptation choice is kept in QSettings
+        QCoreApplication::setOrganizationName(QStringLiteral("SegStudioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_PredictionsDock"));
+        QSettings().clear();
+    }
+
+    // "Adapt the model to this project's images" is the project's choice: checked for one project,
+    // it is checked again when that project is opened again (another dock, as after a restart),
+    // and not for another project.
+    void theAdaptationChoiceIsKeptPerProject()
+    {
+        QTemporaryDir dir;
+        QDir().mkpath(dir.filePath(QStringLiteral("a")));
+        QDir().mkpath(dir.filePath(QStringLiteral("b")));
+        auto dusk = segstudio::test::writeProject(dir.filePath(QStringLiteral("a")), {{"x.png", Split::Val, LabelStatus::Labelled, {0}, 0}});
+        auto day = segstudio::test::writeProject(dir.filePath(QStringLiteral("b")), {{"y.png", Split::Val, LabelStatus::Labelled, {0}, 0}});
+        segstudio::document::ProjectDocument duskDocument(dusk), dayDocument(day);
+        {
+            PredictionsDock dock;
+            dock.setDocument(&duskDocument);
+            auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
+            QVERIFY(!adapt->isChecked());
+            adapt->setChecked(true);
+        }
+        PredictionsDock dock;
+        auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
+        dock.setDocument(&duskDocument);
+        QVERIFY(adapt->isChecked());
+        QVERIFY(dock.service()->adapts());
+        dock.setDocument(&dayDocument);
+        QVERIFY(!adapt->isChecked());
+        QVERIFY(!dock.service()->adapts());
+        dock.setDocument(&duskDocument);
+        QVERIFY(adapt->isChecked());
+    }
+
     void predictsValidationImagesAndSetsTheirIoU()
     {
         QTemporaryDir dir;

@@ -16,6 +16,9 @@
 #include "run/RunLayout.h"
 
 #include <QAction>
+#include <QUrl>
+#include <QSignalBlocker>
+#include <QSettings>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -39,6 +42,17 @@
 #include <utility>
 
 namespace segstudio::ui::predictions {
+
+namespace {
+
+// Where "Adapt the model to this project's images" is remembered: one key per project file.
+QString adaptationKey(const data::Project& project)
+{
+    return QStringLiteral("predictions/adaptToProject/") +
+           QString::fromLatin1(QUrl::toPercentEncoding(QFileInfo(QString::fromStdString(project.file().string())).absoluteFilePath()));
+}
+
+}  // namespace
 
 PredictionsDock::PredictionsDock(QWidget* parent)
     : QWidget(parent), m_process(new common::TrainerProcess(this)),
@@ -203,6 +217,12 @@ void PredictionsDock::setDocument(const document::ProjectDocument* document)
     m_project = document ? &document->project() : nullptr;
     m_service->setProject(m_project);
     m_live->setProject(m_project);
+    {
+        // The choice is the project's (its images are of one kind or another), kept across starts.
+        const QSignalBlocker quiet(m_adapt);
+        m_adapt->setChecked(m_project && QSettings().value(adaptationKey(*m_project), false).toBool());
+        m_service->setAdaptation(m_adapt->isChecked());
+    }
     if (document) {
         connect(document, &document::ProjectDocument::schemaChanged, m_live, &LiveClassifier::forget);
         connect(document, &document::ProjectDocument::entriesChanged, m_live, &LiveClassifier::forget);
@@ -726,6 +746,8 @@ QStringList PredictionsDock::adaptationArguments() const
 // does), and the browser's scores, of the other way, are cleared with them.
 void PredictionsDock::adaptationChanged(bool adapt)
 {
+    if (m_project)
+        QSettings().setValue(adaptationKey(*m_project), adapt);
     m_service->setAdaptation(adapt);
     emit scoresChanged({});
     updateButtons();
