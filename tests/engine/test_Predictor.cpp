@@ -34,6 +34,7 @@ private slots:
     void precisionsResolveAsTheDeviceComputes();
     void bf16PredictsAsFp32Does();
     void adaptationStartsFromTheTrainedModel();
+    void adaptationWithoutATrainingSizeRunsEachSizeApart();
 
 private:
     std::string m_checkpoint;
@@ -73,6 +74,23 @@ torch::Tensor wholeImageLogits(const LoadedModel& loaded, const std::vector<std:
     const bool rescale = height != kTrainedHeight || width != kTrainedWidth;
     auto logits = loaded.model->forward(rescale ? F::interpolate(input, options(kTrainedHeight, kTrainedWidth)) : input);
     return rescale ? F::interpolate(logits, options(height, width)) : logits;
+}
+
+// The confidence map of `rgb` as trained, after adapting to `views`, and after adapting to them
+// again.
+struct Adapted {
+    std::vector<std::uint8_t> trained, adapted, again;
+};
+Adapted adaptTwice(Predictor& predictor, const std::vector<Predictor::ImageView>& views, const std::vector<std::uint8_t>& rgb,
+                   int height, int width)
+{
+    Adapted result;
+    result.trained = predictor.predictWithConfidence(rgb.data(), height, width).confidence;
+    predictor.adaptNormalisation(views, 1.0);
+    result.adapted = predictor.predictWithConfidence(rgb.data(), height, width).confidence;
+    predictor.adaptNormalisation(views, 1.0);
+    result.again = predictor.predictWithConfidence(rgb.data(), height, width).confidence;
+    return result;
 }
 
 long maxRssKilobytes()
@@ -242,17 +260,43 @@ void TestPredictor::adaptationStartsFromTheTrainedModel()
         views.push_back({dusk[std::size_t(i)].data(), height + 6 * i, width});
 
     Predictor predictor(m_checkpoint, "cpu", 1, "fp32");
-    const auto trained = predictor.predictWithConfidence(rgb.data(), height, width);
-    predictor.adaptNormalisation(views, 1.0);
-    const auto adapted = predictor.predictWithConfidence(rgb.data(), height, width);
-    QVERIFY(adapted.confidence != trained.confidence);
-    predictor.adaptNormalisation(views, 1.0);
-    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == adapted.confidence);
+    const auto [trained, adapted, again] = adaptTwice(predictor, views, rgb, height, width);
+    QVERIFY(adapted != trained);
+    QVERIFY(again == adapted);
     predictor.adaptNormalisation(views, 0.0);
-    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == trained.confidence);
+    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == trained);
     predictor.adaptNormalisation(views, 1.0);
     predictor.adaptNormalisation({}, 1.0);
-    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == trained.confidence);
+    QVERIFY(predictor.predictWithConfidence(rgb.data(), height, width).confidence == trained);
+}
+
+// A checkpoint that does not record its training size sees each image at its own size: the
+// adaptation batches images of one size together (large ones a few at a time) and still changes
+// the model the same way each time.
+void TestPredictor::adaptationWithoutATrainingSizeRunsEachSizeApart()
+{
+    const std::string checkpoint = (fs::path(m_dir.path().toStdString()) / "no-size.pt").string();
+    torch::manual_seed(11);
+    auto model = ModelRegistry::instance().create("segnet-tiny", kClasses);
+    Checkpoint::save(checkpoint, *model, nullptr, {{"model", "segnet-tiny"}, {"classNames", {"a", "b", "c", "d", "e"}}});
+    std::vector<std::vector<std::uint8_t>> images;
+    std::vector<Predictor::ImageView> views;
+    const std::vector<std::pair<int, int>> sizes{{32, 48}, {400, 480}, {32, 48}, {400, 480}, {400, 480}, {400, 480},
+                                                 {400, 480}, {400, 480}, {400, 480}, {400, 480}, {400, 480}};
+    for (const auto& [height, width] : sizes) {
+        auto dark = testImage(height, width);
+        for (auto& value : dark)
+            value = std::uint8_t(value / 3);
+        images.push_back(std::move(dark));
+    }
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        views.push_back({images[i].data(), sizes[i].first, sizes[i].second});
+
+    const auto rgb = testImage(kTrainedHeight, kTrainedWidth);
+    Predictor predictor(checkpoint, "cpu", 1, "fp32");
+    const auto [trained, adapted, again] = adaptTwice(predictor, views, rgb, kTrainedHeight, kTrainedWidth);
+    QVERIFY(adapted != trained);
+    QVERIFY(again == adapted);
 }
 
 QTEST_GUILESS_MAIN(TestPredictor)

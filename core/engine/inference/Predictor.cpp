@@ -100,28 +100,33 @@ Scores scoresOf(const LoadedModel& loaded, torch::Device device, const std::uint
     return scores;
 }
 
-// The images' inputs in batches of at most `batch` of one size, in the order of the first image
-// of each size.
-std::vector<torch::Tensor> inputBatches(const LoadedModel& loaded, torch::Device device,
-                                        const std::vector<Predictor::ImageView>& images, int batch)
+// The images in batches of one input size: at most `batch` images and, beyond one image, at most
+// `maxPixels` input pixels each (a checkpoint without its training size runs images at their own
+// size), in the order of the first image of each size. Indices into `images`.
+std::vector<std::vector<std::size_t>> adaptationBatches(const LoadedModel& loaded, const std::vector<Predictor::ImageView>& images,
+                                                        std::size_t batch, std::int64_t maxPixels)
 {
-    std::vector<std::vector<torch::Tensor>> bySize;
-    for (const auto& image : images) {
-        auto input = inputOf(loaded, device, image.rgb, image.height, image.width);
-        auto same = std::find_if(bySize.begin(), bySize.end(),
-                                 [&](const std::vector<torch::Tensor>& group) { return group.front().sizes() == input.sizes(); });
+    std::vector<std::pair<std::int64_t, std::vector<std::size_t>>> bySize;  // (height << 32 | width, images)
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        const auto& image = images[i];
+        const bool rescaled = runsRescaled(loaded, image.height, image.width);
+        const std::int64_t height = rescaled ? loaded.trainedHeight : image.height;
+        const std::int64_t width = rescaled ? loaded.trainedWidth : image.width;
+        const std::int64_t size = height << 32 | width;
+        auto same = std::find_if(bySize.begin(), bySize.end(), [&](const auto& group) { return group.first == size; });
         if (same == bySize.end())
-            bySize.push_back({std::move(input)});
+            bySize.push_back({size, {i}});
         else
-            same->push_back(std::move(input));
+            same->second.push_back(i);
     }
-    std::vector<torch::Tensor> batches;
-    for (const auto& group : bySize)
-        for (std::size_t begin = 0; begin < group.size(); begin += std::size_t(batch)) {
-            const auto end = std::min(group.size(), begin + std::size_t(batch));
-            batches.push_back(torch::cat(std::vector<torch::Tensor>(group.begin() + std::ptrdiff_t(begin),
-                                                                    group.begin() + std::ptrdiff_t(end))));
-        }
+    std::vector<std::vector<std::size_t>> batches;
+    for (const auto& [size, group] : bySize) {
+        const std::int64_t pixels = std::max<std::int64_t>(1, (size >> 32) * (size & 0xffffffff));
+        const auto each = std::size_t(std::clamp<std::int64_t>(maxPixels / pixels, 1, std::int64_t(batch)));
+        for (std::size_t begin = 0; begin < group.size(); begin += each)
+            batches.emplace_back(group.begin() + std::ptrdiff_t(begin),
+                                 group.begin() + std::ptrdiff_t(std::min(group.size(), begin + each)));
+    }
     return batches;
 }
 
@@ -252,10 +257,15 @@ void Predictor::adaptNormalisation(const std::vector<ImageView>& images, double 
         buffer.copy_(trained);
     if (images.empty())
         return;
-    const auto batches = inputBatches(m_impl->loaded, m_impl->device, images, kAdaptationBatch);
+    const auto& loaded = m_impl->loaded;
+    // Each batch's inputs made as it runs: memory for one batch, whatever the number of images.
     BatchNormAdaptation::adapt(model, weight, [&] {
-        for (const auto& batch : batches)
-            m_impl->loaded.decisionLogits(batch);
+        for (const auto& batch : adaptationBatches(loaded, images, kAdaptationBatch, kAdaptationPixels)) {
+            std::vector<torch::Tensor> inputs;
+            for (const std::size_t i : batch)
+                inputs.push_back(inputOf(loaded, m_impl->device, images[i].rgb, images[i].height, images[i].width));
+            loaded.decisionLogits(torch::cat(inputs));
+        }
     });
 }
 

@@ -55,14 +55,16 @@ public:
     // Test-time adaptation to the images about to be labelled (BatchNormAdaptation): the batch
     // norms' statistics estimated on them, blended with the trained ones by `weight` (0: as
     // trained, 1: theirs alone). The images are seen at the model's training size, in batches of
-    // up to kAdaptationBatch of one size. Lasts until the next call (which starts from the trained
-    // statistics again) or the end of this Predictor.
+    // up to kAdaptationBatch of one size and, beyond one image, kAdaptationPixels input pixels
+    // (a checkpoint without its training size sees them at their own). Lasts until the next call
+    // (which starts from the trained statistics again) or the end of this Predictor.
     struct ImageView {
         const std::uint8_t* rgb = nullptr;  // height*width*3 bytes, R first
         int height = 0;
         int width = 0;
     };
     static constexpr int kAdaptationBatch = 8;
+    static constexpr std::int64_t kAdaptationPixels = 8LL * 360 * 480;
     void adaptNormalisation(const std::vector<ImageView>& images, double weight);
 
     // The most memory the score bands of one image may take (default 64 MiB); smaller in tests,
