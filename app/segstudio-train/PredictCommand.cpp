@@ -16,6 +16,7 @@
 #include "deploy/OpenCvOnnxModel.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -210,10 +211,15 @@ void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, con
     if (args.adaptNorm <= 0.0)
         return;
     const std::size_t count = std::min(files.size(), std::size_t(args.adaptImages));
+    // Each kept at most at the model's input size (area-averaged), so 64 large photos take what
+    // 64 of its inputs take.
+    const auto [inputHeight, inputWidth] = runtime.engine()->inputSize();
     std::vector<cv::Mat> images;
     std::vector<engine::Predictor::ImageView> views;
     for (std::size_t i = 0; i < count; ++i) {
         cv::Mat image = data::readImageRgb(files[i * files.size() / count]);
+        if (inputHeight > 0 && inputWidth > 0 && std::int64_t(image.rows) * image.cols > std::int64_t(inputHeight) * inputWidth)
+            cv::resize(image, image, cv::Size(inputWidth, inputHeight), 0, 0, cv::INTER_AREA);
         images.push_back(image.isContinuous() ? image : image.clone());
         views.push_back({images.back().ptr<std::uint8_t>(), images.back().rows, images.back().cols});
     }

@@ -269,6 +269,11 @@ void Predictor::adaptNormalisation(const std::vector<ImageView>& images, double 
     });
 }
 
+std::pair<int, int> Predictor::inputSize() const
+{
+    return {m_impl->loaded.trainedHeight, m_impl->loaded.trainedWidth};
+}
+
 int Predictor::classes() const
 {
     return int(m_impl->loaded.classNames.size());

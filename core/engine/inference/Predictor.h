@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace segstudio::engine {
@@ -70,6 +71,10 @@ public:
     // The most memory the score bands of one image may take (default 64 MiB); smaller in tests,
     // to cut a small image into many bands.
     void setBandBytes(std::size_t bytes);
+
+    // The size the model sees images at (its training size); {0, 0} when the checkpoint does not
+    // say, and images are seen at their own.
+    std::pair<int, int> inputSize() const;
 
     int classes() const;
     const std::vector<std::string>& classNames() const;
