@@ -110,6 +110,19 @@ struct Job {
     std::string name;  // of the outputs: the image's cache key in a project, else its stem
 };
 
+// The project's images of a split named on the command line (train, val, test, or all).
+std::vector<std::size_t> imagesOfSplit(const data::Project& project, const std::string& name, const std::string& option)
+{
+    const auto split = data::splitFromString(name);
+    if (!split && name != "all")
+        throw data::DataError({}, "unknown " + option + " '" + name + "' (use train, val, test or all)");
+    std::vector<std::size_t> indices;
+    for (std::size_t index = 0; index < project.size(); ++index)
+        if (!split || project.entry(index).split == *split)
+            indices.push_back(index);
+    return indices;
+}
+
 std::vector<Job> jobsOf(const PredictArguments& args, const std::optional<data::Project>& project)
 {
     std::vector<Job> jobs;
@@ -119,12 +132,8 @@ std::vector<Job> jobsOf(const PredictArguments& args, const std::optional<data::
     }
     if (args.split.empty())
         return jobs;
-    const auto split = data::splitFromString(args.split);
-    if (!split && args.split != "all")
-        throw data::DataError({}, "unknown split '" + args.split + "' (use train, val, test or all)");
-    for (std::size_t index = 0; index < project->size(); ++index)
-        if (!split || project->entry(index).split == *split)
-            jobs.push_back({project->imagePath(index).string(), data::PredictionCache::keyOf(*project, index)});
+    for (const std::size_t index : imagesOfSplit(*project, args.split, "split"))
+        jobs.push_back({project->imagePath(index).string(), data::PredictionCache::keyOf(*project, index)});
     return jobs;
 }
 
@@ -193,12 +202,8 @@ std::vector<std::string> adaptationImages(const PredictArguments& args, const st
             files.push_back(job.file);
         return files;
     }
-    const auto split = data::splitFromString(args.adaptSplit);
-    if (!split && args.adaptSplit != "all")
-        throw data::DataError({}, "unknown --adapt-split '" + args.adaptSplit + "' (use train, val, test or all)");
-    for (std::size_t index = 0; index < project->size(); ++index)
-        if (!split || project->entry(index).split == *split)
-            files.push_back(project->imagePath(index).string());
+    for (const std::size_t index : imagesOfSplit(*project, args.adaptSplit, "--adapt-split"))
+        files.push_back(project->imagePath(index).string());
     if (files.empty())
         throw data::DataError(args.project, "--adapt-split " + args.adaptSplit + ": the project has no such images");
     return files;

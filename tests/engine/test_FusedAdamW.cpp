@@ -1,3 +1,4 @@
+#include "OptimizerTestParameters.h"
 #include "engine/training/FusedAdamW.h"
 
 #include <QTemporaryDir>
@@ -6,6 +7,8 @@
 #include <sstream>
 
 using namespace segstudio::engine;
+using segstudio::enginetest::copies;
+using segstudio::enginetest::makeParameters;
 
 // The fused AdamW step against LibTorch's own: the same parameters after several steps (with the
 // learning rate changing between steps, as the schedule changes it), the same saved state, and
@@ -23,28 +26,6 @@ private slots:
 };
 
 namespace {
-
-// Parameters of the shapes a model has: a conv weight, a bias, a large vector that the threads
-// split, a scalar.
-std::vector<torch::Tensor> makeParameters(bool channelsLast = false)
-{
-    torch::manual_seed(7);
-    std::vector<torch::Tensor> parameters{torch::randn({16, 8, 3, 3}), torch::randn({16}), torch::randn({70001}),
-                                          torch::randn({})};
-    if (channelsLast)
-        parameters[0] = parameters[0].contiguous(torch::MemoryFormat::ChannelsLast);
-    for (auto& p : parameters)
-        p.set_requires_grad(true);
-    return parameters;
-}
-
-std::vector<torch::Tensor> copies(const std::vector<torch::Tensor>& parameters)
-{
-    std::vector<torch::Tensor> result;
-    for (const auto& p : parameters)
-        result.push_back(p.detach().clone(torch::MemoryFormat::Preserve).set_requires_grad(true));
-    return result;
-}
 
 // The same gradients to both sets, drawn from the step number; the gradient's layout follows
 // its parameter's, as autograd's does.

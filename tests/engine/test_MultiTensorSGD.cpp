@@ -1,3 +1,4 @@
+#include "OptimizerTestParameters.h"
 #include "engine/training/MultiTensorSGD.h"
 
 #include <QtTest>
@@ -5,6 +6,8 @@
 #include <sstream>
 
 using namespace segstudio::engine;
+using segstudio::enginetest::copies;
+using segstudio::enginetest::makeParameters;
 
 // MultiTensorSGD against LibTorch's SGD: bit for bit the same parameters after several steps
 // (the learning rate changing between them, as the schedule changes it), with momentum,
@@ -20,24 +23,6 @@ private slots:
 };
 
 namespace {
-
-std::vector<torch::Tensor> makeParameters()
-{
-    torch::manual_seed(7);
-    std::vector<torch::Tensor> parameters{torch::randn({16, 8, 3, 3}).contiguous(torch::MemoryFormat::ChannelsLast),
-                                          torch::randn({16}), torch::randn({7001}), torch::randn({})};
-    for (auto& p : parameters)
-        p.set_requires_grad(true);
-    return parameters;
-}
-
-std::vector<torch::Tensor> copies(const std::vector<torch::Tensor>& parameters)
-{
-    std::vector<torch::Tensor> result;
-    for (const auto& p : parameters)
-        result.push_back(p.detach().clone(torch::MemoryFormat::Preserve).set_requires_grad(true));
-    return result;
-}
 
 // The same gradients to both; parameter 1 has none before step 2 and at step 4.
 void setGradients(std::vector<torch::Tensor>& a, std::vector<torch::Tensor>& b, int step)
@@ -99,20 +84,20 @@ void TestMultiTensorSGD::stepsAreLibTorchsSgd()
     QFETCH(double, weightDecay);
     const auto options =
         torch::optim::SGDOptions(1e-2).momentum(momentum).dampening(dampening).nesterov(nesterov).weight_decay(weightDecay);
-    auto a = makeParameters();
+    auto a = makeParameters(/*channelsLast=*/true);
     auto b = copies(a);
     MultiTensorSGD tested(a, options);
     torch::optim::SGD reference(b, options);
     runSteps(tested, reference, a, b, 0, 7);
     QVERIFY(same(a, b));
-    QVERIFY((a[2] - makeParameters()[2]).abs().max().item<double>() > 1e-3);  // it did step
+    QVERIFY((a[2] - makeParameters(true)[2]).abs().max().item<double>() > 1e-3);  // it did step
     QVERIFY(a[0].is_contiguous(torch::MemoryFormat::ChannelsLast));
 }
 
 void TestMultiTensorSGD::stateSavedByOneLoadsIntoTheOther()
 {
     const auto options = torch::optim::SGDOptions(1e-2).momentum(0.9).weight_decay(5e-4);
-    auto a = makeParameters();
+    auto a = makeParameters(/*channelsLast=*/true);
     auto b = copies(a);
     MultiTensorSGD tested(a, options);
     torch::optim::SGD reference(b, options);

@@ -46,10 +46,12 @@ std::string PredictionCache::stamp() const
     const auto modified = fs::last_write_time(m_checkpoint, error);
     if (error)
         return {};
-    return nlohmann::json{{"checkpoint", m_checkpoint.filename().string()},
-                          {"size", size},
-                          {"modified", std::int64_t(modified.time_since_epoch().count())}}
-        .dump();
+    nlohmann::json stamp{{"checkpoint", m_checkpoint.filename().string()},
+                         {"size", size},
+                         {"modified", std::int64_t(modified.time_since_epoch().count())}};
+    if (!m_adaptation.empty())
+        stamp["adaptation"] = m_adaptation;
+    return stamp.dump();
 }
 
 namespace {
@@ -69,16 +71,26 @@ std::optional<nlohmann::json> stampIn(const fs::path& folder)
     return std::nullopt;
 }
 
+// Whether the folder's stamp is `now` (empty: no checkpoint), the adaptation each names left out
+// when asked.
+bool stampIs(const fs::path& folder, const std::string& now, bool ignoringAdaptation)
+{
+    auto onDisk = stampIn(folder);
+    if (now.empty() || !onDisk)
+        return false;
+    auto expected = nlohmann::json::parse(now);
+    if (ignoringAdaptation) {
+        onDisk->erase("adaptation");
+        expected.erase("adaptation");
+    }
+    return *onDisk == expected;
+}
+
 }  // namespace
 
 bool PredictionCache::isCurrent() const
 {
-    const std::string now = stamp();
-    auto onDisk = stampIn(m_folder);
-    if (now.empty() || !onDisk)
-        return false;
-    onDisk->erase("adaptation");
-    return *onDisk == nlohmann::json::parse(now);
+    return stampIs(m_folder, stamp(), /*ignoringAdaptation=*/true);
 }
 
 std::string PredictionCache::adaptationInUse() const
@@ -93,7 +105,7 @@ void PredictionCache::prepare() const
     if (now.empty())
         throw DataError(m_checkpoint.string(), "no such checkpoint");
     std::error_code error;
-    if (isCurrent() && adaptationInUse() == m_adaptation) {
+    if (stampIs(m_folder, now, /*ignoringAdaptation=*/false)) {
         // A cache filled before predict kept a ledger (OutputFolder) is this run's own: its files
         // are recorded as they are, so predict may replace them like any it wrote.
         if (!fs::exists(m_folder / OutputFolder::kLedger, error))
@@ -104,10 +116,7 @@ void PredictionCache::prepare() const
     fs::create_directories(m_folder, error);
     if (error)
         throw DataError(m_folder.string(), "cannot create the prediction folder: " + error.message());
-    auto stamp = nlohmann::json::parse(now);
-    if (!m_adaptation.empty())
-        stamp["adaptation"] = m_adaptation;
-    run::writeFileAtomically(m_folder / kStampFile, stamp.dump());
+    run::writeFileAtomically(m_folder / kStampFile, now);
 }
 
 fs::path PredictionCache::classesFileIn(const fs::path& folder, const std::string& stem) { return folder / (stem + ".png"); }

@@ -72,7 +72,7 @@ public:
                            cv::Size imageSize);
 
 private:
-    std::string stamp() const;
+    std::string stamp() const;  // the checkpoint's size and time, and the adaptation; empty: no checkpoint
     static cv::Mat readScores(const std::filesystem::path& folder, const std::string& stem, int classes);
 
     std::filesystem::path m_checkpoint;

@@ -106,13 +106,11 @@ Scores scoresOf(const LoadedModel& loaded, torch::Device device, const std::uint
 std::vector<std::vector<std::size_t>> adaptationBatches(const LoadedModel& loaded, const std::vector<Predictor::ImageView>& images,
                                                         std::size_t batch, std::int64_t maxPixels)
 {
-    std::vector<std::pair<std::int64_t, std::vector<std::size_t>>> bySize;  // (height << 32 | width, images)
+    std::vector<std::pair<std::pair<int, int>, std::vector<std::size_t>>> bySize;  // (input size, images)
     for (std::size_t i = 0; i < images.size(); ++i) {
         const auto& image = images[i];
-        const bool rescaled = runsRescaled(loaded, image.height, image.width);
-        const std::int64_t height = rescaled ? loaded.trainedHeight : image.height;
-        const std::int64_t width = rescaled ? loaded.trainedWidth : image.width;
-        const std::int64_t size = height << 32 | width;
+        const auto size = runsRescaled(loaded, image.height, image.width) ? std::pair(loaded.trainedHeight, loaded.trainedWidth)
+                                                                          : std::pair(image.height, image.width);
         auto same = std::find_if(bySize.begin(), bySize.end(), [&](const auto& group) { return group.first == size; });
         if (same == bySize.end())
             bySize.push_back({size, {i}});
@@ -121,7 +119,7 @@ std::vector<std::vector<std::size_t>> adaptationBatches(const LoadedModel& loade
     }
     std::vector<std::vector<std::size_t>> batches;
     for (const auto& [size, group] : bySize) {
-        const std::int64_t pixels = std::max<std::int64_t>(1, (size >> 32) * (size & 0xffffffff));
+        const std::int64_t pixels = std::max<std::int64_t>(1, std::int64_t(size.first) * size.second);
         const auto each = std::size_t(std::clamp<std::int64_t>(maxPixels / pixels, 1, std::int64_t(batch)));
         for (std::size_t begin = 0; begin < group.size(); begin += each)
             batches.emplace_back(group.begin() + std::ptrdiff_t(begin),

@@ -171,7 +171,9 @@ segstudio::paint::LabelPropagator::Prediction predictionOf(const SimulatedAnnota
 void predictMissing(const Arguments& args, const std::vector<AnnotatorDataset::Frame>& frames, const fs::path& out)
 {
     std::string command = std::string("\"") + SEGSTUDIO_TRAIN_BINARY + "\" predict --confidence --no-overlay --device cpu -c \"" +
-                          args.checkpoint + "\" -o \"" + out.string() + "\" --adapt-norm " + std::to_string(args.adaptNorm);
+                          args.checkpoint + "\" -o \"" + out.string() + "\"";
+    if (args.adaptNorm > 0)
+        command += " --adapt-norm " + std::to_string(args.adaptNorm);
     int missing = 0;
     for (const auto& frame : frames)
         if (!fs::exists(segstudio::data::PredictionCache::scoresFileIn(out, frame.key))) {
