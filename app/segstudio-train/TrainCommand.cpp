@@ -178,6 +178,10 @@ void addOptimizerOptions(CLI::App& command, TrainOptions& o)
                                           "CUDA: let cuDNN time its algorithms for each new shape (on in --recipe;\n"
                                           "pays for dense convolutions, not for the depthwise ones of the default model)"),
                          "cudnnBenchmark");
+    o.given.emplace_back(command.add_flag("--cuda-graphs,!--no-cuda-graphs", c.cudaGraphs,
+                                          "CUDA: replay each step's forward and backward passes from a CUDA graph\n"
+                                          "(default; one process, one micro-batch, --amp bf16 or none)"),
+                         "cudaGraphs");
 }
 
 // Where and how it computes, logs and validates.

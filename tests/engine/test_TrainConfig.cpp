@@ -161,6 +161,10 @@ void TestTrainConfig::segnetRecipeIsThePublishedOne()
     // cuDNN's algorithm search: on for the recipe's dense convolutions, off by default.
     QVERIFY(recipe.cudnnBenchmark);
     QVERIFY(!TrainConfig{}.cudnnBenchmark);
+    // CUDA graphs: on wherever the step allows them, also in a run's config of before them.
+    QVERIFY(recipe.cudaGraphs && TrainConfig{}.cudaGraphs);
+    QVERIFY(trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}}).cudaGraphs);
+    QVERIFY(!trainConfigFromJson(nlohmann::json{{"trainPack", "x.pack"}, {"cudaGraphs", false}}).cudaGraphs);
     LrSchedule constant(recipe, 92, 9200);
     QCOMPARE(constant.at(0), 1e-3);
     QCOMPARE(constant.at(9000), 1e-3);

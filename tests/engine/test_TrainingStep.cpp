@@ -51,9 +51,10 @@ std::vector<torch::Tensor> gradientsOf(torch::nn::Module& model)
 
 // A step's surroundings as the trainer sets them up, without augmentation, with a constant rate.
 struct Bench {
-    explicit Bench(std::shared_ptr<SegmentationModelImpl> trained, int accumulate = 1, double lr = 0.1)
-        : model(std::move(trained))
-        , optimizer(model->parameters(), torch::optim::SGDOptions(lr))
+    explicit Bench(std::shared_ptr<SegmentationModelImpl> trained, int accumulate = 1, double lr = 0.1,
+                   torch::Device device = torch::kCPU, bool cudaGraphs = false)
+        : model(onDevice(std::move(trained), device))
+        , optimizer(model->parameters(), torch::optim::SGDOptions(lr).momentum(0.9))
         , augmenter(AugmentOptions{/*flip=*/false, /*translate=*/0})
         , schedule(config(lr), /*iterationsPerEpoch=*/1, /*totalIterations=*/100)
         , crops(0, 0, 1.0)
@@ -61,7 +62,10 @@ struct Bench {
     {
         TrainingStep::Settings settings;
         settings.accumulate = accumulate;
+        settings.device = device;
+        settings.cudaGraphs = cudaGraphs;
         TrainingStep::Hooks hooks;
+        hooks.say = [this](const std::string& line) { said.push_back(line); };
         hooks.judge = [this](const torch::Tensor& meanLoss) {
             judged.push_back(meanLoss.item<double>());
             if (refuse)
@@ -69,6 +73,12 @@ struct Bench {
         };
         step = std::make_unique<TrainingStep>(
             settings, TrainingStep::Parts{*model, optimizer, loss, augmenter, schedule, crops, scaler}, hooks);
+    }
+    static std::shared_ptr<SegmentationModelImpl> onDevice(std::shared_ptr<SegmentationModelImpl> model,
+                                                           torch::Device device)
+    {
+        model->to(device);
+        return model;
     }
     static TrainConfig config(double lr)
     {
@@ -88,6 +98,7 @@ struct Bench {
     LossScaler scaler;
     std::unique_ptr<TrainingStep> step;
     std::vector<double> judged;
+    std::vector<std::string> said;
     bool refuse = false;
 };
 
@@ -102,6 +113,9 @@ private slots:
     void aStepLowersTheLossOnItsBatch();
     void twoMicroBatchesGiveTheWholeBatchsGradient();
     void aRefusedVerdictLeavesTheWeights();
+    void cudaGraphsDeclineWhatTheyCannotCapture();
+    void cudaGraphsAreNeverTriedOnTheCpu();
+    void graphedStepsFollowTheEagerOnes();
 };
 
 void TestTrainingStep::aStepLowersTheLossOnItsBatch()
@@ -152,6 +166,68 @@ void TestTrainingStep::aRefusedVerdictLeavesTheWeights()
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, bench.step->run(fixedBatch(), {0, 0, 0}, false));
     for (std::size_t i = 0; i < before.size(); ++i)
         QVERIFY(torch::equal(bench.model->parameters()[i], before[i]));
+}
+
+void TestTrainingStep::cudaGraphsDeclineWhatTheyCannotCapture()
+{
+    const torch::Device cuda(torch::kCUDA);
+    QVERIFY(QString::fromStdString(CudaGraphStep::declines(torch::kCPU, 1, false, false)).contains("training on cpu"));
+    QVERIFY(QString::fromStdString(CudaGraphStep::declines(cuda, 2, false, false)).contains("--accumulate"));
+    QVERIFY(QString::fromStdString(CudaGraphStep::declines(cuda, 1, true, false)).contains("data-parallel"));
+    QVERIFY(QString::fromStdString(CudaGraphStep::declines(cuda, 1, false, true)).contains("fp16"));
+    // A step that allows them: captured in a CUDA build, else the build is named.
+    const auto plain = QString::fromStdString(CudaGraphStep::declines(cuda, 1, false, false));
+    QVERIFY2(plain.isEmpty() || plain.contains("without LibTorch's CUDA headers"), qPrintable(plain));
+}
+
+void TestTrainingStep::cudaGraphsAreNeverTriedOnTheCpu()
+{
+    torch::manual_seed(11);
+    auto plain = ModelRegistry::instance().create("segnet-tiny", 3);
+    auto asked = ModelRegistry::instance().create("segnet-tiny", 3);
+    {
+        torch::NoGradGuard noGrad;
+        for (std::size_t i = 0; i < plain->parameters().size(); ++i)
+            asked->parameters()[i].copy_(plain->parameters()[i]);
+    }
+    Bench eager(plain, 1, 0.05);
+    Bench graphs(asked, 1, 0.05, torch::kCPU, /*cudaGraphs=*/true);
+    const auto batch = fixedBatch();
+    for (std::int64_t i = 0; i < 2; ++i)
+        QCOMPARE(graphs.step->run(batch, {0, i, i}, false).loss.item<double>(),
+                 eager.step->run(batch, {0, i, i}, false).loss.item<double>());
+    QVERIFY(graphs.said.empty());  // nothing to say where graphs never apply
+}
+
+// On a GPU: four steps replayed from a CUDA graph take the eager steps' path (batch norm, momentum).
+void TestTrainingStep::graphedStepsFollowTheEagerOnes()
+{
+    if (!torch::cuda::is_available())
+        QSKIP("no CUDA device here: CUDA graphs are captured on a GPU only");
+    if (!CudaGraphStep::declines(torch::kCUDA, 1, false, false).empty())
+        QSKIP("this engine was built without LibTorch's CUDA headers");
+    torch::manual_seed(11);
+    auto plain = ModelRegistry::instance().create("segnet-tiny", 3);
+    auto graphed = ModelRegistry::instance().create("segnet-tiny", 3);
+    {
+        torch::NoGradGuard noGrad;
+        for (std::size_t i = 0; i < plain->parameters().size(); ++i)
+            graphed->parameters()[i].copy_(plain->parameters()[i]);
+    }
+    Bench eager(plain, 1, 0.05, torch::kCUDA, false);
+    Bench graphs(graphed, 1, 0.05, torch::kCUDA, true);
+    const auto batch = fixedBatch();
+    for (std::int64_t i = 0; i < 4; ++i) {
+        const double a = eager.step->run(batch, {0, i, i}, true).loss.item<double>();
+        const double b = graphs.step->run(batch, {0, i, i}, true).loss.item<double>();
+        QVERIFY2(std::abs(a - b) <= 1e-4 * std::max(1.0, std::abs(a)), qPrintable(QString("step %1: %2 against %3").arg(i).arg(b).arg(a)));
+    }
+    for (std::size_t i = 0; i < plain->parameters().size(); ++i)
+        QVERIFY((plain->parameters()[i] - graphed->parameters()[i]).abs().max().item<double>() < 1e-4);
+    for (std::size_t i = 0; i < plain->buffers().size(); ++i)  // the warm-up passes left no trace
+        QVERIFY((plain->buffers()[i].to(torch::kDouble) - graphed->buffers()[i].to(torch::kDouble)).abs().max().item<double>() < 1e-4);
+    QCOMPARE(graphs.said.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(graphs.said.front()).contains("captured for batches of 4 x 8 x 8"));
 }
 
 QTEST_GUILESS_MAIN(TestTrainingStep)

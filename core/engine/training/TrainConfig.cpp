@@ -19,7 +19,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     timeBudgetSeconds, optimizer, learningRate, momentum, weightDecay, beta1, beta2, schedule, dropPeriod, dropFactor,
     minLearningRate, warmupIterations, flip, translate, scaleCrop, scaleMin, scaleMax, cropHeight, cropWidth, cropShare,
     cropStartScale, colorJitter, classCrops, classWeighting, weightAverageDecay, hardPixelFraction, seed, device, amp,
-    channelsLast, cudnnBenchmark, deterministic, threads, prefetch, dataOnDevice, verdictLag, logInterval, valInterval,
+    channelsLast, cudnnBenchmark, cudaGraphs, deterministic, threads, prefetch, dataOnDevice, verdictLag, logInterval, valInterval,
     valEpochs, checkpointEachEpoch, checkpointIntervalSeconds, scaleLearningRate, gradientSync,
     collectiveTimeoutSeconds, accumulate, debugNanAtIteration)
 

@@ -103,6 +103,9 @@ struct TrainConfig {
     // slower than the heuristics' (fp32 ~215 against ~290 images/s; docs/SCALING.md). The SegNet
     // recipe, all dense convolutions, keeps it on, as measured there.
     bool cudnnBenchmark = false;
+    // The forward and backward passes replayed from a CUDA graph (CudaGraphStep) where the step
+    // allows it: a CUDA device, one micro-batch, one process, no fp16 loss scaling.
+    bool cudaGraphs = true;
     bool deterministic = false;
     int threads = 0;   // CPU threads, 0 = all cores
     int prefetch = 2;  // batches prepared ahead by the loader thread

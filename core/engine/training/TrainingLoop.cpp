@@ -257,6 +257,7 @@ void Trainer::Impl::makeTrainingStep()
     settings.accumulate = config.accumulate;
     settings.amp = precision.amp;
     settings.channelsLast = precision.channelsLast;
+    settings.cudaGraphs = config.cudaGraphs;
     settings.debugNanAtIteration = config.debugNanAtIteration;
     TrainingStep::Parts parts{*model, *optimizer, *loss, *augmenter, *schedule, *crops, *scaler,
                               average.get(), gradientSync.get(), residentTrain.get()};

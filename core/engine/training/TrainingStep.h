@@ -1,9 +1,13 @@
 #pragma once
 
+#include "CudaGraphStep.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -32,7 +36,11 @@ inline namespace training {
 //   rank r of a data-parallel run trains exactly micro-batch r of one process with
 //   accumulate = world, and with the same labelled pixels in each part the gradient is the
 //   whole batch's.
-// - Gradients are set to none before the passes, so after a step they are that step's alone.
+// - Gradients are set to none before the passes, so after a step they are that step's alone (with
+//   CUDA graphs each replay rewrites the graph's own gradient tensors instead).
+// - With cudaGraphs, on a CUDA device and where CudaGraphStep::declines() nothing, the forward and
+//   backward passes are replayed from a CUDA graph; the step's arithmetic is the eager step's. A
+//   capture that fails is said and the run goes on eagerly.
 // - The optimiser steps only after hooks.judge returned (it throws for a diverged loss) and the
 //   loss scaler found the gradients finite.
 class TrainingStep {
@@ -45,6 +53,7 @@ public:
         int accumulate = 1;               // micro-batches per step
         std::string amp = "none";
         bool channelsLast = false;
+        bool cudaGraphs = false;  // capture the passes as a CUDA graph where the step allows it
         std::int64_t debugNanAtIteration = -1;  // tests: the loss of this step made NaN
     };
     // What the trainer owns and the step uses.
@@ -88,14 +97,20 @@ public:
 private:
     std::pair<torch::Tensor, torch::Tensor> onDevice(const HostBatch& batch) const;
     void fitCropToProgress(const Place& place);
-    torch::Tensor forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share,
-                                  Result* accuracy);
+    void setLearningRate(const Place& place);
+    torch::Tensor passes(const torch::Tensor& input, const torch::Tensor& labels, bool measureAccuracy, Result& result);
+    std::optional<CudaGraphStep::Outputs> graphedPass(const torch::Tensor& input, const torch::Tensor& labels);
+    CudaGraphStep::Outputs forwardBackward(const torch::Tensor& input, const torch::Tensor& labels, double share);
+    static void measure(const torch::Tensor& logits, const torch::Tensor& labels, Result& result);
+    void say(const std::string& line) const;
 
     Settings m_settings;
     Parts m_parts;
     Hooks m_hooks;
     std::pair<int, int> m_cropInUse{0, 0};
     double m_cost = 1.0;
+    std::unique_ptr<CudaGraphStep> m_graph;
+    std::string m_unsaid;  // why graphs are off, for the first step to say
 };
 
 }  // namespace training
