@@ -30,6 +30,10 @@ namespace segstudio::cli {
 
 namespace {
 
+// --adapt-norm auto's threshold on BatchNormAdaptation's shift: chosen on the tuning sets of
+// docs/LABELING.md ("Adapt only images of another kind"), never on the reporting sets.
+constexpr double kDefaultAdaptShift = 0.55;
+
 struct PredictArguments {
     std::string checkpoint;
     std::string out = "predictions";
@@ -40,12 +44,18 @@ struct PredictArguments {
     std::string precision = "auto";
     std::string runtime = "libtorch";
     double opacity = 0.5;
-    double adaptNorm = 0.0;
+    std::string adaptNorm = "0";  // a weight in 0..1, or auto (adapt when the shift exceeds adaptShift)
+    double adaptShift = kDefaultAdaptShift;
     std::string adaptSplit;  // adapt to this split of the project rather than to the images predicted
     int adaptImages = 64;
     bool confidence = false;
     bool overlay = true;
 };
+
+bool adapts(const PredictArguments& args)
+{
+    return args.adaptNorm == "auto" || std::stod(args.adaptNorm) > 0.0;
+}
 
 // What labels an image: the engine (LibTorch) from a checkpoint, or OpenCV's DNN module from an
 // exported ONNX file (no LibTorch at run time; label maps only).
@@ -61,7 +71,7 @@ public:
         if (args.runtime == "opencv") {
             if (args.confidence)
                 throw data::DataError(args.checkpoint, "--confidence needs the LibTorch runtime (the ONNX file gives labels only)");
-            if (args.adaptNorm > 0.0)
+            if (adapts(args))
                 throw data::DataError(args.checkpoint, "--adapt-norm needs the LibTorch runtime (the ONNX file's batch norms are folded)");
             m_opencv = std::make_unique<deploy::OpenCvOnnxModel>(args.checkpoint);
             return;
@@ -210,10 +220,11 @@ std::vector<std::string> adaptationImages(const PredictArguments& args, const st
 }
 
 // The batch norms adapted (Predictor::adaptNormalisation) to at most --adapt-images of the
-// adaptation images, spread evenly over their list.
+// adaptation images, spread evenly over their list; with --adapt-norm auto fully where their shift
+// exceeds --adapt-shift, else not at all.
 void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, const std::vector<std::string>& files)
 {
-    if (args.adaptNorm <= 0.0)
+    if (!adapts(args))
         return;
     const std::size_t count = std::min(files.size(), std::size_t(args.adaptImages));
     // Each kept at most at the model's input size (area-averaged), so 64 large photos take what
@@ -228,8 +239,16 @@ void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, con
         images.push_back(image.isContinuous() ? image : image.clone());
         views.push_back({images.back().ptr<std::uint8_t>(), images.back().rows, images.back().cols});
     }
-    runtime.engine()->adaptNormalisation(views, args.adaptNorm);
-    std::cout << "adapted the batch norms to " << count << " of the images (weight " << args.adaptNorm << ")" << std::endl;
+    const double threshold = args.adaptShift;
+    const auto adaptation = args.adaptNorm == "auto"
+                                ? runtime.engine()->adaptNormalisation(views, [threshold](double shift) { return shift > threshold ? 1.0 : 0.0; })
+                                : runtime.engine()->adaptNormalisation(views, std::stod(args.adaptNorm));
+    if (adaptation.weight > 0.0)
+        std::cout << "adapted the batch norms to " << count << " of the images (weight " << adaptation.weight << ", shift "
+                  << adaptation.shift << ")" << std::endl;
+    else
+        std::cout << "the batch norms as trained: the shift of " << count << " of the images, " << adaptation.shift
+                  << ", is at most --adapt-shift " << threshold << std::endl;
 }
 
 }  // namespace
@@ -256,9 +275,21 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         ->needs("--project");
     command->add_option("--adapt-norm", args->adaptNorm,
                         "adapt the model's batch norms to the images first (test-time adaptation, AdaBN): 0 = as trained, "
-                        "1 = their statistics alone, between = a blend")
+                        "1 = their statistics alone, between = a blend; auto = 1 where the images' statistics lie further "
+                        "than --adapt-shift from the trained ones (images of another kind), else 0")
         ->capture_default_str()
-        ->check(FiniteNumber(0.0, 1.0));
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                std::string number = text;
+                return text == "auto" || FiniteNumber(0.0, 1.0)(number).empty() ? std::string()
+                                                                                 : text + " is neither auto nor a number in [0, 1]";
+            },
+            "auto or 0..1"));
+    command->add_option("--adapt-shift", args->adaptShift,
+                        "with --adapt-norm auto: the shift above which the batch norms adapt (the mean over the batch norms "
+                        "of |their mean - the trained mean| / the trained spread)")
+        ->capture_default_str()
+        ->check(FiniteNumber(0.0, 1e9));
     command->add_option("--adapt-split", args->adaptSplit,
                         "with --adapt-norm: adapt to this split of the project (train, val, test, all) rather than to the "
                         "images predicted")

@@ -21,6 +21,8 @@ private slots:
     void onlyTheNormsTrainWhileObserving();
     void aFailedObservationLeavesTheModelAsTrained();
     void aWeightOutsideZeroToOneIsRefused();
+    void theShiftSeparatesAnotherDomainFromTheTrainedOne();
+    void aGateOnTheShiftAdaptsOnlyAnotherDomain();
 
 private:
     torch::nn::Sequential m_model{nullptr};
@@ -146,6 +148,62 @@ void TestBatchNormAdaptation::aWeightOutsideZeroToOneIsRefused()
     for (double weight : {-0.1, 1.5, std::numeric_limits<double>::quiet_NaN()})
         QVERIFY_THROWS_EXCEPTION(EngineError, BatchNormAdaptation::adapt(*m_model, weight, [] {}));
     QVERIFY(torch::equal(m_norm->running_mean, m_trainedMean));
+}
+
+// The shift: the mean over the first norm's channels of |log(observed variance / trained variance)|.
+void TestBatchNormAdaptation::theShiftSeparatesAnotherDomainFromTheTrainedOne()
+{
+    torch::manual_seed(7);
+    std::vector<torch::Tensor> sameDomain;
+    for (int i = 0; i < 4; ++i)
+        sameDomain.push_back(torch::rand({4, 3, 9, 11}) * 2.0);  // as trained
+    const auto same = BatchNormAdaptation::adapt(*m_model, 1.0, [&] {
+        for (const auto& batch : sameDomain)
+            m_model->forward(batch);
+    });
+    const double eps = m_norm->options.eps();
+    const double expected = ((m_norm->running_var + eps) / (m_trainedVariance + eps)).log().abs().mean().item<double>();
+    QVERIFY2(std::abs(same.shift - expected) < 1e-6, qPrintable(QString("%1 against %2").arg(same.shift).arg(expected)));
+    QCOMPARE(same.weight, 1.0);
+    m_norm->running_mean.copy_(m_trainedMean);
+    m_norm->running_var.copy_(m_trainedVariance);
+    const auto other = BatchNormAdaptation::adapt(*m_model, 1.0, [&] {
+        for (const auto& batch : newDomainBatches())
+            m_model->forward(batch);
+    });
+    QVERIFY2(other.shift > 4.0 * same.shift, qPrintable(QString("%1 against %2").arg(other.shift).arg(same.shift)));
+    QCOMPARE(BatchNormAdaptation::adapt(*m_model, 0.0, [] {}).shift, 0.0);  // nothing observed
+}
+
+// The weight chosen from the shift: 0 leaves the statistics bit-identical after observing.
+void TestBatchNormAdaptation::aGateOnTheShiftAdaptsOnlyAnotherDomain()
+{
+    double seen = -1.0;
+    const auto gate = [&](double shift) {
+        seen = shift;
+        return shift > 1e9 ? 1.0 : 0.0;
+    };
+    const auto kept = BatchNormAdaptation::adapt(*m_model, gate, [&] {
+        for (const auto& batch : newDomainBatches())
+            m_model->forward(batch);
+    });
+    QCOMPARE(kept.weight, 0.0);
+    QCOMPARE(kept.shift, seen);
+    QVERIFY(seen > 0.0);
+    QVERIFY(torch::equal(m_norm->running_mean, m_trainedMean));
+    QVERIFY(torch::equal(m_norm->running_var, m_trainedVariance));
+    const auto adapted = BatchNormAdaptation::adapt(*m_model, [](double shift) { return shift > 0.0 ? 1.0 : 0.0; }, [&] {
+        for (const auto& batch : newDomainBatches())
+            m_model->forward(batch);
+    });
+    QCOMPARE(adapted.weight, 1.0);
+    QVERIFY(!torch::allclose(m_norm->running_mean, m_trainedMean, 1e-2, 1e-2));
+    // A weight outside 0..1 from the gate is refused, the statistics left as the call found them.
+    const auto before = m_norm->running_mean.clone();
+    QVERIFY_THROWS_EXCEPTION(EngineError, BatchNormAdaptation::adapt(*m_model, [](double) { return 2.0; }, [&] {
+        m_model->forward(newDomainBatches().front());
+    }));
+    QVERIFY(torch::equal(m_norm->running_mean, before));
 }
 
 QTEST_GUILESS_MAIN(TestBatchNormAdaptation)

@@ -296,7 +296,11 @@ void TestCheckpointCli::badArgumentsAreRefusedBeforeAnyWork_data()
     QTest::newRow("predict --adapt-norm 2")
         << command(QStringLiteral("predict"), {QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"), QStringLiteral("2"),
                                                path(QStringLiteral("photo.png"))})
-        << "--adapt-norm: 2 is not in [0, 1]";
+        << "--adapt-norm: 2 is neither auto nor a number in [0, 1]";
+    QTest::newRow("predict --adapt-norm sometimes")
+        << command(QStringLiteral("predict"), {QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"), QStringLiteral("sometimes"),
+                                               path(QStringLiteral("photo.png"))})
+        << "--adapt-norm: sometimes is neither auto nor a number in [0, 1]";
     QTest::newRow("predict --runtime opencv --adapt-norm 1")
         << QStringList{QStringLiteral("predict"), QStringLiteral("--runtime"), QStringLiteral("opencv"), QStringLiteral("-c"),
                        path(QStringLiteral("model.onnx")), QStringLiteral("-o"), never, QStringLiteral("--adapt-norm"),
@@ -383,7 +387,7 @@ void TestCheckpointCli::predictAdaptsTheBatchNormsWhenAsked()
     QVERIFY(!trainedOutput.contains(QStringLiteral("adapted")));
     const auto [adaptedCode, adaptedOutput] = predict(QStringLiteral("adapted"), {QStringLiteral("--adapt-norm"), QStringLiteral("1")});
     QVERIFY2(adaptedCode == 0, qPrintable(adaptedOutput));
-    QVERIFY2(adaptedOutput.contains(QStringLiteral("adapted the batch norms to 1 of the images (weight 1)")), qPrintable(adaptedOutput));
+    QVERIFY2(adaptedOutput.contains(QStringLiteral("adapted the batch norms to 1 of the images (weight 1, shift ")), qPrintable(adaptedOutput));
     const auto bytes = [&](const QString& file) {
         QFile f(path(file));
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -392,6 +396,17 @@ void TestCheckpointCli::predictAdaptsTheBatchNormsWhenAsked()
     const QByteArray adapted = bytes(QStringLiteral("adapted/photo_confidence.png"));
     QVERIFY(!trained.isEmpty() && !adapted.isEmpty());
     QVERIFY(trained != adapted);
+    // auto: adapted only where the images' shift exceeds --adapt-shift, and said either way.
+    const auto [keptCode, keptOutput] = predict(QStringLiteral("auto-kept"), {QStringLiteral("--adapt-norm"), QStringLiteral("auto"),
+                                                                             QStringLiteral("--adapt-shift"), QStringLiteral("1e6")});
+    QVERIFY2(keptCode == 0, qPrintable(keptOutput));
+    QVERIFY2(keptOutput.contains(QStringLiteral("the batch norms as trained: the shift of 1 of the images")), qPrintable(keptOutput));
+    QCOMPARE(bytes(QStringLiteral("auto-kept/photo_confidence.png")), trained);
+    const auto [autoCode, autoOutput] = predict(QStringLiteral("auto-adapted"), {QStringLiteral("--adapt-norm"), QStringLiteral("auto"),
+                                                                               QStringLiteral("--adapt-shift"), QStringLiteral("0")});
+    QVERIFY2(autoCode == 0, qPrintable(autoOutput));
+    QVERIFY2(autoOutput.contains(QStringLiteral("adapted the batch norms to 1 of the images (weight 1, shift ")), qPrintable(autoOutput));
+    QCOMPARE(bytes(QStringLiteral("auto-adapted/photo_confidence.png")), adapted);
 }
 
 // predict --adapt-split: the editor predicts one image at a time, and a single image's statistics

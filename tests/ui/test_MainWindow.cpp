@@ -4,6 +4,7 @@
 #include "browser/ImageListModel.h"
 #include "shell/MainWindow.h"
 #include "training/MetricsPlot.h"
+#include "predictions/PredictionService.h"
 #include "predictions/PredictionsDock.h"
 #include "shell/ReadOnlyBanner.h"
 #include "shell/Workspaces.h"
@@ -719,7 +720,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.openProject(dir.filePath(QStringLiteral("test.segstudio"))), qPrintable(window.lastError()));
         const auto& project = *window.project();
-        const segstudio::data::PredictionCache cache(run.toStdString(), (run + QStringLiteral("/checkpoints/best.pt")).toStdString());
+        // The cache as the editor's default predictions leave it (adapting where the images differ).
+        const segstudio::data::PredictionCache cache(run.toStdString(), (run + QStringLiteral("/checkpoints/best.pt")).toStdString(),
+                                                     segstudio::ui::predictions::PredictionService::adaptationStamp(true));
         cache.prepare();
         const cv::Mat tree(segstudio::test::kImageHeight, segstudio::test::kImageWidth, CV_8UC1, cv::Scalar(2));
         const cv::Mat sure(tree.size(), CV_8UC1, cv::Scalar(250));

@@ -85,9 +85,9 @@ private slots:
         QSettings().clear();
     }
 
-    // "Adapt the model to this project's images" is the project's choice: checked for one project,
-    // it is checked again when that project is opened again (another dock, as after a restart),
-    // and not for another project.
+    // "Adapt the model when this project's images are of another kind" is the project's choice: on
+    // by default, turned off for one project it stays off when that project is opened again
+    // (another dock, as after a restart), and not for another project.
     void theAdaptationChoiceIsKeptPerProject()
     {
         QTemporaryDir dir;
@@ -100,19 +100,20 @@ private slots:
             PredictionsDock dock;
             dock.setDocument(&duskDocument);
             auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
-            QVERIFY(!adapt->isChecked());
-            adapt->setChecked(true);
+            QVERIFY(adapt->isChecked());  // on by default: predict adapts only images of another kind
+            QVERIFY(dock.service()->adapts());
+            adapt->setChecked(false);
         }
         PredictionsDock dock;
         auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
         dock.setDocument(&duskDocument);
-        QVERIFY(adapt->isChecked());
-        QVERIFY(dock.service()->adapts());
-        dock.setDocument(&dayDocument);
         QVERIFY(!adapt->isChecked());
         QVERIFY(!dock.service()->adapts());
-        dock.setDocument(&duskDocument);
+        dock.setDocument(&dayDocument);
         QVERIFY(adapt->isChecked());
+        QVERIFY(dock.service()->adapts());
+        dock.setDocument(&duskDocument);
+        QVERIFY(!adapt->isChecked());
     }
 
     void predictsValidationImagesAndSetsTheirIoU()
@@ -129,7 +130,9 @@ private slots:
         QFile weights(checkpoint);
         QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write("weights v1") > 0);
         weights.close();
-        const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString());
+        // The cache as the dock's default predictions leave it (adapting where the images differ).
+        const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString(),
+                                          segstudio::ui::predictions::PredictionService::adaptationStamp(true));
         cache.prepare();
         const std::filesystem::path predictions = cache.folder();
         // beta predicted exactly; gamma all class 0 where the truth is class 2; delta has no truth.
@@ -199,7 +202,8 @@ private slots:
         QCOMPARE(args, (QStringList{QStringLiteral("predict"), QStringLiteral("-c"), checkpoint, QStringLiteral("-o"),
                                     dock.predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(project.file().string()),
                                     QStringLiteral("-s"), QStringLiteral("val"), QStringLiteral("--confidence"),
-                                    QStringLiteral("--no-overlay")}));
+                                    QStringLiteral("--no-overlay")} +
+                        segstudio::ui::common::TrainerArguments::adaptation()));  // adapting where the images differ, the default
 
         const auto iou = [&](int r) { return model.data(model.index(r, 0), ImageListModel::IoURole).toDouble(); };
         QVERIFY(model.hasIoU());
@@ -275,8 +279,8 @@ private slots:
         QCOMPARE(dock.service()->cacheFolder(), QDir(run).filePath(QStringLiteral("predictions/best")));
     }
 
-    // "Adapt the model to this project's images": each prediction job adapts the batch norms
-    // (predict --adapt-norm 1 --adapt-split all --adapt-images 16) and the cache's stamp says so,
+    // "Adapt the model when this project's images are of another kind": each prediction job asks
+    // predict to (--adapt-norm auto --adapt-split all --adapt-images 16) and the cache's stamp says so,
     // so the trained model's predictions there go; Evaluate scores the model as trained and keeps
     // out of that cache; unchecked, the next job predicts as trained again.
     void adaptingToTheProjectPredictsTheOtherWay()
@@ -301,8 +305,7 @@ private slots:
         const QStringList adaptation = segstudio::ui::common::TrainerArguments::adaptation();
 
         auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
-        QVERIFY(adapt && !adapt->isChecked());
-        adapt->setChecked(true);
+        QVERIFY(adapt && adapt->isChecked());  // the default
         QVERIFY(dock.service()->adapts());
         QVERIFY(dock.predictValidation());
         QVERIFY(!adapt->isEnabled());  // a job's predictions are of the way it began

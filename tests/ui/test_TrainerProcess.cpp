@@ -180,7 +180,7 @@ private slots:
         QVERIFY(!TrainerArguments::evaluate(QStringLiteral("/r/last.pt"), QStringLiteral("/p/x.segstudio"), QStringLiteral("val"),
                                             QStringLiteral("/r/evaluation/last"), QString())
                      .contains(QStringLiteral("--predictions")));  // the model as trained, beside an adapted cache
-        QCOMPARE(TrainerArguments::adaptation(), segstudio::test::strings({"--adapt-norm", "1", "--adapt-split", "all",
+        QCOMPARE(TrainerArguments::adaptation(), segstudio::test::strings({"--adapt-norm", "auto", "--adapt-split", "all",
                                                                            "--adapt-images", "16"}));
         QCOMPARE(evaluate.mid(evaluate.indexOf(QStringLiteral("--report")), 2), segstudio::test::strings({"--report", "/r/evaluation/last"}));
         QCOMPARE(TrainerArguments::resume(QStringLiteral("/r"), 20), segstudio::test::strings({"train", "--resume", "/r", "--epochs", "20"}));

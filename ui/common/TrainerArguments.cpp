@@ -119,7 +119,7 @@ QStringList TrainerArguments::predictImages(const QString& checkpoint, const QSt
 
 QStringList TrainerArguments::adaptation()
 {
-    return {QStringLiteral("--adapt-norm"), QStringLiteral("1"), QStringLiteral("--adapt-split"), QStringLiteral("all"),
+    return {QStringLiteral("--adapt-norm"), QStringLiteral("auto"), QStringLiteral("--adapt-split"), QStringLiteral("all"),
             QStringLiteral("--adapt-images"), QStringLiteral("16")};
 }
 

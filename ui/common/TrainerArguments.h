@@ -33,8 +33,9 @@ public:
     static QStringList predictImages(const QString& checkpoint, const QString& cacheFolder, const QString& projectFile,
                                      const QStringList& images);
     // What predict adds to adapt the model's batch norms to the project's images first (16 of them
-    // spread over the project: AdaBN, docs/LABELING.md "its batch norms"), for images of another
-    // kind than the run trained on.
+    // spread over the project: AdaBN, docs/LABELING.md "its batch norms") where they are of another
+    // kind than the run trained on (`--adapt-norm auto`: by their shift at the first batch norm;
+    // "Adapt only images of another kind").
     static QStringList adaptation();
     // evaluate a split into a report folder, filling the prediction cache as it goes (none: empty).
     static QStringList evaluate(const QString& checkpoint, const QString& projectFile, const QString& split,

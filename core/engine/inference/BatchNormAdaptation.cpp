@@ -40,12 +40,38 @@ void BatchNormAdaptation::blend(const std::vector<Norm>& norms, double weight)
     }
 }
 
-void BatchNormAdaptation::adapt(torch::nn::Module& model, double weight, const std::function<void()>& observe)
+double BatchNormAdaptation::shiftOf(const std::vector<Norm>& norms)
+{
+    if (norms.empty())
+        return 0.0;
+    // The first batch norm: after the stem's convolution, its statistics are the images' local
+    // contrast; deeper ones follow the scene's content as much as the kind of image.
+    const Norm& first = norms.front();
+    const double eps = first.module->options.eps();
+    const auto observed = first.module->running_var.to(torch::kDouble) + eps;
+    const auto trained = first.trainedVariance.to(torch::kDouble) + eps;
+    return (observed / trained).log().abs().mean().item<double>();
+}
+
+void BatchNormAdaptation::checkWeight(double weight)
 {
     if (!std::isfinite(weight) || weight < 0.0 || weight > 1.0)
         throw EngineError("the batch-norm adaptation weight must lie in 0..1, not " + std::to_string(weight));
+}
+
+BatchNormAdaptation::Result BatchNormAdaptation::adapt(torch::nn::Module& model, double weight,
+                                                       const std::function<void()>& observe)
+{
+    checkWeight(weight);
     if (weight == 0.0)
-        return;
+        return {};
+    return adapt(model, [weight](double) { return weight; }, observe);
+}
+
+BatchNormAdaptation::Result BatchNormAdaptation::adapt(torch::nn::Module& model,
+                                                       const std::function<double(double shift)>& weightFor,
+                                                       const std::function<void()>& observe)
+{
     torch::NoGradGuard noGrad;
     const auto norms = normsOf(model);
     for (const Norm& norm : norms) {
@@ -53,13 +79,18 @@ void BatchNormAdaptation::adapt(torch::nn::Module& model, double weight, const s
         norm.module->options.momentum(c10::nullopt);  // a cumulative mean over the batches observed
         norm.module->train(true);                     // this module alone: dropout and the rest stay in eval
     }
+    Result result;
     try {
         observe();
+        result.shift = shiftOf(norms);
+        result.weight = weightFor(result.shift);
+        checkWeight(result.weight);
     } catch (...) {
         blend(norms, 0.0);  // the trained statistics back, as if never asked
         throw;
     }
-    blend(norms, weight);
+    blend(norms, result.weight);
+    return result;
 }
 
 }  // namespace inference

@@ -243,7 +243,17 @@ Predictor::Prediction Predictor::predictWithConfidence(const std::uint8_t* rgb, 
     });
 }
 
-void Predictor::adaptNormalisation(const std::vector<ImageView>& images, double weight)
+Predictor::Adaptation Predictor::adaptNormalisation(const std::vector<ImageView>& images, double weight)
+{
+    if (weight == 0.0) {
+        adaptNormalisation({}, [](double) { return 0.0; });  // the trained statistics back
+        return {};
+    }
+    return adaptNormalisation(images, [weight](double) { return weight; });
+}
+
+Predictor::Adaptation Predictor::adaptNormalisation(const std::vector<ImageView>& images,
+                                                    const std::function<double(double shift)>& weightFor)
 {
     auto& model = *m_impl->loaded.model;
     torch::NoGradGuard noGrad;
@@ -254,10 +264,10 @@ void Predictor::adaptNormalisation(const std::vector<ImageView>& images, double 
     for (auto& [buffer, trained] : m_impl->trainedBuffers)
         buffer.copy_(trained);
     if (images.empty())
-        return;
+        return {};
     const auto& loaded = m_impl->loaded;
     // Each batch's inputs made as it runs: memory for one batch, whatever the number of images.
-    BatchNormAdaptation::adapt(model, weight, [&] {
+    const auto result = BatchNormAdaptation::adapt(model, weightFor, [&] {
         for (const auto& batch : adaptationBatches(loaded, images, kAdaptationBatch, kAdaptationPixels)) {
             std::vector<torch::Tensor> inputs;
             for (const std::size_t i : batch)
@@ -265,6 +275,7 @@ void Predictor::adaptNormalisation(const std::vector<ImageView>& images, double 
             loaded.decisionLogits(torch::cat(inputs));
         }
     });
+    return {result.shift, result.weight};
 }
 
 std::pair<int, int> Predictor::inputSize() const

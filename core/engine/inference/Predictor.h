@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -66,7 +67,14 @@ public:
     };
     static constexpr int kAdaptationBatch = 8;
     static constexpr std::int64_t kAdaptationPixels = 8LL * 360 * 480;
-    void adaptNormalisation(const std::vector<ImageView>& images, double weight);
+    // Returns how far the images' statistics lie from the trained ones (BatchNormAdaptation's
+    // shift) and the weight applied; weightFor chooses the weight from that shift.
+    struct Adaptation {
+        double shift = 0.0;
+        double weight = 0.0;
+    };
+    Adaptation adaptNormalisation(const std::vector<ImageView>& images, double weight);
+    Adaptation adaptNormalisation(const std::vector<ImageView>& images, const std::function<double(double shift)>& weightFor);
 
     // The most memory the score bands of one image may take (default 64 MiB); smaller in tests,
     // to cut a small image into many bands.

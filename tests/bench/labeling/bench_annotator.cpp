@@ -57,7 +57,8 @@ struct Arguments {
     std::string modes = "superpixel,polygon,prediction,smart,grabcut";
     std::string checkpoint;
     std::string predictions;
-    double adaptNorm = 0.0;  // the prediction's batch norms adapted to the frames (predict --adapt-norm)
+    std::string adaptNorm;  // the prediction's batch norms adapted to the frames (predict --adapt-norm W or auto)
+    std::string adaptShift;  // predict --adapt-shift, with --adapt-norm auto
     double target = 0.98;
     int maxActions = 300;
     int nocImages = 5;      // images whose objects get the NoC protocol (smart vs grabcut)
@@ -172,8 +173,10 @@ void predictMissing(const Arguments& args, const std::vector<AnnotatorDataset::F
 {
     std::string command = std::string("\"") + SEGSTUDIO_TRAIN_BINARY + "\" predict --confidence --no-overlay --device cpu -c \"" +
                           args.checkpoint + "\" -o \"" + out.string() + "\"";
-    if (args.adaptNorm > 0)
-        command += " --adapt-norm " + std::to_string(args.adaptNorm);
+    if (!args.adaptNorm.empty())
+        command += " --adapt-norm " + args.adaptNorm;
+    if (!args.adaptShift.empty())
+        command += " --adapt-shift " + args.adaptShift;
     int missing = 0;
     for (const auto& frame : frames)
         if (!fs::exists(segstudio::data::PredictionCache::scoresFileIn(out, frame.key))) {
@@ -516,8 +519,9 @@ int main(int argc, char** argv)
         ->capture_default_str();
     app.add_option("--checkpoint", args.checkpoint, "run directory or checkpoint for the prediction and smart modes");
     app.add_option("--adapt-norm", args.adaptNorm,
-                   "the model's batch norms adapted to the frames predicted (segstudio-train predict --adapt-norm; give a "
-                   "--predictions folder of its own)");
+                   "the model's batch norms adapted to the frames predicted (segstudio-train predict --adapt-norm W or "
+                   "auto; give a --predictions folder of its own)");
+    app.add_option("--adapt-shift", args.adaptShift, "with --adapt-norm auto: segstudio-train predict --adapt-shift");
     app.add_option("--predictions", args.predictions, "prediction cache folder (default: <run>/annotator-predictions)");
     app.add_option("--target", args.target, "stop at this pixel accuracy")->capture_default_str();
     app.add_option("--max-actions", args.maxActions, "give up after this many actions")->capture_default_str();
