@@ -41,6 +41,18 @@ HostBatch fixedBatch()
     return batch;
 }
 
+// Two segnet-tiny models with the same initial weights.
+std::pair<std::shared_ptr<SegmentationModelImpl>, std::shared_ptr<SegmentationModelImpl>> twinModels()
+{
+    torch::manual_seed(11);
+    auto first = ModelRegistry::instance().create("segnet-tiny", 3);
+    auto second = ModelRegistry::instance().create("segnet-tiny", 3);
+    torch::NoGradGuard noGrad;
+    for (std::size_t i = 0; i < first->parameters().size(); ++i)
+        second->parameters()[i].copy_(first->parameters()[i]);
+    return {first, second};
+}
+
 std::vector<torch::Tensor> gradientsOf(torch::nn::Module& model)
 {
     std::vector<torch::Tensor> grads;
@@ -182,14 +194,7 @@ void TestTrainingStep::cudaGraphsDeclineWhatTheyCannotCapture()
 
 void TestTrainingStep::cudaGraphsAreNeverTriedOnTheCpu()
 {
-    torch::manual_seed(11);
-    auto plain = ModelRegistry::instance().create("segnet-tiny", 3);
-    auto asked = ModelRegistry::instance().create("segnet-tiny", 3);
-    {
-        torch::NoGradGuard noGrad;
-        for (std::size_t i = 0; i < plain->parameters().size(); ++i)
-            asked->parameters()[i].copy_(plain->parameters()[i]);
-    }
+    const auto [plain, asked] = twinModels();
     Bench eager(plain, 1, 0.05);
     Bench graphs(asked, 1, 0.05, torch::kCPU, /*cudaGraphs=*/true);
     const auto batch = fixedBatch();
@@ -206,14 +211,7 @@ void TestTrainingStep::graphedStepsFollowTheEagerOnes()
         QSKIP("no CUDA device here: CUDA graphs are captured on a GPU only");
     if (!CudaGraphStep::declines(torch::kCUDA, 1, false, false).empty())
         QSKIP("this engine was built without LibTorch's CUDA headers");
-    torch::manual_seed(11);
-    auto plain = ModelRegistry::instance().create("segnet-tiny", 3);
-    auto graphed = ModelRegistry::instance().create("segnet-tiny", 3);
-    {
-        torch::NoGradGuard noGrad;
-        for (std::size_t i = 0; i < plain->parameters().size(); ++i)
-            graphed->parameters()[i].copy_(plain->parameters()[i]);
-    }
+    const auto [plain, graphed] = twinModels();
     Bench eager(plain, 1, 0.05, torch::kCUDA, false);
     Bench graphs(graphed, 1, 0.05, torch::kCUDA, true);
     const auto batch = fixedBatch();

@@ -152,8 +152,6 @@ CudaGraphStep::Outputs CudaGraphStep::run(const torch::Tensor&, const torch::Ten
     throw EngineError(declines(torch::Device(torch::kCUDA), 1, false, false));
 }
 
-void CudaGraphStep::capture(const torch::Tensor&, const torch::Tensor&, const Pass&) {}
-
 #endif
 
 }  // namespace training
