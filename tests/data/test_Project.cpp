@@ -47,6 +47,26 @@ private slots:
         QCOMPARE(project.indicesOf(data::Split::Train), std::vector<std::size_t>{0});
     }
 
+    // `segstudio-train predict -P camvid.segstudio IMAGE` from the project's folder threw
+    // "cannot make absolute path" (the root of a bare file name is empty).
+    void aProjectOpenedByItsBareNameFindsItsImages()
+    {
+        QTemporaryDir dir;
+        sampleProject(test::path(dir, "p.segstudio")).save();
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        std::optional<std::size_t> byAbsolutePath, byRelativePath;
+        try {
+            const data::Project project = data::Project::load("p.segstudio");
+            byAbsolutePath = project.indexOfPath(test::path(dir, "images/b.jpg"));
+            byRelativePath = project.indexOfPath("images/b.jpg");
+        } catch (...) {
+        }
+        QVERIFY(QDir::setCurrent(before));
+        QCOMPARE(byAbsolutePath, std::optional<std::size_t>(1));
+        QCOMPARE(byRelativePath, std::optional<std::size_t>(1));
+    }
+
     void addingADuplicateIsRefused()
     {
         QTemporaryDir dir;

@@ -164,7 +164,10 @@ std::string Project::relativeToRoot(const fs::path& path) const
 {
     if (path.is_relative())
         return genericRelative(path);
-    return genericRelative(fs::absolute(path).lexically_relative(fs::absolute(root())));
+    // A project opened by its bare file name ("camvid.segstudio") has an empty root: the current
+    // folder (fs::absolute of an empty path throws).
+    const fs::path absoluteRoot = root().empty() ? fs::current_path() : fs::absolute(root());
+    return genericRelative(fs::absolute(path).lexically_relative(absoluteRoot));
 }
 
 std::string Project::uniqueLabelMapName(const std::string& relativeImage) const
