@@ -24,6 +24,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <vector>
 
 namespace segstudio::cli {
@@ -33,6 +34,9 @@ namespace {
 // --adapt-norm auto's threshold on BatchNormAdaptation's shift: chosen on the tuning sets of
 // docs/LABELING.md ("Adapt only images of another kind"), never on the reporting sets.
 constexpr double kDefaultAdaptShift = 0.55;
+
+// Where --keep-adaptation keeps the adaptation, in the output folder (a prediction cache's file).
+const std::string kAdaptationFile = "adaptation.pt";
 
 struct PredictArguments {
     std::string checkpoint;
@@ -48,6 +52,7 @@ struct PredictArguments {
     double adaptShift = kDefaultAdaptShift;
     std::string adaptSplit;  // adapt to this split of the project rather than to the images predicted
     int adaptImages = 64;
+    bool keepAdaptation = false;  // in OUT/adaptation.pt, for the next process predicting for the same images
     bool confidence = false;
     bool overlay = true;
 };
@@ -219,36 +224,118 @@ std::vector<std::string> adaptationImages(const PredictArguments& args, const st
     return files;
 }
 
-// The batch norms adapted (Predictor::adaptNormalisation) to at most --adapt-images of the
-// adaptation images, spread evenly over their list; with --adapt-norm auto fully where their shift
-// exceeds --adapt-shift, else not at all.
-void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, const std::vector<std::string>& files)
+// Each observed image kept at most at the model's input size (area-averaged), so 64 large photos
+// take what 64 of its inputs take.
+engine::Predictor::Adaptation observeImages(const PredictArguments& args, PredictionRuntime& runtime,
+                                            const std::vector<std::string>& observed)
 {
-    if (!adapts(args))
-        return;
-    const std::size_t count = std::min(files.size(), std::size_t(args.adaptImages));
-    // Each kept at most at the model's input size (area-averaged), so 64 large photos take what
-    // 64 of its inputs take.
     const auto [inputHeight, inputWidth] = runtime.engine()->inputSize();
     std::vector<cv::Mat> images;
     std::vector<engine::Predictor::ImageView> views;
-    for (std::size_t i = 0; i < count; ++i) {
-        cv::Mat image = data::readImageRgb(files[i * files.size() / count]);
+    for (const std::string& file : observed) {
+        cv::Mat image = data::readImageRgb(file);
         if (inputHeight > 0 && inputWidth > 0 && std::int64_t(image.rows) * image.cols > std::int64_t(inputHeight) * inputWidth)
             cv::resize(image, image, cv::Size(inputWidth, inputHeight), 0, 0, cv::INTER_AREA);
         images.push_back(image.isContinuous() ? image : image.clone());
         views.push_back({images.back().ptr<std::uint8_t>(), images.back().rows, images.back().cols});
     }
     const double threshold = args.adaptShift;
-    const auto adaptation = args.adaptNorm == "auto"
-                                ? runtime.engine()->adaptNormalisation(views, [threshold](double shift) { return shift > threshold ? 1.0 : 0.0; })
-                                : runtime.engine()->adaptNormalisation(views, std::stod(args.adaptNorm));
-    if (adaptation.weight > 0.0)
-        std::cout << "adapted the batch norms to " << count << " of the images (weight " << adaptation.weight << ", shift "
-                  << adaptation.shift << ")" << std::endl;
+    return args.adaptNorm == "auto"
+               ? runtime.engine()->adaptNormalisation(views, [threshold](double shift) { return shift > threshold ? 1.0 : 0.0; })
+               : runtime.engine()->adaptNormalisation(views, std::stod(args.adaptNorm));
+}
+
+// The images the batch norms observe: at most --adapt-images of the adaptation images, spread
+// evenly over their list.
+std::vector<std::string> observedImages(const PredictArguments& args, const std::vector<std::string>& files)
+{
+    const std::size_t count = std::min(files.size(), std::size_t(args.adaptImages));
+    std::vector<std::string> observed;
+    for (std::size_t i = 0; i < count; ++i)
+        observed.push_back(files[i * files.size() / count]);
+    return observed;
+}
+
+std::string fileStamp(const std::filesystem::path& file)
+{
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    const auto time = std::filesystem::last_write_time(file, error).time_since_epoch().count();
+    return file.string() + " " + std::to_string(error ? 0 : size) + " " + std::to_string(error ? 0 : time);
+}
+
+// What an adaptation is made from, for --keep-adaptation: the checkpoint and each observed image by
+// path, size and modification time, and every option that changes the statistics or the weight.
+std::string adaptationKey(const PredictArguments& args, const std::vector<std::string>& observed)
+{
+    std::ostringstream key;
+    key << "segstudio adaptation 1\ncheckpoint " << fileStamp(run::RunLayout::resolveCheckpoint(args.checkpoint))
+        << "\nadapt-norm " << args.adaptNorm << " adapt-shift " << args.adaptShift << " device " << args.device
+        << " precision " << args.precision << "\n";
+    for (const std::string& file : observed)
+        key << "image " << fileStamp(file) << "\n";
+    return key.str();
+}
+
+// The adaptation OUT/adaptation.pt keeps for this key (--keep-adaptation), put in force; nullopt
+// when there is none. `keep` turns false when the file is not SegStudio's (the ledger's word).
+std::optional<engine::Predictor::Adaptation> keptAdaptation(PredictionRuntime& runtime, data::OutputFolder& out,
+                                                            const std::string& key, bool& keep)
+{
+    if (!keep)
+        return std::nullopt;
+    try {
+        out.reserve({kAdaptationFile});  // given back at the end when it is not written again
+    } catch (const data::DataError& error) {
+        keep = false;
+        std::cout << "warning: " << error.what() << "; the adaptation is not kept" << std::endl;
+        return std::nullopt;
+    }
+    try {
+        return runtime.engine()->restoreAdaptation((out.path() / kAdaptationFile).string(), key);
+    } catch (const std::exception& failure) {
+        std::cout << "warning: " << failure.what() << "; observing the images again" << std::endl;
+        return std::nullopt;
+    }
+}
+
+void keepAdaptation(PredictionRuntime& runtime, data::OutputFolder& out, const engine::Predictor::Adaptation& adaptation,
+                    const std::string& key)
+{
+    try {
+        out.requireFree({kAdaptationFile});
+        runtime.engine()->saveAdaptation((out.path() / kAdaptationFile).string(), adaptation, key);
+        out.written(kAdaptationFile);
+    } catch (const std::exception& failure) {
+        std::cout << "warning: " << failure.what() << "; the adaptation was not kept" << std::endl;
+    }
+}
+
+// The batch norms adapted (Predictor::adaptNormalisation) to the observed images; with
+// --adapt-norm auto fully where their shift exceeds --adapt-shift, else not at all. With
+// --keep-adaptation, what an earlier process made of the same images is put back instead.
+void adaptToImages(const PredictArguments& args, PredictionRuntime& runtime, const std::vector<std::string>& files,
+                   data::OutputFolder& out)
+{
+    if (!adapts(args))
+        return;
+    const std::vector<std::string> observed = observedImages(args, files);
+    const std::string key = args.keepAdaptation ? adaptationKey(args, observed) : std::string();
+    bool keep = args.keepAdaptation;
+    auto adaptation = keptAdaptation(runtime, out, key, keep);
+    const bool kept = adaptation.has_value();
+    if (!kept) {
+        adaptation = observeImages(args, runtime, observed);
+        if (keep)
+            keepAdaptation(runtime, out, *adaptation, key);
+    }
+    const std::string from = kept ? ", as kept in " + (out.path() / kAdaptationFile).string() : std::string();
+    if (adaptation->weight > 0.0)
+        std::cout << "adapted the batch norms to " << observed.size() << " of the images (weight " << adaptation->weight
+                  << ", shift " << adaptation->shift << ")" << from << std::endl;
     else
-        std::cout << "the batch norms as trained: the shift of " << count << " of the images, " << adaptation.shift
-                  << ", is at most --adapt-shift " << threshold << std::endl;
+        std::cout << "the batch norms as trained: the shift of " << observed.size() << " of the images, " << adaptation->shift
+                  << ", is at most --adapt-shift " << args.adaptShift << from << std::endl;
 }
 
 }  // namespace
@@ -286,8 +373,8 @@ void addPredictCommand(CLI::App& app, int& exitCode)
             },
             "auto or 0..1"));
     command->add_option("--adapt-shift", args->adaptShift,
-                        "with --adapt-norm auto: the shift above which the batch norms adapt (the mean over the batch norms "
-                        "of |their mean - the trained mean| / the trained spread)")
+                        "with --adapt-norm auto: the shift above which the batch norms adapt (the mean over the first batch "
+                        "norm's channels of |log(the images' variance / the trained variance)|)")
         ->capture_default_str()
         ->check(FiniteNumber(0.0, 1e9));
     command->add_option("--adapt-split", args->adaptSplit,
@@ -297,6 +384,10 @@ void addPredictCommand(CLI::App& app, int& exitCode)
     command->add_option("--adapt-images", args->adaptImages, "with --adapt-norm: adapt to at most this many images")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
+    command->add_flag("--keep-adaptation", args->keepAdaptation,
+                      "with --adapt-norm: keep the adaptation in OUT/adaptation.pt and put it back, without observing the "
+                      "images again, while the checkpoint, the observed images and these options are the same")
+        ->needs("--adapt-norm");
     command->add_flag("--confidence", args->confidence,
                       "also write <name>_confidence.png (top softmax probability x 255) and <name>_entropy.png (normalised entropy x 255)");
     command->add_flag("!--no-overlay", args->overlay, "do not write <name>_overlay.png");
@@ -320,7 +411,7 @@ void addPredictCommand(CLI::App& app, int& exitCode)
         // Before the model's work: a folder of the user's files is refused with nothing written.
         data::OutputFolder out(args->out, project ? &*project : nullptr, "predictions");
         out.reserve(outputsOf(*args, images));
-        adaptToImages(*args, runtime, adaptation);
+        adaptToImages(*args, runtime, adaptation, out);
         for (std::size_t i = 0; i < images.size(); ++i) {
             predictOne(*args, runtime, schema, images[i], out);
             std::cout << "predicted " << i + 1 << "/" << images.size() << " " << images[i].file << std::endl;

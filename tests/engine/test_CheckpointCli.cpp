@@ -21,6 +21,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 extern char** environ;
 
@@ -45,6 +46,7 @@ private slots:
     void exportWithAnotherClassListNamesTheClassesWithoutColour();
     void predictAdaptsTheBatchNormsWhenAsked();
     void predictAdaptsToAProjectSplit();
+    void predictKeepsTheAdaptationForTheNextProcess();
 
 private:
     QString run(const QStringList& arguments, int* exitCode);
@@ -445,6 +447,77 @@ void TestCheckpointCli::predictAdaptsToAProjectSplit()
     QVERIFY2(code == 1 && output.contains(QStringLiteral("--adapt-split test: the project has no such images")),
              qPrintable(output));
     QVERIFY(!QFileInfo::exists(path(QStringLiteral("dusk-never"))));
+}
+
+// predict --keep-adaptation: the editor starts one process per image, each of which observed the
+// project's 16 images again; the adaptation is kept in the output folder and put back while the
+// checkpoint, the observed images and the options are the same, with the same scores to the bit.
+void TestCheckpointCli::predictKeepsTheAdaptationForTheNextProcess()
+{
+    QVERIFY(QDir().mkpath(path(QStringLiteral("keep"))));
+    const QString photo = path(QStringLiteral("keep/photo.png"));
+    QVERIFY(QFile::copy(path(QStringLiteral("photo.png")), photo));
+    const auto predict = [&](const QString& out, const QStringList& extra) {
+        int code = -1;
+        const QString output = run(QStringList{QStringLiteral("predict"), QStringLiteral("-c"), path(QStringLiteral("good")),
+                                               QStringLiteral("-o"), path(out), QStringLiteral("--device"), QStringLiteral("cpu"),
+                                               QStringLiteral("--confidence"), QStringLiteral("--no-overlay"), photo} +
+                                       extra,
+                                   &code);
+        return std::make_pair(code, output);
+    };
+    const auto bytes = [&](const QString& file) {
+        QFile f(path(file));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QStringList adapt{QStringLiteral("--adapt-norm"), QStringLiteral("1"), QStringLiteral("--keep-adaptation")};
+    int code = -1;
+    QString output;
+    std::tie(code, output) = predict(QStringLiteral("kept"), adapt);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("adapted the batch norms to 1 of the images (weight 1, shift ")),
+             qPrintable(output));
+    QVERIFY2(!output.contains(QStringLiteral("as kept in")), qPrintable(output));
+    QVERIFY(QFileInfo(path(QStringLiteral("kept/adaptation.pt"))).size() > 0);
+    const QByteArray observed = bytes(QStringLiteral("kept/photo_scores.png"));
+    QVERIFY(!observed.isEmpty());
+
+    std::tie(code, output) = predict(QStringLiteral("kept"), adapt);  // the next process: put back
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("(weight 1, shift ")) &&
+                 output.contains(QStringLiteral("as kept in ") + path(QStringLiteral("kept/adaptation.pt"))),
+             qPrintable(output));
+    QCOMPARE(bytes(QStringLiteral("kept/photo_scores.png")), observed);
+    std::tie(code, output) = predict(QStringLiteral("not-kept"), {QStringLiteral("--adapt-norm"), QStringLiteral("1")});
+    QVERIFY2(code == 0, qPrintable(output));
+    QCOMPARE(bytes(QStringLiteral("not-kept/photo_scores.png")), observed);  // what observing gives
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("not-kept/adaptation.pt"))));
+
+    // Another option, or an image changed since: observed again, and kept anew.
+    const QStringList gated{QStringLiteral("--adapt-norm"), QStringLiteral("auto"), QStringLiteral("--adapt-shift"),
+                            QStringLiteral("1e6"), QStringLiteral("--keep-adaptation")};
+    std::tie(code, output) = predict(QStringLiteral("kept"), gated);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("the batch norms as trained")) && !output.contains(QStringLiteral("as kept in")),
+             qPrintable(output));
+    std::tie(code, output) = predict(QStringLiteral("kept"), gated);
+    QVERIFY2(output.contains(QStringLiteral("the batch norms as trained")) && output.contains(QStringLiteral("as kept in")),
+             qPrintable(output));
+    {
+        QFile file(photo);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(60), QFileDevice::FileModificationTime));
+    }
+    std::tie(code, output) = predict(QStringLiteral("kept"), gated);
+    QVERIFY2(code == 0 && !output.contains(QStringLiteral("as kept in")), qPrintable(output));
+
+    // A file of that name that SegStudio did not write is the user's: left as it is.
+    QVERIFY(QDir().mkpath(path(QStringLiteral("mine"))));
+    QFile mine(path(QStringLiteral("mine/adaptation.pt")));
+    QVERIFY(mine.open(QIODevice::WriteOnly));
+    mine.write("my notes");
+    mine.close();
+    std::tie(code, output) = predict(QStringLiteral("mine"), adapt);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("the adaptation is not kept")), qPrintable(output));
+    QCOMPARE(bytes(QStringLiteral("mine/adaptation.pt")), QByteArray("my notes"));
+    QCOMPARE(bytes(QStringLiteral("mine/photo_scores.png")), observed);
 }
 
 QTEST_GUILESS_MAIN(TestCheckpointCli)

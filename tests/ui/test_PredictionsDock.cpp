@@ -203,7 +203,7 @@ private slots:
                                     dock.predictionsFolder(), QStringLiteral("-P"), QString::fromStdString(project.file().string()),
                                     QStringLiteral("-s"), QStringLiteral("val"), QStringLiteral("--confidence"),
                                     QStringLiteral("--no-overlay")} +
-                        segstudio::ui::common::TrainerArguments::adaptation()));  // adapting where the images differ, the default
+                        segstudio::ui::common::TrainerArguments::keptAdaptation()));  // adapting where the images differ, the default
 
         const auto iou = [&](int r) { return model.data(model.index(r, 0), ImageListModel::IoURole).toDouble(); };
         QVERIFY(model.hasIoU());
@@ -302,7 +302,7 @@ private slots:
                        : QStringList();
         };
         const data::PredictionCache cache(run.toStdString(), checkpoint.toStdString());
-        const QStringList adaptation = segstudio::ui::common::TrainerArguments::adaptation();
+        const QStringList adaptation = segstudio::ui::common::TrainerArguments::keptAdaptation();
 
         auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
         QVERIFY(adapt && adapt->isChecked());  // the default
@@ -372,7 +372,7 @@ private slots:
         QVERIFY(go.open(QIODevice::WriteOnly));
         go.close();
         QTRY_VERIFY_WITH_TIMEOUT(calls().size() == 2, 60000);
-        QVERIFY(calls().at(1).contains(segstudio::ui::common::TrainerArguments::adaptation().join(QLatin1Char(' '))));
+        QVERIFY(calls().at(1).contains(segstudio::ui::common::TrainerArguments::keptAdaptation().join(QLatin1Char(' '))));
         QCOMPARE(cache.adaptationInUse(), segstudio::ui::predictions::PredictionService::adaptationStamp(true));
         QTRY_VERIFY_WITH_TIMEOUT(!service.isPredicting(), 60000);
     }

@@ -182,6 +182,7 @@ private slots:
                      .contains(QStringLiteral("--predictions")));  // the model as trained, beside an adapted cache
         QCOMPARE(TrainerArguments::adaptation(), segstudio::test::strings({"--adapt-norm", "auto", "--adapt-split", "all",
                                                                            "--adapt-images", "16"}));
+        QCOMPARE(TrainerArguments::keptAdaptation(), TrainerArguments::adaptation() << QStringLiteral("--keep-adaptation"));
         QCOMPARE(evaluate.mid(evaluate.indexOf(QStringLiteral("--report")), 2), segstudio::test::strings({"--report", "/r/evaluation/last"}));
         QCOMPARE(TrainerArguments::resume(QStringLiteral("/r"), 20), segstudio::test::strings({"train", "--resume", "/r", "--epochs", "20"}));
         QCOMPARE(TrainerArguments::resume(QStringLiteral("/r")), segstudio::test::strings({"train", "--resume", "/r"}));

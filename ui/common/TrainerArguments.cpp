@@ -123,6 +123,11 @@ QStringList TrainerArguments::adaptation()
             QStringLiteral("--adapt-images"), QStringLiteral("16")};
 }
 
+QStringList TrainerArguments::keptAdaptation()
+{
+    return adaptation() << QStringLiteral("--keep-adaptation");
+}
+
 QStringList TrainerArguments::evaluate(const QString& checkpoint, const QString& projectFile, const QString& split,
                                        const QString& reportFolder, const QString& cacheFolder)
 {

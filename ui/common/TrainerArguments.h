@@ -37,6 +37,9 @@ public:
     // kind than the run trained on (`--adapt-norm auto`: by their shift at the first batch norm;
     // "Adapt only images of another kind").
     static QStringList adaptation();
+    // The same, the adaptation kept in the prediction cache (adaptation.pt) for the next process
+    // predicting there, so one image's prediction does not observe 16 images again.
+    static QStringList keptAdaptation();
     // evaluate a split into a report folder, filling the prediction cache as it goes (none: empty).
     static QStringList evaluate(const QString& checkpoint, const QString& projectFile, const QString& split,
                                 const QString& reportFolder, const QString& cacheFolder);

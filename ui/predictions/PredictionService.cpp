@@ -134,7 +134,7 @@ void PredictionService::predict(std::size_t index)
         m_checkpoint, cacheFolder(), QString::fromStdString(m_project->file().string()),
         {QString::fromStdString(m_project->imagePath(index).string())});
     if (m_adapt)
-        arguments << common::TrainerArguments::adaptation();
+        arguments << common::TrainerArguments::keptAdaptation();
     if (!m_process->start(arguments)) {
         emit problem(common::TrainerProcess::notFoundMessage());
         return;

@@ -741,7 +741,7 @@ void PredictionsDock::finish(bool ok, const QString& message)
 
 QStringList PredictionsDock::adaptationArguments() const
 {
-    return m_adapt->isChecked() ? common::TrainerArguments::adaptation() : QStringList();
+    return m_adapt->isChecked() ? common::TrainerArguments::keptAdaptation() : QStringList();
 }
 
 // The editor's predictions are made again the other way (the service empties the cache as it

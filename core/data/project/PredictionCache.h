@@ -22,6 +22,7 @@ inline namespace project {
 // The stamp also names how the model was adapted to the images, if it was (`predict --adapt-norm`):
 // a writer that predicts another way empties the folder too, so it holds one way's predictions;
 // readers take whichever the writers last prepared (isCurrent() looks at the checkpoint only).
+// An adapting writer may keep the adaptation there too (adaptation.pt, `predict --keep-adaptation`).
 // Requirements: I/O on the calling thread; call it off the GUI thread.
 class PredictionCache {
 public:

@@ -6,11 +6,14 @@
 #include "engine/runtime/EngineError.h"
 #include "LoadedModel.h"
 #include "engine/runtime/Runtime.h"
+#include "run/AtomicFile.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <new>
+#include <sstream>
 
 namespace segstudio::engine {
 inline namespace inference {
@@ -257,10 +260,7 @@ Predictor::Adaptation Predictor::adaptNormalisation(const std::vector<ImageView>
 {
     auto& model = *m_impl->loaded.model;
     torch::NoGradGuard noGrad;
-    if (m_impl->trainedBuffers.empty()) {
-        for (auto& buffer : model.buffers())
-            m_impl->trainedBuffers.emplace_back(buffer, buffer.clone());
-    }
+    rememberTrainedBuffers();
     for (auto& [buffer, trained] : m_impl->trainedBuffers)
         buffer.copy_(trained);
     if (images.empty())
@@ -276,6 +276,76 @@ Predictor::Adaptation Predictor::adaptNormalisation(const std::vector<ImageView>
         }
     });
     return {result.shift, result.weight};
+}
+
+void Predictor::rememberTrainedBuffers()
+{
+    if (!m_impl->trainedBuffers.empty())
+        return;
+    for (auto& buffer : m_impl->loaded.model->buffers())
+        m_impl->trainedBuffers.emplace_back(buffer, buffer.clone());
+}
+
+void Predictor::saveAdaptation(const std::string& file, const Adaptation& adaptation, const std::string& key)
+{
+    torch::serialize::OutputArchive archive;
+    archive.write("key", c10::IValue(key));
+    archive.write("shift", c10::IValue(adaptation.shift));
+    archive.write("weight", c10::IValue(adaptation.weight));
+    const auto buffers = m_impl->loaded.model->buffers();
+    archive.write("buffers", c10::IValue(std::int64_t(buffers.size())));
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        archive.write("buffer" + std::to_string(i), buffers[i].cpu(), /*is_buffer=*/true);
+    // In memory first: LibTorch's file writer reports a full disk from its destructor.
+    std::ostringstream bytes;
+    try {
+        archive.save_to(bytes);
+    } catch (const c10::Error& error) {
+        throw EngineError(file + ": cannot serialise the adaptation (" + error.what_without_backtrace() + ")");
+    }
+    try {
+        run::writeFileAtomically(file, std::move(bytes).str(), run::Durability::Deferred);
+    } catch (const std::exception& error) {
+        throw EngineError(error.what());
+    }
+}
+
+std::optional<Predictor::Adaptation> Predictor::restoreAdaptation(const std::string& file, const std::string& key)
+{
+    if (!std::filesystem::exists(file))
+        return std::nullopt;
+    const auto unreadable = [&](const std::string& why) { return EngineError(file + ": not a readable adaptation (" + why + ")"); };
+    torch::serialize::InputArchive archive;
+    c10::IValue keyValue, shift, weight, count;
+    try {
+        archive.load_from(file, torch::Device(torch::kCPU));
+        archive.read("key", keyValue);
+        if (!keyValue.isString() || keyValue.toStringRef() != key)
+            return std::nullopt;
+        archive.read("shift", shift);
+        archive.read("weight", weight);
+        archive.read("buffers", count);
+    } catch (const c10::Error& error) {
+        throw unreadable(error.what_without_backtrace());
+    }
+    auto buffers = m_impl->loaded.model->buffers();
+    if (!count.isInt() || count.toInt() != std::int64_t(buffers.size()) || !shift.isDouble() || !weight.isDouble())
+        throw unreadable("made for another model");
+    std::vector<torch::Tensor> saved(buffers.size());
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        try {
+            archive.read("buffer" + std::to_string(i), saved[i], /*is_buffer=*/true);
+        } catch (const c10::Error& error) {
+            throw unreadable(error.what_without_backtrace());
+        }
+        if (saved[i].sizes() != buffers[i].sizes() || saved[i].scalar_type() != buffers[i].scalar_type())
+            throw unreadable("made for another model");
+    }
+    rememberTrainedBuffers();
+    torch::NoGradGuard noGrad;
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        buffers[i].copy_(saved[i]);
+    return Adaptation{shift.toDouble(), weight.toDouble()};
 }
 
 std::pair<int, int> Predictor::inputSize() const
