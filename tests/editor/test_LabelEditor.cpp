@@ -29,6 +29,8 @@
 #include <QImage>
 #include <QKeySequence>
 #include <QComboBox>
+#include <QSlider>
+#include <QSpinBox>
 #include <QLabel>
 #include <QToolBar>
 #include <QFileInfo>
@@ -129,6 +131,13 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("test_LabelEditor"));
         // The first-start card would lie over the canvas these tests grab and click: seen.
         QSettings().setValue(QLatin1String(ui::editor::LabelingTips::kSeenKey), true);
+    }
+
+    // Every test starts from the prediction row's defaults (the row keeps its choices in QSettings).
+    void init()
+    {
+        for (const char* key : {"editor/predictionLayer", "editor/predictionOpacity", "editor/acceptFromPercent"})
+            QSettings().remove(QLatin1String(key));
     }
 
     // First start: "how labeling works" over the canvas on the first image ever opened, listing
@@ -1357,6 +1366,29 @@ private slots:
 
         QVERIFY(editor->openImage(1));
         QVERIFY2(bar->stateText().contains(QStringLiteral("no prediction")), qPrintable(bar->stateText()));
+    }
+
+    // The prediction row's layer, opacity and accept threshold were back at "Layer hidden", 60 %
+    // and 0 % after every start: they are a person's way of working, and kept.
+    void predictionRowKeepsItsChoicesAcrossStarts()
+    {
+        EditorTestProject test;
+        {
+            auto editor = makeEditor(test);
+            auto* bar = editor->findChild<ui::editor::PredictionBar*>(QStringLiteral("predictionBar"));
+            QVERIFY(bar);
+            bar->findChild<QComboBox*>()->setCurrentIndex(2);  // as a person picks it
+            bar->findChild<QSlider*>()->setValue(35);
+            bar->findChild<QSpinBox*>()->setValue(40);
+            QCOMPARE(bar->view(), ui::editor::PredictionLayer::View::Errors);
+        }
+        auto editor = makeEditor(test);
+        auto* bar = editor->findChild<ui::editor::PredictionBar*>(QStringLiteral("predictionBar"));
+        QCOMPARE(bar->view(), ui::editor::PredictionLayer::View::Errors);
+        QCOMPARE(bar->opacity(), 0.35);
+        QCOMPARE(bar->minConfidence(), (40 * 255 + 50) / 100);
+        QCOMPARE(editor->canvas()->predictionView(), ui::editor::PredictionLayer::View::Errors);  // drawn so, too
+        QCOMPARE(editor->canvas()->predictionOpacity(), 0.35);
     }
 
     // Issue 50, section 4: CamVid's 11th class (Bicyclist) had no key and its row was cut off at

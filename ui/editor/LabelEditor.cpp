@@ -121,6 +121,8 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     connect(m_d->classesPanel, &ClassesPanel::visibilityChanged, m_d->canvas, &LabelCanvas::setClassVisible);
     connect(m_d->predictionBar, &PredictionBar::viewChanged, m_d->canvas, &LabelCanvas::setPredictionView);
     connect(m_d->predictionBar, &PredictionBar::opacityChanged, m_d->canvas, &LabelCanvas::setPredictionOpacity);
+    m_d->canvas->setPredictionView(m_d->predictionBar->view());  // as chosen last time
+    m_d->canvas->setPredictionOpacity(m_d->predictionBar->opacity());
     connect(m_d->predictionBar, &PredictionBar::acceptRequested, this, [this](bool unlabelledOnly, int minConfidence) {
         paint::AcceptOptions options;
         options.unlabelledOnly = unlabelledOnly;

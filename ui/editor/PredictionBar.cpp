@@ -2,12 +2,15 @@
 
 #include "paint/ColourScale.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QLinearGradient>
 #include <QMenu>
 #include <QPainter>
+#include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QToolButton>
@@ -31,6 +34,11 @@ QPixmap legendPixmap(const QString& low, const QString& high, const QFont& font)
     painter.drawText(QRect(3, 0, kWidth - 6, kHeight), Qt::AlignVCenter | Qt::AlignRight, high);
     return pixmap;
 }
+
+// The row's choices are a person's way of working, kept across images and starts.
+constexpr const char* kViewKey = "editor/predictionLayer";
+constexpr const char* kOpacityKey = "editor/predictionOpacity";
+constexpr const char* kAcceptFromKey = "editor/acceptFromPercent";
 
 }  // namespace
 
@@ -75,11 +83,17 @@ PredictionBar::PredictionBar(QWidget* parent)
     addWidget(m_accept);
     addWidget(m_threshold);
 
+    restoreChoices();
     connect(m_view, &QComboBox::currentIndexChanged, this, [this] {
         updateLegend();
+        QSettings().setValue(QLatin1String(kViewKey), int(view()));
         emit viewChanged(view());
     });
-    connect(m_opacity, &QSlider::valueChanged, this, [this](int value) { emit opacityChanged(value / 100.0); });
+    connect(m_opacity, &QSlider::valueChanged, this, [this](int value) {
+        QSettings().setValue(QLatin1String(kOpacityKey), value);
+        emit opacityChanged(value / 100.0);
+    });
+    connect(m_threshold, &QSpinBox::valueChanged, this, [](int value) { QSettings().setValue(QLatin1String(kAcceptFromKey), value); });
     updateLegend();
     setPredictionAvailable(false);
 }
@@ -108,6 +122,17 @@ bool PredictionBar::isPredictionAvailable() const { return m_accept->isEnabled()
 PredictionLayer::View PredictionBar::view() const { return PredictionLayer::View(m_view->currentData().toInt()); }
 
 void PredictionBar::setView(PredictionLayer::View view) { m_view->setCurrentIndex(m_view->findData(int(view))); }
+
+void PredictionBar::restoreChoices()
+{
+    const QSettings settings;
+    const int viewIndex = m_view->findData(settings.value(QLatin1String(kViewKey), int(PredictionLayer::View::Off)).toInt());
+    m_view->setCurrentIndex(std::max(viewIndex, 0));
+    m_opacity->setValue(settings.value(QLatin1String(kOpacityKey), m_opacity->value()).toInt());
+    m_threshold->setValue(settings.value(QLatin1String(kAcceptFromKey), m_threshold->value()).toInt());
+}
+
+double PredictionBar::opacity() const { return m_opacity->value() / 100.0; }
 
 int PredictionBar::minConfidence() const { return (m_threshold->value() * 255 + 50) / 100; }
 

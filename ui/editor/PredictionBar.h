@@ -17,7 +17,8 @@ namespace segstudio::ui::editor {
 // is there (hover and Smart Click use it also while its layer is hidden), which layer of it is
 // drawn (hidden, predicted classes, errors against the labels, confidence, uncertainty) and how
 // opaque, the heat map's legend, and "Accept prediction" (into unlabelled pixels, or everywhere,
-// from a confidence on). Accept is disabled until the image has a prediction.
+// from a confidence on). Accept is disabled until the image has a prediction. The layer, its
+// opacity and the accept threshold are kept across starts.
 class PredictionBar : public QToolBar {
     Q_OBJECT
 
@@ -28,6 +29,7 @@ public:
     bool isPredictionAvailable() const;
     PredictionLayer::View view() const;
     void setView(PredictionLayer::View view);
+    double opacity() const;  // 0..1
     int minConfidence() const;  // 0..255
     QString stateText() const;  // "Model: ready", "Model: no prediction": what the row starts with
     bool isLegendShown() const;  // the heat map's legend: with the confidence and uncertainty layers only
@@ -39,6 +41,7 @@ signals:
 
 private:
     void updateLegend();
+    void restoreChoices();  // the layer, opacity and accept threshold chosen last time (QSettings)
 
     QLabel* m_state;
     QComboBox* m_view;
