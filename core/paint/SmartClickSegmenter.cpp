@@ -305,6 +305,8 @@ RegionMask SmartClickSegmenter::region(const std::vector<Click>& clicks, int cla
     const cv::Mat inside = cut(unary, roi, inImage, at, smoothness);
     cv::Mat workMask(m_scores.size(), CV_8UC1, cv::Scalar(0));
     connectedToPositiveClicks(inside, roi, inImage, at).copyTo(workMask(roi));
+    if (m_parameters.holesUpTo > 0.0)
+        fillHoles(workMask, inImage, at);
 
     RegionMask region = toImage(workMask);
     if (confined && !region.empty())
@@ -374,6 +376,38 @@ cv::Mat SmartClickSegmenter::connectedToPositiveClicks(const cv::Mat& inside, co
             kept.setTo(255, insideComponents == id);
     }
     return kept;
+}
+
+// The pieces outside the region that it encloses (not connected, 8-way, to the rim of its box
+// grown by a pixel) join it when small enough and free of negative clicks.
+void SmartClickSegmenter::fillHoles(cv::Mat& workMask, const std::vector<Click>& clicks, const std::vector<cv::Point>& at) const
+{
+    const cv::Rect box = cv::boundingRect(workMask);
+    if (box.empty())
+        return;
+    const cv::Rect grown = (box + cv::Size(2, 2) - cv::Point(1, 1)) & cv::Rect({}, workMask.size());
+    cv::Mat outside = workMask(grown) == 0;
+    cv::Mat pieces, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(outside, pieces, stats, centroids, 8, CV_32S);
+    std::vector<bool> fill(std::size_t(count), false);
+    const double largest = m_parameters.holesUpTo * double(cv::countNonZero(workMask));
+    for (int id = 1; id < count; ++id) {
+        const cv::Rect piece(stats.at<int>(id, cv::CC_STAT_LEFT), stats.at<int>(id, cv::CC_STAT_TOP),
+                             stats.at<int>(id, cv::CC_STAT_WIDTH), stats.at<int>(id, cv::CC_STAT_HEIGHT));
+        const bool touchesRim = piece.x == 0 || piece.y == 0 || piece.br().x == grown.width || piece.br().y == grown.height;
+        fill[std::size_t(id)] = !touchesRim && stats.at<int>(id, cv::CC_STAT_AREA) <= largest;
+    }
+    for (std::size_t i = 0; i < at.size(); ++i)
+        if (!clicks[i].positive && grown.contains(at[i]))
+            fill[std::size_t(pieces.at<int>(at[i] - grown.tl()))] = false;
+    cv::Mat region = workMask(grown);
+    for (int y = 0; y < grown.height; ++y) {
+        const int* id = pieces.ptr<int>(y);
+        auto* pixel = region.ptr<std::uint8_t>(y);
+        for (int x = 0; x < grown.width; ++x)
+            if (fill[std::size_t(id[x])])
+                pixel[x] = 255;
+    }
 }
 
 // The clicks hold exactly at the image's resolution too.

@@ -75,6 +75,44 @@ private slots:
         QVERIFY(!region.bounds.contains(cv::Point(130, 80)));
     }
 
+    // A piece the model is sure is something else, enclosed by the region (the sky between a
+    // tree's branches, which CamVid's outlines include), is joined when the parameters allow holes
+    // of its size (by default up to 5 % of the region); never one that holds a negative click,
+    // never a piece open to the outside.
+    void holesOfTheRegionAreJoinedWhenAsked()
+    {
+        SmartClickScene scene;
+        const cv::Rect hole(50, 30, 8, 8);  // 64 px inside the 2,400-px pavement patch
+        for (int y = hole.y; y < hole.br().y; ++y)
+            for (int x = hole.x; x < hole.br().x; ++x)
+                for (int c = 0; c < SmartClickScene::kClasses; ++c)
+                    scene.scores.ptr<std::uint8_t>(y)[x * SmartClickScene::kClasses + c] =
+                        SmartClickScene::nll(c == SmartClickScene::kRoad ? 0.9 : 0.01);
+        const std::int64_t patch = SmartClickScene::kPavementRect.area();
+        const auto regionWith = [&](double holesUpTo, const std::vector<SmartClickSegmenter::Click>& clicks) {
+            SmartClickSegmenter::Parameters parameters;
+            parameters.holesUpTo = holesUpTo;
+            return SmartClickSegmenter(scene.scores, scene.rgb, parameters).region(clicks, SmartClickScene::kPavement);
+        };
+        const SmartClickSegmenter::Click click{cv::Point(40, 50), true};
+        QCOMPARE(regionWith(0.0, {click}).area(), patch - hole.area());  // as the cut left it
+        QCOMPARE(regionWith(0.01, {click}).area(), patch - hole.area());  // 64 px is more than 1 % of 2,336
+        QCOMPARE(SmartClickSegmenter(scene.scores, scene.rgb).region({click}, SmartClickScene::kPavement).area(), patch);  // the default
+        const RegionMask filled = regionWith(0.05, {click});
+        QCOMPARE(filled.area(), patch);
+        QCOMPARE(filled.bounds, SmartClickScene::kPavementRect);
+        const std::vector<SmartClickSegmenter::Click> negative{click, {cv::Point(53, 33), false}};
+        QCOMPARE(regionWith(0.05, negative).area(), regionWith(0.0, negative).area());
+        QVERIFY(!full(regionWith(0.05, negative), SmartClickScene::kSize).at<std::uint8_t>(cv::Point(54, 34)));
+        // Opened to the road outside, it is no hole.
+        for (int y = 32; y < 35; ++y)
+            for (int x = SmartClickScene::kPavementRect.x; x < hole.x; ++x)
+                for (int c = 0; c < SmartClickScene::kClasses; ++c)
+                    scene.scores.ptr<std::uint8_t>(y)[x * SmartClickScene::kClasses + c] =
+                        SmartClickScene::nll(c == SmartClickScene::kRoad ? 0.9 : 0.01);
+        QVERIFY(regionWith(0.05, {click}).area() < patch - hole.area());
+    }
+
     void likelyClassIsTheModelsArgmax()
     {
         const SmartClickScene scene;

@@ -93,6 +93,7 @@ struct Arguments {
     double refiningSmoothness = -1;
     double reach = -1;
     double colourWeight = -1;
+    double holesUpTo = -1;
     int colourFrom = -1;
     int colourRadius = -1;
 };
@@ -534,6 +535,7 @@ int main(int argc, char** argv)
                    "smart click: Potts weight around negative clicks (corrections)");
     app.add_option("--reach", args.reach, "smart click: how far a click's shift carries (pixels at the model's size, 0: all the way)");
     app.add_option("--colour-weight", args.colourWeight, "smart click: weight of the clicks' colour model (0: off)");
+    app.add_option("--holes-up-to", args.holesUpTo, "smart click: join the region's holes of at most this share of its area (0: none)");
     app.add_option("--colour-from", args.colourFrom, "smart click: the click from which the colour model joins");
     app.add_option("--colour-radius", args.colourRadius, "smart click: disc sampled under each click (model pixels)");
     app.add_flag("--json", args.json, "print the results as JSON");
@@ -603,6 +605,8 @@ int main(int argc, char** argv)
         options.smart.reach = args.reach;
     if (args.colourWeight >= 0)
         options.smart.colourWeight = args.colourWeight;
+    if (args.holesUpTo >= 0)
+        options.smart.holesUpTo = args.holesUpTo;
     if (args.colourFrom >= 0)
         options.smart.colourFromClick = args.colourFrom;
     if (args.colourRadius >= 0)
@@ -759,7 +763,7 @@ int main(int argc, char** argv)
         out["sequence"] = sequenceId;
     out["smart_parameters"] = {{"margin", options.smart.margin}, {"smoothness", options.smart.smoothness},
                                 {"refining_smoothness", options.smart.refiningSmoothness}, {"reach", options.smart.reach},
-                                {"colour_weight", options.smart.colourWeight}, {"colour_from", options.smart.colourFromClick},
+                                {"colour_weight", options.smart.colourWeight}, {"holes_up_to", options.smart.holesUpTo}, {"colour_from", options.smart.colourFromClick},
                                 {"colour_radius", options.smart.colourRadius}};
     out["stroke_rule"] = {{"thin_radius", options.thinRadius}, {"thin_elongation", options.thinElongation},
                           {"stroke_slack", options.strokeSlack}, {"polygon_after_stall", options.polygonAfterStall},
