@@ -49,7 +49,9 @@ QString writeFakeTrainer(const QString& dir)
     QFile out(file);
     if (!out.open(QIODevice::WriteOnly))
         return {};
-    out.write("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > \"$(dirname \"$0\")/arguments.txt\"\necho predicted\n");
+    // FAKE_ADAPT_SAYS: what predict's gate says, when the job adapts.
+    out.write("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > \"$(dirname \"$0\")/arguments.txt\"\n"
+              "case \"$*\" in *--adapt-norm*) [ -n \"$FAKE_ADAPT_SAYS\" ] && echo \"$FAKE_ADAPT_SAYS\";; esac\necho predicted\n");
     out.close();
     QFile::setPermissions(file, QFile::permissions(file) | QFileDevice::ExeOwner);
     return file;
@@ -307,10 +309,22 @@ private slots:
         auto* adapt = dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"));
         QVERIFY(adapt && adapt->isChecked());  // the default
         QVERIFY(dock.service()->adapts());
+        // What the gate decided is said with the job's result.
+        qputenv("FAKE_ADAPT_SAYS", "adapted the batch norms to 16 of the images (weight 1, shift 0.664886)");
         QVERIFY(dock.predictValidation());
         QVERIFY(!adapt->isEnabled());  // a job's predictions are of the way it began
         QTRY_VERIFY_WITH_TIMEOUT(!dock.isBusy(), 60000);
         QVERIFY(adapt->isEnabled());
+        QVERIFY2(dock.statusText().contains(QStringLiteral("adapted to this project's images")) &&
+                     dock.statusText().contains(QStringLiteral("(shift 0.66)")),
+                 qPrintable(dock.statusText()));
+        qputenv("FAKE_ADAPT_SAYS", "the batch norms as trained: the shift of 16 of the images, 0.155321, is at most --adapt-shift 0.55");
+        QVERIFY(dock.predictValidation());
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isBusy(), 60000);
+        QVERIFY2(dock.statusText().contains(QStringLiteral("Predicted as trained: this project's images are of its training "
+                                                           "images' kind (shift 0.16, at most 0.55)")),
+                 qPrintable(dock.statusText()));
+        qunsetenv("FAKE_ADAPT_SAYS");
         QStringList args = lastArguments();
         QCOMPARE(args.mid(args.size() - adaptation.size()), adaptation);
         QCOMPARE(cache.adaptationInUse(), segstudio::ui::predictions::PredictionService::adaptationStamp(true));
@@ -330,6 +344,7 @@ private slots:
         QCOMPARE(args.value(0), QStringLiteral("predict"));
         QVERIFY(!args.contains(QStringLiteral("--adapt-norm")));
         QCOMPARE(cache.adaptationInUse(), std::string());
+        QVERIFY2(!dock.statusText().contains(QStringLiteral("Predicted")), qPrintable(dock.statusText()));
     }
 
     // Adaptation asked for while the editor's prediction of the image on screen is under way

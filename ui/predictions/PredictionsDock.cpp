@@ -45,6 +45,24 @@ namespace segstudio::ui::predictions {
 
 namespace {
 
+// What a predict job's gate decided (`predict --adapt-norm auto` says it in one line before the
+// images), as a sentence for the status; empty when the output says nothing of it.
+QString adaptationSaid(const QString& output)
+{
+    static const QRegularExpression adapted(QStringLiteral("adapted the batch norms to \\d+ of the images \\(weight [0-9.]+, shift ([0-9.eE+-]+)\\)"));
+    static const QRegularExpression asTrained(
+        QStringLiteral("the batch norms as trained: the shift of \\d+ of the images, ([0-9.eE+-]+), is at most --adapt-shift ([0-9.eE+-]+)"));
+    if (const auto match = adapted.match(output); match.hasMatch())
+        return QObject::tr("Predicted with the model adapted to this project's images: they differ from its training "
+                           "images (shift %1).")
+            .arg(match.captured(1).toDouble(), 0, 'f', 2);
+    if (const auto match = asTrained.match(output); match.hasMatch())
+        return QObject::tr("Predicted as trained: this project's images are of its training images' kind (shift %1, at most %2).")
+            .arg(match.captured(1).toDouble(), 0, 'f', 2)
+            .arg(match.captured(2).toDouble(), 0, 'f', 2);
+    return {};
+}
+
 // Where "Adapt the model when this project's images are of another kind" is remembered: one key per project file.
 QString adaptationKey(const data::Project& project)
 {
@@ -176,6 +194,8 @@ void PredictionsDock::connectParts()
 {
     connect(m_process, &common::TrainerProcess::output, this, [this](const QString& text) {
         common::appendProcessOutput(m_log, text);
+        if (const QString said = adaptationSaid(text); !said.isEmpty())
+            m_adaptationSaid = said;
         showProgress();
     });
     connect(m_process, &common::TrainerProcess::finished, this, &PredictionsDock::processFinished);
@@ -495,6 +515,7 @@ bool PredictionsDock::startJob(const QStringList& arguments, const QString& stat
 {
     m_jobGeneration = m_generation;
     m_log->clear();
+    m_adaptationSaid.clear();
     m_status->setText(status);
     m_preparing = true;
     updateButtons();
@@ -666,9 +687,11 @@ void PredictionsDock::scoringFinished()
     // The data set's mean IoU, as the run and the evaluation report say it (issue 47.13).
     const auto metrics = data::datasetMetrics(
         scores, [this](std::size_t index) { return m_project->entry(index).split == data::Split::Val; });
+    const QString adaptation = std::exchange(m_adaptationSaid, QString());
     if (metrics) {
-        finish(true, tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored)
-                         .arg(metrics->meanIoU, 0, 'f', 3));
+        finish(true, (tr("Mean IoU over %n labelled validation image(s): %1", nullptr, scored).arg(metrics->meanIoU, 0, 'f', 3) +
+                      QLatin1Char(' ') + adaptation)
+                         .trimmed());
         return;
     }
     // Nothing scored: before Predict (the cache holds only the images the editor showed) this
@@ -676,9 +699,11 @@ void PredictionsDock::scoringFinished()
     const int labelledVal = int(std::count_if(scores.begin(), scores.end(), [this](const data::PredictionScore& score) {
         return m_project->entry(score.index).split == data::Split::Val && !score.problem.empty();
     }));
-    finish(true, labelledVal == 0 ? tr("No labelled validation image to score.")
-                                  : tr("Predict first: none of the %n labelled validation image(s) has a prediction of "
-                                       "this checkpoint yet.", nullptr, labelledVal));
+    finish(true, ((labelledVal == 0 ? tr("No labelled validation image to score.")
+                                    : tr("Predict first: none of the %n labelled validation image(s) has a prediction of "
+                                         "this checkpoint yet.", nullptr, labelledVal)) +
+                  QLatin1Char(' ') + adaptation)
+                     .trimmed());
 }
 
 void PredictionsDock::listSuspects()

@@ -160,6 +160,7 @@ private:
     QPushButton* m_cancelButton;
     QPushButton* m_evaluateButton;
     bool m_evaluating = false;
+    QString m_adaptationSaid;  // what the running predict job's gate decided, for the final status
     QWidget* m_reportWindow;
     EvaluationReportView* m_reportView;
     QComboBox* m_checkpoint;
