@@ -6,6 +6,7 @@
 #include "paint/ColourScale.h"
 #include "editor/LabelingTips.h"
 #include "editor/PredictionBar.h"
+#include "editor/ToolSettingsStore.h"
 #include "editor/ToolSettings.h"
 
 #include "data/labels/LabelMapIO.h"
@@ -133,11 +134,12 @@ private slots:
         QSettings().setValue(QLatin1String(ui::editor::LabelingTips::kSeenKey), true);
     }
 
-    // Every test starts from the prediction row's defaults (the row keeps its choices in QSettings).
+    // Every test starts from the prediction row's and the tools' defaults (both are kept in QSettings).
     void init()
     {
         for (const char* key : {"editor/predictionLayer", "editor/predictionOpacity", "editor/acceptFromPercent"})
             QSettings().remove(QLatin1String(key));
+        ui::editor::ToolSettingsStore::forget();
     }
 
     // First start: "how labeling works" over the canvas on the first image ever opened, listing
@@ -1389,6 +1391,27 @@ private slots:
         QCOMPARE(bar->minConfidence(), (40 * 255 + 50) / 100);
         QCOMPARE(editor->canvas()->predictionView(), ui::editor::PredictionLayer::View::Errors);  // drawn so, too
         QCOMPARE(editor->canvas()->predictionOpacity(), 0.35);
+    }
+
+    // The brush's size and shape, the wand's tolerance and the superpixels' size came back as the
+    // defaults at every start; the current class (a project's) does not carry over.
+    void toolSettingsAreKeptAcrossStarts()
+    {
+        EditorTestProject test;
+        {
+            auto editor = makeEditor(test);
+            editor->toolSettings()->setBrushSize(42);
+            editor->toolSettings()->setBrushShape(paint::BrushShape::Square);
+            editor->toolSettings()->setTolerance(60);
+            editor->toolSettings()->setSuperpixelSize(40);
+            editor->toolSettings()->setCurrentClass(2);
+        }
+        auto editor = makeEditor(test);
+        QCOMPARE(editor->toolSettings()->brushSize(), 42);
+        QCOMPARE(editor->toolSettings()->brushShape(), paint::BrushShape::Square);
+        QCOMPARE(editor->toolSettings()->tolerance(), 60);
+        QCOMPARE(editor->toolSettings()->superpixelSize(), 40);
+        QCOMPARE(editor->toolSettings()->currentClass(), 0);
     }
 
     // Issue 50, section 4: CamVid's 11th class (Bicyclist) had no key and its row was cut off at

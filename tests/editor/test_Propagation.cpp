@@ -5,6 +5,7 @@
 #include "editor/LabelEditor.h"
 #include "editor/LabelingTips.h"
 #include "editor/ToolSettings.h"
+#include "editor/ToolSettingsStore.h"
 
 #include "data/labels/ClassSchema.h"
 #include "data/labels/ImageIO.h"
@@ -154,6 +155,7 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("SegStudioTest"));
         QCoreApplication::setApplicationName(QStringLiteral("test_Propagation"));
         QSettings().setValue(QLatin1String(ui::editor::LabelingTips::kSeenKey), true);  // no card over the canvas
+        ui::editor::ToolSettingsStore::forget();  // the brush and tolerance as they are by default
     }
 
     // The keys and the shortcut list: the actions carry their keys and say them in their tooltips.

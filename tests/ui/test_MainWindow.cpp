@@ -21,6 +21,7 @@
 #include "editor/LabelCanvas.h"
 #include "editor/PredictionBar.h"
 #include "editor/ToolSettings.h"
+#include "editor/ToolSettingsStore.h"
 #include "data/labels/ImageIO.h"
 #include "data/labels/LabelMapIO.h"
 #include "data/project/PredictionCache.h"
@@ -89,6 +90,9 @@ private slots:
                                                      {"gamma.png", Split::Val, LabelStatus::InProgress, {2}, 1},
                                                      {"delta.png", Split::Test, LabelStatus::Unlabelled, {}, 0}});
     }
+
+    // The editor keeps its brush and tolerance in QSettings: each test starts from the defaults.
+    void init() { segstudio::ui::editor::ToolSettingsStore::forget(); }
 
     // Issue 27, item 10, and issue 26: the first window (no saved layout) gives the canvas the
     // room: it opens in the Label workspace, where no training or prediction panel sits under the

@@ -10,6 +10,7 @@
 #include "LabelDocument.h"
 #include "LabelingTips.h"
 #include "PredictionBar.h"
+#include "ToolSettingsStore.h"
 #include "ToolActions.h"
 #include "ToolOptionsBar.h"
 #include "ToolSettings.h"
@@ -70,6 +71,8 @@ LabelEditor::LabelEditor(QWidget* parent) : QWidget(parent), m_d(std::make_uniqu
     setObjectName(QStringLiteral("LabelEditor"));
     m_d->undoGroup = new QUndoGroup(this);
     m_d->settings = new ToolSettings(this);
+    ToolSettingsStore::restore(*m_d->settings);  // before the widgets that show them are made
+    connect(m_d->settings, &ToolSettings::changed, this, [this] { ToolSettingsStore::keep(*m_d->settings); });
     m_d->canvas = new LabelCanvas(this);
     m_d->classesPanel = new ClassesPanel(m_d->settings, this);
     m_d->toolBar = new QToolBar(tr("Label tools"), this);
