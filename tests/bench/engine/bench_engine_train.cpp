@@ -6,6 +6,7 @@
 #include "engine/runtime/Runtime.h"
 #include "engine/inference/SegmentationLoss.h"
 
+#include <torch/csrc/autograd/profiler_kineto.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -18,9 +19,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <string>
 
 using namespace segstudio::engine;
@@ -53,7 +56,9 @@ void synchronize(torch::Device device)
         torch::cuda::synchronize();
 }
 
-double measure(const Options& o, torch::Device device, const std::string& amp, bool channelsLast)
+// around: called with the timed iterations (a profiler's scope), else they just run.
+double measure(const Options& o, torch::Device device, const std::string& amp, bool channelsLast,
+               const std::function<void(const std::function<void()>&)>& around = {})
 {
     torch::manual_seed(1);
     auto model = ModelRegistry::instance().create(o.model, o.classes);
@@ -90,9 +95,15 @@ double measure(const Options& o, torch::Device device, const std::string& amp, b
         step();
     synchronize(device);
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < o.iterations; ++i)
-        step();
-    synchronize(device);
+    const auto timed = [&] {
+        for (int i = 0; i < o.iterations; ++i)
+            step();
+        synchronize(device);
+    };
+    if (around)
+        around(timed);
+    else
+        timed();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return double(o.batch) * o.iterations / seconds;
 }
@@ -161,6 +172,24 @@ int profileCpu(const Options& o)
     return 0;
 }
 
+// The timed iterations under Kineto (LibTorch's profiler, as torch.profiler in Python), CPU and
+// GPU activity, saved as a Chrome trace: `trace_kernels.py FILE --steps N` sums its kernels by kind
+// as profile_twin_step.py sums the PyTorch twin's, so the engine's step and the twin's compare
+// kernel for kernel (issue 63).
+[[maybe_unused]] void profileWithKineto(const std::function<void()>& timed, bool cuda, const std::string& file)
+{
+    namespace profiler = torch::autograd::profiler;
+    using torch::profiler::impl::ActivityType;
+    const torch::profiler::impl::ProfilerConfig config(torch::profiler::impl::ProfilerState::KINETO);
+    std::set<ActivityType> activities{ActivityType::CPU};
+    if (cuda)
+        activities.insert(ActivityType::CUDA);
+    profiler::prepareProfiler(config, activities);
+    profiler::enableProfiler(config, activities);
+    timed();
+    profiler::disableProfiler()->save(file);
+}
+
 int runCuda(Options o)
 {
 #ifdef SEGSTUDIO_BENCH_CUDA
@@ -177,6 +206,14 @@ int runCuda(Options o)
     const double flopsPerImage = 3.0 * model->forwardFlops(o.height, o.width);  // forward + backward
     std::printf("CUDA training: %s %dx%d, batch %d, %d iterations; peak %.0f TFLOPS for MFU\n", o.model.c_str(),
                 o.height, o.width, o.batch, o.iterations, o.peakTflops);
+    if (!o.profile.empty()) {
+        const double imagesPerSecond = measure(o, device, "bf16", true, [&](const std::function<void()>& timed) {
+            profileWithKineto(timed, true, o.profile);
+        });
+        std::printf("  bf16 under the profiler: %.1f images/s; trace %s (%d steps)\n", imagesPerSecond, o.profile.c_str(),
+                    o.iterations);
+        return 0;
+    }
     for (const std::string amp : {"none", "bf16"}) {
         c10::cuda::CUDACachingAllocator::emptyCache();
         c10::cuda::CUDACachingAllocator::resetPeakStats(0);
@@ -220,7 +257,9 @@ int main(int argc, char** argv)
                  "CUDA: cuDNN's algorithm search (train's --cudnn-benchmark)")->capture_default_str();
     app.add_option("--peak-tflops", o.peakTflops, "device peak for MFU")->capture_default_str();
     app.add_option("--epoch-images", o.epochImages, "images per epoch for the epoch time")->capture_default_str();
-    app.add_option("--profile", o.profile, "CPU: write the step's op profile (Chrome trace) to this file");
+    app.add_option("--profile", o.profile,
+                   "write the step's op profile (Chrome trace) to this file: on the CPU LibTorch's legacy profiler, "
+                   "with --cuda Kineto's (bf16, channels-last; summed by trace_kernels.py)");
     app.add_option("--amp", o.amp, "with --profile: none or bf16")->check(CLI::IsMember({"none", "bf16"}))->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     if (o.cuda)

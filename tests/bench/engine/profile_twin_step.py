@@ -20,17 +20,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pytorch_twin as twin  # noqa: E402
-
-
-def kind(name):
-    lowered = name.lower()
-    if any(k in lowered for k in ("conv", "cudnn", "gemm", "xmma", "sm80", "sm90", "wgrad", "dgrad", "implicit")):
-        return "convolution / matmul"
-    if "norm" in lowered or "welford" in lowered or "bn_" in lowered:
-        return "batch norm"
-    if "triton" in lowered:
-        return "triton (fused)"
-    return "other (elementwise, casts, resize, loss)"
+from kernel_kinds import kind  # noqa: E402
 
 
 def device_time(event):
