@@ -258,10 +258,10 @@ std::vector<std::string> observedImages(const PredictArguments& args, const std:
 
 std::string fileStamp(const std::filesystem::path& file)
 {
-    std::error_code error;
-    const auto size = std::filesystem::file_size(file, error);
-    const auto time = std::filesystem::last_write_time(file, error).time_since_epoch().count();
-    return file.string() + " " + std::to_string(error ? 0 : size) + " " + std::to_string(error ? 0 : time);
+    std::error_code sizeError, timeError;  // one each: the second call would clear the first's
+    const auto size = std::filesystem::file_size(file, sizeError);
+    const auto time = std::filesystem::last_write_time(file, timeError).time_since_epoch().count();
+    return file.string() + " " + std::to_string(sizeError ? 0 : size) + " " + std::to_string(timeError ? 0 : time);
 }
 
 // What an adaptation is made from, for --keep-adaptation: the checkpoint and each observed image by

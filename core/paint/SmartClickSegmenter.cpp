@@ -390,7 +390,7 @@ void SmartClickSegmenter::fillHoles(cv::Mat& workMask, const std::vector<Click>&
     cv::Mat pieces, stats, centroids;
     const int count = cv::connectedComponentsWithStats(outside, pieces, stats, centroids, 8, CV_32S);
     std::vector<bool> fill(std::size_t(count), false);
-    const double largest = m_parameters.holesUpTo * double(cv::countNonZero(workMask));
+    const double largest = m_parameters.holesUpTo * double(cv::countNonZero(workMask(box)));
     for (int id = 1; id < count; ++id) {
         const cv::Rect piece(stats.at<int>(id, cv::CC_STAT_LEFT), stats.at<int>(id, cv::CC_STAT_TOP),
                              stats.at<int>(id, cv::CC_STAT_WIDTH), stats.at<int>(id, cv::CC_STAT_HEIGHT));

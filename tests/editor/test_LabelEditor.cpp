@@ -137,8 +137,7 @@ private slots:
     // Every test starts from the prediction row's and the tools' defaults (both are kept in QSettings).
     void init()
     {
-        for (const char* key : {"editor/predictionLayer", "editor/predictionOpacity", "editor/acceptFromPercent"})
-            QSettings().remove(QLatin1String(key));
+        ui::editor::PredictionBar::forgetChoices();
         ui::editor::ToolSettingsStore::forget();
     }
 

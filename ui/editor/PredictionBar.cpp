@@ -132,6 +132,13 @@ void PredictionBar::restoreChoices()
     m_threshold->setValue(settings.value(QLatin1String(kAcceptFromKey), m_threshold->value()).toInt());
 }
 
+void PredictionBar::forgetChoices()
+{
+    QSettings settings;
+    for (const char* key : {kViewKey, kOpacityKey, kAcceptFromKey})
+        settings.remove(QLatin1String(key));
+}
+
 double PredictionBar::opacity() const { return m_opacity->value() / 100.0; }
 
 int PredictionBar::minConfidence() const { return (m_threshold->value() * 255 + 50) / 100; }

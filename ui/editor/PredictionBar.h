@@ -33,6 +33,7 @@ public:
     int minConfidence() const;  // 0..255
     QString stateText() const;  // "Model: ready", "Model: no prediction": what the row starts with
     bool isLegendShown() const;  // the heat map's legend: with the confidence and uncertainty layers only
+    static void forgetChoices();  // the kept layer, opacity and threshold back to the defaults at the next start (tests)
 
 signals:
     void viewChanged(PredictionLayer::View view);

@@ -149,7 +149,8 @@ void PredictionsDock::configureParts()
                            "are of another kind than the run trained on (dusk, another camera), its batch norms are "
                            "estimated on them (no labels, no training); images like its training images are predicted "
                            "as trained. On CamVid at dusk it took the model from a third to four fifths of the pixels "
-                           "right. Each prediction takes about half a second more. The predictions so far are made again."));
+                           "right. The first prediction after a change of images takes a second or two more; the next ones "
+                           "reuse what it found (kept in the prediction cache). The predictions so far are made again."));
     m_suspectSummary->setWordWrap(true);
     m_status->setWordWrap(true);
     m_log->setReadOnly(true);
