@@ -347,6 +347,37 @@ private slots:
         QVERIFY2(!dock.statusText().contains(QStringLiteral("Predicted")), qPrintable(dock.statusText()));
     }
 
+    // The editor's prediction of the image on screen says what the gate decided when its process
+    // ends (for the status bar); with the adaptation off, predict is not asked to adapt and
+    // nothing is said.
+    void theEditorsPredictionSaysTheGatesDecision()
+    {
+        QTemporaryDir dir;
+        auto project = segstudio::test::writeProject(dir.path(), {{"beta.png", Split::Val, LabelStatus::Labelled, {0, 1}, 0}});
+        const QString run = QDir(dir.path()).filePath(QStringLiteral("runs/r1"));
+        QVERIFY(QFileInfo(writeBestCheckpoint(run)).size() > 0);
+        segstudio::document::ProjectDocument document(project);
+        PredictionsDock dock;
+        dock.setTrainer(writeFakeTrainer(dir.path()));
+        dock.setDocument(&document);
+        dock.setRunDirectory(run);
+        QSignalSpy said(&dock, &PredictionsDock::predictionSaid);
+        qputenv("FAKE_ADAPT_SAYS", "adapted the batch norms to 16 of the images (weight 1, shift 0.664886), as kept in x");
+        dock.requestPrediction(0);
+        QVERIFY(said.wait(60000));
+        QCOMPARE(said.last().at(0).toString(), QStringLiteral("Predicted with the model adapted to this project's images: "
+                                                              "they differ from its training images (shift 0.66)."));
+        qunsetenv("FAKE_ADAPT_SAYS");
+        const int before = int(said.size());
+        QFile arguments(QDir(dir.path()).filePath(QStringLiteral("arguments.txt")));
+        QVERIFY(arguments.remove());
+        dock.findChild<QCheckBox*>(QStringLiteral("adaptToProject"))->setChecked(false);  // predicted again, as trained
+        QTRY_VERIFY_WITH_TIMEOUT(arguments.exists() && !dock.service()->isPredicting(), 60000);
+        QVERIFY(arguments.open(QIODevice::ReadOnly));
+        QVERIFY(!QString::fromUtf8(arguments.readAll()).contains(QStringLiteral("--adapt-norm")));
+        QCOMPARE(int(said.size()), before);
+    }
+
     // Adaptation asked for while the editor's prediction of the image on screen is under way
     // applies when that prediction is done: its answer (of the trained model) is not kept as an
     // adapted one, and the image is predicted again, adapted.

@@ -1,5 +1,7 @@
 #include "PredictionService.h"
 
+#include "AdaptationSentence.h"
+
 #include "common/TrainerArguments.h"
 #include "document/WorkerPool.h"
 
@@ -11,6 +13,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 namespace segstudio::ui::predictions {
 
@@ -27,6 +30,10 @@ struct Loaded {
 PredictionService::PredictionService(QObject* parent) : QObject(parent), m_process(new common::TrainerProcess(this))
 {
     connect(m_process, &common::TrainerProcess::finished, this, &PredictionService::processFinished);
+    connect(m_process, &common::TrainerProcess::output, this, [this](const QString& text) {
+        if (const QString said = AdaptationSentence::from(text); !said.isEmpty())
+            m_said = said;
+    });
 }
 
 PredictionService::~PredictionService()
@@ -140,6 +147,7 @@ void PredictionService::predict(std::size_t index)
         return;
     }
     m_predicting = index;
+    m_said.clear();
 }
 
 void PredictionService::processFinished(const common::TrainerProcess::Exit& exit)
@@ -161,6 +169,8 @@ void PredictionService::processFinished(const common::TrainerProcess::Exit& exit
         emit problem(exit.message);  // segstudio-train's error line names the file and the problem
         return;
     }
+    if (predicted == m_wanted && !m_said.isEmpty())
+        emit adaptationSaid(std::exchange(m_said, QString()));
     load(*m_wanted, /*predictIfMissing=*/predicted != m_wanted);
 }
 

@@ -52,6 +52,9 @@ public:
 signals:
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void problem(const QString& message);  // the image could not be predicted, and why
+    // The gate's decision for the image on screen, as a sentence (AdaptationSentence), when its
+    // prediction process ends well and adapted or observed (not for a prediction read from the cache).
+    void adaptationSaid(const QString& sentence);
     // Another checkpoint chosen (empty: none); its predictions are kept in cacheFolder().
     void checkpointChanged(const QString& runDir, const QString& checkpoint);
 
@@ -69,6 +72,7 @@ private:
     quint64 m_generation = 0;                 // bumped by every request and setting: late answers drop
     bool m_adapt = false;
     std::optional<bool> m_pendingAdaptation;  // asked for while a prediction was under way
+    QString m_said;                           // what the running process's gate decided
 };
 
 }  // namespace segstudio::ui::predictions

@@ -1,4 +1,6 @@
 #include "PredictionsDock.h"
+
+#include "AdaptationSentence.h"
 #include "document/WorkerPool.h"
 
 #include "document/ProjectDocument.h"
@@ -44,24 +46,6 @@
 namespace segstudio::ui::predictions {
 
 namespace {
-
-// What a predict job's gate decided (`predict --adapt-norm auto` says it in one line before the
-// images), as a sentence for the status; empty when the output says nothing of it.
-QString adaptationSaid(const QString& output)
-{
-    static const QRegularExpression adapted(QStringLiteral("adapted the batch norms to \\d+ of the images \\(weight [0-9.]+, shift ([0-9.eE+-]+)\\)"));
-    static const QRegularExpression asTrained(
-        QStringLiteral("the batch norms as trained: the shift of \\d+ of the images, ([0-9.eE+-]+), is at most --adapt-shift ([0-9.eE+-]+)"));
-    if (const auto match = adapted.match(output); match.hasMatch())
-        return QObject::tr("Predicted with the model adapted to this project's images: they differ from its training "
-                           "images (shift %1).")
-            .arg(match.captured(1).toDouble(), 0, 'f', 2);
-    if (const auto match = asTrained.match(output); match.hasMatch())
-        return QObject::tr("Predicted as trained: this project's images are of its training images' kind (shift %1, at most %2).")
-            .arg(match.captured(1).toDouble(), 0, 'f', 2)
-            .arg(match.captured(2).toDouble(), 0, 'f', 2);
-    return {};
-}
 
 // Where "Adapt the model when this project's images are of another kind" is remembered: one key per project file.
 QString adaptationKey(const data::Project& project)
@@ -195,7 +179,7 @@ void PredictionsDock::connectParts()
 {
     connect(m_process, &common::TrainerProcess::output, this, [this](const QString& text) {
         common::appendProcessOutput(m_log, text);
-        if (const QString said = adaptationSaid(text); !said.isEmpty())
+        if (const QString said = AdaptationSentence::from(text); !said.isEmpty())
             m_adaptationSaid = said;
         showProgress();
     });
@@ -219,6 +203,7 @@ void PredictionsDock::connectParts()
     connect(m_live, &LiveClassifier::status, this, &PredictionsDock::liveClassifierStatus);
     connect(m_learnFromStrokes, &QCheckBox::toggled, m_live, &LiveClassifier::setEnabled);
     connect(m_service, &PredictionService::problem, this, &PredictionsDock::predictionProblem);
+    connect(m_service, &PredictionService::adaptationSaid, this, &PredictionsDock::predictionSaid);
     connect(m_service, &PredictionService::checkpointChanged, this, &PredictionsDock::predictionCheckpointChanged);
     connect(m_exportModelAction, &QAction::triggered, this, &PredictionsDock::askAndExportModel);
     connect(m_modelExporter, &ModelExporter::finished, this, &PredictionsDock::modelExportFinished);

@@ -120,6 +120,9 @@ signals:
     void learnAsILabelChanged(bool enabled, int interval);
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void predictionProblem(const QString& message);  // the image could not be predicted, and why
+    // How the editor's latest prediction was made (the gate's decision: adapted or as trained),
+    // for the status bar; said when a prediction process ends, not for one read from the cache.
+    void predictionSaid(const QString& text);
     // The checkpoint whose predictions the editor shows (its data::PredictionCache); empty: none.
     void predictionCheckpointChanged(const QString& runDir, const QString& checkpoint);
     void liveClassifierStatus(const QString& text);  // "Learning from your strokes: …", for the status bar

@@ -80,6 +80,8 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
     });
     QObject::connect(p.predictions, &predictions::PredictionsDock::liveClassifierStatus, window,
                      [window](const QString& text) { window->statusBar()->showMessage(text, 8000); });
+    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionSaid, window,
+                     [window](const QString& text) { window->statusBar()->showMessage(text, 8000); });
     QObject::connect(p.predictions, &predictions::PredictionsDock::scoresChanged, p.browser->model(),
                      &browser::ImageListModel::setPredictionScores);
     // A suspect label opens with the error map on, where the disagreement shows.
