@@ -424,6 +424,28 @@ nlohmann::json summary(const ModeResult& r, const std::vector<cv::Mat>& truths, 
     return out;
 }
 
+// BENCH_ANNOTATOR_OBJECT_PNG=DIR: an object that never reached 90 % as a picture, three times its
+// size: the image around it, its label, and the best region the clicks made (magenta where it is
+// right, red where it exceeds the object, green where it misses it), to look at why.
+void writeUnreachedObject(const std::string& folder, const SimulatedAnnotator::Image& image, const cv::Mat& object,
+                          const cv::Mat& region, const std::string& name)
+{
+    const cv::Rect box = (cv::boundingRect(object) + cv::Size(24, 24) - cv::Point(12, 12)) & cv::Rect({}, object.size());
+    cv::Mat bgr;
+    cv::cvtColor(image.rgb(box), bgr, cv::COLOR_RGB2BGR);
+    const auto marked = [&](const cv::Mat& mask) {
+        cv::Mat view = bgr.clone();
+        view.setTo(cv::Scalar(0, 0, 255), mask(box) & ~object(box));
+        view.setTo(cv::Scalar(255, 0, 255), mask(box) & object(box));
+        view.setTo(cv::Scalar(0, 255, 0), object(box) & ~mask(box));
+        return view;
+    };
+    cv::Mat row;
+    cv::hconcat(std::vector<cv::Mat>{bgr, marked(object), marked(region)}, row);
+    cv::resize(row, row, {}, 3, 3, cv::INTER_NEAREST);
+    cv::imwrite((fs::path(folder) / (name + ".png")).string(), row);
+}
+
 // NoC: every object of one image segmented alone (clicks to 85 and 90 % IoU), with the labels'
 // own bounds beside it (one-pixel IoU, the outline and the scissors).
 void measureObjects(SimulatedAnnotator::Mode mode, const SimulatedAnnotator::Image& image, const std::string& key,
@@ -446,6 +468,9 @@ void measureObjects(SimulatedAnnotator::Mode mode, const SimulatedAnnotator::Ima
         const auto outline = SimulatedAnnotator::outlineOf(object, options);
         r.outlineByClass[objectClass].push_back(outline);
         r.scissorsByClass[objectClass].push_back(SimulatedAnnotator::scissorsOutlineOf(image.rgb, object, options));
+        if (const char* folder = std::getenv("BENCH_ANNOTATOR_OBJECT_PNG"); folder && clicks[1] > 20)
+            writeUnreachedObject(folder, image, object, result.bestRegion,
+                                 key + "-" + std::to_string(r.noc.size()) + "-class" + std::to_string(objectClass));
         if (std::getenv("BENCH_ANNOTATOR_OBJECTS")) {  // which objects take how many clicks, or vertices
             std::cerr << "  object " << key << " class " << objectClass << " area " << cv::countNonZero(object)
                       << " clicks " << clicks[1] << " clicks85 " << clicks[0] << " one-pixel " << r.onePixelIoU.back()
