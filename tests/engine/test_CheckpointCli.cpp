@@ -47,6 +47,7 @@ private slots:
     void predictAdaptsTheBatchNormsWhenAsked();
     void predictAdaptsToAProjectSplit();
     void predictKeepsTheAdaptationForTheNextProcess();
+    void aKilledOrFullWriteOfTheAdaptationCostsOnlyTheKeeping();
 
 private:
     QString run(const QStringList& arguments, int* exitCode);
@@ -518,6 +519,63 @@ void TestCheckpointCli::predictKeepsTheAdaptationForTheNextProcess()
     QVERIFY2(code == 0 && output.contains(QStringLiteral("the adaptation is not kept")), qPrintable(output));
     QCOMPARE(bytes(QStringLiteral("mine/adaptation.pt")), QByteArray("my notes"));
     QCOMPARE(bytes(QStringLiteral("mine/photo_scores.png")), observed);
+}
+
+// The adaptation's write as a kill -9 leaves it (run::writeFileAtomically: the bytes so far in
+// adaptation.pt.tmp beside the kept file, which is never touched before the rename) and on a full
+// disk (adaptation.pt.tmp a link to /dev/full): the next predict works past both, predicting what
+// observing gives, and keeps the adaptation where the disk lets it.
+void TestCheckpointCli::aKilledOrFullWriteOfTheAdaptationCostsOnlyTheKeeping()
+{
+    QVERIFY(QDir().mkpath(path(QStringLiteral("faults"))));
+    const QString photo = path(QStringLiteral("faults/photo.png"));
+    QVERIFY(QFile::copy(path(QStringLiteral("photo.png")), photo));
+    const auto predict = [&](const QString& out, const QStringList& extra, int* code) {
+        return run(QStringList{QStringLiteral("predict"), QStringLiteral("-c"), path(QStringLiteral("good")), QStringLiteral("-o"),
+                               path(out), QStringLiteral("--device"), QStringLiteral("cpu"), QStringLiteral("--confidence"),
+                               QStringLiteral("--no-overlay"), photo} +
+                       extra,
+                   code);
+    };
+    const auto bytes = [&](const QString& file) {
+        QFile f(path(file));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QStringList adapt{QStringLiteral("--adapt-norm"), QStringLiteral("1"), QStringLiteral("--keep-adaptation")};
+    int code = -1;
+    QString output = predict(QStringLiteral("faults/observed"), {QStringLiteral("--adapt-norm"), QStringLiteral("1")}, &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    const QByteArray observed = bytes(QStringLiteral("faults/observed/photo_scores.png"));
+    QVERIFY(!observed.isEmpty());
+
+    // Killed while writing the first adaptation: half its bytes in the temp file, no adaptation.pt.
+    output = predict(QStringLiteral("faults/kept"), adapt, &code);
+    QVERIFY2(code == 0, qPrintable(output));
+    const QByteArray whole = bytes(QStringLiteral("faults/kept/adaptation.pt"));
+    QVERIFY(whole.size() > 2);
+    QVERIFY(QFile::rename(path(QStringLiteral("faults/kept/adaptation.pt")), path(QStringLiteral("faults/kept/adaptation.pt.tmp"))));
+    QVERIFY(QFile::resize(path(QStringLiteral("faults/kept/adaptation.pt.tmp")), whole.size() / 2));
+    output = predict(QStringLiteral("faults/kept"), adapt, &code);
+    QVERIFY2(code == 0 && !output.contains(QStringLiteral("as kept in")), qPrintable(output));  // observed again
+    QCOMPARE(bytes(QStringLiteral("faults/kept/photo_scores.png")), observed);
+    QCOMPARE(bytes(QStringLiteral("faults/kept/adaptation.pt")), whole);
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("faults/kept/adaptation.pt.tmp"))));
+    // Killed while a process of other options replaced it: the kept one is whole, and put back.
+    QFile partial(path(QStringLiteral("faults/kept/adaptation.pt.tmp")));
+    QVERIFY(partial.open(QIODevice::WriteOnly));
+    partial.write(whole.left(whole.size() / 3));
+    partial.close();
+    output = predict(QStringLiteral("faults/kept"), adapt, &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("as kept in")), qPrintable(output));
+    QCOMPARE(bytes(QStringLiteral("faults/kept/photo_scores.png")), observed);
+
+    // A full disk: said, the adaptation not kept, the images predicted all the same.
+    QVERIFY(QDir().mkpath(path(QStringLiteral("faults/full"))));
+    QVERIFY(QFile::link(QStringLiteral("/dev/full"), path(QStringLiteral("faults/full/adaptation.pt.tmp"))));
+    output = predict(QStringLiteral("faults/full"), adapt, &code);
+    QVERIFY2(code == 0 && output.contains(QStringLiteral("the adaptation was not kept")), qPrintable(output));
+    QVERIFY(!QFileInfo::exists(path(QStringLiteral("faults/full/adaptation.pt"))));
+    QCOMPARE(bytes(QStringLiteral("faults/full/photo_scores.png")), observed);
 }
 
 QTEST_GUILESS_MAIN(TestCheckpointCli)
