@@ -53,7 +53,8 @@ signals:
     void predictionReady(std::size_t index, const data::PredictionCache::Entry& prediction);
     void problem(const QString& message);  // the image could not be predicted, and why
     // The gate's decision for the image on screen, as a sentence (AdaptationSentence), when its
-    // prediction process ends well and adapted or observed (not for a prediction read from the cache).
+    // prediction process ends well having said one (with the adaptation on it always does); never
+    // for a prediction read from the cache.
     void adaptationSaid(const QString& sentence);
     // Another checkpoint chosen (empty: none); its predictions are kept in cacheFolder().
     void checkpointChanged(const QString& runDir, const QString& checkpoint);

@@ -1,6 +1,7 @@
 #include "PredictionsDock.h"
 
 #include "AdaptationSentence.h"
+
 #include "document/WorkerPool.h"
 
 #include "document/ProjectDocument.h"
@@ -336,6 +337,7 @@ void PredictionsDock::scoreInBackground()
     // A copy: the scoring thread must not read the live project while the user edits it.
     data::ScoringOptions options;
     options.suspectConfidence = (m_suspectConfidence->value() * 255 + 50) / 100;
+    m_scoringUnderway = true;
     m_scoring->setFuture(QtConcurrent::run(
         document::workerPool(),
         [project = *m_project, cache = data::PredictionCache(m_runDir.toStdString(), checkpointFile().toStdString()),
@@ -435,7 +437,7 @@ void PredictionsDock::labelsChanged(std::size_t index, const cv::Mat& labels)
 
 bool PredictionsDock::isBusy() const
 {
-    return m_preparing || m_process->isRunning() || m_scoring->isRunning();
+    return m_preparing || m_process->isRunning() || m_scoringUnderway;
 }
 
 // From the checkpoint the panel would use now, not the one the editor's service last heard of: a
@@ -647,6 +649,7 @@ void PredictionsDock::processFinished(const common::TrainerProcess::Exit& exit)
 
 void PredictionsDock::scoringFinished()
 {
+    m_scoringUnderway = false;
     if (m_jobGeneration != m_generation) {
         finish(false, tr("The project or run changed; scores dropped."));
         scoreExistingPredictions();  // the run in view now may have predictions of its own

@@ -156,6 +156,9 @@ private:
     common::TrainerProcess* m_process;
     QFutureWatcher<std::vector<data::PredictionScore>>* m_scoring;
     bool m_preparing = false;  // the cache is being made current before the process starts
+    // From the scoring's start until scoringFinished has run: the watcher's future reports not
+    // running as soon as the worker is done, before its finished signal reaches this thread.
+    bool m_scoringUnderway = false;
     quint64 m_generation = 0;  // bumped by setDocument/setRunDirectory: late results are dropped
     quint64 m_jobGeneration = 0;
     std::vector<std::size_t> m_indices;
