@@ -78,10 +78,9 @@ void linkPredictions(const PanelLinks& p, QMainWindow* window)
         if (const auto* document = p.editor->document(); document && p.editor->currentIndex() == index)
             p.predictions->labelsChanged(index, document->labels());
     });
-    QObject::connect(p.predictions, &predictions::PredictionsDock::liveClassifierStatus, window,
-                     [window](const QString& text) { window->statusBar()->showMessage(text, 8000); });
-    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionSaid, window,
-                     [window](const QString& text) { window->statusBar()->showMessage(text, 8000); });
+    const auto showInStatusBar = [window](const QString& text) { window->statusBar()->showMessage(text, 8000); };
+    QObject::connect(p.predictions, &predictions::PredictionsDock::liveClassifierStatus, window, showInStatusBar);
+    QObject::connect(p.predictions, &predictions::PredictionsDock::predictionSaid, window, showInStatusBar);
     QObject::connect(p.predictions, &predictions::PredictionsDock::scoresChanged, p.browser->model(),
                      &browser::ImageListModel::setPredictionScores);
     // A suspect label opens with the error map on, where the disagreement shows.
